@@ -1,0 +1,122 @@
+"""Candidate pairs: which pages to compare, without all n*(n-1)/2 comparisons.
+
+Four sources, each cheap:
+
+* exact buckets: the same bytes (SHA-1), or the same normalized main text;
+* SimHash blocks: fingerprints split into k + 1 blocks; pages within Hamming distance k share a
+  block (Manku, Jain and Das Sarma, WWW 2007), and are checked against k before they count;
+* MinHash LSH on content shingles (datasketch ``MinHashLSH``; Indyk and Motwani 1998, Broder
+  1997) with a low Jaccard threshold, so partial duplicates (a shared part of a longer page)
+  become candidates too.
+
+A bucket of identical pages larger than :data:`FULL_BUCKET_LIMIT` yields a star (each member
+with the first), not all pairs: union-find still puts them all in one cluster.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable
+
+from datasketch import MinHashLSH
+
+from .model import Page, ScanSettings
+from .shingles import lean_minhash
+from .simhash import block_keys, hamming_distance
+
+#: Largest group of identical pages for which every pair is listed.
+FULL_BUCKET_LIMIT = 30
+#: SimHash blocks are built for this Hamming distance (bits): k = 3 for 64 bits (Manku et al.).
+SIMHASH_BLOCK_K = 3
+
+
+def _bucket_pairs(groups: Iterable[list[int]]) -> set[tuple[int, int]]:
+    pairs: set[tuple[int, int]] = set()
+    for members in groups:
+        if len(members) < 2:
+            continue
+        if len(members) <= FULL_BUCKET_LIMIT:
+            pairs.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+        else:
+            first = members[0]
+            pairs.update((first, b) for b in members[1:])
+    return pairs
+
+
+def _group_by(pages: list[Page], key: Callable[[Page], Hashable | None]) -> list[list[int]]:
+    groups: dict[Hashable, list[int]] = defaultdict(list)
+    for i, page in enumerate(pages):
+        k = key(page)
+        if k is not None:
+            groups[k].append(i)
+    return list(groups.values())
+
+
+def exact_pairs(pages: list[Page]) -> set[tuple[int, int]]:
+    """Pairs of pages with identical bytes or identical normalized main text.
+
+    Returns:
+        Set of ``(i, j)`` page indices with ``i < j``.
+    """
+    pairs = _bucket_pairs(_group_by(pages, lambda p: p.sha1))
+    pairs |= _bucket_pairs(_group_by(pages, lambda p: p.text_hash if p.has_text else None))
+    return pairs
+
+
+def simhash_pairs(pages: list[Page], k: int = SIMHASH_BLOCK_K) -> set[tuple[int, int]]:
+    """Pairs of pages with text whose SimHashes are within Hamming distance ``k`` (bits).
+
+    Returns:
+        Set of ``(i, j)`` with ``i < j``.
+    """
+    blocks: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for i, page in enumerate(pages):
+        if page.has_text:
+            for key in block_keys(page.simhash, k):
+                blocks[key].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in blocks.values():
+        for x, a in enumerate(members):
+            fa = pages[a].simhash
+            for b in members[x + 1 :]:
+                if hamming_distance(fa, pages[b].simhash) <= k:
+                    pairs.add((a, b))
+    return pairs
+
+
+def lsh_pairs(pages: list[Page], settings: ScanSettings) -> set[tuple[int, int]]:
+    """Pairs of pages whose content shingle sets collide in MinHash LSH bands.
+
+    Args:
+        pages: the pages (only those with usable text take part).
+        settings: gives ``lsh_threshold`` (Jaccard, [0, 1]) and ``num_perm``.
+
+    Returns:
+        Set of ``(i, j)`` with ``i < j``.
+    """
+    lsh = MinHashLSH(threshold=settings.lsh_threshold, num_perm=settings.num_perm)
+    signatures = {}
+    for i, page in enumerate(pages):
+        if page.has_text:
+            signatures[i] = lean_minhash(page.minhash)
+            lsh.insert(i, signatures[i])
+    pairs: set[tuple[int, int]] = set()
+    for i, sig in signatures.items():
+        for j in lsh.query(sig):
+            if j != i:
+                pairs.add((min(i, j), max(i, j)))
+    return pairs
+
+
+def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int, int]]:
+    """All candidate pairs from every source, sorted.
+
+    Args:
+        pages: the scanned pages.
+        settings: scan settings (LSH threshold and permutations).
+
+    Returns:
+        Sorted list of ``(i, j)`` page indices with ``i < j``.
+    """
+    pairs = exact_pairs(pages) | simhash_pairs(pages) | lsh_pairs(pages, settings)
+    return sorted(pairs)

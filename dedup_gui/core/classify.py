@@ -1,0 +1,121 @@
+"""The four duplicate types: the decision rule, its explanation in words, and re-classification.
+
+A pair is classified from three measures (DESIGN.md):
+
+=========================  ===========================  ==================
+content                    layout same                  layout different
+=========================  ===========================  ==================
+same                       full (1)                     content (2)
+partly same (containment)  layout (3)                   partial (4)
+no important part shared   distinct                     distinct
+=========================  ===========================  ==================
+
+"Same content" means content similarity >= ``content_same``, or content containment >=
+``content_same`` with Jaccard similarity >= ``same_min_jaccard`` (one extractor keeping a caption
+the other dropped lowers the Levenshtein similarity of two copies of one article, not their
+containment; the Jaccard guard keeps a short page inside a long one from counting as the same).  "Partly the same" means
+content containment >= ``content_partial``.  "Same layout" means layout similarity >=
+``layout_same``.  Byte-identical files are full duplicates; pages without usable main text are
+never duplicates of each other on their (equally empty) text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .model import DupType, Pair, PairScores, ScanResult, Thresholds
+
+
+def _same_content(s: PairScores, t: Thresholds) -> bool:
+    return s.content_similarity >= t.content_same or (
+        s.content_containment >= t.content_same and s.jaccard >= t.same_min_jaccard
+    )
+
+
+def classify(scores: PairScores, thresholds: Thresholds) -> DupType:
+    """Classify a pair into one of the four duplicate types or ``distinct``.
+
+    Args:
+        scores: the pair's measures.
+        thresholds: the decision thresholds.
+
+    Returns:
+        The :class:`DupType`.
+    """
+    if scores.identical_bytes:
+        return DupType.FULL
+    if not scores.both_have_text:
+        return DupType.DISTINCT
+    same_layout = scores.layout_similarity >= thresholds.layout_same
+    if _same_content(scores, thresholds):
+        return DupType.FULL if same_layout else DupType.CONTENT
+    if scores.content_containment >= thresholds.content_partial:
+        return DupType.LAYOUT if same_layout else DupType.PARTIAL
+    return DupType.DISTINCT
+
+
+def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
+    """The classification in words: each measure against its threshold, then the verdict.
+
+    Args:
+        scores: the pair's measures.
+        thresholds: the decision thresholds.
+
+    Returns:
+        Sentences (list[str]), the last one naming the type, e.g.
+        ``"same content and different layout => content duplicate"``.
+    """
+    t = thresholds
+    verdict = classify(scores, t)
+    if scores.identical_bytes:
+        return ["the two files have identical bytes", f"=> {verdict.label}"]
+    if not scores.both_have_text:
+        return [
+            "at least one page has no usable main text, so their texts are not compared",
+            f"=> {verdict.label}",
+        ]
+    lines = []
+    same = _same_content(scores, t)
+    cmp = ">=" if scores.content_similarity >= t.content_same else "<"
+    lines.append(f"content similarity {scores.content_similarity:.3f} {cmp} {t.content_same:.3f}")
+    if scores.content_similarity < t.content_same and same:
+        lines.append(
+            f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} and Jaccard "
+            f"{scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}"
+        )
+    if same:
+        content_words = "same content"
+    else:
+        cmp = ">=" if scores.content_containment >= t.content_partial else "<"
+        lines.append(f"content containment {scores.content_containment:.3f} {cmp} {t.content_partial:.2f}")
+        content_words = (
+            "an important part of the content is shared"
+            if scores.content_containment >= t.content_partial
+            else "no important part of the content is shared"
+        )
+    same_layout = scores.layout_similarity >= t.layout_same
+    cmp = ">=" if same_layout else "<"
+    lines.append(f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.2f}")
+    layout_words = "same layout" if same_layout else "different layout"
+    lines.append(f"{content_words} and {layout_words} => {verdict.label}")
+    return lines
+
+
+def reclassify(result: ScanResult, thresholds: Thresholds) -> ScanResult:
+    """Re-classify every pair of a scan under new thresholds, without rescanning.
+
+    Candidate pairs were generated with the scan's own settings, so lowering thresholds far
+    below the candidate generator's reach cannot find pairs that were never candidates.
+
+    Args:
+        result: a finished scan.
+        thresholds: the new thresholds.
+
+    Returns:
+        A new :class:`ScanResult` with re-typed pairs and re-built clusters.
+    """
+    from .cluster import build_clusters  # local: cluster imports nothing from here, keep it so
+
+    pairs = [replace(p, type=classify(p.scores, thresholds)) for p in result.pairs]
+    clusters = build_clusters(len(result.pages), pairs)
+    return replace(result, pairs=pairs, clusters=clusters, thresholds=thresholds)

@@ -1,0 +1,196 @@
+"""HTML text -> title, URL, main-content text and DOM tag sequence.
+
+The main content is extracted with readability-lxml (a Python port of Arc90's Readability, the
+algorithm behind Firefox's Reader View); the layout is the sequence of element names in document
+order, the representation of Di Lucca, Di Penta and Fasolino ("An approach to identify duplicated
+web pages", COMPSAC 2002).  Nothing is fetched and no script runs: lxml only parses.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+import lxml.etree
+import lxml.html
+from readability import Document
+
+from .tokens import normalize_whitespace, tokenize
+
+_SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.I)
+_PARSER = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True, remove_comments=True, remove_pis=True)
+# Elements whose end starts a new line of main text.
+_BLOCK_TAGS = frozenset(
+    "p div br li ul ol h1 h2 h3 h4 h5 h6 tr table blockquote pre section article header footer "
+    "aside nav dd dt dl figure figcaption hr address main form fieldset td th caption".split()
+)
+_SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What extraction found in one page.
+
+    Attributes:
+        title: the page title, whitespace-normalized ("" if none).
+        url: the page's own absolute address if the file tells it, else ``None``.
+        main_text: main-content text, one paragraph per line.
+        tag_sequence: element names in document order (lower case).
+        notes: remarks for the user (e.g. that main-content extraction failed).
+    """
+
+    title: str
+    url: str | None
+    main_text: str
+    tag_sequence: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+
+def parse_html(text: str) -> lxml.html.HtmlElement | None:
+    """Parse HTML text with lxml (huge trees allowed); ``None`` if there is no document.
+
+    Args:
+        text: decoded HTML.
+
+    Returns:
+        The root element, or ``None`` for an empty document.
+    """
+    data = text.replace("\x00", "").encode("utf-8", "surrogatepass")
+    if not data.strip():
+        return None
+    try:
+        return lxml.html.document_fromstring(data, parser=_PARSER)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+
+
+def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
+    """Element names of the tree in document order, e.g. ``("html", "head", "title", ...)``."""
+    if root is None:
+        return ()
+    return tuple(el.tag.lower() for el in root.iter() if isinstance(el.tag, str))
+
+
+def page_title(root: lxml.html.HtmlElement | None) -> str:
+    """The ``<title>`` text, else ``og:title``, whitespace-normalized ("" if neither)."""
+    if root is None:
+        return ""
+    title = root.find(".//title")
+    if title is not None and title.text_content().strip():
+        return normalize_whitespace(title.text_content())
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:title":
+            return normalize_whitespace(meta.get("content") or "")
+    return ""
+
+
+def page_url(root: lxml.html.HtmlElement | None, text: str) -> str | None:
+    """The page's own address, from ``<link rel=canonical>``, ``og:url`` or the browser's
+    ``<!-- saved from url=(NNNN)... -->`` comment, in that order; relative canonical links are
+    resolved against the saved-from address.  Only http(s) addresses count.
+
+    Returns:
+        An absolute URL (str) or ``None``.
+    """
+    saved = _SAVED_FROM.search(text[:8192])
+    saved_url = saved.group(1) if saved else None
+    found: list[str] = []
+    if root is not None:
+        for link in root.iter("link"):
+            rel = (link.get("rel") or "").lower().split()
+            if "canonical" in rel and link.get("href"):
+                found.append(link.get("href").strip())
+        for meta in root.iter("meta"):
+            if (meta.get("property") or meta.get("name") or "").lower() == "og:url" and meta.get("content"):
+                found.append(meta.get("content").strip())
+    if saved_url:
+        found.append(saved_url)
+    for url in found:
+        if saved_url and not url.lower().startswith(("http://", "https://")):
+            url = urljoin(saved_url, url)
+        if url.lower().startswith(("http://", "https://")):
+            return url
+    return None
+
+
+def element_text(root: lxml.html.HtmlElement) -> str:
+    """Visible text of an element, one block (paragraph, heading, list item...) per line."""
+    parts: list[str] = []
+    # iterwalk instead of recursion: nesting depth is unbounded with huge_tree.
+    walker = lxml.etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag.lower() if isinstance(el.tag, str) else None
+        if event == "start":
+            if tag in _SKIP_TEXT_TAGS:
+                walker.skip_subtree()  # its "end" event still comes and adds the tail
+                continue
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if tag is not None and el.text:
+                parts.append(el.text)
+        else:
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if el.tail and el is not root:
+                parts.append(el.tail)
+    lines = (normalize_whitespace(line) for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def main_text(text: str) -> tuple[str, tuple[str, ...]]:
+    """Main-content text of a page with readability-lxml.
+
+    Args:
+        text: decoded HTML of the whole page.
+
+    Returns:
+        ``(main_text, notes)``: the text (one paragraph per line, "" if none) and remarks
+        (e.g. why extraction failed).
+    """
+    clean = text.replace("\x00", "")
+    if not clean.strip():
+        return "", ()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            summary = Document(clean).summary(html_partial=True)
+    except Exception as exc:  # readability raises its own Unparseable and lxml errors
+        return "", (f"main-content extraction failed ({type(exc).__name__}: {exc})",)
+    root = parse_html(summary)
+    if root is None:
+        return "", ()
+    body = root.find(".//body")
+    return element_text(body if body is not None else root), ()
+
+
+def extract(text: str, min_tokens: int = 8) -> Extracted:
+    """Title, URL, main text and tag sequence of a decoded HTML page.
+
+    When readability finds no article (fewer than ``min_tokens`` tokens) but the page has
+    visible text, the whole visible text of the body is the main text, with a note saying so:
+    a page of text that readability cannot score (forum posts, tables) is still compared.
+
+    Args:
+        text: the decoded HTML.
+        min_tokens: the fewest tokens a usable main text has.
+
+    Returns:
+        :class:`Extracted`.
+    """
+    root = parse_html(text)
+    content, notes = main_text(text)
+    if root is not None and len(tokenize(content)) < min_tokens:
+        body = root.find(".//body")
+        whole = element_text(body if body is not None else root)
+        if len(tokenize(whole)) >= min_tokens:
+            content = whole
+            notes = (*notes, "readability found no article: the main text is the whole visible text")
+    return Extracted(
+        title=page_title(root),
+        url=page_url(root, text),
+        main_text=content,
+        tag_sequence=tag_sequence(root),
+        notes=notes,
+    )

@@ -1,0 +1,103 @@
+"""One file -> one :class:`~dedup_gui.core.model.Page`: the per-page stage of a scan.
+
+Reads the bytes (:mod:`.loading`), decodes them (:mod:`.decoding`), extracts title, URL, main
+text and tag sequence (:mod:`.extract`) and computes the fingerprints: byte SHA-1, normalized
+text SHA-1, 64-bit SimHash, shingle set and MinHash signature.  Pure apart from reading the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from .decoding import decode_html
+from .extract import extract
+from .loading import SourceFile, read_page_bytes
+from .model import Page, ScanSettings
+from .shingles import minhash_signature, shingle_hashes
+from .simhash import simhash_text
+from .tokens import normalize_whitespace, tokenize
+
+
+def normalized_text(main_text: str) -> str:
+    """The form of a main text that measures compare: whitespace runs collapsed to one space."""
+    return normalize_whitespace(main_text)
+
+
+def text_hash(main_text: str) -> str:
+    """SHA-1 hex digest of the whitespace-normalized, case-folded main text (exact text dups)."""
+    return hashlib.sha1(normalized_text(main_text).casefold().encode("utf-8")).hexdigest()
+
+
+def page_from_bytes(path: str, abspath: str, data: bytes, settings: ScanSettings) -> Page:
+    """Build a :class:`Page` from the HTML bytes of a file.
+
+    Args:
+        path: path shown to the user (relative to the scanned folder).
+        abspath: absolute path of the file.
+        data: the page's HTML bytes (already decompressed).
+        settings: scan settings (shingle size, MinHash permutations, minimum tokens).
+
+    Returns:
+        The page with all its features.
+    """
+    decoded = decode_html(data)
+    found = extract(decoded.text, settings.min_tokens)
+    tokens = tokenize(found.main_text)
+    has_text = len(tokens) >= settings.min_tokens
+    notes = list(found.notes)
+    if decoded.replaced:
+        notes.append(
+            f"{decoded.replaced} undecodable byte sequence(s) replaced by U+FFFD while decoding as {decoded.encoding}"
+        )
+    if decoded.declared and decoded.source == "utf-8":
+        notes.append(f"declared charset {decoded.declared!r} is wrong: the bytes are valid UTF-8")
+    if not has_text:
+        notes.append(f"no usable main text ({len(tokens)} tokens < {settings.min_tokens})")
+    shingles = shingle_hashes(tokens, settings.shingle_size) if has_text else shingle_hashes([], 1)
+    return Page(
+        path=path,
+        abspath=abspath,
+        size=len(data),
+        sha1=hashlib.sha1(data).hexdigest(),
+        encoding=decoded.encoding,
+        encoding_source=decoded.source,
+        title=found.title,
+        url=found.url,
+        main_text=found.main_text,
+        text_hash=text_hash(found.main_text),
+        tag_sequence=found.tag_sequence,
+        simhash=simhash_text(found.main_text) if has_text else 0,
+        shingles=shingles,
+        minhash=minhash_signature(shingles, settings.num_perm),
+        word_count=len(tokens),
+        has_text=has_text,
+        notes=tuple(notes),
+    )
+
+
+def load_page(source: SourceFile, settings: ScanSettings) -> Page:
+    """Read and analyse one page file.
+
+    Args:
+        source: the file to read.
+        settings: scan settings.
+
+    Returns:
+        The :class:`Page`.
+
+    Raises:
+        PageReadError: the file is not a usable page (the message is the reason).
+    """
+    data = read_page_bytes(source, settings.max_file_bytes)
+    return page_from_bytes(source.path, source.abspath, data, settings)
+
+
+def load_path(path: str | Path, settings: ScanSettings | None = None, shown: str | None = None) -> Page:
+    """Read and analyse one page file given by path (for ``classify`` and ``evaluate``).
+
+    Raises:
+        PageReadError: the file is not a usable page.
+    """
+    p = Path(path)
+    return load_page(SourceFile(shown or str(p), str(p.resolve())), settings or ScanSettings())

@@ -1,0 +1,274 @@
+"""Walk a folder and read the page files in it, read-only.
+
+Which files are pages: a suffix of :data:`PAGE_SUFFIXES`, or (for files without a known suffix,
+as crawls write them) content that sniffs as HTML.  Resource folders of browser saves
+(``page_files/`` beside ``page.html``) hold no pages of their own and are skipped.  Files reached
+twice (symlinks, hard links) are read once; symlinked folders are followed, loops are not.
+gzip-compressed pages are decompressed with a size limit; MHTML archives give their HTML part.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import stat
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import FileError
+
+PAGE_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml", ".mht", ".mhtml"})
+#: Suffixes that are never pages; not sniffed, listed as skipped.
+NOT_PAGE_SUFFIXES = frozenset(
+    {
+        ".css", ".js", ".mjs", ".map", ".json", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg",
+        ".ico", ".bmp", ".tif", ".tiff", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".pdf",
+        ".zip", ".tar", ".7z", ".rar", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".avi", ".mov",
+        ".txt", ".md", ".csv", ".tsv", ".xml", ".rss", ".py", ".exe", ".dll", ".so", ".doc",
+        ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".swf", ".wasm", ".warc",
+    }
+)  # fmt: skip
+
+_MAGIC = (
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"RIFF", "a RIFF (WebP/WAV/AVI) file"),
+    (b"\x7fELF", "an executable"),
+    (b"BM", None),  # too short a magic to trust alone
+)
+_HTML_MARKERS = (b"<!doctype html", b"<html", b"<head", b"<body", b"<title", b"<meta", b"<div", b"<p>", b"<frameset")
+
+
+class PageReadError(Exception):
+    """A file that cannot be used as a page; ``str(error)`` is the reason for the user."""
+
+
+class NotAPageError(PageReadError):
+    """A file without a page suffix whose content is not HTML: skipped, not an error."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file found in the folder that may be a page.
+
+    Attributes:
+        path: path relative to the root, ``/``-separated, safe to show (undecodable bytes of
+            the file name replaced by U+FFFD).
+        abspath: the real absolute path to open (str, may hold surrogate escapes).
+    """
+
+    path: str
+    abspath: str
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What a folder walk found.
+
+    Attributes:
+        files: candidate page files, sorted by path.
+        skipped: relative paths of files that are not pages (resources), sorted.
+        errors: folders or files that could not be read, with reasons.
+    """
+
+    files: list[SourceFile]
+    skipped: list[str]
+    errors: list[FileError]
+
+
+def display_path(path: str) -> str:
+    """Return ``path`` with undecodable file-name bytes shown as U+FFFD (str)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _is_resource_dir(entry: os.DirEntry, names: set[str]) -> bool:
+    # Browsers save "X.html" with its images and scripts in "X_files/" (or "X-Dateien" etc.).
+    name = entry.name
+    for tail in ("_files", "-files", "_archivos", "-Dateien", "_fichiers"):
+        if name.endswith(tail):
+            stem = name[: -len(tail)]
+            return any(f"{stem}{suffix}" in names for suffix in (".html", ".htm", ".xhtml", ".shtml"))
+    return False
+
+
+def discover(root: str | Path) -> Discovery:
+    """Walk ``root`` recursively (iteratively: no recursion limit) and list its page files.
+
+    Args:
+        root: the folder to scan.
+
+    Returns:
+        A :class:`Discovery`.
+
+    Raises:
+        NotADirectoryError: ``root`` is not a folder.
+        PermissionError / OSError: ``root`` itself cannot be listed.
+    """
+    root_path = Path(root).resolve()
+    if not root_path.is_dir():
+        raise NotADirectoryError(f"not a folder: {root}")
+    files: list[SourceFile] = []
+    skipped: list[str] = []
+    errors: list[FileError] = []
+    seen_files: set[tuple[int, int]] = set()
+    root_stat = root_path.stat()
+    seen_dirs: set[tuple[int, int]] = {(root_stat.st_dev, root_stat.st_ino)}
+    stack: list[tuple[str, str]] = [(str(root_path), "")]
+    first = True
+    while stack:
+        dir_abs, dir_rel = stack.pop()
+        try:
+            with os.scandir(dir_abs) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            if first:
+                raise
+            errors.append(FileError(display_path(dir_rel) + "/", f"folder cannot be read: {exc.strerror or exc}"))
+            continue
+        first = False
+        names = {e.name for e in entries}
+        subdirs = []
+        for entry in entries:
+            rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
+            shown = display_path(rel)
+            try:
+                st = entry.stat(follow_symlinks=True)
+            except OSError as exc:
+                reason = "broken symbolic link" if entry.is_symlink() else f"cannot be read: {exc.strerror or exc}"
+                errors.append(FileError(shown, reason))
+                continue
+            key = (st.st_dev, st.st_ino)
+            if stat.S_ISDIR(st.st_mode):
+                if key in seen_dirs:
+                    continue  # a symlink loop or a second path to a folder already walked
+                seen_dirs.add(key)
+                if _is_resource_dir(entry, names):
+                    skipped.append(shown + "/")
+                    continue
+                subdirs.append((entry.path, rel))
+            elif stat.S_ISREG(st.st_mode):
+                if key in seen_files:
+                    continue  # the same file through a symlink or hard link
+                seen_files.add(key)
+                suffix = _suffix(entry.name)
+                if suffix in NOT_PAGE_SUFFIXES:
+                    skipped.append(shown)
+                else:
+                    files.append(SourceFile(shown, entry.path))
+        stack.extend(reversed(subdirs))
+    files.sort(key=lambda f: f.path)
+    skipped.sort()
+    return Discovery(files, skipped, errors)
+
+
+def _suffix(name: str) -> str:
+    lower = name.lower()
+    if lower.endswith(".gz"):
+        lower = lower[:-3]
+    return os.path.splitext(lower)[1]
+
+
+def is_page_suffix(name: str) -> bool:
+    """Return ``True`` if the file name has a page suffix (``.html``, ``.htm.gz``, ``.mht``...)."""
+    return _suffix(name) in PAGE_SUFFIXES
+
+
+def read_page_bytes(source: SourceFile, max_bytes: int) -> bytes:
+    """Read a page file and return its HTML bytes (decompressed, MHTML unpacked).
+
+    Args:
+        source: the file.
+        max_bytes: the largest file, and the largest decompressed page, accepted (bytes).
+
+    Returns:
+        The HTML bytes of the page.
+
+    Raises:
+        PageReadError: with the reason the file is not a usable page (too large, unreadable,
+            binary, not HTML, a bad archive); :class:`NotAPageError` for a file without a page
+            suffix whose content is not HTML.
+    """
+    try:
+        size = os.stat(source.abspath).st_size
+        if size > max_bytes:
+            raise PageReadError(f"too large: {size:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)")
+        with open(source.abspath, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise PageReadError("file disappeared during the scan") from None
+    except PermissionError:
+        raise PageReadError("no permission to read the file") from None
+    except IsADirectoryError:
+        raise PageReadError("is a folder, not a file") from None
+    except OSError as exc:
+        raise PageReadError(f"cannot be read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise PageReadError(f"too large: more than {max_bytes:,} bytes (--max-file-mb)")
+    if data.startswith(b"\x1f\x8b"):
+        data = _gunzip(data, max_bytes)
+    lower = source.path.lower()
+    if lower.endswith((".mht", ".mhtml")) or data[:2048].lower().lstrip().startswith(b"mime-version"):
+        data = _mhtml_html_part(data)
+    _check_is_html(data, is_page_suffix(source.path))
+    return data
+
+
+def _gunzip(data: bytes, max_bytes: int) -> bytes:
+    # Decompress in bounded steps so a decompression bomb stops at the limit.
+    decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = decomp.decompress(data, max_bytes + 1)
+    except zlib.error as exc:
+        raise PageReadError(f"broken gzip data: {exc}") from None
+    if len(out) > max_bytes or decomp.unconsumed_tail:
+        raise PageReadError(f"gzip content larger than the limit of {max_bytes:,} bytes (--max-file-mb)")
+    return out
+
+
+def _mhtml_html_part(data: bytes) -> bytes:
+    try:
+        message = email.message_from_bytes(data, policy=email.policy.compat32)
+    except Exception as exc:  # email's parser is lenient; this is belt and braces
+        raise PageReadError(f"broken MHTML archive: {exc}") from None
+    for part in message.walk():
+        if part.get_content_type() in ("text/html", "application/xhtml+xml"):
+            payload = part.get_payload(decode=True)
+            if payload:
+                charset = part.get_content_charset()
+                if charset and b"charset" not in payload[:4096].lower():
+                    # Carry the MIME part's charset into the page so the decoder sees it.
+                    payload = f'<meta charset="{charset}">'.encode("ascii", "replace") + payload
+                return payload
+    raise PageReadError("MHTML archive without an HTML part")
+
+
+def _check_is_html(data: bytes, named_as_page: bool) -> None:
+    if not data.strip():
+        return  # empty pages are read; extraction marks them as having no usable text
+    head = data[:4096]
+    for magic, what in _MAGIC:
+        if what and head.startswith(magic):
+            raise PageReadError(f"binary file ({what}), not an HTML page")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
+        return
+    lowered = head.lower()
+    looks_html = any(marker in lowered for marker in _HTML_MARKERS)
+    if b"\x00" in head and head[1::2].count(0) < len(head) * 0.4 and head[0::2].count(0) < len(head) * 0.4:
+        control = sum(1 for b in head if b < 9 or 13 < b < 32)
+        if control > len(head) * 0.1:
+            raise PageReadError("binary content (control bytes), not an HTML page")
+    if not named_as_page and not looks_html:
+        raise NotAPageError("not an HTML page (no HTML markup found)")
+    if named_as_page and not looks_html and not _mostly_text(head):
+        raise PageReadError("binary content, not an HTML page")
+
+
+def _mostly_text(head: bytes) -> bool:
+    control = sum(1 for b in head if b < 9 or 13 < b < 32)
+    return control <= len(head) * 0.05
+

@@ -1,0 +1,272 @@
+"""The records that flow through the engine: pages, pair scores, pairs, clusters, scan results.
+
+Data flows one way: files -> :class:`Page` (decoded, extracted features) -> candidate pairs ->
+:class:`Pair` (scored and classified) -> :class:`Cluster` -> views and reports.  Every record
+here is a frozen dataclass, so stages can share them without copying.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+class DupType(str, enum.Enum):
+    """The four duplicate types of DESIGN.md, plus ``distinct``.
+
+    ``full``: same content, same layout; ``content``: same content, different layout;
+    ``layout``: partly shared content, same layout; ``partial``: partly shared content,
+    different layout; ``distinct``: no important part shared.
+    """
+
+    FULL = "full"
+    CONTENT = "content"
+    LAYOUT = "layout"
+    PARTIAL = "partial"
+    DISTINCT = "distinct"
+
+    @property
+    def label(self) -> str:
+        """Human name of the type, e.g. ``"content duplicate"`` (str)."""
+        return _LABELS[self]
+
+
+_LABELS = {
+    DupType.FULL: "full duplicate",
+    DupType.CONTENT: "content duplicate",
+    DupType.LAYOUT: "layout duplicate",
+    DupType.PARTIAL: "partial duplicate",
+    DupType.DISTINCT: "distinct",
+}
+
+#: The five labels in the order reports and confusion matrices use.
+TYPE_ORDER: tuple[DupType, ...] = (
+    DupType.FULL,
+    DupType.CONTENT,
+    DupType.LAYOUT,
+    DupType.PARTIAL,
+    DupType.DISTINCT,
+)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds of the classifier; one place where they live.
+
+    The defaults were chosen by a grid search on ``shared/pairs/labels.csv`` (233 labelled pairs
+    of real pages; README.md, "Accuracy", gives the measured figures).
+
+    Args:
+        content_same: similarity ([0, 1]) at or above which two main texts count as the same
+            content: content similarity (normalized Levenshtein) or content containment may
+            reach it (containment forgives extraction noise such as a caption one extractor
+            kept), the latter only when the Jaccard similarity is at least
+            ``same_min_jaccard`` (so a short page contained in a long one is not "the same").
+        content_partial: content containment ([0, 1], share of the smaller page's shingles found
+            in the other) at or above which an important part of the content is shared.
+        layout_same: layout similarity (normalized Levenshtein of tag sequences, [0, 1]) at or
+            above which two pages share a layout.
+        hamming_k: SimHash Hamming distance (bits, 0..64) at or below which two fingerprints are
+            near duplicates (k = 3 for 64-bit fingerprints, Manku, Jain and Das Sarma, WWW 2007).
+            Shown in the views and used for SimHash candidate checks; the type rule itself uses
+            the exact measures above.
+        same_min_jaccard: see ``content_same`` ([0, 1]).
+    """
+
+    content_same: float = 0.925
+    content_partial: float = 0.2
+    layout_same: float = 0.6
+    hamming_k: int = 3
+    same_min_jaccard: float = 0.3
+
+    def __post_init__(self) -> None:
+        for name in ("content_same", "content_partial", "layout_same", "same_min_jaccard"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {value!r}")
+        if not 0 <= self.hamming_k <= 64:
+            raise ValueError(f"hamming_k must be in 0..64 bits, got {self.hamming_k!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class Page:
+    """One usable page file with the features the engine extracted from it.
+
+    Attributes:
+        path: path relative to the scanned folder, with ``/`` separators (str).
+        abspath: absolute path of the file on disk (str).
+        size: file size in bytes (int).
+        sha1: SHA-1 hex digest of the raw file bytes (exact-duplicate key).
+        encoding: the codec the bytes were decoded with (e.g. ``"utf-8"``, ``"gb18030"``).
+        encoding_source: how it was chosen: ``"bom"``, ``"xml"``, ``"meta"``, ``"utf-8"``
+            (valid UTF-8 overriding a wrong label), ``"detected"``, ``"fallback"``.
+        title: page title (``<title>``, else ``og:title``), whitespace-normalized, may be ``""``.
+        url: the page's own address if the file tells it (canonical link, ``og:url``, the
+            ``saved from url=`` comment), else ``None``.
+        main_text: main-content text (readability-lxml), paragraphs separated by ``"\\n"``.
+        text_hash: SHA-1 hex digest of the whitespace-normalized, case-folded main text.
+        tag_sequence: DOM element names in document order, e.g. ``("html", "head", ...)``.
+        simhash: 64-bit SimHash of the main content as an unsigned int (Charikar 2002).
+        shingles: sorted unique 32-bit shingle hashes of the main text, ``np.uint32`` array.
+        minhash: MinHash signature, ``np.uint64`` array of ``num_perm`` values (datasketch).
+        word_count: tokens in the main text (words; each CJK character counts as one).
+        has_text: ``False`` when the page has no usable main text (empty, image-only, frames);
+            such pages are never called duplicates of each other on their text alone.
+        notes: human-readable remarks on what was recovered (e.g. replaced undecodable bytes).
+    """
+
+    path: str
+    abspath: str
+    size: int
+    sha1: str
+    encoding: str
+    encoding_source: str
+    title: str
+    url: str | None
+    main_text: str
+    text_hash: str
+    tag_sequence: tuple[str, ...]
+    simhash: int
+    shingles: np.ndarray
+    minhash: np.ndarray
+    word_count: int
+    has_text: bool
+    notes: tuple[str, ...] = ()
+
+    @property
+    def simhash_hex(self) -> str:
+        """The SimHash as 16 hex digits (str)."""
+        return f"{self.simhash:016x}"
+
+
+@dataclass(frozen=True)
+class FileError:
+    """A file that could not be used, with the reason (shown in the GUI, the CLI and reports).
+
+    Attributes:
+        path: path relative to the scanned folder (str, ``/`` separators).
+        reason: one sentence saying why the file was not used (str).
+    """
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """The measures of DESIGN.md for one pair of pages; all similarities are in [0, 1].
+
+    Attributes:
+        content_similarity: normalized Levenshtein similarity of the whitespace-normalized main
+            texts (rapidfuzz), 1 = identical.
+        content_containment: share of the smaller page's content shingles found in the other.
+        layout_similarity: normalized Levenshtein similarity of the DOM tag sequences
+            (Di Lucca, Di Penta and Fasolino, COMPSAC 2002).
+        hamming_distance: differing bits between the two 64-bit SimHashes (0..64).
+        jaccard: Jaccard similarity of the two shingle sets (Broder 1997), exact.
+        identical_bytes: ``True`` when both files have the same bytes.
+        both_have_text: ``True`` when both pages have usable main text.
+    """
+
+    content_similarity: float
+    content_containment: float
+    layout_similarity: float
+    hamming_distance: int
+    jaccard: float
+    identical_bytes: bool = False
+    both_have_text: bool = True
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A scored and classified pair of pages.
+
+    Attributes:
+        left: index of the first page in :attr:`ScanResult.pages` (``left < right``).
+        right: index of the second page.
+        scores: the pair's :class:`PairScores`.
+        type: its :class:`DupType` under the result's thresholds.
+    """
+
+    left: int
+    right: int
+    scores: PairScores
+    type: DupType
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A group of pages joined by duplicate pairs (union-find over non-distinct pairs).
+
+    Attributes:
+        id: 1-based cluster number; clusters are numbered largest first.
+        pages: indices into :attr:`ScanResult.pages`, ascending.
+        types: the duplicate types of the pairs inside the cluster.
+    """
+
+    id: int
+    pages: tuple[int, ...]
+    types: frozenset[DupType]
+
+
+@dataclass(frozen=True)
+class ScanSettings:
+    """Settings of a scan that change which pages are read and how features are built.
+
+    Attributes:
+        max_file_bytes: files larger than this (bytes) are reported as too large, not read.
+        min_tokens: pages with fewer main-text tokens have no usable text.
+        shingle_size: tokens per shingle (words, or CJK characters).
+        num_perm: MinHash permutations (datasketch).
+        lsh_threshold: Jaccard threshold of the MinHash LSH candidate index; low, so partial
+            duplicates become candidates.
+        workers: processes for the per-page stage (1 = in-process; 0 = one per core when the
+            folder has enough files to repay starting them).
+    """
+
+    max_file_bytes: int = 50 * 1024 * 1024
+    min_tokens: int = 8
+    shingle_size: int = 4
+    num_perm: int = 128
+    lsh_threshold: float = 0.1
+    workers: int = 0
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """Everything a scan produced; views and reports read only this.
+
+    Attributes:
+        root: the scanned folder (absolute path, str).
+        pages: usable pages, sorted by path.
+        errors: files that could not be used, with reasons, sorted by path.
+        pairs: candidate pairs with scores and types, most similar first.
+        clusters: duplicate clusters, largest first.
+        thresholds: the thresholds the types were computed with.
+        settings: the scan settings.
+        skipped: files that are not pages (stylesheets, images, scripts...), not errors.
+        elapsed: wall time of the scan in seconds (float).
+    """
+
+    root: str
+    pages: list[Page]
+    errors: list[FileError]
+    pairs: list[Pair]
+    clusters: list[Cluster]
+    thresholds: Thresholds
+    settings: ScanSettings
+    skipped: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+
+    def cluster_of(self) -> dict[int, int]:
+        """Map page index -> cluster id for pages inside a cluster (dict[int, int])."""
+        return {p: c.id for c in self.clusters for p in c.pages}
+
+    def type_counts(self) -> dict[DupType, int]:
+        """Number of pairs of each type, in :data:`TYPE_ORDER` (dict[DupType, int])."""
+        counts = {t: 0 for t in TYPE_ORDER}
+        for pair in self.pairs:
+            counts[pair.type] += 1
+        return counts

@@ -1,0 +1,76 @@
+"""The one tokenizer: words for spaced languages, single characters for CJK text.
+
+Chinese and Japanese are written without spaces, so splitting them on whitespace would make a
+whole sentence one "word".  Instead every CJK character is a token (shingles of k tokens are
+then character k-grams), and SimHash features of CJK runs are character bigrams.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_CJK_RANGES = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf"  # CJK Extension A
+    "\u4e00-\u9fff"  # CJK Unified Ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK Compatibility Ideographs
+    "\U00020000-\U0002fa1f"  # CJK Extensions B-F, Compatibility Supplement
+)
+_RUNS = re.compile(f"([{_CJK_RANGES}]+)|([^\\W_{_CJK_RANGES}]+)")
+_WHITESPACE = re.compile(r"\s+")
+
+
+def normalize_whitespace(text: str) -> str:
+    """Collapse every run of whitespace to one space and strip the ends (str)."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def tokenize(text: str) -> list[str]:
+    """Split text into tokens: lower-cased words, and each CJK character on its own.
+
+    Args:
+        text: any text.
+
+    Returns:
+        Tokens in text order (list[str]); punctuation and symbols are dropped.
+
+    Example:
+        >>> tokenize("SimHash 指纹, by Charikar!")
+        ['simhash', '指', '纹', 'by', 'charikar']
+    """
+    tokens: list[str] = []
+    for match in _RUNS.finditer(text):
+        cjk, word = match.groups()
+        if cjk:
+            tokens.extend(cjk)
+        else:
+            tokens.append(word.lower())
+    return tokens
+
+
+def simhash_features(text: str) -> Counter[str]:
+    """Weighted SimHash features of a text: term frequency of words and CJK character bigrams.
+
+    Args:
+        text: the main text of a page.
+
+    Returns:
+        ``Counter`` mapping feature -> weight (term frequency, int).
+
+    Example:
+        >>> sorted(simhash_features("重复网页 the the").items())
+        [('the', 2), ('复网', 1), ('网页', 1), ('重复', 1)]
+    """
+    features: Counter[str] = Counter()
+    for match in _RUNS.finditer(text):
+        cjk, word = match.groups()
+        if cjk:
+            if len(cjk) == 1:
+                features[cjk] += 1
+            else:
+                features.update(cjk[i : i + 2] for i in range(len(cjk) - 1))
+        else:
+            features[word.lower()] += 1
+    return features

@@ -1,0 +1,95 @@
+"""The scan status area: a progress bar, the current stage with an ETA, and a Cancel button."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+from dedup_gui.core.progress import EtaEstimator
+
+
+def format_eta(seconds: float | None) -> str:
+    """Say how long is left, e.g. ``"about 12 s left"``, ``"about 3 min 5 s left"`` (str).
+
+    Args:
+        seconds: estimated seconds left, or ``None`` when not known yet (gives ``""``).
+    """
+    if seconds is None:
+        return ""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"about {s} s left"
+    if s < 3600:
+        return f"about {s // 60} min {s % 60} s left"
+    return f"about {s // 3600} h {s % 3600 // 60} min left"
+
+
+class ScanStatus(QWidget):
+    """Shows a running scan's stage, progress and ETA, and offers Cancel.
+
+    Args:
+        eta_factory: makes the estimator of the remaining time, one per scan (a callable
+            returning an :class:`EtaEstimator`; tests pass one with a fake clock).
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        cancel_requested(): the user clicked Cancel.
+    """
+
+    cancel_requested = Signal()
+
+    def __init__(self, eta_factory: Callable[[], EtaEstimator] = EtaEstimator, parent=None) -> None:
+        super().__init__(parent)
+        self._eta_factory = eta_factory
+        self._eta = eta_factory()
+        self.label = QLabel("Ready")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # messages may quote file names
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setFixedWidth(220)
+        self.progress_bar.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self._on_cancel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.progress_bar)
+        layout.addWidget(self.cancel_button)
+        self.finish("Ready")
+
+    def start(self, folder: str) -> None:
+        """Enter the running state for a scan of ``folder``."""
+        self._eta = self._eta_factory()
+        self.label.setText(f"Scanning {folder}…")
+        self.progress_bar.setRange(0, 0)  # busy until the first update
+        self.progress_bar.show()
+        self.cancel_button.setEnabled(True)
+        self.cancel_button.show()
+
+    def update_progress(self, stage: str, done: int, total: int) -> None:
+        """Show that ``done`` of ``total`` items of ``stage`` are done, with an ETA."""
+        if total > 0:
+            self.progress_bar.setRange(0, total)
+            self.progress_bar.setValue(min(done, total))
+            text = f"{stage}: {done:,} of {total:,}"
+        else:
+            self.progress_bar.setRange(0, 0)
+            text = stage
+        eta = format_eta(self._eta.eta(stage, done, total))
+        self.label.setText(f"{text} — {eta}" if eta else text)
+
+    def cancelling(self) -> None:
+        """Show that a cancel was asked for and is under way."""
+        self.cancel_button.setEnabled(False)
+        self.label.setText("Cancelling…")
+
+    def finish(self, message: str) -> None:
+        """Leave the running state and show ``message`` (e.g. ``"Scan cancelled"``)."""
+        self.label.setText(message)
+        self.progress_bar.hide()
+        self.cancel_button.hide()
+
+    def _on_cancel(self) -> None:
+        self.cancelling()
+        self.cancel_requested.emit()

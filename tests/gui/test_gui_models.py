@@ -1,0 +1,165 @@
+"""The table models, the filter proxy and the small helpers, on a hand-built ScanResult."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from dedup_gui.core.model import DupType
+from dedup_gui.core.progress import CancelToken
+from dedup_gui.gui.filter_proxy import ResultFilterProxy
+from dedup_gui.gui.models import (
+    DUPLICATE_TYPES,
+    SORT_ROLE,
+    TYPE_FILTERS,
+    ErrorsModel,
+    PagesModel,
+    PairsModel,
+)
+from dedup_gui.gui.scan_status import format_eta
+from dedup_gui.gui.worker import QtProgress
+
+
+def column(model, col: int, role=Qt.ItemDataRole.DisplayRole) -> list:
+    return [model.data(model.index(r, col), role) for r in range(model.rowCount())]
+
+
+def proxied(model) -> ResultFilterProxy:
+    proxy = ResultFilterProxy()
+    proxy.setSourceModel(model)
+    return proxy
+
+
+def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
+    model = PagesModel()
+    model.set_result(result)
+    assert model.rowCount() == 7
+    assert model.columnCount() == 7
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(7)] == [
+        "File", "Title", "URL", "Words", "SimHash", "Cluster", "Status"]  # fmt: skip
+    assert column(model, 0)[-2:] == ["broken.html", "huge.html"]
+    alpha = [model.data(model.index(0, c)) for c in range(7)]
+    assert alpha == ["a/alpha.html", "Alpha", "", "1,500", "0123456789abcdef", "1", "ok"]
+    assert model.data(model.index(3, 2)) == "https://example.org/delta"
+    empty = [model.data(model.index(4, c)) for c in range(7)]
+    assert empty[4:] == ["0000000000000000", "", "no usable text"]
+    broken = [model.data(model.index(5, c)) for c in range(7)]
+    assert broken == ["broken.html", "", "", "", "", "", "could not be decoded"]
+    model.set_result(None)
+    assert model.rowCount() == 0
+
+
+def test_pairs_model_shows_scores_with_three_decimals(qapp, result):
+    model = PairsModel()
+    model.set_result(result)
+    assert model.rowCount() == 5
+    full = [model.data(model.index(1, c)) for c in range(9)]
+    assert full == ["a/alpha.html", "a/beta.html", "full duplicate",
+                    "0.990", "0.990", "0.980", "2", "0.950", "1"]  # fmt: skip
+    # the distinct pair's pages are not both in one cluster: no cluster shown
+    assert model.data(model.index(0, 8)) == ""
+    assert model.data(model.index(1, 3), SORT_ROLE) == 0.99
+    right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    assert model.data(model.index(1, 6), Qt.ItemDataRole.TextAlignmentRole) == int(right)
+    assert model.data(model.index(1, 0), Qt.ItemDataRole.TextAlignmentRole) is None
+    assert model.pages_of(1) == (result.pages[0], result.pages[1])
+    assert model.first_duplicate_row() == 1
+
+
+def test_numeric_columns_sort_as_numbers(qapp, result):
+    pairs = proxied(PairsModel())
+    pairs.sourceModel().set_result(result)
+    pairs.sort(6, Qt.SortOrder.AscendingOrder)  # Hamming distance: 2, 10, 20, 25, 33
+    assert column(pairs, 6) == ["2", "10", "20", "25", "33"]
+    pairs.sort(3, Qt.SortOrder.DescendingOrder)
+    assert column(pairs, 3) == ["0.990", "0.950", "0.600", "0.400", "0.050"]
+
+    pages = proxied(PagesModel())
+    pages.sourceModel().set_result(result)
+    pages.sort(3, Qt.SortOrder.DescendingOrder)  # words; errors (no value) last
+    assert column(pages, 3) == ["1,500", "120", "40", "9", "0", "", ""]
+
+
+def test_pairs_type_and_text_filters(qapp, result):
+    proxy = proxied(PairsModel())
+    proxy.sourceModel().set_result(result)
+    assert proxy.rowCount() == 5
+    expected = {None: 5, DUPLICATE_TYPES: 4}
+    for dup_type in DupType:
+        expected[frozenset({dup_type})] = 1
+    for _label, type_filter in TYPE_FILTERS:
+        proxy.set_type_filter(type_filter)
+        assert proxy.rowCount() == expected[type_filter], _label
+    proxy.set_type_filter(frozenset({DupType.PARTIAL}))
+    assert column(proxy, 2) == ["partial duplicate"]
+    proxy.set_type_filter(DUPLICATE_TYPES)
+    assert "distinct" not in column(proxy, 2)
+
+    proxy.set_type_filter(None)
+    proxy.set_text_filter("  ALPHA ")  # either side, ignoring case and spaces
+    assert sorted(column(proxy, 2)) == ["content duplicate", "full duplicate"]
+    proxy.set_text_filter("delta")
+    proxy.set_type_filter(DUPLICATE_TYPES)
+    assert column(proxy, 2) == ["partial duplicate"]
+    proxy.set_text_filter("")
+    assert proxy.rowCount() == 4
+
+
+def test_pages_type_filter_uses_the_pages_pairs(qapp, result):
+    proxy = proxied(PagesModel())
+    proxy.sourceModel().set_result(result)
+    proxy.set_type_filter(frozenset({DupType.FULL}))
+    assert column(proxy, 0) == ["a/alpha.html", "a/beta.html"]
+    proxy.set_type_filter(frozenset({DupType.DISTINCT}))  # pages without any duplicate
+    assert column(proxy, 0) == ["c/empty.html"]
+    proxy.set_type_filter(DUPLICATE_TYPES)
+    assert proxy.rowCount() == 4
+    proxy.set_type_filter(None)
+    assert proxy.rowCount() == 7  # error rows appear only without a type filter
+    proxy.set_text_filter("html")
+    assert proxy.rowCount() == 7
+    proxy.set_text_filter("b/")
+    assert column(proxy, 0) == ["b/gamma.html", "b/delta.html"]
+
+
+def test_errors_model(qapp, result):
+    proxy = proxied(ErrorsModel())
+    proxy.sourceModel().set_result(result)
+    assert [proxy.data(proxy.index(r, 1)) for r in range(2)] == [
+        "could not be decoded", "too large (60 MB)"]  # fmt: skip
+    proxy.set_text_filter("huge")
+    assert column(proxy, 0) == ["huge.html"]
+    assert proxy.sourceModel().rowCount(proxy.sourceModel().index(0, 0)) == 0
+    assert proxy.sourceModel().rowCount(QModelIndex()) == 2
+
+
+def test_type_filter_choices():
+    labels = [label for label, _ in TYPE_FILTERS]
+    assert labels == ["All types", "full duplicate", "content duplicate", "layout duplicate",
+                      "partial duplicate", "distinct", "Duplicates only"]  # fmt: skip
+    assert DupType.DISTINCT not in DUPLICATE_TYPES and len(DUPLICATE_TYPES) == 4
+
+
+def test_format_eta():
+    assert format_eta(None) == ""
+    assert format_eta(4.4) == "about 4 s left"
+    assert format_eta(185) == "about 3 min 5 s left"
+    assert format_eta(7260) == "about 2 h 1 min left"
+
+
+def test_qt_progress_throttles_and_reads_the_token(qapp):
+    now = [0.0]
+    token = CancelToken()
+    progress = QtProgress(7, token, min_interval=1.0, clock=lambda: now[0])
+    seen = []
+    progress.updated.connect(lambda *args: seen.append(args))
+    progress.update("reading pages", 0, 10)  # first of a stage: emitted
+    progress.update("reading pages", 1, 10)  # too soon: dropped
+    now[0] = 1.5
+    progress.update("reading pages", 2, 10)  # interval passed: emitted
+    progress.update("reading pages", 10, 10)  # last: emitted
+    progress.update("comparing pairs", 0, 3)  # new stage: emitted
+    assert seen == [(7, "reading pages", 0, 10), (7, "reading pages", 2, 10),
+                    (7, "reading pages", 10, 10), (7, "comparing pairs", 0, 3)]  # fmt: skip
+    assert progress.cancelled() is False
+    token.cancel()
+    assert progress.cancelled() is True

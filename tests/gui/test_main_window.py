@@ -1,0 +1,294 @@
+"""The main window: scans in a thread, progress, cancel, errors, selection, plain-text safety."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
+
+from dedup_gui.core.model import DupType
+from dedup_gui.gui import SAMPLES_DIR, run_gui
+from dedup_gui.gui import worker as worker_module
+from dedup_gui.gui.main_window import MainWindow
+from dedup_gui.gui.models import DUPLICATE_TYPES
+
+LONG = 120_000  # ms: generous, for a slow machine
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """Build MainWindows that are closed (scans cancelled, threads joined) after the test."""
+
+    def make(**kwargs) -> MainWindow:
+        window = MainWindow(**kwargs)
+        qtbot.addWidget(window)  # pytest-qt closes it at teardown: closeEvent joins the threads
+        window.show()
+        return window
+
+    return make
+
+
+def wait_for_end(qtbot, window: MainWindow, timeout: int = LONG) -> None:
+    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=timeout)
+
+
+def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_window, fake_scan,
+                                                               result, tmp_path):  # fmt: skip
+    scan = fake_scan()
+    window = make_window(scan_fn=scan)
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        window.start_scan(tmp_path)
+    assert ended.args == ["finished"]
+    assert scan.calls == [str(tmp_path.resolve())]
+    assert scan.thread_names[0] != threading.current_thread().name  # ran off the GUI thread
+    assert str(tmp_path.resolve()) in window.windowTitle()
+
+    assert window.pages_panel.proxy.rowCount() == len(result.pages) + len(result.errors) == 7
+    assert window.pairs_panel.proxy.rowCount() == 5
+    assert window.errors_panel.proxy.rowCount() == 2
+    titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    assert titles == ["Pairs (5)", "Pages (7)", "Errors (2)"]
+    assert window.tabs.currentWidget() is window.pairs_panel
+
+    # the result's first pair is distinct: the first non-distinct one (alpha/beta) is selected
+    row = window.pairs_panel.current_source_row()
+    assert row == 1 and window.pairs_model.pair_at(row).type is DupType.FULL
+    assert window.pairs_panel.view.selectionModel().isRowSelected(
+        window.pairs_panel.view.currentIndex().row())
+    view = window.pair_view
+    assert view.left.text_edit.toPlainText() == "Alpha text\nsecond paragraph"
+    assert view.right.text_edit.toPlainText() == "Beta text"
+    assert view.left.name_label.text() == "a/alpha.html"
+    assert view.left.title_label.text() == "Alpha"
+    assert view.left.text_edit.isReadOnly() and view.right.text_edit.isReadOnly()
+    assert "full duplicate" in view.summary_label.text()
+    assert "Hamming distance 2" in view.summary_label.text()
+    assert window.scan_status.label.text().startswith("Scanned 7 files: 4 duplicate pairs")
+
+
+def test_selecting_another_pair_shows_its_texts(qtbot, make_window, fake_scan, tmp_path):
+    window = make_window(scan_fn=fake_scan())
+    window.start_scan(tmp_path)
+    wait_for_end(qtbot, window)
+    panel = window.pairs_panel
+    panel.type_combo.setCurrentText("partial duplicate")
+    assert panel.proxy.rowCount() == 1
+    assert window.tabs.tabText(0) == "Pairs (1 of 5)"
+    panel.view.selectRow(0)
+    panel.view.setCurrentIndex(panel.proxy.index(0, 0))
+    assert window.pair_view.left.name_label.text() == "b/gamma.html"
+    assert window.pair_view.right.name_label.text() == "b/delta.html"
+    assert window.pair_view.right.info_label.text().startswith("https://example.org/delta")
+
+
+def test_page_text_is_shown_as_plain_text(qtbot, make_window, fake_scan, result, make_page,
+                                          tmp_path):  # fmt: skip
+    markup = '<b>bold</b><img src="http://example.org/x.png"><script>alert(1)</script>'
+    pages = list(result.pages)
+    pages[0] = make_page("a/alpha.html", 10, 1, title="<i>Title</i>", text=markup)
+    scan = fake_scan(result=dataclasses.replace(result, pages=pages))
+    window = make_window(scan_fn=scan)
+    window.start_scan(tmp_path)
+    wait_for_end(qtbot, window)
+    left = window.pair_view.left
+    assert left.text_edit.toPlainText() == markup  # the tags are text, not formatting
+    assert left.title_label.text() == "<i>Title</i>"
+    labels = window.pair_view.findChildren(QLabel)
+    assert labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
+
+
+def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_path):
+    scan = fake_scan(steps=400, delay=0.01)
+    window = make_window(scan_fn=scan)
+    window.start_scan(tmp_path)
+    status = window.scan_status
+    qtbot.waitUntil(lambda: "reading pages:" in status.label.text(), timeout=LONG)
+    assert status.progress_bar.maximum() == 400
+    assert status.cancel_button.isVisible() and status.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: "left" in status.label.text(), timeout=LONG)  # the ETA appears
+    window.cancel_scan()
+    wait_for_end(qtbot, window)
+
+
+def test_cancel_stops_the_scan_and_the_window_keeps_working(qtbot, make_window, fake_scan,
+                                                            tmp_path):  # fmt: skip
+    slow = fake_scan(steps=100_000, delay=0.01)  # would take ~17 minutes
+    window = make_window(scan_fn=slow)
+    window.start_scan(tmp_path)
+    qtbot.waitUntil(slow.started.is_set, timeout=LONG)
+    start = time.monotonic()
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        qtbot.mouseClick(window.scan_status.cancel_button, Qt.MouseButton.LeftButton)
+    assert time.monotonic() - start < 30
+    assert ended.args == ["cancelled"]
+    assert slow.outcomes == ["cancelled"]  # the scan function really got ScanCancelled
+    assert window.scan_status.label.text() == "Scan cancelled"
+    assert not window.scan_status.cancel_button.isVisible()
+    assert window.pages_model.rowCount() == 0
+
+    window._scan_fn = fake_scan()  # the next folder scans normally
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        window.start_scan(tmp_path)
+    assert ended.args == ["finished"]
+    assert window.pages_model.rowCount() == 7
+
+
+def test_opening_a_folder_while_scanning_cancels_the_old_scan(qtbot, make_window, fake_scan,
+                                                              tmp_path, monkeypatch):  # fmt: skip
+    class Switching:  # first call: slow; second call: quick
+        def __init__(self):
+            self.scans = [fake_scan(steps=100_000, delay=0.01), fake_scan()]
+            self.n = 0
+
+        def __call__(self, *args):
+            scan = self.scans[self.n]
+            self.n += 1
+            return scan(*args)
+
+    switching = Switching()
+    old_folder, new_folder = tmp_path / "old", tmp_path / "new"
+    old_folder.mkdir()
+    new_folder.mkdir()
+    window = make_window(scan_fn=switching)
+    window.start_scan(old_folder)
+    qtbot.waitUntil(switching.scans[0].started.is_set, timeout=LONG)
+    old_thread = window._thread
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(new_folder))
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        window.open_action.trigger()
+    assert ended.args == ["finished"]
+    assert old_thread.token.is_set()
+    qtbot.waitUntil(lambda: switching.scans[0].outcomes == ["cancelled"], timeout=LONG)
+    assert str(new_folder.resolve()) in window.windowTitle()
+    assert window.pages_model.rowCount() == 7
+    assert window.scan_status.label.text().startswith("Scanned")  # not "Scan cancelled"
+
+
+def test_engine_error_is_reported_not_raised(qtbot, make_window, fake_scan, tmp_path):
+    window = make_window(scan_fn=fake_scan(error=RuntimeError("disk <b>on fire</b>")))
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        window.start_scan(tmp_path)
+    assert ended.args == ["failed"]
+    assert window.scan_status.label.text() == "Scan failed: RuntimeError: disk <b>on fire</b>"
+    box = window.error_box
+    assert box is not None and box.isVisible()
+    assert box.textFormat() == Qt.TextFormat.PlainText
+    assert "RuntimeError: disk <b>on fire</b>" in box.text()
+    assert "Traceback" in box.detailedText()
+    box.close()
+    window._scan_fn = fake_scan()
+    window.start_scan(tmp_path)
+    wait_for_end(qtbot, window)
+    assert window.pairs_model.rowCount() == 5
+
+
+def test_open_folder_dialog_cancelled_does_nothing(qtbot, make_window, fake_scan, monkeypatch):
+    scan = fake_scan()
+    window = make_window(scan_fn=scan)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: "")
+    window.open_action.trigger()
+    assert not window.is_scanning() and scan.calls == []
+    assert [a.text() for a in window.menuBar().actions()] == ["&File"]
+
+
+def test_run_gui_scans_the_samples_and_returns_the_exit_code(qtbot, fake_scan, monkeypatch):
+    scan = fake_scan()
+    monkeypatch.setattr(worker_module, "scan_folder", scan)
+    seen = {}
+
+    def close_when_done():
+        # no assert in here: run_gui shows exceptions in a message box instead of raising
+        windows = [w for w in QApplication.topLevelWidgets()
+                   if isinstance(w, MainWindow) and w.isVisible()]  # fmt: skip
+        if any(w.is_scanning() for w in windows):
+            QTimer.singleShot(20, close_when_done)
+            return
+        seen["titles"] = [w.windowTitle() for w in windows]
+        seen["pairs"] = [w.pairs_model.rowCount() for w in windows]
+        for window in windows:
+            window.close()
+        QApplication.instance().exit(3)
+
+    app = QApplication.instance()
+    # closing the last window would post a Quit that ends the next test's event loops
+    app.setQuitOnLastWindowClosed(False)
+    try:
+        QTimer.singleShot(0, close_when_done)
+        assert run_gui() == 3
+    finally:
+        app.setQuitOnLastWindowClosed(True)
+    assert scan.calls == [str(SAMPLES_DIR)]
+    assert len(seen["titles"]) == 1 and str(SAMPLES_DIR) in seen["titles"][0]
+    assert seen["pairs"] == [5]
+    assert SAMPLES_DIR == Path(__file__).resolve().parents[2] / "resources" / "samples"
+
+
+# --- with the real engine ------------------------------------------------------------------
+
+
+def test_scan_of_the_bundled_samples(qtbot, make_window):
+    window = make_window()
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        window.start_scan(SAMPLES_DIR)
+    assert ended.args == ["finished"], window.scan_status.label.text()
+    result = window.result
+    rows = {window.pages_model.file_at(r).path for r in range(window.pages_model.rowCount())}
+    assert window.pages_model.rowCount() == len(result.pages) + len(result.errors) == len(rows)
+    html = {
+        p.relative_to(SAMPLES_DIR).as_posix()
+        for p in SAMPLES_DIR.rglob("*.htm*")
+        if not any(part.endswith("_files") for part in p.parts)
+    }
+    assert html and html <= rows  # every saved page has its row
+    assert all((SAMPLES_DIR / path).is_file() for path in rows)
+    assert window.pairs_panel.proxy.rowCount() > 0
+    row = window.pairs_panel.current_source_row()
+    assert row >= 0 and window.pairs_model.pair_at(row).type in DUPLICATE_TYPES
+    left, right = window.pairs_model.pages_of(row)
+    assert window.pair_view.left.text_edit.toPlainText() == left.main_text
+    assert window.pair_view.right.text_edit.toPlainText() == right.main_text
+    assert window.pair_view.left.text_edit.toPlainText()
+
+
+def test_cancel_stops_a_real_scan(qtbot, make_window, tmp_path, monkeypatch):
+    folder = tmp_path / "progress"
+    folder.mkdir()
+    sources = sorted(SAMPLES_DIR.rglob("*.html"))
+    for i in range(300):
+        shutil.copy(sources[i % len(sources)], folder / f"copy-{i:04d}.html")
+
+    class SlowProgress:  # the real engine, slowed down to ~15 s for the 300 files
+        def __init__(self, progress):
+            self.inner = progress
+
+        def update(self, stage, done, total):
+            time.sleep(0.05)
+            self.inner.update(stage, done, total)
+
+        def cancelled(self):
+            return self.inner.cancelled()
+
+    outcomes = []
+
+    def slow_scan(root, settings, thresholds, progress):
+        try:
+            return worker_module.scan_folder(root, settings, thresholds, SlowProgress(progress))
+        except BaseException as exc:
+            outcomes.append(type(exc).__name__)
+            raise
+
+    window = make_window(scan_fn=slow_scan)
+    window.start_scan(folder)
+    qtbot.waitUntil(lambda: "reading pages:" in window.scan_status.label.text(), timeout=LONG)
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        qtbot.mouseClick(window.scan_status.cancel_button, Qt.MouseButton.LeftButton)
+    assert ended.args == ["cancelled"]
+    assert outcomes == ["ScanCancelled"]
+    assert window.scan_status.label.text() == "Scan cancelled"
+    assert window.result is None and window.pairs_model.rowCount() == 0
