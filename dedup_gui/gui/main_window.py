@@ -37,6 +37,9 @@ def summarize(result: ScanResult) -> str:
 class MainWindow(QMainWindow):
     """The inspector window: File > Open Folder…, the result tables, the pair view, scan status.
 
+    Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
+    cancels and joins its scan threads, which Qt requires before a ``QThread`` is destroyed.
+
     Args:
         scan_fn: the scan function (tests pass a fake); defaults to the engine's ``scan_folder``.
         settings: scan settings, or ``None`` for the defaults.
@@ -156,7 +159,15 @@ class MainWindow(QMainWindow):
         self._reap_threads()
 
     def _reap_threads(self) -> None:
-        self._threads = [t for t in self._threads if not t.isFinished()]
+        # isFinished() is already True while the thread emits finished(): join it before the
+        # last reference goes, or Qt aborts with "QThread: Destroyed while thread is still running"
+        running = []
+        for thread in self._threads:
+            if thread.isFinished():
+                thread.wait()
+            else:
+                running.append(thread)
+        self._threads = running
 
     def _is_current(self, scan_id: int) -> bool:
         return self._thread is not None and scan_id == self._scan_id

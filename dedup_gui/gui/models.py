@@ -72,9 +72,10 @@ class ResultTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles for the horizontal header; ``None`` otherwise."""
+        """Column titles for the horizontal header (numeric ones on two lines, to stay narrow)."""
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
+            title = self.COLUMNS[section]
+            return title.replace(" ", "\n", 1) if section in self.NUMERIC else title
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dedup_gui.core.model import Page, Pair
 from dedup_gui.gui.models import format_score
@@ -18,6 +25,8 @@ def _plain_label(bold: bool = False) -> QLabel:
     label = QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    # a page title can be thousands of characters: clip it instead of widening the window
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     if bold:
         font = QFont(label.font())
         font.setBold(True)

@@ -118,6 +118,7 @@ class ScanThread(QThread):
     ) -> None:
         super().__init__()
         self.scan_id = scan_id
+        self.setObjectName(f"scan-{scan_id}")
         self.root = str(root)
         self.token = CancelToken()
         self.progress = QtProgress(scan_id, self.token)

@@ -57,6 +57,8 @@ def test_pairs_model_shows_scores_with_three_decimals(qapp, result):
                     "0.990", "0.990", "0.980", "2", "0.950", "1"]  # fmt: skip
     # the distinct pair's pages are not both in one cluster: no cluster shown
     assert model.data(model.index(0, 8)) == ""
+    assert model.headerData(6, Qt.Orientation.Horizontal) == "Hamming\ndistance"
+    assert model.headerData(7, Qt.Orientation.Horizontal) == "Jaccard"
     assert model.data(model.index(1, 3), SORT_ROLE) == 0.99
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     assert model.data(model.index(1, 6), Qt.ItemDataRole.TextAlignmentRole) == int(right)

@@ -24,14 +24,19 @@ LONG = 120_000  # ms: generous, for a slow machine
 @pytest.fixture
 def make_window(qtbot):
     """Build MainWindows that are closed (scans cancelled, threads joined) after the test."""
+    windows = []  # pytest-qt keeps only weak references: without these, a window could be
+    # garbage-collected without closeEvent while its scan thread is still ending
 
     def make(**kwargs) -> MainWindow:
         window = MainWindow(**kwargs)
+        windows.append(window)
         qtbot.addWidget(window)  # pytest-qt closes it at teardown: closeEvent joins the threads
         window.show()
         return window
 
-    return make
+    yield make
+    for window in windows:
+        window.close()
 
 
 def wait_for_end(qtbot, window: MainWindow, timeout: int = LONG) -> None:
@@ -101,6 +106,17 @@ def test_page_text_is_shown_as_plain_text(qtbot, make_window, fake_scan, result,
     assert left.title_label.text() == "<i>Title</i>"
     labels = window.pair_view.findChildren(QLabel)
     assert labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
+
+
+def test_a_huge_title_does_not_widen_the_window(qtbot, make_window, fake_scan, result,
+                                                make_page, tmp_path):  # fmt: skip
+    pages = list(result.pages)
+    pages[0] = make_page("a/alpha.html", 10, 1, title="Very long title " * 500)
+    window = make_window(scan_fn=fake_scan(result=dataclasses.replace(result, pages=pages)))
+    window.start_scan(tmp_path)
+    wait_for_end(qtbot, window)
+    assert window.pair_view.left.title_label.text().startswith("Very long title")
+    assert window.minimumSizeHint().width() < 1000
 
 
 def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_path):

@@ -1,0 +1,324 @@
+"""Tests of dedup_gui.core.loading: walking a folder and reading page files, in tmp_path."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from dedup_gui.core import loading
+from dedup_gui.core.loading import (
+    NotAPageError,
+    PageReadError,
+    SourceFile,
+    discover,
+    read_page_bytes,
+)
+
+HTML = b"<!DOCTYPE html><html><head><title>T</title></head><body><p>Hello page.</p></body></html>"
+MB = 1024 * 1024
+
+
+def write(path: Path, data: bytes = HTML) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def source(root: Path, rel: str) -> SourceFile:
+    return SourceFile(rel, str(root / rel))
+
+
+def paths(found) -> list[str]:
+    return [f.path for f in found.files]
+
+
+# --------------------------------------------------------------------------------------------
+# discover()
+# --------------------------------------------------------------------------------------------
+
+
+def test_discover_finds_page_suffixes_and_skips_resources(tmp_path: Path) -> None:
+    for name in ("a.html", "b.htm", "c.xhtml", "d.shtml", "sub/e.HTML"):
+        write(tmp_path / name)
+    write(tmp_path / "style.css", b"body { color: red }")
+    write(tmp_path / "logo.png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 32)
+    found = discover(tmp_path)
+    # The four page suffixes (any case, any depth) are pages; .css and .png are resources,
+    # listed as skipped; paths are relative and "/"-separated, sorted.
+    assert paths(found) == ["a.html", "b.htm", "c.xhtml", "d.shtml", "sub/e.HTML"]
+    assert found.skipped == ["logo.png", "style.css"]
+    assert found.errors == []
+    assert found.files[0].abspath == str(tmp_path.resolve() / "a.html")
+
+
+def test_discover_lists_suffixless_crawl_file_and_it_sniffs_as_html(tmp_path: Path) -> None:
+    name = "3f9a2c7be01d44a5b6c8d9e0f1a2b3c4"  # a crawl-style hash name, no suffix
+    write(tmp_path / name, HTML)
+    write(tmp_path / "0badc0ffee", b"just some plain words, not markup at all\n")
+    found = discover(tmp_path)
+    # Files without a known suffix are candidates; their content decides (read_page_bytes).
+    assert paths(found) == ["0badc0ffee", name]
+    assert read_page_bytes(found.files[1], MB) == HTML
+    with pytest.raises(NotAPageError):
+        read_page_bytes(found.files[0], MB)
+
+
+def test_discover_skips_browser_resource_folder(tmp_path: Path) -> None:
+    write(tmp_path / "page.html")
+    write(tmp_path / "page_files" / "frame.html")  # an iframe saved with the page: no page
+    write(tmp_path / "page_files" / "app.js", b"console.log(1)")
+    write(tmp_path / "other_files" / "x.html")  # no "other.html" beside it: a normal folder
+    found = discover(tmp_path)
+    # "page_files/" belongs to "page.html" (browser "Web page, complete" save) and is skipped
+    # as a whole; "other_files/" has no page beside it, so it is walked.
+    assert paths(found) == ["other_files/x.html", "page.html"]
+    assert found.skipped == ["page_files/"]
+
+
+def test_discover_reads_symlinked_file_once(tmp_path: Path) -> None:
+    write(tmp_path / "real" / "page.html")
+    os.symlink(tmp_path / "real" / "page.html", tmp_path / "alias.html")
+    os.symlink(tmp_path / "real", tmp_path / "linked_dir")
+    os.link(tmp_path / "real" / "page.html", tmp_path / "hard.html")
+    found = discover(tmp_path)
+    # One file reached four ways (itself, a file symlink, a folder symlink, a hard link):
+    # listed once.
+    assert len(found.files) == 1
+    assert os.path.samefile(found.files[0].abspath, tmp_path / "real" / "page.html")
+    assert found.errors == []
+
+
+def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
+    write(tmp_path / "a" / "page.html")
+    os.symlink("..", tmp_path / "a" / "up")  # a/up -> tmp_path: a loop a/up/a/up/...
+    os.symlink(".", tmp_path / "a" / "self")  # a/self -> a
+    result: dict = {}
+
+    def run() -> None:
+        result["found"] = discover(tmp_path)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    # Folders already walked (same device and inode) are not entered again: it ends, with the
+    # page once.
+    assert not worker.is_alive(), "discover() did not finish: it follows the symlink loop"
+    assert paths(result["found"]) == ["a/page.html"]
+
+
+def _rmtree_iterative(top: str) -> None:
+    """Remove a very deep tree without recursion (shutil.rmtree and os.walk of Python 3.11
+    recurse once per level and fail past the recursion limit)."""
+    stack = [top]
+    while stack:
+        current = stack[-1]
+        subdirs = []
+        with os.scandir(current) as it:
+            for entry in it:
+                if entry.is_dir(follow_symlinks=False):
+                    subdirs.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+        if subdirs:
+            stack.extend(subdirs)
+        else:
+            os.rmdir(current)
+            stack.pop()
+
+
+def test_discover_handles_1500_levels_deep() -> None:
+    depth = 1500
+    assert depth > sys.getrecursionlimit()
+    # Not in tmp_path: pytest's own clean-up of old temporary folders recurses and would fail
+    # on this tree in a later session (for every user of the shared basetemp).  Removed here,
+    # iteratively, whatever happens.
+    top = tempfile.mkdtemp(prefix="dedup-deep-")
+    try:
+        # Short names: about 3000 characters, below PATH_MAX 4096.  Built level by level, since
+        # os.makedirs itself recurses once per level.
+        path = top
+        for _ in range(depth):
+            path += "/d"
+            os.mkdir(path)
+        write(Path(path) / "p.html")
+        found = discover(top)  # a recursive walk would raise RecursionError here
+        # The one page at the bottom is found, with its full relative path.
+        assert paths(found) == ["d/" * depth + "p.html"]
+        assert found.errors == []
+        assert read_page_bytes(found.files[0], MB) == HTML
+    finally:
+        _rmtree_iterative(top)
+    assert not os.path.exists(top)
+
+
+def test_discover_file_name_with_invalid_utf8(tmp_path: Path) -> None:
+    raw = os.path.join(os.fsencode(tmp_path), b"bad\xff.html")
+    with open(raw, "wb") as fh:
+        fh.write(HTML)
+    found = discover(tmp_path)
+    # The undecodable byte 0xFF is shown as U+FFFD; abspath keeps the real name (surrogate
+    # escape), so the file still opens.
+    assert paths(found) == ["bad\ufffd.html"]
+    assert os.fsencode(found.files[0].abspath) == os.fsencode(os.path.realpath(tmp_path)) + b"/bad\xff.html"
+    assert read_page_bytes(found.files[0], MB) == HTML
+
+
+def test_discover_root_not_a_folder(tmp_path: Path) -> None:
+    page = write(tmp_path / "x.html")
+    with pytest.raises(NotADirectoryError):
+        discover(page)
+
+
+# --------------------------------------------------------------------------------------------
+# read_page_bytes()
+# --------------------------------------------------------------------------------------------
+
+
+def test_png_named_html_is_rejected(tmp_path: Path) -> None:
+    write(tmp_path / "image.html", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + b"\x00" * 64)
+    with pytest.raises(PageReadError, match="PNG"):
+        read_page_bytes(source(tmp_path, "image.html"), MB)
+
+
+def test_file_over_max_bytes_is_too_large(tmp_path: Path) -> None:
+    write(tmp_path / "big.html", HTML + b"<p>" + b"x" * 5000 + b"</p>")
+    with pytest.raises(PageReadError, match="too large"):
+        read_page_bytes(source(tmp_path, "big.html"), 1000)
+
+
+def test_file_at_max_bytes_is_read(tmp_path: Path) -> None:
+    write(tmp_path / "exact.html", HTML)
+    # The limit is inclusive: a file of exactly max_bytes is accepted.
+    assert read_page_bytes(source(tmp_path, "exact.html"), len(HTML)) == HTML
+
+
+def test_gzip_page_saved_as_html_is_decompressed(tmp_path: Path) -> None:
+    write(tmp_path / "crawl.html", gzip.compress(HTML))
+    assert read_page_bytes(source(tmp_path, "crawl.html"), MB) == HTML
+
+
+def test_gzip_suffix_page_is_found_and_decompressed(tmp_path: Path) -> None:
+    write(tmp_path / "mirror" / "index.html.gz", gzip.compress(HTML))
+    found = discover(tmp_path)
+    # ".html.gz" counts as a page suffix (the ".gz" is looked through).
+    assert paths(found) == ["mirror/index.html.gz"]
+    assert read_page_bytes(found.files[0], MB) == HTML
+
+
+def test_gzip_bomb_stops_at_limit_quickly(tmp_path: Path) -> None:
+    bomb = gzip.compress(b"\x00" * (50 * MB), compresslevel=9)
+    assert len(bomb) < MB  # the file itself passes the size check; only its content is huge
+    write(tmp_path / "bomb.html", bomb)
+    start = time.perf_counter()
+    with pytest.raises(PageReadError, match="gzip content larger than the limit"):
+        read_page_bytes(source(tmp_path, "bomb.html"), MB)
+    # Bounded decompression stops after about 1 MB instead of inflating 50 MB.
+    assert time.perf_counter() - start < 2.0
+
+
+def test_broken_gzip_is_an_error(tmp_path: Path) -> None:
+    # A valid 10-byte gzip header followed by a deflate block of the invalid type 11.
+    write(tmp_path / "broken.html", gzip.compress(HTML)[:10] + b"\xff\xff\xff\xff")
+    with pytest.raises(PageReadError, match="gzip"):
+        read_page_bytes(source(tmp_path, "broken.html"), MB)
+
+
+MHTML = (
+    b"From: <Saved by Blink>\r\n"
+    b"Snapshot-Content-Location: https://example.org/a/\r\n"
+    b"Subject: Example\r\n"
+    b"MIME-Version: 1.0\r\n"
+    b'Content-Type: multipart/related; type="text/html"; boundary="----MultipartBoundary--abc"\r\n'
+    b"\r\n"
+    b"------MultipartBoundary--abc\r\n"
+    b"Content-Type: text/html{charset}\r\n"
+    b"Content-ID: <frame-1@mhtml.blink>\r\n"
+    b"Content-Transfer-Encoding: quoted-printable\r\n"
+    b"Content-Location: https://example.org/a/\r\n"
+    b"\r\n"
+    b"{body}\r\n"
+    b"------MultipartBoundary--abc\r\n"
+    b"Content-Type: image/png\r\n"
+    b"Content-Transfer-Encoding: base64\r\n"
+    b"Content-Location: https://example.org/logo.png\r\n"
+    b"\r\n"
+    b"iVBORw0KGgo=\r\n"
+    b"------MultipartBoundary--abc--\r\n"
+)
+
+
+def test_mhtml_quoted_printable_html_part(tmp_path: Path) -> None:
+    # Quoted-printable: "=3D" is "=", "=\r\n" is a soft line break, "=C3=A9" the UTF-8 of "é".
+    body = (
+        b'<html><head><meta http-equiv=3D"Content-Type" content=3D"text/html; charset=3Dutf-8">'
+        b"<title>Caf=C3=A9</title></head><body><p>A long line that the archiver wra=\r\n"
+        b"pped with a soft break.</p></body></html>"
+    )
+    expected = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8">'
+        "<title>Café</title></head><body><p>A long line that the archiver wrapped with a soft "
+        "break.</p></body></html>"
+    ).encode("utf-8")
+    data = MHTML.replace(b"{charset}", b'; charset="utf-8"').replace(b"{body}", body)
+    write(tmp_path / "saved.mht", data)
+    assert read_page_bytes(source(tmp_path, "saved.mht"), MB) == expected
+
+
+def test_mhtml_part_charset_is_carried_into_the_page(tmp_path: Path) -> None:
+    # The HTML itself declares no charset; the MIME part says gbk: a <meta charset> is put in
+    # front so the decoder sees it.  "=CD=F8=D2=B3" is the GBK encoding of "网页".
+    body = b"<html><head><title>=CD=F8=D2=B3</title></head><body><p>x</p></body></html>"
+    data = MHTML.replace(b"{charset}", b'; charset="gbk"').replace(b"{body}", body)
+    write(tmp_path / "saved.mhtml", data)
+    out = read_page_bytes(source(tmp_path, "saved.mhtml"), MB)
+    assert out == b'<meta charset="gbk"><html><head><title>\xcd\xf8\xd2\xb3</title></head><body><p>x</p></body></html>'
+
+
+def test_mhtml_without_html_part(tmp_path: Path) -> None:
+    data = MHTML.replace(b"text/html{charset}", b"text/plain").replace(b"{body}", b"plain")
+    write(tmp_path / "odd.mht", data)
+    with pytest.raises(PageReadError, match="without an HTML part"):
+        read_page_bytes(source(tmp_path, "odd.mht"), MB)
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("running as root: root reads files regardless of permission bits")
+    page = write(tmp_path / "secret.html")
+    page.chmod(0)
+    try:
+        with pytest.raises(PageReadError, match="no permission"):
+            read_page_bytes(source(tmp_path, "secret.html"), MB)
+    finally:
+        page.chmod(0o644)
+
+
+def test_permission_error_on_open_is_a_page_read_error(tmp_path: Path, monkeypatch) -> None:
+    # The same path as test_unreadable_file, also under root: open() raising PermissionError
+    # (simulated through the module's name lookup) must become a PageReadError.
+    write(tmp_path / "secret.html")
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(loading, "open", denied, raising=False)
+    with pytest.raises(PageReadError, match="no permission"):
+        read_page_bytes(source(tmp_path, "secret.html"), MB)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(PageReadError, match="disappeared"):
+        read_page_bytes(source(tmp_path, "gone.html"), MB)
+
+
+def test_empty_page_is_read(tmp_path: Path) -> None:
+    write(tmp_path / "empty.html", b"")
+    # Documented: empty pages are read; extraction marks them as having no usable text.
+    assert read_page_bytes(source(tmp_path, "empty.html"), MB) == b""

@@ -1,0 +1,108 @@
+"""The command line as a user runs it: scan to each format, classify, evaluate, --help."""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import REPO, SAMPLES
+
+
+def run(*args, cwd=REPO):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    return subprocess.run([sys.executable, "app.py", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_scan_csv_has_the_designed_pairs(tmp_path):
+    out = tmp_path / "pairs.csv"
+    proc = run("scan", str(SAMPLES), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert list(rows[0]) == [
+        "left", "right", "type", "content_similarity", "content_containment",
+        "layout_similarity", "hamming_distance", "jaccard", "cluster",
+    ]  # fmt: skip
+    # The six designed duplicate pairs of resources/samples/EXPECTED.csv, nothing else.
+    assert sorted(r["type"] for r in rows) == ["content", "full", "full", "full", "layout", "partial"]
+    content = next(r for r in rows if r["type"] == "content")
+    assert {content["left"], content["right"]} == {"print/night-ride-safety.html", "site/articles/night-ride-safety.html"}
+    assert "pages:    14" in proc.stdout and "clusters: 6" in proc.stdout
+
+
+def test_scan_json_gives_every_file_a_verdict(tmp_path):
+    out = tmp_path / "all.json"
+    assert run("scan", str(SAMPLES), "-o", str(out), "-q").returncode == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    statuses = {f["path"]: f["status"] for f in data["files"]}
+    assert statuses["gallery/finish-line.html"] == "no usable text"
+    assert statuses["site/articles/river-trail.html"] == "ok"
+    assert statuses["site/style.css"] == "skipped"
+    page = next(f for f in data["files"] if f["path"] == "zh/spring-tea-picking-gbk.html")
+    assert page["encoding"] == "gb18030" and len(page["simhash"]) == 16
+    assert data["summary"]["pairs_by_type"]["partial"] == 1
+    assert data["thresholds"]["content_same"] == 0.925
+    assert len(data["clusters"]) == 6
+
+
+def test_scan_html_escapes_page_strings(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    body = "<p>" + " ".join(f"word{i}" for i in range(200)) + "</p>"
+    evil = "<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>"
+    for name in ("a.html", "b.html"):
+        (folder / name).write_text(f"<html><head>{evil}</head><body>{body}</body></html>", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert run("scan", str(folder), "-o", str(out), "-q").returncode == 0
+    report = out.read_text(encoding="utf-8")
+    assert "<script>" not in report
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in report
+
+
+def test_scan_reports_bad_files_and_goes_on(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (folder / "ok.html").write_text("<html><body><p>" + "text " * 50 + "</p></body></html>")
+    out = tmp_path / "r.json"
+    proc = run("scan", str(folder), "-o", str(out))
+    assert proc.returncode == 0
+    assert "image.html: binary file (a PNG image), not an HTML page" in proc.stdout
+    files = {f["path"]: f for f in json.loads(out.read_text())["files"]}
+    assert files["image.html"]["status"] == "error"
+    assert files["ok.html"]["status"] == "ok"
+
+
+def test_scan_errors_clearly(tmp_path):
+    proc = run("scan", str(tmp_path / "missing"), "-o", str(tmp_path / "x.csv"))
+    assert proc.returncode == 2 and "not a folder" in proc.stderr
+    proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.pdfx"))
+    assert proc.returncode == 2 and "suffix" in proc.stderr
+
+
+def test_classify_and_evaluate_on_the_sample_labels(tmp_path):
+    out = tmp_path / "pred.csv"
+    proc = run("classify", "--pairs", str(SAMPLES / "EXPECTED.csv"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert len(rows) == 14
+    labels = list(csv.DictReader((SAMPLES / "EXPECTED.csv").open(encoding="utf-8")))
+    assert [r["type"] for r in rows] == [r["type"] for r in labels]
+    proc = run("evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"))
+    assert proc.returncode == 0
+    assert "macro-F1: 1.000" in proc.stdout
+
+
+@pytest.mark.parametrize("cmd", ["scan", "classify", "evaluate"])
+def test_help(cmd):
+    proc = run(cmd, "--help")
+    assert proc.returncode == 0 and "usage:" in proc.stdout
+
+
+def test_bad_labels_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "labels.csv"
+    bad.write_text("a,b\nx,y\n")
+    proc = run("evaluate", "--pairs", str(bad))
+    assert proc.returncode == 1 and "needs columns 'left' and 'right'" in proc.stderr
