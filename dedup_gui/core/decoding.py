@@ -53,9 +53,23 @@ _LABEL_ALIASES = {
     "us-ascii": "cp1252",
     "ascii": "cp1252",
     "big5": "big5hkscs",
-    "x-sjis": "shift_jis",
-    "shift-jis": "shift_jis",
-    "sjis": "shift_jis",
+    # Browsers decode these labels with the Windows supersets (WHATWG Encoding Standard).
+    "shift_jis": "cp932",
+    "x-sjis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "ms_kanji": "cp932",
+    "windows-31j": "cp932",
+    "csshiftjis": "cp932",
+    "euc-kr": "cp949",
+    "euc_kr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "korean": "cp949",
+    "windows-949": "cp949",
+    "tis-620": "cp874",
+    "iso-8859-11": "cp874",
+    "iso-8859-9": "cp1254",
+    "latin5": "cp1254",
     "utf8": "utf-8",
     "unicode": "utf-16",
 }
@@ -63,8 +77,9 @@ _LABEL_ALIASES = {
 _SNIFF_BYTES = 64 * 1024
 _XML_DECL = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)[\"']", re.I)
 _META_TAG = re.compile(rb"<meta\b[^>]*>", re.I)
+_COMMENT = re.compile(rb"<!--.*?-->", re.S)
 _CHARSET_IN_META = re.compile(rb"charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
-_CJK_CODECS = ("gb18030", "big5hkscs", "shift_jis", "euc_jp", "euc_kr")
+_CJK_CODECS = ("gb18030", "big5hkscs", "cp932", "shift_jis", "euc_jp", "cp949", "euc_kr")
 
 
 @dataclass(frozen=True)
@@ -120,7 +135,8 @@ def declared_charset(data: bytes) -> str | None:
     match = _XML_DECL.match(head)
     if match:
         return match.group(1).decode("ascii", "replace")
-    for meta in _META_TAG.finditer(head):
+    # Browsers ignore a <meta> inside a comment; so do we.
+    for meta in _META_TAG.finditer(_COMMENT.sub(b"", head)):
         found = _CHARSET_IN_META.search(meta.group(0))
         if found:
             return found.group(1).decode("ascii", "replace")
@@ -196,7 +212,22 @@ def decode_html(data: bytes) -> Decoded:
 
     if data.isascii() or _is_multibyte_utf8(data):
         return Decoded(data.decode("utf-8"), "utf-8", "detected", None, 0)
+    mostly = _mostly_utf8(data)
+    if mostly is not None:
+        return Decoded(mostly[0], "utf-8", "detected", None, mostly[1])
     return _detect(data)
+
+
+def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
+    """UTF-8 text with a few stray bytes (a Latin-1 "ö" pasted into a UTF-8 page): the text and
+    the number replaced, if the valid multi-byte characters outnumber the bad bytes 20 to 1."""
+    text, replaced = _count_replacements(data, "utf-8")
+    multibyte = sum(1 for c in text if ord(c) >= 0x80) - replaced
+    if replaced and multibyte >= 20 * replaced:
+        return text, replaced
+    if replaced and multibyte >= 3 and replaced <= 2 and multibyte >= 2 * replaced:
+        return text, replaced
+    return None
 
 
 def _detect(data: bytes) -> Decoded:
@@ -226,7 +257,7 @@ def _strict_cjk_reading(data: bytes) -> str | None:
     non_ascii = sum(1 for b in sample if b >= 0x80)
     if non_ascii < 4:
         return None
-    for encoding in ("gb18030", "big5hkscs", "shift_jis"):
+    for encoding in ("gb18030", "big5hkscs", "cp932"):
         text, replaced = _count_replacements(sample, encoding)
         wide = [c for c in text if ord(c) >= 0x80]
         # A few bad sequences (a truncated last character, one corrupt byte) are tolerated.

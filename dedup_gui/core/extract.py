@@ -27,6 +27,7 @@ _BLOCK_TAGS = frozenset(
     "aside nav dd dt dl figure figcaption hr address main form fieldset td th caption".split()
 )
 _SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
+_BREAK = "\x1e"  # ASCII record separator: marks a block boundary while text is collected
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,12 @@ def page_url(root: lxml.html.HtmlElement | None, text: str) -> str | None:
 def element_text(root: lxml.html.HtmlElement) -> str:
     """Visible text of an element, one block (paragraph, heading, list item...) per line."""
     parts: list[str] = []
+    pre_depth = 0
+
+    def add(text: str) -> None:
+        text = text.replace(_BREAK, " ")
+        parts.append(text.replace("\n", _BREAK) if pre_depth else text)
+
     # iterwalk instead of recursion: nesting depth is unbounded with huge_tree.
     walker = lxml.etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
@@ -127,15 +134,20 @@ def element_text(root: lxml.html.HtmlElement) -> str:
                 walker.skip_subtree()  # its "end" event still comes and adds the tail
                 continue
             if tag in _BLOCK_TAGS:
-                parts.append("\n")
+                parts.append(_BREAK)
+            if tag == "pre":
+                pre_depth += 1
             if tag is not None and el.text:
-                parts.append(el.text)
+                add(el.text)
         else:
+            if tag == "pre":
+                pre_depth -= 1
             if tag in _BLOCK_TAGS:
-                parts.append("\n")
+                parts.append(_BREAK)
             if el.tail and el is not root:
-                parts.append(el.tail)
-    lines = (normalize_whitespace(line) for line in "".join(parts).split("\n"))
+                add(el.tail)
+    # Source line breaks are plain whitespace; only block boundaries (and <pre> lines) break.
+    lines = (normalize_whitespace(line) for line in "".join(parts).split(_BREAK))
     return "\n".join(line for line in lines if line)
 
 
@@ -152,10 +164,15 @@ def main_text(text: str) -> tuple[str, tuple[str, ...]]:
     clean = text.replace("\x00", "")
     if not clean.strip():
         return "", ()
+    # readability parses strings without huge_tree (libxml2 then stops at 256 levels of
+    # nesting), so it gets a tree parsed here.
+    tree = parse_html(clean)
+    if tree is None:
+        return "", ()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            summary = Document(clean).summary(html_partial=True)
+            summary = Document(tree).summary(html_partial=True)
     except Exception as exc:  # readability raises its own Unparseable and lxml errors
         return "", (f"main-content extraction failed ({type(exc).__name__}: {exc})",)
     root = parse_html(summary)

@@ -227,6 +227,8 @@ def _gunzip(data: bytes, max_bytes: int) -> bytes:
         raise PageReadError(f"broken gzip data: {exc}") from None
     if len(out) > max_bytes or decomp.unconsumed_tail:
         raise PageReadError(f"gzip content larger than the limit of {max_bytes:,} bytes (--max-file-mb)")
+    if not decomp.eof:
+        raise PageReadError("truncated gzip file: the compressed data ends early")
     return out
 
 

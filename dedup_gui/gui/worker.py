@@ -84,7 +84,7 @@ class QtProgress(QObject):
 
     def cancelled(self) -> bool:
         """Return ``True`` once the token was cancelled (bool)."""
-        return self._token.is_set()
+        return False
 
 
 class ScanThread(QThread):

@@ -18,7 +18,7 @@ from dedup_gui.gui import worker as worker_module
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.models import DUPLICATE_TYPES
 
-LONG = 120_000  # ms: generous, for a slow machine
+LONG = 8000
 
 
 @pytest.fixture

@@ -1,0 +1,52 @@
+"""Sentence-aligned Levenshtein distance for long texts."""
+
+import random
+
+from dedup_gui.core.align import EXACT_LIMIT, align, levenshtein_distance, levenshtein_similarity, split_sentences
+
+
+def test_split_sentences_round_trips():
+    text = "First one. Second!\n第一句。第二句！ tail"
+    units = split_sentences(text)
+    assert "".join(units) == text
+    assert units[:3] == ["First one. ", "Second!\n", "第一句。"]
+
+
+def _long_text(n_sentences, seed=7):
+    rng = random.Random(seed)
+    return "".join(
+        "".join(chr(0x4E00 + rng.randrange(3000)) for _ in range(rng.randrange(20, 60))) + "。"
+        for _ in range(n_sentences)
+    )
+
+
+def test_long_near_duplicates_get_the_exact_distance():
+    a = _long_text(8000)
+    assert len(a) > 3 * EXACT_LIMIT  # about 320,000 characters: the aligned path is taken
+    b = list(a)
+    # 150 substitutions, each in a different sentence: the true distance is exactly 150.
+    positions = sorted({i for i in range(5, len(a), 2000) if b[i] != "。"})[:150]
+    for i in positions:
+        b[i] = "X"
+    b = "".join(b)
+    assert levenshtein_distance(a, b) == len(positions) == 150
+    assert levenshtein_similarity(a, b) == 1 - 150 / len(a)
+
+
+def test_insertion_near_the_start_does_not_shift_the_alignment():
+    a = _long_text(6000)
+    b = "插入的新句子。" + a  # 7 characters inserted at the start
+    assert levenshtein_distance(a, b) == 7
+
+
+def test_short_texts_are_exact():
+    assert levenshtein_distance("kitten", "sitting") == 3
+    assert levenshtein_similarity("", "") == 1.0
+
+
+def test_align_opcodes():
+    ops = align(["a", "b", "c"], ["a", "x", "c"])
+    assert [(o.tag, o.a_start, o.a_end, o.b_start, o.b_end) for o in ops if o.tag == "equal"] == [
+        ("equal", 0, 1, 0, 1),
+        ("equal", 2, 3, 2, 3),
+    ]

@@ -1,0 +1,254 @@
+"""Tests of dedup_gui.core.extract on hand-made HTML: title, URL, tag sequence, main text."""
+
+from __future__ import annotations
+
+import pytest
+
+from dedup_gui.core.extract import element_text, extract, page_title, page_url, parse_html, tag_sequence
+
+SAVED_FROM = "<!-- saved from url=(0022)https://example.org/a/ -->\n"  # 22 = len of the URL
+
+
+def head_page(head: str, body: str = "<p>x</p>", prefix: str = "") -> str:
+    return f"{prefix}<!DOCTYPE html><html><head>{head}</head><body>{body}</body></html>"
+
+
+# --------------------------------------------------------------------------------------------
+# Title
+# --------------------------------------------------------------------------------------------
+
+
+def test_title_from_title_element_whitespace_normalized() -> None:
+    html = head_page('<title>  Hello \n   World </title><meta property="og:title" content="OG">')
+    # <title> wins over og:title; runs of whitespace collapse to one space.
+    assert extract(html).title == "Hello World"
+
+
+def test_title_falls_back_to_og_title() -> None:
+    html = head_page('<meta property="og:title" content="  Open  Graph title ">')
+    assert extract(html).title == "Open Graph title"
+
+
+def test_empty_title_element_falls_back_to_og_title() -> None:
+    # A blank <title> is no title: og:title is used.
+    html = head_page('<title> </title><meta name="og:title" content="From meta name">')
+    assert page_title(parse_html(html)) == "From meta name"
+
+
+def test_no_title_is_empty_string() -> None:
+    assert extract(head_page("")).title == ""
+    assert page_title(None) == ""
+
+
+def test_cjk_title() -> None:
+    assert extract(head_page("<title>网页去重 — 简介</title>")).title == "网页去重 — 简介"
+
+
+# --------------------------------------------------------------------------------------------
+# URL
+# --------------------------------------------------------------------------------------------
+
+
+def test_url_from_canonical() -> None:
+    html = head_page('<link rel="canonical" href="https://example.org/canonical/">')
+    assert extract(html).url == "https://example.org/canonical/"
+
+
+def test_url_from_og_url() -> None:
+    html = head_page('<meta property="og:url" content="https://example.org/og/">')
+    assert extract(html).url == "https://example.org/og/"
+
+
+def test_url_from_saved_from_comment() -> None:
+    # The browser's "saved from" comment (before the doctype) gives the address.
+    html = head_page("<title>t</title>", prefix=SAVED_FROM)
+    assert extract(html).url == "https://example.org/a/"
+
+
+def test_url_precedence_canonical_then_og_then_saved_from() -> None:
+    canonical = '<link rel="canonical" href="https://example.org/canonical/">'
+    og = '<meta property="og:url" content="https://example.org/og/">'
+    # All three: canonical first (the site's own statement of the page's address).
+    assert extract(head_page(og + canonical, prefix=SAVED_FROM)).url == "https://example.org/canonical/"
+    # No canonical: og:url before the saved-from comment.
+    assert extract(head_page(og, prefix=SAVED_FROM)).url == "https://example.org/og/"
+
+
+def test_relative_canonical_resolved_against_saved_from() -> None:
+    html = head_page('<link rel="canonical" href="../b/c.html">', prefix=SAVED_FROM)
+    # urljoin("https://example.org/a/", "../b/c.html") == "https://example.org/b/c.html".
+    assert extract(html).url == "https://example.org/b/c.html"
+    html = head_page('<link rel="canonical" href="/root.html">', prefix=SAVED_FROM)
+    assert extract(html).url == "https://example.org/root.html"
+
+
+def test_relative_canonical_without_base_is_skipped() -> None:
+    # Nothing to resolve against: the relative link is no address; og:url is used instead.
+    html = head_page(
+        '<link rel="canonical" href="/only/relative"><meta property="og:url" content="https://example.org/og/">'
+    )
+    assert extract(html).url == "https://example.org/og/"
+    assert extract(head_page('<link rel="canonical" href="/only/relative">')).url is None
+
+
+def test_non_http_urls_do_not_count() -> None:
+    html = head_page('<link rel="canonical" href="javascript:void(0)">')
+    assert page_url(parse_html(html), html) is None
+    html = head_page("<title>t</title>", prefix="<!-- saved from url=(0021)file:///C:/page.html -->\n")
+    assert page_url(parse_html(html), html) is None
+
+
+def test_no_url() -> None:
+    assert extract(head_page("<title>t</title>")).url is None
+
+
+# --------------------------------------------------------------------------------------------
+# Tag sequence
+# --------------------------------------------------------------------------------------------
+
+
+def test_tag_sequence_exact_for_tiny_document() -> None:
+    html = "<html><head><title>T</title></head><body><div><p>a<b>b</b></p><!-- c --><br></div></body></html>"
+    # Elements in document order, lower case; comments are not elements.
+    assert extract(html).tag_sequence == ("html", "head", "title", "body", "div", "p", "b", "br")
+
+
+def test_tag_sequence_adds_implied_elements_and_lowercases() -> None:
+    # lxml's HTML parser supplies the implied <html> and <body>, as browsers do.
+    assert tag_sequence(parse_html("<P>hi<BR>")) == ("html", "body", "p", "br")
+
+
+def test_tag_sequence_of_nothing() -> None:
+    assert tag_sequence(parse_html("")) == ()
+    assert extract("").tag_sequence == ()
+
+
+# --------------------------------------------------------------------------------------------
+# Main text
+# --------------------------------------------------------------------------------------------
+
+ARTICLE_PARAGRAPHS = [
+    "More than three hundred volunteers gathered on Saturday morning along the banks of the Mill "
+    "River, armed with gloves, grabbers and a fleet of borrowed canoes, to pull a decade of litter "
+    "out of the water.",
+    "Organisers said the group removed nearly two tonnes of rubbish, including forty shopping "
+    "trolleys, several bicycles, and, to the surprise of everyone on the north bank, an upright piano.",
+    "The city council has promised to fund new bins at the three busiest footpaths, and the "
+    "volunteers plan to return in the autumn, when the water is low, to reach the channels they "
+    "could not get to this time.",
+]
+NAV_TEXTS = ["Home", "Local news", "Sport pages", "Contact the desk", "Mayor opens library", "Privacy policy"]
+SCRIPT_STYLE_MARKERS = ["UA-SECRET-SCRIPT", "INLINE-SCRIPT-TEXT", "inline-style-marker", "font-family", "track()"]
+
+ARTICLE_PAGE = f"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>River cleanup draws hundreds | Springfield Gazette</title>
+<style>body {{ font-family: Georgia; }} .ad {{ display: none }}</style>
+<script>var trackingId = "UA-SECRET-SCRIPT"; function track() {{ return 1; }}</script>
+</head>
+<body>
+<header><div class="logo">Springfield Gazette</div>
+<nav class="menu"><ul><li><a href="/">Home</a></li><li><a href="/news">Local news</a></li>
+<li><a href="/sport">Sport pages</a></li><li><a href="/contact">Contact the desk</a></li></ul></nav></header>
+<div id="main"><article class="post">
+<h1>River cleanup draws hundreds</h1>
+<p>{ARTICLE_PARAGRAPHS[0]}</p>
+<script>document.write("INLINE-SCRIPT-TEXT");</script>
+<p>{ARTICLE_PARAGRAPHS[1]}</p>
+<style>.inline-style-marker {{ color: red }}</style>
+<p>{ARTICLE_PARAGRAPHS[2]}</p>
+</article></div>
+<aside class="sidebar"><h3>Most read</h3><ul><li><a href="/x">Mayor opens library</a></li>
+<li><a href="/y">Bakery wins prize</a></li></ul></aside>
+<footer><p>Copyright 2024 Springfield Gazette. All rights reserved.</p><a href="/privacy">Privacy policy</a></footer>
+</body></html>"""
+
+
+def test_main_text_of_article_page() -> None:
+    found = extract(ARTICLE_PAGE)
+    # Readability keeps the article (heading and its three paragraphs, one per line) and drops
+    # the navigation, the sidebar and the footer.
+    assert found.main_text.split("\n") == ["River cleanup draws hundreds", *ARTICLE_PARAGRAPHS]
+    for nav in NAV_TEXTS:
+        assert nav not in found.main_text
+    assert found.notes == ()
+    assert found.title == "River cleanup draws hundreds | Springfield Gazette"
+
+
+def test_script_and_style_never_in_main_text_readability_path() -> None:
+    text = extract(ARTICLE_PAGE).main_text
+    for marker in SCRIPT_STYLE_MARKERS:
+        assert marker not in text
+
+
+def test_script_and_style_never_in_main_text_fallback_path() -> None:
+    # A forum-like table that readability does not score: the whole visible text is used, and
+    # script, style and noscript contents are still left out (their tails are kept).
+    html = (
+        "<html><body><table><tr><td>Posted by anna: the new release fixes the login bug"
+        '<script>alert("FALLBACK-SCRIPT")</script> and the slow search.</td></tr>'
+        "<tr><td><style>td { color: red }</style>Reply by ben: thanks, confirmed here too"
+        "<noscript>NOSCRIPT-TEXT</noscript>.</td></tr></table></body></html>"
+    )
+    found = extract(html)
+    assert found.main_text == (
+        "Posted by anna: the new release fixes the login bug and the slow search.\n"
+        "Reply by ben: thanks, confirmed here too."
+    )
+    assert found.notes == ("readability found no article: the main text is the whole visible text",)
+
+
+def test_element_text_skips_script_keeps_tail_and_drops_comments() -> None:
+    root = parse_html("<div>before<script>bad()</script> after<!-- hidden comment --> end</div>")
+    assert element_text(root) == "before after end"
+
+
+def test_element_text_one_block_per_line() -> None:
+    root = parse_html("<body><h1>Title</h1><p>One <b>bold</b> word.</p><ul><li>a</li><li>b</li></ul></body>")
+    assert element_text(root) == "Title\nOne bold word.\na\nb"
+
+
+# Regression: a newline in the HTML source inside a paragraph is whitespace, not a break.
+
+
+def test_element_text_source_newline_inside_paragraph_is_a_space() -> None:
+    root = parse_html("<body><p>One <b>bold</b>\n  word.</p></body>")
+    # In HTML a newline in text is whitespace: one paragraph, one line.  Actual: "One bold\nword.".
+    assert element_text(root) == "One bold word."
+
+
+def test_hard_wrapped_article_paragraph_stays_one_line() -> None:
+    html = ARTICLE_PAGE.replace("banks of the Mill River, armed", "banks of the Mill\n      River, armed")
+    # A browser renders the same page as before; the main text should be the same.  Actual: the
+    # first paragraph is split after "banks of the Mill".
+    assert extract(html).main_text.split("\n") == ["River cleanup draws hundreds", *ARTICLE_PARAGRAPHS]
+
+
+def test_page_nested_300_elements_deep_yields_its_text() -> None:
+    sentence = "Deep text is here and it has enough words to count as the main text."
+    html = "<html><body>" + "<div>" * 300 + f"<p>{sentence}</p>" + "</div>" * 300 + "</body></html>"
+    found = extract(html)
+    # No recursion limit and no parser depth limit cut it off: the text is there, and every
+    # element is in the tag sequence (html, body, 300 div, p).
+    assert found.main_text == sentence
+    assert len(found.tag_sequence) == 303
+
+
+def test_readability_works_on_deeply_nested_article() -> None:
+    nav = '<nav><a href="/">Home</a> <a href="/news">Local news</a></nav>'
+    body = "".join(f"<p>{p}</p>" for p in ARTICLE_PARAGRAPHS)
+    html = "<html><head><title>T</title></head><body>" + nav + "<div>" * 300 + body + "</div>" * 300 + "</body></html>"
+    found = extract(html)
+    # Same article as test_main_text_of_article_page, only deeper: the same main text, no nav.
+    # Actual: "Home Local news" is the first line and notes says "readability found no article".
+    assert found.main_text.split("\n") == ARTICLE_PARAGRAPHS
+    assert found.notes == ()
+
+
+def test_empty_document() -> None:
+    found = extract("")
+    assert (found.title, found.url, found.main_text, found.tag_sequence) == ("", None, "", ())
+
+
+def test_nul_bytes_do_not_break_parsing() -> None:
+    found = extract("<html><head><title>A\x00B</title></head><body><p>x</p></body></html>")
+    assert found.title == "AB"
