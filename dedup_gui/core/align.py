@@ -82,10 +82,19 @@ def align(a: Sequence, b: Sequence) -> list[Opcode]:
     """Align two sequences of hashable items (longest common subsequence, rapidfuzz ``Indel``).
 
     Returns:
-        Opcodes covering both sequences in order.
+        Opcodes covering both sequences in order; the steps between two ``equal`` runs are
+        merged into one ``replace`` (or ``delete``/``insert`` when one side is empty).
     """
     sa, sb = symbolize(a, b)
-    return [Opcode(*op) for op in Indel.opcodes(sa, sb)]
+    merged: list[Opcode] = []
+    for tag, a0, a1, b0, b1 in Indel.opcodes(sa, sb):
+        if tag != "equal" and merged and merged[-1].tag != "equal":
+            prev = merged.pop()
+            a0, b0 = prev.a_start, prev.b_start
+        if tag != "equal":
+            tag = "replace" if a1 > a0 and b1 > b0 else ("delete" if a1 > a0 else "insert")
+        merged.append(Opcode(tag, a0, a1, b0, b1))
+    return merged
 
 
 def levenshtein_distance(a: str, b: str) -> int:
