@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-_CJK_RANGES = (
+CJK_RANGES = (
     "\u3040-\u30ff"  # Hiragana, Katakana
     "\u3400-\u4dbf"  # CJK Extension A
     "\u4e00-\u9fff"  # CJK Unified Ideographs
@@ -18,7 +18,7 @@ _CJK_RANGES = (
     "\uf900-\ufaff"  # CJK Compatibility Ideographs
     "\U00020000-\U0002fa1f"  # CJK Extensions B-F, Compatibility Supplement
 )
-_RUNS = re.compile(f"([{_CJK_RANGES}]+)|([^\\W_{_CJK_RANGES}]+)")
+_RUNS = re.compile(f"([{CJK_RANGES}]+)|([^\\W_{CJK_RANGES}]+)")
 _WHITESPACE = re.compile(r"\s+")
 
 

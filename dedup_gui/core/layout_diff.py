@@ -1,0 +1,192 @@
+"""Layout diff: two DOM tag sequences aligned by Levenshtein edit operations, with page regions.
+
+The tag sequence is the layout representation of Di Lucca, Di Penta and Fasolino (COMPSAC 2002);
+the alignment is rapidfuzz's Levenshtein ``opcodes`` (kept, inserted, deleted, substituted
+elements).  Each element also gets the page region it sits in (head, header, nav, main, aside,
+footer, or body for the rest), from HTML5 landmark elements, ARIA roles, and the usual id/class
+names, so the diff can say where two layouts differ.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import lxml.etree
+from rapidfuzz.distance import Levenshtein
+
+from .decoding import decode_html
+from .extract import parse_html
+from .loading import SourceFile, read_page_bytes
+from .measures import tag_string
+from .model import Page
+
+REGIONS = ("head", "header", "nav", "main", "aside", "footer", "body")
+#: Largest alignment (elements of a x elements of b) computed in full.
+ALIGN_LIMIT = 400_000_000
+
+_LANDMARK_TAGS = {"head": "head", "header": "header", "nav": "nav", "main": "main", "article": "main",
+                  "aside": "aside", "footer": "footer"}  # fmt: skip
+_ROLES = {"banner": "header", "navigation": "nav", "main": "main", "complementary": "aside",
+          "contentinfo": "footer"}  # fmt: skip
+_NAME_HINTS = [
+    (re.compile(r"(^|[\s_-])(site-?)?(header|masthead|banner|topbar)([\s_-]|$)", re.I), "header"),
+    (re.compile(r"(^|[\s_-])(nav|navbar|navigation|menu|breadcrumbs?)([\s_-]|$)", re.I), "nav"),
+    (re.compile(r"(^|[\s_-])(footer|site-?info|copyright|colophon)([\s_-]|$)", re.I), "footer"),
+    (re.compile(r"(^|[\s_-])(sidebar|side-?bar|aside|widget-?area)([\s_-]|$)", re.I), "aside"),
+    (re.compile(r"(^|[\s_-])(main|content|article|post|entry|story)([\s_-]|$)", re.I), "main"),
+]
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    """A page's elements in document order with their regions.
+
+    Attributes:
+        tags: element names (tuple[str, ...]).
+        regions: region of each element, one of :data:`REGIONS` (tuple[str, ...]).
+    """
+
+    tags: tuple[str, ...]
+    regions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LayoutRun:
+    """A run of aligned elements.
+
+    Attributes:
+        op: ``"kept"``, ``"substituted"``, ``"deleted"`` (only in a) or ``"inserted"`` (only in b).
+        a_start, a_end: element index range in a (end exclusive).
+        b_start, b_end: element index range in b.
+    """
+
+    op: str
+    a_start: int
+    a_end: int
+    b_start: int
+    b_end: int
+
+
+@dataclass(frozen=True)
+class LayoutDiff:
+    """Two layouts aligned.
+
+    Attributes:
+        a, b: the two :class:`PageLayout`.
+        runs: the alignment, in order.
+        similarity: layout similarity, normalized Levenshtein similarity of the tag sequences [0, 1].
+        distance: Levenshtein distance of the tag sequences (elements).
+        region_changes: region -> (elements changed, elements in that region on both sides).
+        notes: remarks (e.g. that only a prefix was aligned).
+    """
+
+    a: PageLayout
+    b: PageLayout
+    runs: list[LayoutRun]
+    similarity: float
+    distance: int
+    region_changes: dict[str, tuple[int, int]]
+    notes: tuple[str, ...] = ()
+
+    def counts(self) -> dict[str, int]:
+        """Elements per operation: kept, substituted, deleted, inserted (dict[str, int])."""
+        out = Counter({"kept": 0, "substituted": 0, "deleted": 0, "inserted": 0})
+        for r in self.runs:
+            out[r.op] += max(r.a_end - r.a_start, r.b_end - r.b_start)
+        return dict(out)
+
+    def differing_regions(self) -> list[str]:
+        """Regions where elements differ, most changed first (list[str])."""
+        ranked = sorted(
+            ((changed / total if total else 0.0, region) for region, (changed, total) in self.region_changes.items()),
+            reverse=True,
+        )
+        return [region for share, region in ranked if share > 0]
+
+
+def _own_region(el) -> str | None:
+    tag = el.tag.lower()
+    if tag in _LANDMARK_TAGS:
+        return _LANDMARK_TAGS[tag]
+    role = (el.get("role") or "").strip().lower()
+    if role in _ROLES:
+        return _ROLES[role]
+    names = f"{el.get('id') or ''} {el.get('class') or ''}".strip()
+    if names:
+        for pattern, region in _NAME_HINTS:
+            if pattern.search(names):
+                return region
+    return None
+
+
+def element_regions(root) -> PageLayout:
+    """Tags and regions of a parsed page (element order as :func:`extract.tag_sequence`).
+
+    An element is in the region of its nearest ancestor-or-self that names one; the outermost
+    landmark wins (a "content" class inside a footer stays in the footer).
+    """
+    if root is None:
+        return PageLayout((), ())
+    tags: list[str] = []
+    regions: list[str] = []
+    stack: list[str] = []
+    for event, el in lxml.etree.iterwalk(root, events=("start", "end")):
+        if not isinstance(el.tag, str):
+            continue
+        if event == "start":
+            inherited = stack[-1] if stack else "body"
+            own = _own_region(el) if inherited == "body" else None
+            region = own or inherited
+            stack.append(region)
+            tags.append(el.tag.lower())
+            regions.append(region)
+        else:
+            stack.pop()
+    return PageLayout(tuple(tags), tuple(regions))
+
+
+def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024) -> PageLayout:
+    """Re-read a page's file and return its tags with regions.
+
+    Raises:
+        PageReadError: the file can no longer be read.
+    """
+    data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
+    return element_regions(parse_html(decode_html(data).text))
+
+
+_OPS = {"equal": "kept", "replace": "substituted", "delete": "deleted", "insert": "inserted"}
+
+
+def layout_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
+    """Align two layouts element by element.
+
+    Args:
+        a, b: the two layouts.
+
+    Returns:
+        The :class:`LayoutDiff`.  Sequences whose alignment would exceed :data:`ALIGN_LIMIT`
+        are aligned on their first elements only (a note says so); the similarity is always
+        computed on the whole sequences.
+    """
+    sa, sb = tag_string(a.tags), tag_string(b.tags)
+    similarity = float(Levenshtein.normalized_similarity(sa, sb))
+    distance = int(Levenshtein.distance(sa, sb))
+    notes = []
+    n, m = len(sa), len(sb)
+    if n * m > ALIGN_LIMIT:
+        keep = int((ALIGN_LIMIT) ** 0.5)
+        notes.append(f"only the first {keep:,} elements of each page are aligned ({n:,} and {m:,} in all)")
+        n, m = min(n, keep), min(m, keep)
+    runs = [LayoutRun(_OPS[tag], a0, a1, b0, b1) for tag, a0, a1, b0, b1 in Levenshtein.opcodes(sa[:n], sb[:m])]
+    changed: Counter[str] = Counter()
+    total: Counter[str] = Counter(a.regions[:n]) + Counter(b.regions[:m])
+    for r in runs:
+        if r.op == "kept":
+            continue
+        changed.update(a.regions[r.a_start : r.a_end])
+        changed.update(b.regions[r.b_start : r.b_end])
+    region_changes = {region: (changed[region], total[region]) for region in REGIONS if total[region]}
+    return LayoutDiff(a, b, runs, similarity, distance, region_changes, tuple(notes))

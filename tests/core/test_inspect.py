@@ -1,0 +1,95 @@
+"""Text diff, layout diff and the Hamming histogram behind the inspector views."""
+
+import numpy as np
+
+from dedup_gui.core.diff import diff_tokens, text_diff
+from dedup_gui.core.extract import parse_html
+from dedup_gui.core.histogram import hamming_histogram, result_histogram, type_counts_by_distance
+from dedup_gui.core.layout_diff import element_regions, layout_diff, page_layout
+from dedup_gui.core.model import DupType
+
+
+def test_word_diff_marks_the_changed_words_on_both_sides():
+    a = "The quick brown fox jumps over the lazy dog. Nothing else changed."
+    b = "The quick red fox jumps over the lazy cat. Nothing else changed."
+    d = text_diff(a, b)
+    assert d.changed_words("a") == ["brown", "dog"]
+    assert d.changed_words("b") == ["red", "cat"]
+    # Non-space characters of a: 55; "brown" and "dog" (8) differ -> 47/55 shared.
+    assert d.shared_a == 47 / 55
+
+
+def test_chinese_diffs_by_character():
+    d = text_diff("今天天气很好。我们去爬山。", "今天天气不好。我们去爬山。")
+    assert d.changed_words("a") == ["很"] and d.changed_words("b") == ["不"]
+    assert diff_tokens("Hi, 你好 all") == ["Hi", ",", " ", "你", "好", " ", "all"]
+
+
+def test_identical_and_empty_texts():
+    d = text_diff("same text.", "same text.")
+    assert d.changes() == [] and d.shared_a == d.shared_b == 1.0
+    d = text_diff("", "added words")
+    assert [(c.tag, c.b_start, c.b_end) for c in d.chunks] == [("insert", 0, 11)]
+
+
+def test_chunks_cover_both_texts_exactly():
+    a = "One two three.\nFour five six.\nSeven."
+    b = "One 2 three.\nFour five six seven.\nEight. Nine."
+    d = text_diff(a, b)
+    assert "".join(a[c.a_start : c.a_end] for c in d.chunks) == a
+    assert "".join(b[c.b_start : c.b_end] for c in d.chunks) == b
+
+
+def test_regions_from_landmarks_roles_and_class_names():
+    root = parse_html(
+        "<html><head><title>t</title></head><body><div id='site-header'><a>x</a></div>"
+        "<div role='navigation'><ul><li>a</li></ul></div><div class='post-content'><p>p</p></div>"
+        "<footer><p class='content'>c</p></footer></body></html>"
+    )
+    layout = element_regions(root)
+    assert list(zip(layout.tags, layout.regions)) == [
+        ("html", "body"), ("head", "head"), ("title", "head"), ("body", "body"),
+        ("div", "header"), ("a", "header"), ("div", "nav"), ("ul", "nav"), ("li", "nav"),
+        ("div", "main"), ("p", "main"), ("footer", "footer"), ("p", "footer"),
+    ]  # fmt: skip
+
+
+def test_layout_diff_of_the_content_duplicate(sample_scan):
+    pages = {p.path: p for p in sample_scan.pages}
+    a = page_layout(pages["site/articles/night-ride-safety.html"])
+    b = page_layout(pages["print/night-ride-safety.html"])
+    d = layout_diff(a, b)
+    pair = next(
+        p for p in sample_scan.pairs if {sample_scan.pages[p.left].path, sample_scan.pages[p.right].path} == {
+            "site/articles/night-ride-safety.html", "print/night-ride-safety.html"}
+    )  # fmt: skip
+    assert d.similarity == pair.scores.layout_similarity
+    # The print version is the article alone: the site's nav, aside, header and footer are all gone.
+    for region in ("nav", "aside", "header", "footer"):
+        changed, total = d.region_changes[region]
+        assert changed == total > 0
+    counts = d.counts()
+    assert counts["kept"] + counts["substituted"] + counts["deleted"] == len(a.tags)
+    assert counts["kept"] + counts["substituted"] + counts["inserted"] == len(b.tags)
+
+
+def test_histogram_equals_brute_force():
+    rng = np.random.default_rng(3)
+    fps = rng.integers(0, 2**63, size=257, dtype=np.uint64)
+    fps[5] = fps[9]  # one identical pair -> distance 0
+    brute = np.zeros(65, dtype=np.int64)
+    for i in range(len(fps)):
+        for j in range(i + 1, len(fps)):
+            brute[bin(int(fps[i]) ^ int(fps[j])).count("1")] += 1
+    assert (hamming_histogram(fps) == brute).all()
+    assert hamming_histogram(fps)[0] == 1
+    assert hamming_histogram(fps[:1]).sum() == 0
+
+
+def test_histogram_of_the_samples(sample_scan):
+    hist = result_histogram(sample_scan)
+    with_text = sum(1 for p in sample_scan.pages if p.has_text)
+    assert hist.sum() == with_text * (with_text - 1) // 2
+    by_type = type_counts_by_distance(sample_scan)
+    # The byte-identical copy and the re-saved page both sit at distance 0.
+    assert by_type[DupType.FULL][0] >= 2
