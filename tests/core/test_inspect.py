@@ -93,3 +93,18 @@ def test_histogram_of_the_samples(sample_scan):
     by_type = type_counts_by_distance(sample_scan)
     # The byte-identical copy and the re-saved page both sit at distance 0.
     assert by_type[DupType.FULL][0] >= 2
+
+
+def test_every_method_on_the_byte_identical_pair(sample_scan):
+    from dedup_gui.core.methods import pair_methods
+
+    pages = {p.path: p for p in sample_scan.pages}
+    a = pages["site/articles/river-trail.html"]
+    b = pages["mirror/larkmoor-wheelers.example.org/articles/river-trail.html"]
+    results = pair_methods(a, b)
+    assert [r.method for r in results][:3] == ["exact bytes (SHA-1)", "normalized main text (SHA-1)", "SimHash (64-bit)"]
+    # Identical bytes: every method must call it a duplicate.
+    assert all(r.duplicate for r in results)
+    c = pages["site/articles/cafe-stops.html"]
+    verdicts = {r.method: r.duplicate for r in pair_methods(a, c)}
+    assert not any(verdicts.values())  # two unrelated articles of one template
