@@ -108,3 +108,20 @@ def test_every_method_on_the_byte_identical_pair(sample_scan):
     c = pages["site/articles/cafe-stops.html"]
     verdicts = {r.method: r.duplicate for r in pair_methods(a, c)}
     assert not any(verdicts.values())  # two unrelated articles of one template
+
+
+def test_charts_draw_the_counts_and_points(sample_scan):
+    from dedup_gui.core.charts import TYPE_COLORS, histogram_figure, map_figure
+
+    hist = result_histogram(sample_scan)
+    fig = histogram_figure(hist, type_counts_by_distance(sample_scan), k=3)
+    grey = [p for p in fig.axes[0].patches if p.get_gid() == "all"]
+    assert [round(p.get_height()) for p in grey] == hist.tolist()
+    fig = map_figure(sample_scan)
+    scatter = next(c for c in fig.axes[0].collections if c.get_gid() == "pairs")
+    assert len(scatter.get_offsets()) == len(sample_scan.pairs)
+    first = scatter.get_facecolors()[0]
+    # The most similar pair (full) is drawn first, in the full-duplicate colour.
+    import matplotlib.colors as mcolors
+
+    assert mcolors.to_hex(first) == TYPE_COLORS[sample_scan.pairs[0].type]

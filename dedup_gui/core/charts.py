@@ -1,0 +1,166 @@
+"""The two charts, drawn with matplotlib on plain ``Figure`` objects (no pyplot, no Qt), so the
+window embeds them in a Qt canvas and the reports save them as SVG or PNG.
+
+* the Hamming distance histogram over all pairs of pages, with the near-duplicate threshold k
+  (Manku, Jain and Das Sarma, WWW 2007) and the classified pairs coloured by type;
+* the content/layout map: every candidate pair at (content similarity, layout similarity), with
+  the four type regions of the current thresholds shaded and labelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .model import TYPE_ORDER, DupType, ScanResult, Thresholds
+
+#: One colour per type, shared by charts, tables and reports.
+TYPE_COLORS = {
+    DupType.FULL: "#d62728",
+    DupType.CONTENT: "#ff7f0e",
+    DupType.LAYOUT: "#1f77b4",
+    DupType.PARTIAL: "#9467bd",
+    DupType.DISTINCT: "#8c8c8c",
+}
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours of a chart's background and text (light by default).
+
+    Attributes:
+        background: figure and axes face colour.
+        foreground: text, ticks and spines.
+        muted: the all-pairs bars and grid.
+    """
+
+    background: str = "#ffffff"
+    foreground: str = "#202020"
+    muted: str = "#c8c8c8"
+
+
+DARK = Palette("#1e1e1e", "#e6e6e6", "#5a5a5a")
+LIGHT = Palette()
+
+
+def _style(fig: Figure, ax, palette: Palette) -> None:
+    fig.set_facecolor(palette.background)
+    ax.set_facecolor(palette.background)
+    ax.tick_params(colors=palette.foreground)
+    for spine in ax.spines.values():
+        spine.set_color(palette.foreground)
+    ax.xaxis.label.set_color(palette.foreground)
+    ax.yaxis.label.set_color(palette.foreground)
+    ax.title.set_color(palette.foreground)
+
+
+def histogram_figure(
+    all_pairs: np.ndarray,
+    by_type: dict[DupType, np.ndarray],
+    k: int,
+    log: bool = False,
+    palette: Palette = LIGHT,
+    fig: Figure | None = None,
+) -> Figure:
+    """Draw the Hamming distance histogram.
+
+    Args:
+        all_pairs: 65 counts, pairs of pages at each distance (bits), from
+            :func:`dedup_gui.core.histogram.hamming_histogram`.
+        by_type: classified duplicate pairs at each distance, per type (65 counts each).
+        k: the near-duplicate threshold drawn as a line (bits).
+        log: logarithmic count axis.
+        palette: colours.
+        fig: a figure to draw into (cleared first); a new one if ``None``.
+
+    Returns:
+        The figure; each bar patch has the ``gid`` ``"all"`` or its type's value, and its
+        centre x is the distance, so a click on a bar maps back to a distance.
+    """
+    fig = fig or Figure(figsize=(8, 4), layout="constrained")
+    fig.clear()
+    ax = fig.add_subplot()
+    _style(fig, ax, palette)
+    x = np.arange(len(all_pairs))
+    bars = ax.bar(x, all_pairs, width=0.9, color=palette.muted, label="all pairs of pages", log=log)
+    for bar in bars:
+        bar.set_gid("all")
+    bottom = np.zeros(len(all_pairs))
+    for t in TYPE_ORDER:
+        counts = by_type.get(t)
+        if counts is None or not counts.any():
+            continue
+        layer = ax.bar(x, counts, width=0.9, bottom=bottom, color=TYPE_COLORS[t], label=t.label, log=log)
+        for bar in layer:
+            bar.set_gid(t.value)
+        bottom = bottom + counts
+    ax.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
+    ax.text(k + 0.8, 0.97, f"k = {k}", transform=ax.get_xaxis_transform(), va="top", color=palette.foreground)
+    ax.set_xlim(-0.8, 64.8)
+    ax.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
+    ax.set_ylabel("pairs of pages" + (" (log scale)" if log else ""))
+    total = int(all_pairs.sum())
+    ax.set_title(f"Hamming distances of all {total:,} pairs of pages", color=palette.foreground)
+    legend = ax.legend(loc="upper right", fontsize="small", facecolor=palette.background, edgecolor=palette.muted)
+    for text in legend.get_texts():
+        text.set_color(palette.foreground)
+    return fig
+
+
+def map_points(result: ScanResult) -> np.ndarray:
+    """The map's points: one row per pair, ``[content similarity, layout similarity]``
+    (``np.float64`` array of shape (pairs, 2)), in the order of ``result.pairs``."""
+    if not result.pairs:
+        return np.zeros((0, 2))
+    return np.array([[p.scores.content_similarity, p.scores.layout_similarity] for p in result.pairs])
+
+
+def map_figure(
+    result: ScanResult,
+    thresholds: Thresholds | None = None,
+    palette: Palette = LIGHT,
+    fig: Figure | None = None,
+) -> Figure:
+    """Draw the content/layout map of a scan's candidate pairs.
+
+    The regions follow the thresholds: right of ``content_same`` the content is the same (full
+    above ``layout_same``, content duplicate below); to the left, pairs that share an important
+    part (containment >= ``content_partial``) are layout or partial duplicates, the rest
+    distinct.  Points are coloured by their type; each point's scatter collection has the gid
+    ``"pairs"`` and its points are in the order of ``result.pairs``.
+
+    Returns:
+        The figure.
+    """
+    t = thresholds or result.thresholds
+    fig = fig or Figure(figsize=(6, 5), layout="constrained")
+    fig.clear()
+    ax = fig.add_subplot()
+    _style(fig, ax, palette)
+    regions = [
+        ((t.content_same, t.layout_same), 1 - t.content_same, 1 - t.layout_same, DupType.FULL),
+        ((t.content_same, 0), 1 - t.content_same, t.layout_same, DupType.CONTENT),
+        ((0, t.layout_same), t.content_same, 1 - t.layout_same, DupType.LAYOUT),
+        ((0, 0), t.content_same, t.layout_same, DupType.PARTIAL),
+    ]
+    from matplotlib.patches import Rectangle
+
+    for (x0, y0), w, h, dup in regions:
+        ax.add_patch(Rectangle((x0, y0), w, h, facecolor=TYPE_COLORS[dup], alpha=0.08, edgecolor="none"))
+        ax.text(x0 + w / 2, y0 + h / 2, dup.label if dup in (DupType.FULL, DupType.CONTENT) else
+                f"{dup.label}\n(if containment >= {t.content_partial:g})",
+                ha="center", va="center", fontsize="small", color=TYPE_COLORS[dup], alpha=0.9)  # fmt: skip
+    ax.axvline(t.content_same, color=palette.foreground, linestyle="--", linewidth=0.8)
+    ax.axhline(t.layout_same, color=palette.foreground, linestyle="--", linewidth=0.8)
+    points = map_points(result)
+    colors = [TYPE_COLORS[p.type] for p in result.pairs]
+    scatter = ax.scatter(points[:, 0], points[:, 1], c=colors, s=22, edgecolors=palette.foreground, linewidths=0.3)
+    scatter.set_gid("pairs")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("content similarity (normalized Levenshtein of main texts)")
+    ax.set_ylabel("layout similarity (tag sequences)")
+    ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground)
+    return fig
