@@ -85,6 +85,8 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
                    help=f"files larger than this are reported as too large (default {d.max_file_bytes / 2**20:g})")
     g.add_argument("--min-tokens", type=int, default=d.min_tokens, metavar="N",
                    help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
+    g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
+                   help=f"seconds one page may take before it is cut off and reported (default {d.page_timeout:g})")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
                    help="processes for reading pages (default 0: one per core for big folders)")  # fmt: skip
 
@@ -103,6 +105,7 @@ def _settings(args) -> ScanSettings:
         max_file_bytes=int(args.max_file_mb * 2**20),
         min_tokens=args.min_tokens,
         workers=args.workers,
+        page_timeout=args.page_timeout,
     )
 
 

@@ -224,6 +224,10 @@ class ScanSettings:
             duplicates become candidates.
         workers: processes for the per-page stage (1 = in-process; 0 = one per core when the
             folder has enough files to repay starting them).
+        page_timeout: seconds one page may take in a worker process before it is cut off and
+            reported (in-process scans, ``workers=1``, have no time limit).
+        page_memory_bytes: address-space limit of each worker process (bytes); a page that
+            needs more is reported, not the machine exhausted.
     """
 
     max_file_bytes: int = 50 * 1024 * 1024
@@ -232,6 +236,8 @@ class ScanSettings:
     num_perm: int = 128
     lsh_threshold: float = 0.1
     workers: int = 0
+    page_timeout: float = 60.0
+    page_memory_bytes: int = 4 * 1024**3
 
 
 @dataclass(frozen=True)

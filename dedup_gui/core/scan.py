@@ -52,41 +52,136 @@ def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError
 def _worker_count(settings: ScanSettings, n_files: int) -> int:
     if settings.workers > 0:
         return settings.workers
-    return (os.cpu_count() or 1) if n_files >= POOL_MIN_FILES else 1
+    return max(1, min(os.cpu_count() or 1, n_files)) if n_files >= POOL_MIN_FILES else 1
+
+
+def _limit_memory(limit_bytes: int) -> None:
+    """Pool initializer: cap the worker's address space, so a page that explodes in memory
+    raises MemoryError in its worker instead of exhausting the machine."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    except (ImportError, ValueError, OSError):
+        pass  # not on this platform, or not allowed: run without the cap
+
+
+class _PagePool:
+    """Runs :func:`analyse_file` in worker processes with a per-page time limit.
+
+    At most one task per worker is in flight, so the time since submission is the time the page
+    has been running.  A page over the limit gets a :class:`FileError`; its pool is killed and
+    rebuilt and the other pages in flight are run again.  If a worker dies (killed for memory,
+    a crash in a C library), the pages that were in flight are run again one at a time, so
+    only the page that kills a worker alone is reported.
+    """
+
+    def __init__(self, files: list[SourceFile], settings: ScanSettings, workers: int, task=None) -> None:
+        self.task = task or analyse_file  # a module-level function(SourceFile, ScanSettings)
+        self.files = files
+        self.settings = settings
+        self.workers = workers
+        self.context = multiprocessing.get_context("spawn")  # forking beside Qt threads can deadlock
+        self.pool: ProcessPoolExecutor | None = None
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=self.context,
+            initializer=_limit_memory,
+            initargs=(self.settings.page_memory_bytes,),
+        )
+
+    def _kill(self) -> None:
+        if self.pool is None:
+            return
+        for proc in list(getattr(self.pool, "_processes", {}).values()):
+            try:
+                proc.kill()
+            except Exception:
+                pass
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = None
+
+    def run(self, progress: Progress) -> list:
+        total = len(self.files)
+        results: list = [None] * total
+        queue = list(range(total))
+        queue.reverse()  # pop() from the end takes files in order
+        solo: list[int] = []  # pages to retry alone after a worker died
+        in_flight: dict = {}
+        done_count = 0
+        limit = self.settings.page_timeout
+        try:
+            while queue or solo or in_flight:
+                check_cancel(progress)
+                if self.pool is None:
+                    self.pool = self._new_pool()
+                capacity = 1 if solo else self.workers
+                source = solo if solo else queue
+                while source and len(in_flight) < capacity:
+                    i = source.pop()
+                    in_flight[self.pool.submit(self.task, self.files[i], self.settings)] = (i, time.monotonic(), source is solo)
+                done, _ = wait(in_flight, timeout=0.2, return_when=FIRST_COMPLETED)
+                broken: list[tuple[int, bool]] = []
+                for future in done:
+                    i, _start, alone = in_flight.pop(future)
+                    try:
+                        results[i] = future.result()
+                    except Exception as exc:
+                        if alone:
+                            results[i] = FileError(
+                                self.files[i].path,
+                                f"the process analysing it died ({type(exc).__name__}); "
+                                "the page may need more memory than the per-page limit",
+                            )
+                        else:
+                            broken.append((i, alone))
+                            continue
+                    done_count += 1
+                if broken:
+                    # The pool is broken: every page still in flight failed with it.
+                    broken += [(i, alone) for i, _s, alone in in_flight.values()]
+                    in_flight.clear()
+                    self._kill()
+                    solo.extend(i for i, _alone in broken)
+                now = time.monotonic()
+                late = [(f, v) for f, v in in_flight.items() if now - v[1] > limit]
+                if late:
+                    for future, (i, _start, _alone) in late:
+                        del in_flight[future]
+                        results[i] = FileError(
+                            self.files[i].path,
+                            f"analysis took longer than the per-page time limit of {limit:g} s (--page-timeout)",
+                        )
+                        done_count += 1
+                    for i, _start, alone in in_flight.values():
+                        (solo if alone else queue).append(i)
+                    in_flight.clear()
+                    self._kill()
+                progress.update(STAGE_READ, done_count, total)
+        finally:
+            if self.pool is not None:
+                if in_flight or queue or solo:
+                    self._kill()
+                else:
+                    self.pool.shutdown(wait=True)
+                self.pool = None
+        return results
 
 
 def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
     total = len(files)
-    results: list = [None] * total
     workers = _worker_count(settings, total)
     progress.update(STAGE_READ, 0, total)
-    if workers <= 1:
+    if workers <= 1 or total == 0:
+        results: list = [None] * total
         for i, source in enumerate(files):
             check_cancel(progress)
             results[i] = analyse_file(source, settings)
             progress.update(STAGE_READ, i + 1, total)
         return results
-    # "spawn": forking a process that runs Qt threads can deadlock.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending = {pool.submit(analyse_file, source, settings): i for i, source in enumerate(files)}
-        done_count = 0
-        try:
-            while pending:
-                done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for future in done:
-                    i = pending.pop(future)
-                    try:
-                        results[i] = future.result()
-                    except Exception as exc:  # a worker process died (e.g. killed for memory)
-                        results[i] = FileError(files[i].path, f"could not be analysed: {type(exc).__name__}: {exc}")
-                    done_count += 1
-                progress.update(STAGE_READ, done_count, total)
-                check_cancel(progress)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-    return results
+    return _PagePool(files, settings, workers).run(progress)
 
 
 def score_pairs(
