@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from .candidates import candidate_pairs
@@ -119,32 +120,38 @@ class _PagePool:
                     self.pool = self._new_pool()
                 capacity = 1 if solo else self.workers
                 source = solo if solo else queue
+                submit_failed = False
                 while source and len(in_flight) < capacity:
                     i = source.pop()
-                    in_flight[self.pool.submit(self.task, self.files[i], self.settings)] = (i, time.monotonic(), source is solo)
-                done, _ = wait(in_flight, timeout=0.2, return_when=FIRST_COMPLETED)
-                broken: list[tuple[int, bool]] = []
+                    try:
+                        future = self.pool.submit(self.task, self.files[i], self.settings)
+                    except BrokenProcessPool:  # a worker died since the last round
+                        source.append(i)
+                        submit_failed = True
+                        break
+                    in_flight[future] = (i, time.monotonic(), source is solo)
+                done = set() if submit_failed else wait(in_flight, timeout=0.2, return_when=FIRST_COMPLETED)[0]
+                failed: list[int] = []
                 for future in done:
                     i, _start, alone = in_flight.pop(future)
                     try:
                         results[i] = future.result()
                     except Exception as exc:
-                        if alone:
-                            results[i] = FileError(
-                                self.files[i].path,
-                                f"the process analysing it died ({type(exc).__name__}); "
-                                "the page may need more memory than the per-page limit",
-                            )
-                        else:
-                            broken.append((i, alone))
+                        if not alone:
+                            failed.append(i)  # maybe another page killed the pool: retry alone
                             continue
+                        results[i] = FileError(
+                            self.files[i].path,
+                            f"the process analysing it died ({type(exc).__name__}); "
+                            "the page may need more memory than the per-page limit",
+                        )
                     done_count += 1
-                if broken:
-                    # The pool is broken: every page still in flight failed with it.
-                    broken += [(i, alone) for i, _s, alone in in_flight.values()]
+                if failed or submit_failed:
+                    # The pool is broken: every page still in flight fails with it; retry alone.
+                    failed += [i for i, _start, _alone in in_flight.values()]
                     in_flight.clear()
                     self._kill()
-                    solo.extend(i for i, _alone in broken)
+                    solo.extend(failed)
                 now = time.monotonic()
                 late = [(f, v) for f, v in in_flight.items() if now - v[1] > limit]
                 if late:

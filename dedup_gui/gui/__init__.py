@@ -24,8 +24,10 @@ def run_gui(folder: str | None = None) -> int:
     """
     from PySide6.QtWidgets import QApplication
 
+    from dedup_gui.gui.compat import guard_none_refcount
     from dedup_gui.gui.main_window import APP_NAME, MainWindow
 
+    guard_none_refcount()  # PySide6 6.12.0 on CPython 3.11 would abort after a while
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     window = MainWindow()

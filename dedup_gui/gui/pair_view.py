@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import Page, Pair
-from dedup_gui.gui.models import format_score
+from dedup_gui.gui.table_model import format_score
 
 
 def _plain_label(bold: bool = False) -> QLabel:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -16,10 +16,12 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.gui.filter_proxy import ResultFilterProxy
-from dedup_gui.gui.models import TYPE_FILTERS, ResultTableModel
+from dedup_gui.gui.table_model import TYPE_FILTERS, ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420
 _MIN_ELASTIC_WIDTH = 110
+_SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
+_TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering 100,000 rows
 
 
 class TablePanel(QWidget):
@@ -48,14 +50,17 @@ class TablePanel(QWidget):
         self.proxy.setSourceModel(model)
 
         self.type_combo = QComboBox()
-        for label, type_filter in TYPE_FILTERS:
-            self.type_combo.addItem(label, type_filter)
-        self.type_combo.setVisible(with_type_filter)
+        for label, _type_filter in TYPE_FILTERS:
+            self.type_combo.addItem(label)
         self.type_combo.currentIndexChanged.connect(self._on_type_changed)
         self.text_filter = QLineEdit()
         self.text_filter.setPlaceholderText("Filter by file name…")
         self.text_filter.setClearButtonEnabled(True)
-        self.text_filter.textChanged.connect(self.proxy.set_text_filter)
+        self._text_timer = QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(_TEXT_FILTER_DELAY_MS)
+        self._text_timer.timeout.connect(self.apply_text_filter)
+        self.text_filter.textChanged.connect(self._on_text_changed)
 
         self.view = QTableView()
         self.view.setModel(self.proxy)
@@ -69,6 +74,7 @@ class TablePanel(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(_SIZE_SAMPLE_ROWS)
         header.setStretchLastSection(True)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
         self.view.setSortingEnabled(True)
@@ -77,18 +83,25 @@ class TablePanel(QWidget):
                        self.proxy.layoutChanged):  # fmt: skip
             signal.connect(self._emit_counts)
 
+        type_label = QLabel("Type:")
         bar = QHBoxLayout()
-        if with_type_filter:
-            bar.addWidget(QLabel("Type:"))
-            bar.addWidget(self.type_combo)
+        bar.addWidget(type_label)
+        bar.addWidget(self.type_combo)
         bar.addWidget(self.text_filter, 1)
+        type_label.setVisible(with_type_filter)
+        self.type_combo.setVisible(with_type_filter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.view)
 
+    def apply_text_filter(self) -> None:
+        """Filter by the file-name box now (typing applies it after a short pause)."""
+        self._text_timer.stop()
+        self.proxy.set_text_filter(self.text_filter.text())
+
     def set_type_filter_index(self, index: int) -> None:
-        """Select entry ``index`` of :data:`~dedup_gui.gui.models.TYPE_FILTERS` in the combo."""
+        """Select entry ``index`` of :data:`~dedup_gui.gui.table_model.TYPE_FILTERS`."""
         self.type_combo.setCurrentIndex(index)
 
     def select_source_row(self, source_row: int) -> bool:
@@ -100,6 +113,7 @@ class TablePanel(QWidget):
         index = self.proxy.mapFromSource(self.model.index(source_row, 0))
         if not index.isValid():
             self.text_filter.clear()
+            self.apply_text_filter()
             self.type_combo.setCurrentIndex(0)
             index = self.proxy.mapFromSource(self.model.index(source_row, 0))
         if not index.isValid():
@@ -131,8 +145,11 @@ class TablePanel(QWidget):
         for col, width in enumerate(widths):
             header.resizeSection(col, width)
 
+    def _on_text_changed(self, _text: str) -> None:
+        self._text_timer.start()
+
     def _on_type_changed(self, index: int) -> None:
-        self.proxy.set_type_filter(self.type_combo.itemData(index))
+        self.proxy.set_type_filter(TYPE_FILTERS[index][1] if index >= 0 else None)
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         source = self.proxy.mapToSource(current)

@@ -84,7 +84,7 @@ class QtProgress(QObject):
 
     def cancelled(self) -> bool:
         """Return ``True`` once the token was cancelled (bool)."""
-        return False
+        return self._token.is_set()
 
 
 class ScanThread(QThread):

@@ -51,6 +51,14 @@ def scores(content: float, hamming: int, jaccard: float = 0.5, layout: float = 0
     return PairScores(content, containment, layout, hamming, jaccard)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _guard_none_refcount():
+    """Apply the PySide6 6.12.0 / CPython 3.11 guard for the whole GUI test session."""
+    from dedup_gui.gui.compat import guard_none_refcount
+
+    guard_none_refcount()
+
+
 @pytest.fixture(name="make_page")
 def make_page_fixture():
     """The :func:`make_page` builder, for tests that build their own pages."""
