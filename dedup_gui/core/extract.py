@@ -151,6 +151,46 @@ def element_text(root: lxml.html.HtmlElement) -> str:
     return "\n".join(line for line in lines if line)
 
 
+# A class or id word that starts so names an overlay: "cookie-notice", "modal-dialog", "popup".
+_OVERLAY_PREFIXES = ("cookie", "consent", "gdpr", "cmp-", "modal", "popup", "pop-up", "newsletter-popup",
+                     "newsletter-modal", "subscribe-modal", "subscribe-popup")  # fmt: skip
+
+
+def _is_overlay_name(names: str) -> bool:
+    return any(word.lower().startswith(_OVERLAY_PREFIXES) or word.lower() == "cmp" for word in names.split())
+
+
+def drop_overlays(root) -> int:
+    """Remove cookie banners, consent dialogs, modals and pop-ups from a parsed page, in place.
+
+    They are not the page's content but can hold more text than a short article, and
+    readability then takes them for the article.  An element counts as an overlay if it has
+    ``role="dialog"``/``"alertdialog"``, ``aria-modal="true"``, or an id/class word starting
+    with cookie, consent, gdpr, cmp-, modal or popup (not "overlay" or "paywall": cards and
+    paywalled articles use those for the content itself).  ``<body>`` and ``<html>`` are
+    never removed (some sites put ``modal-open`` on the body).
+
+    Returns:
+        The number of elements removed (int).
+    """
+    doomed = []
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el.tag.lower() in ("html", "body", "head"):
+            continue
+        role = (el.get("role") or "").lower()
+        names = f"{el.get('id') or ''} {el.get('class') or ''}"
+        if role in ("dialog", "alertdialog") or (el.get("aria-modal") or "").lower() == "true" or (
+            _is_overlay_name(names)
+        ):
+            doomed.append(el)
+    removed = 0
+    for el in doomed:
+        if el.getparent() is not None and not any(a in doomed for a in el.iterancestors()):
+            el.drop_tree()
+            removed += 1
+    return removed
+
+
 def main_text(text: str) -> tuple[str, tuple[str, ...]]:
     """Main-content text of a page with readability-lxml.
 
@@ -169,6 +209,7 @@ def main_text(text: str) -> tuple[str, tuple[str, ...]]:
     tree = parse_html(clean)
     if tree is None:
         return "", ()
+    drop_overlays(tree)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
