@@ -87,6 +87,8 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
                    help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
     g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
                    help=f"seconds one page may take before it is cut off and reported (default {d.page_timeout:g})")
+    g.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
                    help="processes for reading pages (default 0: one per core for big folders)")  # fmt: skip
 
@@ -106,6 +108,7 @@ def _settings(args) -> ScanSettings:
         min_tokens=args.min_tokens,
         workers=args.workers,
         page_timeout=args.page_timeout,
+        use_cache=not args.no_cache,
     )
 
 

@@ -32,3 +32,16 @@ def sample_scan():
     from dedup_gui.core.scan import scan_folder
 
     return scan_folder(SAMPLES)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_cache(tmp_path_factory):
+    """Tests never read or write the user's feature cache or settings."""
+    folder = tmp_path_factory.mktemp("xdg-cache")
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    yield folder
+    if old is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = old

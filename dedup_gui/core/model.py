@@ -228,6 +228,8 @@ class ScanSettings:
             reported (in-process scans, ``workers=1``, have no time limit).
         page_memory_bytes: address-space limit of each worker process (bytes); a page that
             needs more is reported, not the machine exhausted.
+        use_cache: read and write the feature cache (:mod:`dedup_gui.core.cache`).
+        cache_dir: the cache folder; ``None`` for the user's cache directory.
     """
 
     max_file_bytes: int = 50 * 1024 * 1024
@@ -238,6 +240,8 @@ class ScanSettings:
     workers: int = 0
     page_timeout: float = 60.0
     page_memory_bytes: int = 4 * 1024**3
+    use_cache: bool = True
+    cache_dir: str | None = None
 
 
 @dataclass(frozen=True)

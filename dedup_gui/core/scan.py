@@ -15,6 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from .cache import FeatureCache
 from .candidates import candidate_pairs
 from .classify import classify
 from .cluster import build_clusters
@@ -24,6 +25,7 @@ from .measures import pair_scores
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
 from .progress import NullProgress, Progress, check_cancel
 
+STAGE_CACHE = "looking up the feature cache"
 STAGE_READ = "reading pages"
 STAGE_CANDIDATES = "finding candidate pairs"
 STAGE_MEASURE = "comparing pairs"
@@ -191,6 +193,29 @@ def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Prog
     return _PagePool(files, settings, workers).run(progress)
 
 
+def _analyse_with_cache(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
+    """Outcomes of :func:`analyse_file` for every file, in order, taking pages from the
+    feature cache where it has them and storing the new ones."""
+    if not settings.use_cache:
+        return _analyse_all(files, settings, progress)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        outcomes: list = [None] * len(files)
+        todo: list[int] = []
+        for i, source in enumerate(files):
+            if i % 64 == 0:
+                check_cancel(progress)
+                progress.update(STAGE_CACHE, i, len(files))
+            outcomes[i] = cache.lookup(source.path, source.abspath)
+            if outcomes[i] is None:
+                todo.append(i)
+        fresh = _analyse_all([files[i] for i in todo], settings, progress)
+        for i, outcome in zip(todo, fresh):
+            outcomes[i] = outcome
+            if isinstance(outcome, Page):
+                cache.store(outcome)
+    return outcomes
+
+
 def score_pairs(
     pages: list[Page],
     candidates: list[tuple[int, int]],
@@ -268,7 +293,7 @@ def scan_folder(
     pages: list[Page] = []
     errors = list(found.errors)
     skipped = list(found.skipped)
-    for outcome in _analyse_all(found.files, settings, progress):
+    for outcome in _analyse_with_cache(found.files, settings, progress):
         if isinstance(outcome, Page):
             pages.append(outcome)
         elif isinstance(outcome, FileError):

@@ -1,0 +1,244 @@
+"""A feature cache: a rescan of an unchanged folder skips the per-page work.
+
+SQLite, in the user's cache directory (``platformdirs.user_cache_dir("dedup-gui")``, which
+honours ``XDG_CACHE_HOME``).  Features are keyed by the SHA-1 of the file's bytes and the
+feature version (:func:`feature_version`: the extractor's version and every setting that
+changes features), so a renamed or copied file is still a hit, a changed file is re-extracted,
+and a deleted one is simply not asked for.  A second table remembers each path's size, mtime and
+SHA-1, so an unchanged file is not even read again.
+
+The cache is a convenience, never a source of failure: a corrupt cache file is deleted and
+rebuilt; a locked or unwritable one is bypassed for this scan (see :attr:`FeatureCache.problem`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sqlite3
+import time
+import zlib
+from dataclasses import fields
+from pathlib import Path
+
+import platformdirs
+
+from .model import Page, ScanSettings
+
+#: Bump when extraction or fingerprints change in a way that changes stored features.
+FEATURES_VERSION = "3"
+CACHE_FILE = "features.sqlite"
+#: Entries unused for this long are pruned (seconds).
+MAX_AGE = 60 * 24 * 3600
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha1 TEXT);
+CREATE TABLE IF NOT EXISTS features (sha1 TEXT, version TEXT, data BLOB, used INTEGER,
+                                     PRIMARY KEY (sha1, version));
+"""
+_PAGE_FIELDS = [f.name for f in fields(Page) if f.name not in ("path", "abspath")]
+
+
+def default_cache_dir() -> Path:
+    """The cache folder: ``$XDG_CACHE_HOME/dedup-gui`` on Linux, the platform's equivalent
+    elsewhere (platformdirs)."""
+    return Path(platformdirs.user_cache_dir("dedup-gui", appauthor=False))
+
+
+def feature_version(settings: ScanSettings) -> str:
+    """The cache version of features made with ``settings`` (str): the feature code version,
+    readability-lxml's version, and the settings that change features."""
+    try:
+        from importlib.metadata import version
+
+        readability = version("readability-lxml")
+    except Exception:
+        readability = "?"
+    return (
+        f"f{FEATURES_VERSION}-readability{readability}-k{settings.shingle_size}"
+        f"-p{settings.num_perm}-t{settings.min_tokens}"
+    )
+
+
+def file_sha1(path: str, max_bytes: int) -> str | None:
+    """SHA-1 hex digest of a file's bytes, or ``None`` if it cannot be read or is too large."""
+    h = hashlib.sha1()
+    try:
+        if os.stat(path).st_size > max_bytes:
+            return None
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class FeatureCache:
+    """Stores and finds :class:`Page` features by file content.
+
+    Args:
+        settings: the scan settings (they decide the feature version).
+        folder: cache folder; :func:`default_cache_dir` if ``None``.
+
+    Use as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, settings: ScanSettings, folder: str | Path | None = None) -> None:
+        self.settings = settings
+        self.version = feature_version(settings)
+        self.folder = Path(folder) if folder else default_cache_dir()
+        self.path = self.folder / CACHE_FILE
+        self.problem: str | None = None
+        self.hits = 0
+        self.misses = 0
+        self.db: sqlite3.Connection | None = None
+        self._open()
+
+    def _open(self) -> None:
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self.db = self._connect()
+        except sqlite3.DatabaseError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                self._disable(f"feature cache is locked ({exc}); scanning without it")
+                return
+            # A corrupt file: start afresh.
+            try:
+                self.path.unlink(missing_ok=True)
+                self.db = self._connect()
+                self.problem = f"feature cache was damaged ({exc}) and has been rebuilt"
+            except (sqlite3.Error, OSError) as exc2:
+                self._disable(f"feature cache unusable ({exc2}); scanning without it")
+        except OSError as exc:
+            self._disable(f"feature cache folder unusable ({exc.strerror or exc}); scanning without it")
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False)
+        db.executescript(_SCHEMA)
+        db.execute("SELECT count(*) FROM features").fetchone()  # fails on a corrupt file
+        return db
+
+    def _disable(self, why: str) -> None:
+        self.problem = why
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+        self.db = None
+
+    @property
+    def enabled(self) -> bool:
+        """``True`` while the cache can be used."""
+        return self.db is not None
+
+    def lookup(self, path: str, abspath: str) -> Page | None:
+        """The cached page for a file, or ``None`` on a miss.
+
+        Args:
+            path: the path to show (the returned page carries it).
+            abspath: the file on disk.
+        """
+        if self.db is None:
+            return None
+        try:
+            st = os.stat(abspath)
+            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (abspath,)).fetchone()
+            if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:
+                sha1 = row[2]
+            else:
+                sha1 = file_sha1(abspath, self.settings.max_file_bytes)
+                if sha1 is None:
+                    self.misses += 1
+                    return None
+                self.db.execute(
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (abspath, st.st_size, st.st_mtime_ns, sha1)
+                )
+            found = self.db.execute(
+                "SELECT data FROM features WHERE sha1 = ? AND version = ?", (sha1, self.version)
+            ).fetchone()
+        except (sqlite3.Error, OSError) as exc:
+            self._disable(f"feature cache failed ({exc}); scanning without it")
+            return None
+        if not found:
+            self.misses += 1
+            return None
+        try:
+            self.db.execute(
+                "UPDATE features SET used = ? WHERE sha1 = ? AND version = ?", (int(time.time()), sha1, self.version)
+            )
+            values = pickle.loads(zlib.decompress(found[0]))
+            page = Page(path=path, abspath=abspath, **values)
+        except Exception:
+            self.misses += 1  # an entry from another version or a damaged row: re-extract
+            return None
+        self.hits += 1
+        return page
+
+    def store(self, page: Page) -> None:
+        """Remember a freshly analysed page (keyed by its file's content)."""
+        if self.db is None:
+            return
+        try:
+            st = os.stat(page.abspath)
+            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (page.abspath,)).fetchone()
+            if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:
+                sha1 = row[2]
+            else:
+                sha1 = file_sha1(page.abspath, self.settings.max_file_bytes)
+                if sha1 is None:
+                    return
+                self.db.execute(
+                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (page.abspath, st.st_size, st.st_mtime_ns, sha1)
+                )
+            values = {name: getattr(page, name) for name in _PAGE_FIELDS}
+            blob = zlib.compress(pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL), 3)
+            self.db.execute(
+                "INSERT OR REPLACE INTO features VALUES (?, ?, ?, ?)", (sha1, self.version, blob, int(time.time()))
+            )
+        except (sqlite3.Error, OSError) as exc:
+            self._disable(f"feature cache failed ({exc}); scanning without it")
+
+    def commit(self) -> None:
+        """Write pending changes and prune entries unused for :data:`MAX_AGE`."""
+        if self.db is None:
+            return
+        try:
+            self.db.execute("DELETE FROM features WHERE used < ?", (int(time.time()) - MAX_AGE,))
+            self.db.commit()
+        except sqlite3.Error as exc:
+            self._disable(f"feature cache failed ({exc}); scanning without it")
+
+    def close(self) -> None:
+        """Commit and close the database."""
+        self.commit()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+
+    def __enter__(self) -> FeatureCache:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def clear_cache(folder: str | Path | None = None) -> int:
+    """Delete the feature cache.
+
+    Returns:
+        The number of bytes freed (int).
+
+    Raises:
+        OSError: the file exists but cannot be deleted.
+    """
+    path = (Path(folder) if folder else default_cache_dir()) / CACHE_FILE
+    size = 0
+    for p in (path, path.with_name(path.name + "-journal"), path.with_name(path.name + "-wal")):
+        if p.exists():
+            size += p.stat().st_size
+            p.unlink()
+    return size
+

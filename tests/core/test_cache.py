@@ -1,0 +1,91 @@
+"""The feature cache: hits on rescans, misses on changes, never fatal."""
+
+import os
+import shutil
+import sqlite3
+
+from dedup_gui.core.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
+from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.scan import scan_folder
+
+from ..conftest import SAMPLES
+
+
+def _copy_samples(tmp_path):
+    folder = tmp_path / "pages"
+    shutil.copytree(SAMPLES, folder)
+    return folder
+
+
+def _features(result):
+    return [(p.path, p.simhash, p.main_text, p.tag_sequence, p.shingles.tolist()) for p in result.pages]
+
+
+def test_rescan_comes_from_the_cache_and_equals_the_first_scan(tmp_path):
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    first = scan_folder(folder, settings)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        hits = [cache.lookup(p.path, p.abspath) for p in first.pages]
+    assert all(h is not None for h in hits) and cache.hits == 14
+    second = scan_folder(folder, settings)
+    assert _features(second) == _features(first)
+    assert [(p.left, p.right, p.type) for p in second.pairs] == [(p.left, p.right, p.type) for p in first.pairs]
+
+
+def test_changed_file_is_re_extracted_and_renamed_file_still_hits(tmp_path):
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    scan_folder(folder, settings)
+    target = folder / "site/articles/river-trail.html"
+    target.write_text(target.read_text(encoding="utf-8").replace("Sallow River Trail", "Sallow Canal Path"), encoding="utf-8")
+    os.rename(folder / "site/articles/cafe-stops.html", folder / "site/articles/cafe-stops-renamed.html")
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        changed = cache.lookup("x", str(target))
+        renamed = cache.lookup("y", str(folder / "site/articles/cafe-stops-renamed.html"))
+    assert changed is None  # new content: a miss
+    assert renamed is not None and renamed.path == "y"  # same bytes under a new name: a hit
+    result = scan_folder(folder, settings)
+    page = next(p for p in result.pages if p.path == "site/articles/river-trail.html")
+    assert "Sallow Canal Path" in page.main_text
+
+
+def test_a_corrupt_cache_file_is_rebuilt(tmp_path):
+    folder = _copy_samples(tmp_path)
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / CACHE_FILE).write_bytes(b"this is not a database" * 100)
+    settings = ScanSettings(workers=1, cache_dir=str(cache_dir))
+    with FeatureCache(settings, cache_dir) as cache:
+        assert cache.enabled and "rebuilt" in cache.problem
+    assert len(scan_folder(folder, settings).pages) == 14
+
+
+def test_a_locked_cache_is_bypassed(tmp_path):
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    scan_folder(folder, settings)
+    holder = sqlite3.connect(tmp_path / "cache" / CACHE_FILE)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        result = scan_folder(folder, settings)  # must not fail or hang beyond the busy timeout
+        assert len(result.pages) == 14
+    finally:
+        holder.rollback()
+        holder.close()
+
+
+def test_default_folder_honours_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "dedup-gui"
+    folder = _copy_samples(tmp_path)
+    scan_folder(folder, ScanSettings(workers=1))
+    assert (tmp_path / "xdg" / "dedup-gui" / CACHE_FILE).is_file()
+    assert clear_cache() > 0
+    assert not (tmp_path / "xdg" / "dedup-gui" / CACHE_FILE).exists()
+
+
+def test_no_cache_writes_nothing(tmp_path):
+    folder = _copy_samples(tmp_path)
+    scan_folder(folder, ScanSettings(workers=1, use_cache=False, cache_dir=str(tmp_path / "cache")))
+    assert not (tmp_path / "cache").exists()
