@@ -87,6 +87,8 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
                    help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
     g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
                    help=f"seconds one page may take before it is cut off and reported (default {d.page_timeout:g})")
+    g.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
+                   help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786)")
     g.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
@@ -109,6 +111,7 @@ def _settings(args) -> ScanSettings:
         workers=args.workers,
         page_timeout=args.page_timeout,
         use_cache=not args.no_cache,
+        dask_scheduler=args.dask_scheduler,
     )
 
 

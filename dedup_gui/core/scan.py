@@ -179,8 +179,44 @@ class _PagePool:
         return results
 
 
+def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
+    """Run :func:`analyse_file` for every file on a Dask distributed cluster.
+
+    The workers must see the files at the same paths (a shared or network file system) and
+    have dedup-gui installed.  Results come back in file order, so the rest of the scan is
+    identical to a local one.
+    """
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as exc:
+        raise RuntimeError("--dask-scheduler needs the 'distributed' package: pip install 'dedup-gui[dask]'") from exc
+    total = len(files)
+    results: list = [None] * total
+    with Client(settings.dask_scheduler, timeout=30) as client:
+        futures = client.map(analyse_file, files, settings=settings, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        done = 0
+        try:
+            for future in as_completed(futures):
+                i = index[future.key]
+                try:
+                    results[i] = future.result()
+                except Exception as exc:  # a worker died or the task failed
+                    results[i] = FileError(files[i].path, f"could not be analysed on the cluster: {type(exc).__name__}: {exc}")
+                done += 1
+                progress.update(STAGE_READ, done, total)
+                check_cancel(progress)
+        except BaseException:
+            client.cancel(futures)
+            raise
+    return results
+
+
 def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
     total = len(files)
+    if settings.dask_scheduler and files:
+        progress.update(STAGE_READ, 0, total)
+        return _analyse_on_dask(files, settings, progress)
     workers = _worker_count(settings, total)
     progress.update(STAGE_READ, 0, total)
     if workers <= 1 or total == 0:

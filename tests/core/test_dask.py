@@ -1,0 +1,23 @@
+"""The per-page stage on a Dask distributed cluster gives the same result as a local scan."""
+
+import pytest
+
+from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.scan import scan_folder
+
+from ..conftest import SAMPLES
+
+distributed = pytest.importorskip("distributed", reason="the 'distributed' package is not installed")
+
+
+def test_scan_on_a_local_cluster_equals_a_local_scan():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))
+    local = scan_folder(SAMPLES, ScanSettings(workers=1, use_cache=False))
+    assert [(p.path, p.sha1, p.simhash, p.main_text) for p in remote.pages] == [
+        (p.path, p.sha1, p.simhash, p.main_text) for p in local.pages
+    ]
+    assert [(p.left, p.right, p.type, p.scores) for p in remote.pairs] == [
+        (p.left, p.right, p.type, p.scores) for p in local.pairs
+    ]
+    assert [c.pages for c in remote.clusters] == [c.pages for c in local.clusters]
