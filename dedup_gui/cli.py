@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from . import __version__
+from .core.extract import EXTRACTORS
 from .core.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
 from .core.model import ScanSettings, Thresholds
 from .core.progress import EtaEstimator, ScanCancelled
@@ -87,6 +88,8 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
                    help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
     g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
                    help=f"seconds one page may take before it is cut off and reported (default {d.page_timeout:g})")
+    g.add_argument("--extractor", choices=sorted(EXTRACTORS), default=d.extractor,
+                   help="main-content extractor: " + "; ".join(f"{k}: {v}" for k, v in EXTRACTORS.items()))
     g.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786)")
     g.add_argument("--no-cache", action="store_true",
@@ -112,6 +115,7 @@ def _settings(args) -> ScanSettings:
         page_timeout=args.page_timeout,
         use_cache=not args.no_cache,
         dask_scheduler=args.dask_scheduler,
+        extractor=args.extractor,
     )
 
 

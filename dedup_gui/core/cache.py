@@ -56,7 +56,7 @@ def feature_version(settings: ScanSettings) -> str:
     except Exception:
         readability = "?"
     return (
-        f"f{FEATURES_VERSION}-readability{readability}-k{settings.shingle_size}"
+        f"f{FEATURES_VERSION}-{settings.extractor}-readability{readability}-k{settings.shingle_size}"
         f"-p{settings.num_perm}-t{settings.min_tokens}"
     )
 

@@ -42,7 +42,7 @@ def page_from_bytes(path: str, abspath: str, data: bytes, settings: ScanSettings
         The page with all its features.
     """
     decoded = decode_html(data)
-    found = extract(decoded.text, settings.min_tokens)
+    found = extract(decoded.text, settings.min_tokens, settings.extractor)
     tokens = tokenize(found.main_text)
     has_text = len(tokens) >= settings.min_tokens
     notes = list(found.notes)

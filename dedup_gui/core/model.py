@@ -229,6 +229,8 @@ class ScanSettings:
         page_memory_bytes: address-space limit of each worker process (bytes); a page that
             needs more is reported, not the machine exhausted.
         use_cache: read and write the feature cache (:mod:`dedup_gui.core.cache`).
+        extractor: the main-content extractor: ``"readability"`` (default) or ``"resiliparse"``
+            (faster); see :data:`dedup_gui.core.extract.EXTRACTORS`.
         dask_scheduler: address of a Dask distributed scheduler (e.g. ``"tcp://10.0.0.5:8786"``)
             to run the per-page stage on; ``None`` to run it on this machine.
         cache_dir: the cache folder; ``None`` for the user's cache directory.
@@ -244,6 +246,7 @@ class ScanSettings:
     page_memory_bytes: int = 4 * 1024**3
     use_cache: bool = True
     cache_dir: str | None = None
+    extractor: str = "readability"
     dask_scheduler: str | None = None
 
 

@@ -153,3 +153,16 @@ def test_input_folder_is_not_modified(tmp_path):
 
     write_result(result, tmp_path / "out.json")
     assert snapshot() == before
+
+
+def test_the_fast_extractor_finds_the_designed_duplicates():
+    # Resiliparse's main-content extraction (--extractor resiliparse) on the samples: the same
+    # duplicate pairs, with the article text, not the site's navigation, as main text.
+    fast = scan_folder(SAMPLES, ScanSettings(workers=1, extractor="resiliparse", use_cache=False))
+    pages = {p.path: p for p in fast.pages}
+    text = pages["site/articles/river-trail.html"].main_text
+    assert "The Sallow River Trail begins behind the old tannery" in text
+    found = {frozenset((fast.pages[p.left].path, fast.pages[p.right].path)): p.type for p in fast.pairs}
+    for left, right, expected in _expected():
+        if expected is not DupType.DISTINCT:
+            assert found.get(frozenset((left, right))) is expected, (left, right)
