@@ -4,6 +4,9 @@
 
 Every page uses the chrome (the DOM) of a real saved page, with its paragraphs replaced:
 
+Only templates where readability's main text is the filled paragraphs are used (so the planted
+types are what an ideal extractor would see).
+
 * a *distinct* page gets paragraphs drawn from the pool of all real paragraphs of the corpus,
   each with its words shuffled by a page-specific seed (real vocabulary and lengths, but no
   shingles shared by chance);
@@ -32,10 +35,22 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from dedup_gui.core.decoding import decode_html  # noqa: E402
-from dedup_gui.core.extract import parse_html  # noqa: E402
+from dedup_gui.core.extract import main_text, parse_html  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "corpus"
 TYPES = ("full", "content", "layout", "partial")
+
+
+def clean_template(root) -> bool:
+    """Whether the main text readability finds in the filled template is the filled paragraphs
+    (at least 90% of it): a planted duplicate should test the pipeline, not the extractor."""
+    marks = [f"Marker paragraph {i} " + " ".join(f"m{i}w{j}" for j in range(30)) for i in range(8)]
+    filled, slots = fill(root, marks)
+    if slots < 3:
+        return False
+    text = main_text(html_of(filled).decode("utf-8"))[0]
+    inside = sum(len(line) for line in text.splitlines() if line.startswith("Marker paragraph"))
+    return bool(text) and inside >= 0.9 * len(text)
 
 
 def load_templates(corpus: Path) -> tuple[list, list[str]]:
@@ -53,7 +68,7 @@ def load_templates(corpus: Path) -> tuple[list, list[str]]:
                 el.remove(child)
         paras = [p for p in root.iter("p") if len(p.text_content().strip()) >= 60]
         pool += [" ".join(p.text_content().split()) for p in paras]
-        if len(paras) >= 3:
+        if len(paras) >= 3 and clean_template(root):
             templates.append(root)
     return templates, pool
 
@@ -65,7 +80,7 @@ def fill(template, paragraphs: list[str]):
     for i, p in enumerate(slots):
         for child in list(p):
             p.remove(child)
-        p.text = paragraphs[i % len(paragraphs)] if i < len(paragraphs) else ""
+        p.text = paragraphs[i] if i < len(paragraphs) else ""
     return root, len(slots)
 
 
@@ -86,6 +101,14 @@ def build(n_pages: int, out: Path, seed: int) -> None:
     out.mkdir(parents=True, exist_ok=True)
     truth = []
     written = 0
+
+    slots_of = {id(t): fill(t, [])[1] for t in templates}
+
+    def other_template(k: int):
+        while True:
+            t = rng.choice(templates)
+            if slots_of[id(t)] >= k:
+                return t
 
     def new_paragraphs(k: int) -> list[str]:
         return [shuffled(rng.choice(pool), rng) for _ in range(k)]
@@ -112,14 +135,14 @@ def build(n_pages: int, out: Path, seed: int) -> None:
             if kind == "full":
                 data = html_of(root).replace(b"><", b">\n  <") + b"\n<!-- saved 2026-11-30 -->\n"
             elif kind == "content":
-                other, _ = fill(rng.choice(templates), paras)
+                other, _ = fill(other_template(k), paras)
                 data = html_of(other)
             elif kind == "layout":
                 half = paras[: (k + 1) // 2] + new_paragraphs(k - (k + 1) // 2)
                 data = html_of(fill(template, half)[0])
             else:
                 mixed = paras[: (k + 1) // 2] + new_paragraphs(3)
-                data = html_of(fill(rng.choice(templates), mixed)[0])
+                data = html_of(fill(other_template(len(mixed)), mixed)[0])
             dup = write(f"d{written:06d}", data)
             truth.append((base, dup, kind))
         group += 1
