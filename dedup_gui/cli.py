@@ -14,12 +14,16 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .core.extract import EXTRACTORS
+from .core.atomic import ExportError, atomic_write_bytes, check_writable
 from .core.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
+from .core.extract import EXTRACTORS
+from .core.keep import KEEP_RULE
+from .core.method_eval import METHOD_KEYS, evaluate_methods, format_methods, parse_methods, pr_figure
 from .core.model import ScanSettings, Thresholds
 from .core.progress import EtaEstimator, ScanCancelled
-from .core.report import PREDICTION_COLUMNS, atomic_write_text, score_row, summary_text, write_result
+from .core.report import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
 from .core.scan import scan_folder
+from .export import export
 
 SUBCOMMANDS = ("scan", "classify", "evaluate")
 
@@ -130,10 +134,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     scan = sub.add_parser("scan", help="scan a folder of saved pages and write a report",
-                          description="Scan FOLDER recursively and write OUT; its suffix picks the "
-                          "format: .csv (duplicate pairs), .json (everything), .html (report).")  # fmt: skip
+                          description="Scan FOLDER recursively and write reports. OUT's suffix picks the "
+                          "format: .html (report for people), .pdf (the same report as PDF), .json "
+                          "(everything), .csv (duplicate pairs). --pages-csv and --keep-csv write the "
+                          "other two CSVs; give any of the three outputs, or several.")  # fmt: skip
     scan.add_argument("folder", help="folder of saved pages (read only)")
-    scan.add_argument("-o", "--output", required=True, help="output file: .csv, .json or .html")
+    scan.add_argument("-o", "--output", metavar="OUT", help="report file: .html, .pdf, .json or .csv")
+    scan.add_argument("--pages-csv", metavar="FILE",
+                      help="also write a CSV with one row per file (verdict, cluster, page to keep)")
+    scan.add_argument("--keep-csv", metavar="FILE",
+                      help="also write a 'duplicate,keep' CSV: which page of each cluster to keep (canonical "
+                      "URL, else longest main content, else oldest file)")  # fmt: skip
     scan.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
     _add_threshold_args(scan)
     _add_setting_args(scan)
@@ -146,13 +157,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_threshold_args(classify)
     _add_setting_args(classify)
 
-    ev = sub.add_parser("evaluate", help="evaluate the classifier on labelled pairs",
+    ev = sub.add_parser("evaluate", help="evaluate the classifier (and every dedup method) on labelled pairs",
                         description="Classify the pairs of LABELS.csv (columns left,right,type) and "
-                        "print the confusion matrix, per-type precision, recall and F1, and macro-F1.")  # fmt: skip
+                        "print the confusion matrix, per-type precision, recall and F1, and macro-F1. "
+                        "With --methods, also score each dedup method on 'duplicate of any type?'.")  # fmt: skip
     ev.add_argument("--pairs", required=True, metavar="LABELS.csv")
+    ev.add_argument("--methods", metavar="LIST", default=None,
+                    help="'all' or a comma-separated list of " + ",".join(METHOD_KEYS) + ": print each "
+                    "method's precision, recall and F1 at its default threshold and at the best of its sweep")
+    ev.add_argument("--pr-curves", metavar="OUT.png", default=None,
+                    help="draw the methods' precision/recall curves to OUT.png (implies --methods all if not given)")  # fmt: skip
     _add_threshold_args(ev)
     _add_setting_args(ev)
     return parser
+
+
+def _scan_outputs(args) -> list[tuple[Path, str]]:
+    """The files ``scan`` writes, with their formats; raises ValueError for a bad suffix."""
+    outputs = []
+    if args.output:
+        out = Path(args.output)
+        try:
+            outputs.append((out, format_for(out)))
+        except ValueError:
+            raise ValueError(f"{out}: the output suffix must be .html, .pdf, .json or .csv") from None
+    if args.pages_csv:
+        outputs.append((Path(args.pages_csv), "pages-csv"))
+    if args.keep_csv:
+        outputs.append((Path(args.keep_csv), "keep-csv"))
+    return outputs
 
 
 def _cmd_scan(args) -> int:
@@ -160,20 +193,35 @@ def _cmd_scan(args) -> int:
     if not folder.is_dir():
         print(f"error: not a folder: {folder}", file=sys.stderr)
         return 2
-    out = Path(args.output)
-    if out.suffix.lower() not in (".csv", ".json", ".html", ".htm"):
-        print(f"error: {out}: the output suffix must be .csv, .json or .html", file=sys.stderr)
+    try:
+        outputs = _scan_outputs(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
+    if not outputs:
+        print("error: nothing to write: give -o OUT, --pages-csv FILE and/or --keep-csv FILE", file=sys.stderr)
+        return 2
+    # Check every destination before a long scan, not after it.
+    for out, _fmt in outputs:
+        try:
+            check_writable(out)
+        except ExportError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     progress = None if args.quiet else TerminalProgress()
     result = scan_folder(folder, _settings(args), _thresholds(args), progress)
-    try:
-        write_result(result, out)
-    except OSError as exc:
-        print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
     if not args.quiet:
         print(summary_text(result))
-        print(f"wrote {out}")
+    for out, fmt in outputs:
+        try:
+            export(result, out, fmt, progress=progress)
+        except ExportError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        if not args.quiet:
+            print(f"wrote {out}")
+    if args.keep_csv and not args.quiet:
+        print(f"keep rule: {KEEP_RULE}")
     return 0
 
 
@@ -204,11 +252,25 @@ def _cmd_classify(args) -> int:
 
 
 def _cmd_evaluate(args) -> int:
-    scored = _load_scored(args)
+    keys = parse_methods(args.methods or "all") if args.methods or args.pr_curves else None
+    if args.pr_curves:
+        check_writable(args.pr_curves)
+    if keys is None:
+        scored, report = _load_scored(args), None
+    else:
+        scored, report = evaluate_methods(args.pairs, keys, _thresholds(args), _settings(args), TerminalProgress())
     for s in scored:
         if s.error:
             print(f"warning: not scored: {s.error}", file=sys.stderr)
     print(format_evaluation(evaluate(scored)))
+    if report is not None:
+        print()
+        print(format_methods(report))
+    if args.pr_curves:
+        buf = io.BytesIO()
+        pr_figure(report).savefig(buf, format="png", dpi=120)
+        atomic_write_bytes(args.pr_curves, buf.getvalue())
+        print(f"wrote {args.pr_curves}")
     return 0
 
 
@@ -241,12 +303,31 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version")):
         return run_cli(argv)
+    from .gui import SCREENSHOT_VIEWS, run_gui  # the package imports Qt only to open the window
+
     gui = argparse.ArgumentParser(prog="dedup-gui", description="Open the duplicate-page inspector window.")
     gui.add_argument("folder", nargs="?", help="folder to scan (default: the bundled sample pages)")
+    gui.add_argument("--screenshot", metavar="OUT.png",
+                     help="wait for the scan, save a PNG image of the window (or of --view) and quit")
+    gui.add_argument("--view", choices=SCREENSHOT_VIEWS, default=None, metavar="NAME",
+                     help="what --screenshot saves: " + ", ".join(SCREENSHOT_VIEWS) + " (default: window)")  # fmt: skip
+    gui.add_argument("--pair", nargs=2, metavar=("LEFT", "RIGHT"),
+                     help="with --screenshot: select the pair of these two files (paths relative to FOLDER)")  # fmt: skip
     args = gui.parse_args(argv)
     if args.folder and not Path(args.folder).is_dir():
         print(f"error: not a folder: {args.folder}", file=sys.stderr)
         return 2
-    from .gui import run_gui  # Qt is imported only for the window
-
+    if (args.view or args.pair) and not args.screenshot:
+        print("error: --view and --pair need --screenshot OUT.png", file=sys.stderr)
+        return 2
+    if args.screenshot:
+        out = Path(args.screenshot)
+        if out.suffix.lower() != ".png":
+            print(f"error: {out}: the screenshot is a PNG image; name it *.png", file=sys.stderr)
+            return 2
+        if not out.resolve().parent.is_dir():
+            print(f"error: {out}: the folder {out.resolve().parent} does not exist", file=sys.stderr)
+            return 2
+        pair = tuple(args.pair) if args.pair else None
+        return run_gui(args.folder, screenshot=str(out), view=args.view or "window", pair=pair)
     return run_gui(args.folder)

@@ -27,13 +27,13 @@ import platformdirs
 from .model import Page, ScanSettings
 
 #: Bump when extraction or fingerprints change in a way that changes stored features.
-FEATURES_VERSION = "3"
-CACHE_FILE = "features.sqlite"
+FEATURES_VERSION = "4"
+CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600
 
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha1 TEXT);
+CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha1 TEXT);
 CREATE TABLE IF NOT EXISTS features (sha1 TEXT, version TEXT, data BLOB, used INTEGER,
                                      PRIMARY KEY (sha1, version));
 """
@@ -145,7 +145,8 @@ class FeatureCache:
             return None
         try:
             st = os.stat(abspath)
-            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (abspath,)).fetchone()
+            key = os.fsencode(abspath)  # bytes: file names need not be valid UTF-8
+            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (key,)).fetchone()
             if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:
                 sha1 = row[2]
             else:
@@ -153,9 +154,7 @@ class FeatureCache:
                 if sha1 is None:
                     self.misses += 1
                     return None
-                self.db.execute(
-                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (abspath, st.st_size, st.st_mtime_ns, sha1)
-                )
+                self.db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
             found = self.db.execute(
                 "SELECT data FROM features WHERE sha1 = ? AND version = ?", (sha1, self.version)
             ).fetchone()
@@ -183,16 +182,15 @@ class FeatureCache:
             return
         try:
             st = os.stat(page.abspath)
-            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (page.abspath,)).fetchone()
+            key = os.fsencode(page.abspath)
+            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (key,)).fetchone()
             if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:
                 sha1 = row[2]
             else:
                 sha1 = file_sha1(page.abspath, self.settings.max_file_bytes)
                 if sha1 is None:
                     return
-                self.db.execute(
-                    "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (page.abspath, st.st_size, st.st_mtime_ns, sha1)
-                )
+                self.db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
             values = {name: getattr(page, name) for name in _PAGE_FIELDS}
             blob = zlib.compress(pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL), 3)
             self.db.execute(

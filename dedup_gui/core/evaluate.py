@@ -115,6 +115,7 @@ def score_labeled_pairs(
     thresholds: Thresholds | None = None,
     settings: ScanSettings | None = None,
     progress: Progress | None = None,
+    pages: dict[str, Page | str] | None = None,
 ) -> list[ScoredPair]:
     """Measure and classify each labelled pair; each page is read once.
 
@@ -124,6 +125,9 @@ def score_labeled_pairs(
         thresholds: classifier thresholds (defaults: :class:`Thresholds`).
         settings: scan settings (defaults: :class:`ScanSettings`).
         progress: progress to report to (optional).
+        pages: a dict filled with the pages read, path as written in the CSV -> :class:`Page`
+            (or the reason it could not be read, str); pass one to get the pages back (the
+            method comparison, :mod:`.method_eval`, needs them), or a filled one to reuse them.
 
     Returns:
         One :class:`ScoredPair` per label, in order; a pair whose page cannot be read carries
@@ -133,7 +137,7 @@ def score_labeled_pairs(
     settings = settings or ScanSettings()
     progress = progress or NullProgress()
     base = Path(base_dir)
-    cache: dict[str, Page | str] = {}
+    cache: dict[str, Page | str] = pages if pages is not None else {}
 
     def get(rel: str) -> Page | str:
         if rel not in cache:

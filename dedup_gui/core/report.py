@@ -1,25 +1,60 @@
-"""Writing scan results: CSV of pairs, JSON of everything, a simple HTML report.
+"""Writing scan results: CSV of pairs, pages and what to keep, JSON of everything, the HTML report.
 
-Every file is written atomically (a temporary file in the target folder, then ``os.replace``),
-so a failed export never leaves half a file nor damages an existing one.  Every string that
-comes from a page is escaped in HTML output.
+Formats (:data:`CORE_FORMATS`; the PDF is made outside core, by :mod:`dedup_gui.pdf_report`,
+since it draws with Qt, and :func:`dedup_gui.export.export` writes every format):
+
+* ``csv``: one row per pair that is not distinct, with the PREDICTIONS.csv columns plus
+  ``cluster`` (DESIGN.md);
+* ``pages-csv``: one row per file with its verdict, cluster and the page its cluster keeps;
+* ``keep-csv``: ``duplicate,keep``, one row per page that duplicates the page to keep
+  (:data:`dedup_gui.core.keep.KEEP_RULE`);
+* ``json``: everything, following ``resources/report.schema.json``;
+* ``html``: the self-contained report (:mod:`dedup_gui.core.report_html`).
+
+Every format may be limited to a subset of the pairs (what the GUI's filters show).  Every file
+is written atomically (:mod:`dedup_gui.core.atomic`): a failed or cancelled export leaves no
+half-written file and never damages an existing one.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
-import os
-import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict
-from datetime import datetime, timezone
 from pathlib import Path
 
-from .. import __version__
+from .atomic import ExportError, atomic_write_bytes, atomic_write_text
 from .classify import explain
-from .model import TYPE_ORDER, DupType, ScanResult
+from .keep import KEEP_RULE
+from .model import DupType, Pair, ScanResult
+from .progress import Progress
+from .report_html import html_from_report
+from .report_model import EXCERPT_LIMIT, Report, build_report, scan_summary
+
+__all__ = [
+    "CORE_FORMATS",
+    "FORMATS",
+    "PAGE_COLUMNS",
+    "PREDICTION_COLUMNS",
+    "SUFFIX_FORMATS",
+    "ExportError",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "excerpts_needed",
+    "format_for",
+    "html_report",
+    "keep_csv",
+    "pages_csv",
+    "pairs_csv",
+    "render",
+    "result_dict",
+    "score_row",
+    "summary_dict",
+    "summary_text",
+    "write_result",
+]
 
 #: Columns of PREDICTIONS.csv (DESIGN.md); the scan CSV adds ``cluster``.
 PREDICTION_COLUMNS = [
@@ -32,32 +67,66 @@ PREDICTION_COLUMNS = [
     "hamming_distance",
     "jaccard",
 ]
-FORMATS = (".csv", ".json", ".html", ".htm")
+#: Columns of the pages CSV.
+PAGE_COLUMNS = [
+    "path",
+    "status",
+    "reason",
+    "title",
+    "url",
+    "encoding",
+    "word_count",
+    "size_bytes",
+    "sha1",
+    "simhash",
+    "cluster",
+    "keep",
+]
+#: Columns of the keep CSV.
+KEEP_COLUMNS = ["duplicate", "keep"]
+#: Output suffixes and the format each one picks.
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf"}
+#: Suffixes :func:`write_result` accepts (kept for callers of the first version).
+FORMATS = tuple(SUFFIX_FORMATS)
+#: Formats core renders itself (everything but ``pdf``).
+CORE_FORMATS = ("html", "json", "csv", "pages-csv", "keep-csv")
+#: Version of the JSON layout; bumped when a field changes meaning or goes away.
+JSON_FORMAT_VERSION = 1
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically.
+def format_for(path: str | Path, fmt: str | None = None) -> str:
+    """The format to write: ``fmt`` if given, else the one ``path``'s suffix picks.
+
+    Args:
+        path: the output file.
+        fmt: one of ``html``, ``pdf``, ``json``, ``csv``, ``pages-csv``, ``keep-csv``, or ``None``.
+
+    Returns:
+        The format name (str).
 
     Raises:
-        OSError: the folder cannot be written (e.g. ``PermissionError`` for a read-only place);
-            no file is left behind and an existing file is untouched.
+        ValueError: unknown format, or no format given and an unknown suffix.
     """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    if fmt is not None:
+        if fmt not in (*CORE_FORMATS, "pdf"):
+            raise ValueError(f"unknown format {fmt!r}: use one of html, pdf, json, csv, pages-csv, keep-csv")
+        return fmt
+    suffix = Path(path).suffix.lower()
+    if suffix not in SUFFIX_FORMATS:
+        raise ValueError(f"unknown output format {suffix or '(no suffix)'!r}: use one of .html, .pdf, .json, .csv")
+    return SUFFIX_FORMATS[suffix]
 
 
 def score_row(scores) -> list[str]:
-    """The measure columns of a PREDICTIONS.csv row, formatted (list[str], 4 decimals)."""
+    """The measure columns of a PREDICTIONS.csv row, formatted.
+
+    Args:
+        scores: a :class:`~dedup_gui.core.model.PairScores`.
+
+    Returns:
+        ``[content_similarity, content_containment, layout_similarity, hamming_distance,
+        jaccard]`` as str, similarities with 4 decimals.
+    """
     return [
         f"{scores.content_similarity:.4f}",
         f"{scores.content_containment:.4f}",
@@ -67,13 +136,33 @@ def score_row(scores) -> list[str]:
     ]
 
 
-def pairs_csv(result: ScanResult) -> str:
-    """CSV text with one row per pair that is not distinct (PREDICTIONS.csv columns + cluster)."""
+def _spreadsheet_safe(text: str | None) -> str:
+    """Free text for a CSV cell that a spreadsheet will not run as a formula.
+
+    A page title such as ``=HYPERLINK(...)`` would be a live formula in a spreadsheet (CSV
+    injection); a leading apostrophe keeps it text.  Used for titles and reasons (text for
+    people), not for paths and URLs, which tools match exactly.
+    """
+    text = text or ""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
+    """CSV text with one row per pair that is not distinct: the PREDICTIONS.csv columns plus
+    ``cluster``.
+
+    Args:
+        result: the scan.
+        pairs: the pairs to write (default: all of ``result.pairs``); distinct ones are left out.
+
+    Returns:
+        The CSV text (str, ``\\n`` line ends, header first).
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*PREDICTION_COLUMNS, "cluster"])
     cluster_of = result.cluster_of()
-    for pair in result.pairs:
+    for pair in result.pairs if pairs is None else pairs:
         if pair.type is DupType.DISTINCT:
             continue
         left, right = result.pages[pair.left], result.pages[pair.right]
@@ -83,18 +172,99 @@ def pairs_csv(result: ScanResult) -> str:
     return out.getvalue()
 
 
-def result_dict(result: ScanResult) -> dict:
-    """Everything in a scan as plain JSON-ready data (dict): files with verdicts, pairs,
-    clusters, thresholds, settings and the product version."""
-    cluster_of = result.cluster_of()
+def _no_text_reason(result: ScanResult) -> str:
+    return f"no usable main text (fewer than {result.settings.min_tokens} tokens)"
+
+
+def pages_csv(report: Report) -> str:
+    """CSV text with one row per file (:data:`PAGE_COLUMNS`): every page with its verdict,
+    cluster and the path of the page its cluster keeps, then the files that could not be used
+    (status ``error``) and the files skipped as not pages (status ``skipped``).
+
+    Args:
+        report: from :func:`dedup_gui.core.report_model.build_report`.
+
+    Returns:
+        The CSV text (str).
+    """
+    r = report.result
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(PAGE_COLUMNS)
+    cluster_of = r.cluster_of()
+    for i, page in enumerate(r.pages):
+        cluster = cluster_of.get(i)
+        keep = r.pages[report.keep[cluster].keep].path if cluster is not None else ""
+        writer.writerow(
+            [
+                page.path,
+                "ok" if page.has_text else "no usable text",
+                "" if page.has_text else _no_text_reason(r),
+                _spreadsheet_safe(page.title),
+                page.url or "",
+                page.encoding,
+                page.word_count,
+                page.size,
+                page.sha1,
+                page.simhash_hex,
+                "" if cluster is None else cluster,
+                keep,
+            ]
+        )
+    for err in r.errors:
+        writer.writerow([err.path, "error", _spreadsheet_safe(err.reason), "", "", "", "", "", "", "", "", ""])
+    for path in r.skipped:
+        writer.writerow([path, "skipped", "not a page", "", "", "", "", "", "", "", "", ""])
+    return out.getvalue()
+
+
+def keep_csv(report: Report) -> str:
+    """CSV text ``duplicate,keep``: for each shown cluster, one row per page that duplicates the
+    page to keep, by :data:`dedup_gui.core.keep.KEEP_RULE`.
+
+    Args:
+        report: from :func:`dedup_gui.core.report_model.build_report`; its clusters are those
+            of the shown pairs.
+
+    Returns:
+        The CSV text (str), rows in cluster order, then duplicate path order.
+    """
+    r = report.result
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(KEEP_COLUMNS)
+    for entry in report.clusters:
+        keep = r.pages[entry.keep.keep].path
+        for path in sorted(r.pages[i].path for i in entry.keep.duplicates):
+            writer.writerow([path, keep])
+    return out.getvalue()
+
+
+def summary_dict(result: ScanResult) -> dict:
+    """Counts of a scan.
+
+    Args:
+        result: the scan.
+
+    Returns:
+        ``{"pages", "pages_without_text", "errors", "skipped", "pairs_compared",
+        "pairs_by_type": {type: n}, "clusters", "seconds"}`` (dict).
+    """
+    return scan_summary(result)
+
+
+def _report_dict(report: Report) -> dict:
+    r = report.result
+    cluster_of = r.cluster_of()
     files = []
-    for i, page in enumerate(result.pages):
+    for i, page in enumerate(r.pages):
         files.append(
             {
                 "path": page.path,
                 "status": "ok" if page.has_text else "no usable text",
                 "size_bytes": page.size,
                 "sha1": page.sha1,
+                "text_hash": page.text_hash,
                 "encoding": page.encoding,
                 "encoding_source": page.encoding_source,
                 "title": page.title,
@@ -106,15 +276,15 @@ def result_dict(result: ScanResult) -> dict:
                 "main_text": page.main_text,
             }
         )
-    files += [{"path": e.path, "status": "error", "reason": e.reason} for e in result.errors]
-    files += [{"path": p, "status": "skipped", "reason": "not a page"} for p in result.skipped]
+    files += [{"path": e.path, "status": "error", "reason": e.reason} for e in r.errors]
+    files += [{"path": p, "status": "skipped", "reason": "not a page"} for p in r.skipped]
     pairs = []
-    for pair in result.pairs:
+    for pair in report.pairs:
         s = pair.scores
         pairs.append(
             {
-                "left": result.pages[pair.left].path,
-                "right": result.pages[pair.right].path,
+                "left": r.pages[pair.left].path,
+                "right": r.pages[pair.right].path,
                 "type": pair.type.value,
                 "content_similarity": round(s.content_similarity, 6),
                 "content_containment": round(s.content_containment, 6),
@@ -122,55 +292,80 @@ def result_dict(result: ScanResult) -> dict:
                 "hamming_distance": s.hamming_distance,
                 "jaccard": round(s.jaccard, 6),
                 "identical_bytes": s.identical_bytes,
+                "both_have_text": s.both_have_text,
                 "cluster": cluster_of.get(pair.left) if pair.type is not DupType.DISTINCT else None,
-                "why": explain(s, result.thresholds),
+                "why": explain(s, r.thresholds),
             }
         )
     clusters = [
         {
-            "id": c.id,
-            "pages": [result.pages[i].path for i in c.pages],
-            "types": [t.value for t in TYPE_ORDER if t in c.types],
+            "id": e.cluster.id,
+            "pages": [r.pages[i].path for i in e.cluster.pages],
+            "types": [
+                t.value
+                for t in (DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL)
+                if t in e.cluster.types
+            ],
+            "keep": r.pages[e.keep.keep].path,
+            "keep_reason": e.keep.reason,
         }
-        for c in result.clusters
+        for e in report.clusters
     ]
     return {
+        "format": "dedup-gui-report",
+        "format_version": JSON_FORMAT_VERSION,
         "product": "dedup-gui",
-        "version": __version__,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "folder": result.root,
-        "summary": summary_dict(result),
-        "thresholds": asdict(result.thresholds),
-        "settings": asdict(result.settings),
+        "version": report.version,
+        "created": report.created.isoformat(timespec="seconds"),
+        "folder": r.root,
+        "summary": report.summary(),
+        "selection": {"subset": report.subset, "pairs_shown": len(report.pairs), "pairs_total": len(r.pairs)},
+        "thresholds": asdict(r.thresholds),
+        "settings": asdict(r.settings),
+        "keep_rule": KEEP_RULE,
         "files": files,
+        "errors": [{"path": e.path, "reason": e.reason} for e in r.errors],
         "pairs": pairs,
         "clusters": clusters,
     }
 
 
-def summary_dict(result: ScanResult) -> dict:
-    """Counts of a scan: pages, pages without usable text, errors, skipped, pairs by type,
-    clusters, seconds (dict)."""
-    return {
-        "pages": len(result.pages),
-        "pages_without_text": sum(1 for p in result.pages if not p.has_text),
-        "errors": len(result.errors),
-        "skipped": len(result.skipped),
-        "pairs_compared": len(result.pairs),
-        "pairs_by_type": {t.value: n for t, n in result.type_counts().items()},
-        "clusters": len(result.clusters),
-        "seconds": round(result.elapsed, 2),
-    }
+def result_dict(result: ScanResult, pairs: Sequence[Pair] | None = None) -> dict:
+    """Everything in a scan as plain JSON-ready data, following ``resources/report.schema.json``.
+
+    Holds: the product and its version, the folder, the summary, which pairs are shown, the
+    thresholds and settings, the keep rule, every file with its verdict (pages with encoding,
+    title, URL, word count, SimHash and main text; errors with the reason; skipped files), the
+    errors again as a list, the pairs with their measures and the reasons for their type, and
+    the clusters with the page to keep.
+
+    Args:
+        result: the scan.
+        pairs: the pairs to include (default: all, distinct ones too).
+
+    Returns:
+        A dict of str, numbers, bools, None, lists and dicts.
+    """
+    return _report_dict(build_report(result, pairs, excerpt_limit=0))
 
 
 def summary_text(result: ScanResult) -> str:
-    """A few lines summarising a scan for the terminal (str)."""
+    """A few lines summarising a scan for the terminal.
+
+    Args:
+        result: the scan.
+
+    Returns:
+        The lines, joined with ``\\n`` (str), errors listed last.
+    """
     s = summary_dict(result)
     by_type = ", ".join(f"{n} {t}" for t, n in s["pairs_by_type"].items())
     lines = [
         f"folder:   {result.root}",
-        f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text); "
-        f"{s['skipped']} other files skipped",
+        (
+            f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text); "
+            f"{s['skipped']} other files skipped"
+        ),
         f"errors:   {s['errors']}",
         f"pairs:    {s['pairs_compared']} compared: {by_type}",
         f"clusters: {s['clusters']}",
@@ -181,80 +376,82 @@ def summary_text(result: ScanResult) -> str:
     return "\n".join(lines)
 
 
-def html_report(result: ScanResult) -> str:
-    """A simple, self-contained HTML report (no script, nothing remote; page strings escaped)."""
-    e = html.escape
-    s = summary_dict(result)
-    t = result.thresholds
-    cluster_of = result.cluster_of()
-    out = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; style-src 'unsafe-inline'\">",
-        f"<title>Duplicate pages in {e(result.root)}</title>",
-        "<style>body{font:14px/1.4 sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}"
-        "th{background:#eee}.n{text-align:right;font-variant-numeric:tabular-nums}</style>",
-        "</head><body>",
-        f"<h1>Duplicate pages in {e(result.root)}</h1>",
-        f"<p>{s['pages']} pages ({s['pages_without_text']} without usable main text), {s['errors']} errors, "
-        f"{s['skipped']} other files skipped, {s['pairs_compared']} pairs compared, {s['clusters']} clusters. "
-        f"dedup-gui {e(__version__)}.</p>",
-        f"<p>Thresholds: content same {t.content_same}, content partial {t.content_partial}, "
-        f"layout same {t.layout_same}, Hamming k {t.hamming_k}.</p>",
-        "<h2>Pairs by type</h2><table><tr><th>type</th><th>pairs</th></tr>",
-    ]
-    for dup_type, n in result.type_counts().items():
-        out.append(f"<tr><td>{e(dup_type.label)}</td><td class='n'>{n}</td></tr>")
-    out.append("</table><h2>Clusters</h2><table><tr><th>cluster</th><th>types</th><th>pages</th></tr>")
-    for c in result.clusters:
-        pages = "<br>".join(e(result.pages[i].path) for i in c.pages)
-        types = ", ".join(x.value for x in TYPE_ORDER if x in c.types)
-        out.append(f"<tr><td class='n'>{c.id}</td><td>{e(types)}</td><td>{pages}</td></tr>")
-    out.append("</table><h2>Duplicate pairs</h2><table><tr><th>left</th><th>right</th><th>type</th>")
-    out.append(
-        "<th>content similarity</th><th>containment</th><th>layout similarity</th>"
-        "<th>Hamming distance</th><th>Jaccard</th><th>cluster</th><th>why</th></tr>"
-    )
-    for pair in result.pairs:
-        if pair.type is DupType.DISTINCT:
-            continue
-        a, b = result.pages[pair.left], result.pages[pair.right]
-        cells = "".join(f"<td class='n'>{v}</td>" for v in score_row(pair.scores))
-        why = "<br>".join(e(x) for x in explain(pair.scores, t))
-        out.append(
-            f"<tr><td>{e(a.path)}<br><small>{e(a.title)}</small></td><td>{e(b.path)}<br><small>{e(b.title)}</small></td>"
-            f"<td>{e(pair.type.value)}</td>{cells}<td class='n'>{cluster_of.get(pair.left, '')}</td><td><small>{why}</small></td></tr>"
-        )
-    out.append("</table><h2>Files that could not be used</h2>")
-    if result.errors:
-        out.append("<table><tr><th>file</th><th>reason</th></tr>")
-        out += [f"<tr><td>{e(x.path)}</td><td>{e(x.reason)}</td></tr>" for x in result.errors]
-        out.append("</table>")
-    else:
-        out.append("<p>None.</p>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
+def html_report(result: ScanResult, pairs: Sequence[Pair] | None = None, progress: Progress | None = None) -> str:
+    """The self-contained HTML report (no script, nothing remote; page strings escaped).
+
+    Args:
+        result: the scan.
+        pairs: the pairs to show (default: all).
+        progress: receives progress; may cancel.
+
+    Returns:
+        The HTML document (str).
+
+    Raises:
+        ScanCancelled: ``progress`` was cancelled.
+    """
+    return html_from_report(build_report(result, pairs, progress))
 
 
-def write_result(result: ScanResult, path: str | Path) -> Path:
-    """Write a scan result; the suffix of ``path`` picks the format (.csv, .json, .html).
+def render(report: Report, fmt: str) -> str:
+    """Render a report in one of the :data:`CORE_FORMATS`.
+
+    Args:
+        report: from :func:`dedup_gui.core.report_model.build_report`.
+        fmt: ``html``, ``json``, ``csv``, ``pages-csv`` or ``keep-csv``.
+
+    Returns:
+        The file's text (str).
+
+    Raises:
+        ValueError: ``fmt`` is not a core format (``pdf`` is made by :mod:`dedup_gui.pdf_report`).
+    """
+    if fmt == "csv":
+        return pairs_csv(report.result, report.pairs)
+    if fmt == "pages-csv":
+        return pages_csv(report)
+    if fmt == "keep-csv":
+        return keep_csv(report)
+    if fmt == "json":
+        return json.dumps(_report_dict(report), ensure_ascii=False, indent=1) + "\n"
+    if fmt == "html":
+        return html_from_report(report)
+    raise ValueError(f"format {fmt!r} is not rendered by core: use one of {', '.join(CORE_FORMATS)}")
+
+
+def write_result(
+    result: ScanResult,
+    path: str | Path,
+    fmt: str | None = None,
+    pairs: Sequence[Pair] | None = None,
+    progress: Progress | None = None,
+) -> Path:
+    """Write a scan result in a core format, atomically.
+
+    Args:
+        result: the scan.
+        path: the output file.
+        fmt: the format (see :func:`format_for`); by default ``path``'s suffix picks it
+            (``.csv``, ``.json``, ``.html``).
+        pairs: the pairs to write (default: all).
+        progress: receives progress; may cancel.
 
     Returns:
         The path written.
 
     Raises:
-        ValueError: unknown suffix.
-        OSError: the file cannot be written (nothing is left half-written).
+        ValueError: unknown format, or ``pdf`` (use :func:`dedup_gui.export.export`).
+        ExportError: the file cannot be written (an ``OSError``; nothing is left half-written).
+        ScanCancelled: ``progress`` was cancelled; no file is written.
     """
-    target = Path(path)
-    suffix = target.suffix.lower()
-    if suffix == ".csv":
-        text = pairs_csv(result)
-    elif suffix == ".json":
-        text = json.dumps(result_dict(result), ensure_ascii=False, indent=1) + "\n"
-    elif suffix in (".html", ".htm"):
-        text = html_report(result)
-    else:
-        raise ValueError(f"unknown output format {suffix or '(no suffix)'!r}: use one of .csv, .json, .html")
-    atomic_write_text(target, text)
-    return target
+    fmt = format_for(path, fmt)
+    if fmt == "pdf":
+        raise ValueError("PDF is written by dedup_gui.export.export (it needs Qt), not by core")
+    report = build_report(result, pairs, progress, excerpt_limit=excerpts_needed(fmt))
+    return atomic_write_text(path, render(report, fmt))
+
+
+def excerpts_needed(fmt: str) -> int:
+    """How many diff excerpts a format prints (int): :data:`EXCERPT_LIMIT` for the HTML and PDF
+    reports, none for the rest (so CSV and JSON exports skip the diffs)."""
+    return EXCERPT_LIMIT if fmt in ("html", "pdf") else 0

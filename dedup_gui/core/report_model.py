@@ -1,0 +1,319 @@
+"""What a report shows, computed once for every format (HTML, PDF, JSON, CSV).
+
+:func:`build_report` takes a scan and, optionally, the subset of pairs a user's filters show,
+and gathers everything a report prints: the summary, the settings and thresholds with their
+meaning, the clusters with the page to keep, each duplicate pair with its measures, its
+explanation and a diff excerpt, and the files that could not be used.  Renderers only format
+it, so the HTML report and the PDF cannot drift apart.  Strings here are plain, unescaped text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+
+from .. import __version__
+from .classify import explain
+from .diff_excerpt import DiffExcerpt, diff_excerpt
+from .keep import KEEP_RULE, KeepChoice, file_mtime, keep_choices
+from .model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
+from .progress import NullProgress, Progress, check_cancel
+
+STAGE = "writing the report"
+#: Pairs that get a diff excerpt in a report; later pairs list their measures only, so a scan
+#: with many thousands of duplicate pairs still exports in seconds.
+EXCERPT_LIMIT = 500
+
+#: Meaning of each threshold, for the settings table.
+THRESHOLD_HELP = {
+    "content_same": "content similarity (or containment, with Jaccard >= same_min_jaccard) for 'same content'",
+    "content_partial": "content containment for 'an important part of the content is shared'",
+    "layout_same": "layout similarity (tag sequences) for 'same layout'",
+    "hamming_k": "SimHash Hamming distance (bits) at or below which fingerprints are near duplicates",
+    "same_min_jaccard": "Jaccard similarity that containment needs to count as 'same content'",
+}
+SETTING_HELP = {
+    "max_file_bytes": "larger files are reported as too large (bytes)",
+    "min_tokens": "fewest main-text tokens of a page with usable text",
+    "shingle_size": "tokens per shingle",
+    "num_perm": "MinHash permutations",
+    "lsh_threshold": "Jaccard threshold of the MinHash LSH candidate index",
+    "workers": "processes for reading pages (0 = one per core for big folders)",
+    "page_timeout": "seconds one page may take before it is cut off",
+    "page_memory_bytes": "memory limit of each worker process (bytes)",
+    "use_cache": "read and write the feature cache",
+    "cache_dir": "feature cache folder (none: the user's cache folder)",
+    "extractor": "main-content extractor",
+    "dask_scheduler": "Dask scheduler the per-page stage ran on (none: this machine)",
+}
+
+
+@dataclass(frozen=True)
+class PairEntry:
+    """One duplicate pair as a report shows it.
+
+    Attributes:
+        number: 1-based position in the report.
+        pair: the pair.
+        left, right: its two pages.
+        cluster: the cluster id of the pair's pages (``None`` for a distinct pair).
+        why: the classification in words (:func:`dedup_gui.core.classify.explain`).
+        excerpt: the diff excerpt, or ``None`` past :data:`EXCERPT_LIMIT` or when a page has no
+            usable text.
+    """
+
+    number: int
+    pair: Pair
+    left: Page
+    right: Page
+    cluster: int | None
+    why: list[str]
+    excerpt: DiffExcerpt | None
+
+
+@dataclass(frozen=True)
+class ClusterEntry:
+    """One cluster as a report shows it.
+
+    Attributes:
+        cluster: the cluster.
+        pages: its pages, in path order.
+        keep: the keep choice (which page to keep, and why).
+    """
+
+    cluster: Cluster
+    pages: list[Page]
+    keep: KeepChoice
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything a report prints, for one scan and an optional subset of its pairs.
+
+    Attributes:
+        result: the scan.
+        created: when the report was made (UTC, aware).
+        version: the product version.
+        pairs: the pairs shown (the user's subset, or all), in the given order.
+        subset: ``True`` when ``pairs`` is a filtered subset of the scan's pairs.
+        duplicates: report entries of the shown pairs that are not distinct.
+        clusters: the clusters that hold a shown duplicate pair (all clusters when not a subset).
+        keep: the keep choice of every cluster of the scan, by cluster id.
+        excerpt_limit: how many pairs got a diff excerpt at most.
+    """
+
+    result: ScanResult
+    created: datetime
+    version: str
+    pairs: list[Pair]
+    subset: bool
+    duplicates: list[PairEntry]
+    clusters: list[ClusterEntry]
+    keep: dict[int, KeepChoice]
+    excerpt_limit: int
+
+    @property
+    def keep_rule(self) -> str:
+        """The keep rule in words (str)."""
+        return KEEP_RULE
+
+    @property
+    def title(self) -> str:
+        """The report's title (str)."""
+        return f"Duplicate pages in {self.result.root}"
+
+    def summary(self) -> dict:
+        """Counts of the whole scan (dict; see :func:`scan_summary`)."""
+        return scan_summary(self.result)
+
+    def shown_type_counts(self) -> dict[DupType, int]:
+        """Pairs of each type among the shown pairs (dict[DupType, int], in :data:`TYPE_ORDER`)."""
+        counts = {t: 0 for t in TYPE_ORDER}
+        for p in self.pairs:
+            counts[p.type] += 1
+        return counts
+
+    def threshold_rows(self) -> list[tuple[str, str, str]]:
+        """``(name, value, meaning)`` of each threshold (list of str triples)."""
+        t = self.result.thresholds
+        return [(f.name, _fmt(getattr(t, f.name)), THRESHOLD_HELP.get(f.name, "")) for f in fields(t)]
+
+    def setting_rows(self) -> list[tuple[str, str, str]]:
+        """``(name, value, meaning)`` of each scan setting (list of str triples)."""
+        s = self.result.settings
+        return [(f.name, _fmt(getattr(s, f.name)), SETTING_HELP.get(f.name, "")) for f in fields(s)]
+
+    def pages_without_text(self) -> list[Page]:
+        """Pages that were read but have no usable main text (list[Page])."""
+        return [p for p in self.result.pages if not p.has_text]
+
+    @property
+    def created_text(self) -> str:
+        """The creation time for people, e.g. ``"2026-11-30 06:30 UTC"`` (str)."""
+        return self.created.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def scan_summary(result: ScanResult) -> dict:
+    """Counts of a scan.
+
+    Args:
+        result: the scan.
+
+    Returns:
+        ``{"pages", "pages_without_text", "errors", "skipped", "pairs_compared",
+        "pairs_by_type": {type value: n, in TYPE_ORDER}, "clusters", "seconds"}`` (dict).
+    """
+    return {
+        "pages": len(result.pages),
+        "pages_without_text": sum(1 for p in result.pages if not p.has_text),
+        "errors": len(result.errors),
+        "skipped": len(result.skipped),
+        "pairs_compared": len(result.pairs),
+        "pairs_by_type": {t.value: n for t, n in result.type_counts().items()},
+        "clusters": len(result.clusters),
+        "seconds": round(result.elapsed, 2),
+    }
+
+
+def why_text(lines: list[str]) -> str:
+    """The classification sentences of :func:`dedup_gui.core.classify.explain` as one line
+    (str): the measures joined by ``"; "``, then the verdict (``"=> ..."``)."""
+    if lines and lines[-1].startswith("=>"):
+        head = "; ".join(lines[:-1])
+        return f"{head} {lines[-1]}" if head else lines[-1]
+    return "; ".join(lines)
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A chart of a report.
+
+    Attributes:
+        name: short id, ``"histogram"`` or ``"map"``.
+        title: heading (str).
+        caption: one sentence saying how to read it (str).
+        figure: the matplotlib ``Figure`` (numbers and fixed labels only: no page strings).
+    """
+
+    name: str
+    title: str
+    caption: str
+    figure: object
+
+
+def report_charts(report: Report) -> list[Chart]:
+    """The report's two charts: the Hamming distance histogram of all pairs of pages (with the
+    classified duplicate pairs by type) and the content/layout map of the shown pairs.
+
+    Returns:
+        Two :class:`Chart` objects (list).
+    """
+    from dataclasses import replace
+
+    from .charts import histogram_figure, map_figure  # matplotlib: only when a chart is drawn
+    from .histogram import result_histogram, type_counts_by_distance
+
+    r = report.result
+    shown = replace(r, pairs=report.pairs)
+    k = r.thresholds.hamming_k
+    hist = histogram_figure(result_histogram(r), type_counts_by_distance(shown), k)
+    cmap = map_figure(shown)
+    return [
+        Chart(
+            "histogram",
+            "Hamming distance histogram",
+            f"Grey: SimHash Hamming distances of all pairs of pages with usable text; coloured: the "
+            f"duplicate pairs by type. Pairs left of the dashed line (k = {k} bits) are near duplicates "
+            "by SimHash.",
+            hist,
+        ),
+        Chart(
+            "map",
+            "Content/layout map",
+            "Each candidate pair at its content similarity (x) and layout similarity (y), coloured by "
+            "type; the shaded regions are the four types under the report's thresholds.",
+            cmap,
+        ),
+    ]
+
+
+def build_report(
+    result: ScanResult,
+    pairs: Sequence[Pair] | None = None,
+    progress: Progress | None = None,
+    excerpt_limit: int = EXCERPT_LIMIT,
+    mtime: Callable[[Page], float] = file_mtime,
+    created: datetime | None = None,
+) -> Report:
+    """Gather what a report shows.
+
+    Args:
+        result: the scan.
+        pairs: the pairs to show, e.g. what the GUI's filters show (pairs of ``result``, in the
+            order to print); ``None`` shows every pair.
+        progress: receives ``"writing the report"`` progress (one step per diff excerpt); may
+            cancel.
+        excerpt_limit: how many duplicate pairs get a diff excerpt.
+        mtime: a page's file modification time (for the keep rule's "oldest file").
+        created: the report's time (default: now).
+
+    Returns:
+        The :class:`Report`.
+
+    Raises:
+        ScanCancelled: ``progress`` was cancelled.
+    """
+    progress = progress or NullProgress()
+    shown = list(result.pairs if pairs is None else pairs)
+    cluster_of = result.cluster_of()
+    keep = keep_choices(result, mtime=mtime)
+    dup_pairs = [p for p in shown if p.type is not DupType.DISTINCT]
+    n_excerpts = min(len(dup_pairs), excerpt_limit)
+    entries = []
+    for n, pair in enumerate(dup_pairs):
+        if n % 10 == 0:
+            check_cancel(progress)
+            progress.update(STAGE, min(n, n_excerpts), n_excerpts)
+        left, right = result.pages[pair.left], result.pages[pair.right]
+        excerpt = None
+        if n < excerpt_limit and pair.scores.both_have_text:
+            excerpt = diff_excerpt(left.main_text, right.main_text)
+        entries.append(
+            PairEntry(
+                n + 1, pair, left, right, cluster_of.get(pair.left), explain(pair.scores, result.thresholds), excerpt
+            )
+        )
+    progress.update(STAGE, n_excerpts, n_excerpts)
+    if pairs is None:
+        wanted = {c.id for c in result.clusters}
+    else:
+        wanted = {cluster_of[p.left] for p in dup_pairs if p.left in cluster_of}
+    clusters = [
+        ClusterEntry(c, sorted((result.pages[i] for i in c.pages), key=lambda p: p.path), keep[c.id])
+        for c in result.clusters
+        if c.id in wanted
+    ]
+    return Report(
+        result=result,
+        created=created or datetime.now(UTC),
+        version=__version__,
+        pairs=shown,
+        subset=pairs is not None,
+        duplicates=entries,
+        clusters=clusters,
+        keep=keep,
+        excerpt_limit=excerpt_limit,
+    )

@@ -1,0 +1,136 @@
+"""Every method on labelled pairs: counting, sweeps, the table, the chart, and the real pairs."""
+
+import pytest
+
+from dedup_gui.core.evaluate import LabeledPair
+from dedup_gui.core.method_eval import (
+    HAMMING_SWEEP,
+    METHOD_KEYS,
+    SIMILARITY_SWEEP,
+    PairValues,
+    compare_methods,
+    evaluate_methods,
+    format_methods,
+    method_specs,
+    parse_methods,
+    pr_figure,
+    score_method,
+)
+from dedup_gui.core.model import DupType, Thresholds
+
+from ..conftest import SAMPLES
+
+
+def rows_of(*items):
+    """PairValues from (label, {key: value}) items."""
+    return [PairValues(LabeledPair(f"a{i}", f"b{i}", label), label is not DupType.DISTINCT, values)
+            for i, (label, values) in enumerate(items)]  # fmt: skip
+
+
+ROWS = rows_of(
+    (DupType.FULL, {"simhash": 0.0, "shingles": 0.98}),
+    (DupType.CONTENT, {"simhash": 2.0, "shingles": 0.91}),
+    (DupType.PARTIAL, {"simhash": 12.0, "shingles": 0.35}),
+    (DupType.LAYOUT, {"simhash": None, "shingles": None}),  # a page without text
+    (DupType.DISTINCT, {"simhash": 3.0, "shingles": 0.12}),
+    (DupType.DISTINCT, {"simhash": 30.0, "shingles": 0.0}),
+)
+
+
+def test_counting_at_a_threshold():
+    specs = method_specs()
+    s = score_method(ROWS, specs["simhash"], 3)
+    # k <= 3: pairs 0, 1 (duplicates) and 4 (distinct) called duplicates.
+    assert (s.tp, s.fp, s.fn, s.tn) == (2, 1, 2, 1)
+    assert (s.precision, s.recall, s.f1) == (2 / 3, 2 / 4, pytest.approx(4 / 7))
+    s = score_method(ROWS, specs["shingles"], 0.3)
+    assert (s.tp, s.fp, s.fn, s.tn) == (3, 0, 1, 2)
+
+
+def test_sweeps_defaults_and_best():
+    report = compare_methods(ROWS, ["simhash", "shingles"])
+    assert [t for t, *_ in report.sweeps["simhash"]] == list(HAMMING_SWEEP)
+    assert [t for t, *_ in report.sweeps["shingles"]] == list(SIMILARITY_SWEEP)
+    assert report.defaults["simhash"].threshold == 3 and report.defaults["shingles"].threshold == 0.9
+    # Shingles: every threshold from 0.15 to 0.35 finds 3 of 4 with no false alarm (F1 6/7);
+    # the tie goes to the threshold nearest the default.
+    assert report.best["shingles"].threshold == 0.35 and report.best["shingles"].f1 == pytest.approx(6 / 7)
+    assert (report.n, report.positives) == (6, 4)
+    table = format_methods(report)
+    assert "SimHash (64-bit)" in table and "k <= 3" in table and ">= 0.35" in table
+
+
+def test_method_defaults_follow_the_thresholds():
+    specs = method_specs(Thresholds(hamming_k=5, content_partial=0.3))
+    assert specs["simhash"].default == 5 and specs["containment"].default == 0.3
+    assert specs["simhash"].label(5) == "k <= 5" and specs["shingles"].label(0.9) == ">= 0.9"
+
+
+def test_parse_methods():
+    assert parse_methods("all") == list(METHOD_KEYS)
+    assert parse_methods("SimHash, shingles,simhash") == ["simhash", "shingles"]
+    with pytest.raises(ValueError, match="unknown method nope"):
+        parse_methods("simhash,nope")
+    with pytest.raises(ValueError):
+        parse_methods(" , ")
+    with pytest.raises(ValueError):
+        compare_methods([])
+
+
+def test_pr_figure_draws_every_method():
+    report = compare_methods(ROWS, ["simhash", "shingles", "classifier"])
+    fig = pr_figure(report)
+    ax = fig.axes[0]
+    gids = {line.get_gid() for line in ax.lines}
+    assert {"simhash", "shingles", "simhash:default", "shingles:default"} <= gids
+    curve = next(line for line in ax.lines if line.get_gid() == "simhash")
+    points = [p for p in report.sweeps["simhash"] if p[1] or p[2]]
+    assert list(curve.get_xdata()) == [p[2] for p in points]  # recall on x
+    assert any(t.get_text() == "k = 3" for t in ax.texts)
+    # No classifier value in these rows: it found no duplicate, and the legend says so.
+    assert "four-type classifier (found no duplicate)" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_every_method_on_the_bundled_sample_labels():
+    _scored, report = evaluate_methods(SAMPLES / "EXPECTED.csv")
+    assert (report.n, report.positives) == (14, 6)
+    d = report.defaults
+    counts = {k: (d[k].tp, d[k].fp) for k in METHOD_KEYS}
+    assert counts == {
+        "bytes": (1, 0),  # the wget mirror copy
+        "text": (2, 0),
+        "simhash": (4, 0),  # the full and content pairs; layout and partial are > 3 bits apart
+        "shingles": (4, 0),
+        "minhash": (4, 0),
+        "content": (4, 0),
+        "containment": (6, 0),
+        "imatch": (3, 0),  # the mirror copy, the re-saved article, the GBK/UTF-8 post
+        "featurestrings": (4, 0),
+        "cdc": (4, 0),
+        "url": (1, 0),  # only the re-saved article has a URL on both sides
+        "classifier": (6, 0),
+    }
+    assert report.best["simhash"].threshold == 10 and report.best["simhash"].f1 == 1.0
+
+
+def test_every_method_on_the_shared_labelled_pairs(shared_dir):
+    _, report = evaluate_methods(shared_dir / "pairs" / "labels.csv")
+    assert (report.n, report.positives) == (233, 184)
+    d, b = report.defaults, report.best
+    tp_fp = {k: (d[k].tp, d[k].fp) for k in METHOD_KEYS}
+    assert tp_fp == {
+        "bytes": (0, 0),  # no labelled pair is byte-identical
+        "text": (54, 1),
+        "simhash": (80, 1),
+        "shingles": (77, 1),
+        "minhash": (77, 1),
+        "content": (73, 1),
+        "containment": (181, 2),
+        "imatch": (58, 1),
+        "featurestrings": (97, 1),
+        "cdc": (95, 1),
+        "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
+        "classifier": (181, 2),
+    }
+    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 157, 12)
+    assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 176, 2)

@@ -1,0 +1,489 @@
+"""Reports in every core format on the sample pages: exact contents, the JSON schema, escaping,
+the keep rule, diff excerpts and atomic writes."""
+
+from __future__ import annotations
+
+import csv
+import errno
+import html
+import io
+import json
+import os
+import stat
+from dataclasses import replace
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dedup_gui.core import atomic
+from dedup_gui.core.atomic import ExportError, atomic_write_text, check_writable
+from dedup_gui.core.diff_excerpt import diff_excerpt
+from dedup_gui.core.keep import KEEP_RULE, choose_keep
+from dedup_gui.core.model import Cluster, DupType, Page, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.progress import ScanCancelled
+from dedup_gui.core.report import (
+    PAGE_COLUMNS,
+    PREDICTION_COLUMNS,
+    format_for,
+    html_report,
+    pairs_csv,
+    render,
+    result_dict,
+    summary_text,
+    write_result,
+)
+from dedup_gui.core.report_html import chart_svg
+from dedup_gui.core.report_model import build_report
+from dedup_gui.core.scan import scan_folder
+from dedup_gui.export import EXPORT_FORMATS, export
+
+from ..conftest import REPO
+
+SCHEMA = REPO / "resources" / "report.schema.json"
+CONTENT_PAIR = {"print/night-ride-safety.html", "site/articles/night-ride-safety.html"}
+#: A title, a file name and a text that would run script if a report let them through.
+EVIL_TITLE = "<script>document.title='PWNED'</script><img src=x onerror=\"document.body.dataset.pwned=1\">"
+EVIL_NAME = "<img src=x onerror=alert(1)>.html"
+
+
+def same_time(_page) -> float:
+    """Every file equally old, so the keep rule's last tie-break (the path) decides."""
+    return 0.0
+
+
+def _pair(result, paths):
+    return next(p for p in result.pairs if {result.pages[p.left].path, result.pages[p.right].path} == set(paths))
+
+
+def make_evil_folder(root: Path) -> Path:
+    """Two copies of a page whose title, URL and text hold markup, one under a file name with markup."""
+    root.mkdir(parents=True, exist_ok=True)
+    body = "<p>" + " ".join(f"word{i}" for i in range(120)) + " &lt;b onmouseover=alert(2)&gt;bold&lt;/b&gt;</p>"
+    title = EVIL_TITLE.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    page = (
+        f"<html><head><title>{title}</title>"
+        "<meta property='og:url' content='https://evil.example/&lt;script&gt;x&lt;/script&gt;'></head>"
+        f"<body>{body}</body></html>"
+    )
+    (root / "a.html").write_text(page, encoding="utf-8")
+    (root / EVIL_NAME).write_text(page.replace("word7 ", "changed<i>7</i> "), encoding="utf-8")
+    return root
+
+
+# ---- CSV ---------------------------------------------------------------------------------------
+
+
+def test_pairs_csv_has_the_designed_pairs_and_known_row(sample_scan):
+    rows = list(csv.reader(io.StringIO(pairs_csv(sample_scan))))
+    assert rows[0] == [*PREDICTION_COLUMNS, "cluster"]
+    assert rows[0] == ["left", "right", "type", "content_similarity", "content_containment", "layout_similarity", "hamming_distance", "jaccard", "cluster"]  # fmt: skip
+    assert sorted(r[2] for r in rows[1:]) == ["content", "full", "full", "full", "layout", "partial"]
+    content = [r for r in rows[1:] if r[2] == "content"]
+    cluster = sample_scan.cluster_of()[_pair(sample_scan, CONTENT_PAIR).left]
+    assert content == [
+        ["print/night-ride-safety.html", "site/articles/night-ride-safety.html", "content",
+         "0.9853", "0.9927", "0.1833", "0", "0.9713", str(cluster)],
+    ]  # fmt: skip
+
+
+def test_pairs_csv_writes_only_the_given_subset_in_order(sample_scan):
+    layout = next(p for p in sample_scan.pairs if p.type is DupType.LAYOUT)
+    content = _pair(sample_scan, CONTENT_PAIR)
+    distinct = replace(layout, type=DupType.DISTINCT)  # distinct pairs never get a row
+    rows = list(csv.DictReader(io.StringIO(pairs_csv(sample_scan, [layout, content, distinct]))))
+    assert [r["type"] for r in rows] == ["layout", "content"]
+
+
+def test_pages_csv_lists_every_file_with_its_verdict(sample_scan):
+    text = render(build_report(sample_scan, mtime=same_time, excerpt_limit=0), "pages-csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == PAGE_COLUMNS
+    assert len(rows) == 14 + 0 + 10  # pages, errors, skipped files
+    by_path = {r["path"]: r for r in rows}
+    gbk = by_path["zh/spring-tea-picking-gbk.html"]
+    assert (gbk["status"], gbk["title"], gbk["encoding"], gbk["keep"]) == (
+        "ok", "清明前后上山采茶记 - 云岭茶舍", "gb18030", "zh/spring-tea-picking-utf8.html"
+    )  # fmt: skip
+    assert gbk["cluster"] == by_path["zh/spring-tea-picking-utf8.html"]["cluster"] != ""
+    assert by_path["gallery/finish-line.html"]["status"] == "no usable text"
+    assert by_path["gallery/finish-line.html"]["cluster"] == ""
+    assert by_path["site/style.css"]["status"] == "skipped"
+
+
+def test_keep_csv_follows_the_stated_rule(sample_scan):
+    text = render(build_report(sample_scan, mtime=same_time, excerpt_limit=0), "keep-csv")
+    rows = sorted(list(csv.reader(io.StringIO(text)))[1:])
+    assert text.startswith("duplicate,keep\n")
+    assert rows == sorted(
+        [
+            # the newspaper states its address (saved-from comment); the club page does not
+            ["site/articles/cafe-stops.html", "elsewhere/vale-gazette-cafes.html"],
+            # no address, same text, same age: the first path
+            ["site/articles/river-trail.html", "mirror/larkmoor-wheelers.example.org/articles/river-trail.html"],
+            # only the site copy states its address (og:url)
+            ["print/night-ride-safety.html", "site/articles/night-ride-safety.html"],
+            # both state it; the file whose path matches the address's path wins
+            ["site/archive/winter-maintenance.html", "site/articles/winter-maintenance.html"],
+            # no address: the longer main content
+            ["site/articles/spring-audax-2024.html", "site/articles/spring-audax-2023.html"],
+            ["zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html"],
+        ]
+    )
+
+
+def test_keep_csv_of_a_subset_lists_only_its_clusters(sample_scan):
+    content = _pair(sample_scan, CONTENT_PAIR)
+    text = render(build_report(sample_scan, [content], mtime=same_time, excerpt_limit=0), "keep-csv")
+    assert text == "duplicate,keep\nprint/night-ride-safety.html,site/articles/night-ride-safety.html\n"
+
+
+# ---- keep rule -----------------------------------------------------------------------------------
+
+
+def _page(path: str, url: str | None = None, text: str = "some text") -> Page:
+    return Page(
+        path=path, abspath="/nonexistent/" + path, size=1, sha1="0" * 40, encoding="utf-8",
+        encoding_source="utf-8", title="", url=url, main_text=text, text_hash="0" * 40,
+        tag_sequence=("html",), simhash=0, shingles=np.zeros(0, np.uint32), minhash=np.zeros(1, np.uint64),
+        word_count=2, has_text=True,
+    )  # fmt: skip
+
+
+def _result(pages) -> ScanResult:
+    cluster = Cluster(1, tuple(range(len(pages))), frozenset({DupType.FULL}))
+    return ScanResult("/x", pages, [], [], [cluster], Thresholds(), ScanSettings())
+
+
+@pytest.mark.parametrize(
+    "pages,times,kept,reason",
+    [
+        # a stated address beats a longer text
+        ([_page("a.html", text="long " * 50), _page("b.html", url="https://x.example/b.html")], None, 1, "canonical URL"),
+        # among pages with an address, the one whose path matches it
+        ([_page("copy/p.html", url="https://x.example/docs/p.html"),
+          _page("site/docs/p.html", url="https://x.example/docs/p.html")], None, 1, "canonical URL"),
+        # no address: the longest main content
+        ([_page("a.html", text="short"), _page("b.html", text="much longer text")], None, 1, "longest main content"),
+        # same length: the oldest file
+        ([_page("a.html"), _page("b.html")], {"a.html": 20.0, "b.html": 10.0}, 1, "oldest file"),
+        # a full tie: the first path
+        ([_page("b.html"), _page("a.html")], None, 1, "first path"),
+    ],
+)  # fmt: skip
+def test_keep_rule(pages, times, kept, reason):
+    result = _result(pages)
+    mtime = (lambda p: times[p.path]) if times else same_time
+    choice = choose_keep(result, result.clusters[0], mtime)
+    assert (choice.keep, choice.reason) == (kept, reason)
+    assert choice.duplicates == tuple(i for i in range(len(pages)) if i != kept)
+
+
+def test_keep_rule_reads_file_times_by_default(tmp_path, sample_scan):
+    old, new = tmp_path / "old.html", tmp_path / "new.html"
+    for f in (old, new):
+        f.write_text("x")
+    os.utime(old, (1_000_000, 1_000_000))
+    pages = [replace(_page("new.html"), abspath=str(new)), replace(_page("old.html"), abspath=str(old))]
+    result = _result(pages)
+    assert choose_keep(result, result.clusters[0]).keep == 1
+
+
+# ---- JSON ----------------------------------------------------------------------------------------
+
+
+def _validate(data: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:10])
+
+
+def test_json_validates_against_the_schema(sample_scan, tmp_path):
+    out = export(sample_scan, tmp_path / "all.json")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    _validate(data)
+    assert (data["format"], data["format_version"], data["product"]) == ("dedup-gui-report", 1, "dedup-gui")
+    assert data["summary"]["pairs_by_type"] == {"full": 3, "content": 1, "layout": 1, "partial": 1, "distinct": 0}
+    assert data["summary"]["pages"] == 14 and data["summary"]["clusters"] == 6
+    assert data["selection"] == {"subset": False, "pairs_shown": 6, "pairs_total": 6}
+    assert data["keep_rule"] == KEEP_RULE
+    assert data["errors"] == []
+    pair = next(p for p in data["pairs"] if p["type"] == "content")
+    assert {pair["left"], pair["right"]} == CONTENT_PAIR
+    assert (pair["content_similarity"], pair["hamming_distance"]) == (0.985276, 0)
+    assert pair["why"][-1] == "same content and different layout => content duplicate"
+    cluster = next(c for c in data["clusters"] if set(c["pages"]) == CONTENT_PAIR)
+    assert (cluster["types"], cluster["keep"], cluster["keep_reason"]) == (
+        ["content"], "site/articles/night-ride-safety.html", "canonical URL"
+    )  # fmt: skip
+
+
+def test_json_of_a_subset_and_of_a_scan_with_errors_validate(sample_scan, tmp_path):
+    content = _pair(sample_scan, CONTENT_PAIR)
+    data = result_dict(sample_scan, [content])
+    _validate(json.loads(json.dumps(data)))
+    assert data["selection"] == {"subset": True, "pairs_shown": 1, "pairs_total": 6}
+    assert len(data["clusters"]) == 1 and data["summary"]["clusters"] == 6
+    folder = make_evil_folder(tmp_path / "evil")
+    (folder / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    result = scan_folder(folder, ScanSettings(workers=1, use_cache=False))
+    data = json.loads(json.dumps(result_dict(result)))
+    _validate(data)
+    assert data["errors"][0]["path"] == "image.html" and "PNG" in data["errors"][0]["reason"]
+
+
+# ---- HTML ----------------------------------------------------------------------------------------
+
+
+class _Tags(HTMLParser):
+    """Collects start tags with their attributes, and the text, of an HTML document."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parse(doc: str) -> _Tags:
+    parser = _Tags()
+    parser.feed(doc)
+    return parser
+
+
+def _assert_inert(doc: str) -> None:
+    """No script, no event handler, no frame or embed, nothing loaded from outside the file."""
+    parsed = _parse(doc)
+    names = {t for t, _ in parsed.tags}
+    assert not names & {"script", "img", "iframe", "object", "embed", "link", "base", "form", "input"}, names
+    for tag, attrs in parsed.tags:
+        for name, value in attrs.items():
+            assert not name.startswith("on"), (tag, name)
+            if name in ("src", "href", "xlink:href", "action"):
+                assert (value or "").startswith(("#", "data:")), (tag, name, value)
+
+
+def test_html_report_escapes_every_page_string(tmp_path):
+    result = scan_folder(make_evil_folder(tmp_path / "evil"), ScanSettings(workers=1, use_cache=False))
+    assert result.pairs and result.pairs[0].type is not DupType.DISTINCT
+    doc = html_report(result)
+    _assert_inert(doc)
+    text = "".join(_parse(doc).text)
+    assert EVIL_TITLE in text  # shown as text, whole
+    assert EVIL_NAME in text  # the file name too
+    assert "https://evil.example/<script>x</script>" in text  # the URL
+    assert html.escape(EVIL_TITLE, quote=True) in doc
+    assert "<script" not in doc.lower()
+    assert "changed" in text  # the diff excerpt, escaped like the rest
+
+
+def test_html_report_summary_charts_clusters_pairs_errors(sample_scan):
+    doc = html_report(sample_scan)
+    _assert_inert(doc)
+    parsed = _parse(doc)
+    metas = [a for t, a in parsed.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert metas and metas[0]["content"] == "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+    assert [t for t, _ in parsed.tags].count("svg") == 2  # histogram and map, inline
+    ids = [a["id"] for _, a in parsed.tags if "id" in a]
+    assert len(ids) == len(set(ids)), "duplicate ids across the inline charts"
+    text = " ".join(" ".join(parsed.text).split())
+    for needle in (
+        sample_scan.root,
+        "full duplicate same same 3",
+        "content duplicate same different 1",
+        "layout duplicate important part shared same 1",
+        "partial duplicate important part shared different 1",
+        "distinct no important part shared any 0",
+        "content_same 0.925",
+        "hamming_k 3",
+        KEEP_RULE,
+        "清明前后上山采茶记 - 云岭茶舍",
+        "None: every page file could be read.",
+        "gallery/finish-line.html",
+    ):
+        assert needle in text, needle
+    assert sum(1 for t, a in parsed.tags if t == "article") == 6  # one per duplicate pair
+    assert sum(1 for t, a in parsed.tags if t == "tr" and a.get("id", "").startswith("cluster-")) == 6
+    # the changed words of the Chinese pair are marked in its excerpt
+    assert "<del>二</del>" in doc and "<ins>，报满即止</ins>" in doc
+
+
+def test_html_report_lists_unusable_files_with_reasons(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (folder / "ok.html").write_text("<html><body><p>" + "text " * 50 + "</p></body></html>")
+    doc = html_report(scan_folder(folder, ScanSettings(workers=1, use_cache=False)))
+    text = " ".join(" ".join(_parse(doc).text).split())
+    assert "image.html binary file (a PNG image), not an HTML page" in text
+
+
+def test_chart_svg_prefixes_ids_and_refuses_outside_links(sample_scan):
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    ax.plot([0, 1], [0, 1])
+    svg = chart_svg(fig, "c9")
+    assert svg.startswith("<svg") and "<?xml" not in svg and "<metadata" not in svg
+    assert all(i.startswith("c9-") for i in _ids(svg))
+    ax.lines[0].set_url("javascript:alert(1)")  # a link out of the chart: refused
+    with pytest.raises(ValueError):
+        chart_svg(fig, "c9")
+
+
+def _ids(svg: str) -> list[str]:
+    import re
+
+    return re.findall(r'\bid="([^"]+)"', svg)
+
+
+# ---- diff excerpts -------------------------------------------------------------------------------
+
+
+def test_diff_excerpt_marks_changes_with_short_context():
+    a = "A " * 100 + "the quick brown fox jumps" + " B" * 100
+    b = "A " * 100 + "the quick red fox jumps" + " B" * 100
+    ex = diff_excerpt(a, b, context=20)
+    assert not ex.identical and ex.total_spots == 1
+    (spot,) = ex.spots
+    assert [s.text for s in spot.a if s.changed] == ["brown"]
+    assert [s.text for s in spot.b if s.changed] == ["red"]
+    assert len("".join(s.text for s in spot.a)) < 20 * 2 + 10 + 2  # context each side, not the whole text
+    assert diff_excerpt("same text", "same text").identical
+    assert diff_excerpt("same  text", "same text").identical  # whitespace alone is no change
+
+
+def test_diff_excerpt_shows_a_few_spots_of_many():
+    words = [f"w{i}" for i in range(400)]
+    changed = list(words)
+    for i in range(0, 400, 50):
+        changed[i] = "X"
+    ex = diff_excerpt(" ".join(words), " ".join(changed), max_spots=3)
+    assert ex.total_spots == 8 and len(ex.spots) == 3
+
+
+def test_diff_excerpt_by_character_in_chinese(sample_scan):
+    pages = {p.path: p for p in sample_scan.pages}
+    ex = diff_excerpt(
+        pages["zh/spring-tea-picking-gbk.html"].main_text, pages["zh/spring-tea-picking-utf8.html"].main_text
+    )
+    assert [s.text for s in ex.spots[0].a if s.changed] == ["二"]
+    assert [s.text for s in ex.spots[0].b if s.changed] == ["，报满即止"]
+
+
+# ---- formats and atomic writes -------------------------------------------------------------------
+
+
+def test_format_is_picked_by_suffix_or_given():
+    assert [format_for(f"x{s}") for s in (".html", ".HTM", ".pdf", ".json", ".csv")] == [
+        "html",
+        "html",
+        "pdf",
+        "json",
+        "csv",
+    ]
+    assert format_for("x.csv", "keep-csv") == "keep-csv"
+    assert set(EXPORT_FORMATS) == {"html", "pdf", "json", "csv", "pages-csv", "keep-csv"}
+    with pytest.raises(ValueError, match="unknown output format"):
+        format_for("x.txt")
+    with pytest.raises(ValueError, match="unknown format"):
+        format_for("x.csv", "xlsx")
+
+
+@pytest.mark.parametrize("fmt,name,first_line", [
+    ("html", "r.html", "<!DOCTYPE html>"),
+    ("json", "r.json", "{"),
+    ("csv", "r.csv", "left,right,type,content_similarity,content_containment,layout_similarity,hamming_distance,jaccard,cluster"),
+    ("pages-csv", "pages.csv", ",".join(PAGE_COLUMNS)),
+    ("keep-csv", "keep.csv", "duplicate,keep"),
+])  # fmt: skip
+def test_export_writes_each_core_format(sample_scan, tmp_path, fmt, name, first_line):
+    out = export(sample_scan, tmp_path / name, fmt)
+    assert out.read_text(encoding="utf-8").splitlines()[0] == first_line
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left
+
+
+def test_write_result_keeps_its_first_signature(sample_scan, tmp_path):
+    out = write_result(sample_scan, tmp_path / "r.csv")
+    assert out.read_text(encoding="utf-8") == pairs_csv(sample_scan)
+    with pytest.raises(ValueError):
+        write_result(sample_scan, tmp_path / "r.pdf")  # PDF needs Qt: dedup_gui.export.export
+    assert "clusters: 6" in summary_text(sample_scan)
+
+
+def test_failed_write_leaves_the_existing_file_whole(sample_scan, tmp_path, monkeypatch):
+    out = tmp_path / "report.html"
+    out.write_text("the old report", encoding="utf-8")
+
+    def disk_full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    # fsync runs after the new contents were written to the temporary file: the write fails midway.
+    monkeypatch.setattr(atomic.os, "fsync", disk_full)
+    with pytest.raises(ExportError, match="the disk is full"):
+        export(sample_scan, out)
+    assert out.read_text(encoding="utf-8") == "the old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_cancelled_export_writes_nothing(sample_scan, tmp_path):
+    class Cancelled:
+        def update(self, stage, done, total):
+            pass
+
+        def cancelled(self):
+            return True
+
+    out = tmp_path / "report.html"
+    out.write_text("the old report", encoding="utf-8")
+    with pytest.raises(ScanCancelled):
+        export(sample_scan, out, progress=Cancelled())
+    assert out.read_text(encoding="utf-8") == "the old report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+def test_unwritable_places_give_a_clear_error(tmp_path, monkeypatch):
+    # Tests run as root, for whom a chmod-read-only folder is still writable; so: a folder that
+    # does not exist, sysfs (where even root cannot create files), and a refused mkstemp.
+    with pytest.raises(ExportError, match="does not exist"):
+        atomic_write_text(tmp_path / "missing" / "r.html", "x")
+    with pytest.raises(ExportError, match="a folder of that name is in the way"):
+        check_writable(tmp_path)
+    if Path("/sys/kernel").is_dir():
+        with pytest.raises(ExportError) as info:
+            atomic_write_text("/sys/report.html", "x")
+        assert "choose another folder" in str(info.value)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", refuse)
+    with pytest.raises(ExportError) as info:
+        check_writable(tmp_path / "r.html")
+    assert str(info.value) == (
+        f"cannot write {tmp_path / 'r.html'}: permission denied: the place is read-only or not yours to write; "
+        "choose another folder"
+    )
+    assert isinstance(info.value, OSError) and info.value.errno == errno.EACCES
+
+
+def test_written_files_are_shareable_and_keep_an_existing_mode(tmp_path):
+    new = atomic_write_text(tmp_path / "new.csv", "x\n")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(new.stat().st_mode) == 0o666 & ~umask  # not the 0600 of a temporary file
+    old = tmp_path / "old.csv"
+    old.write_text("old")
+    old.chmod(0o640)
+    atomic_write_text(old, "new")
+    assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_text() == "new"
