@@ -6,8 +6,10 @@ Four sources, each cheap:
 * SimHash blocks: fingerprints split into k + 1 blocks; pages within Hamming distance k share a
   block (Manku, Jain and Das Sarma, WWW 2007), and are checked against k before they count;
 * MinHash LSH on content shingles (datasketch ``MinHashLSH``; Indyk and Motwani 1998, Broder
-  1997) with a low Jaccard threshold, so partial duplicates (a shared part of a longer page)
-  become candidates too.
+  1997) with a low Jaccard threshold;
+* an inverted index from shingle to pages that finds every pair whose shared (non-boilerplate)
+  shingles reach a containment threshold, so partial duplicates (a short page quoted inside a
+  long one, with a tiny Jaccard similarity) become candidates too.
 
 A bucket of identical pages larger than :data:`FULL_BUCKET_LIMIT` yields a star (each member
 with the first), not all pairs: union-find still puts them all in one cluster.
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 
+import numpy as np
 from datasketch import MinHashLSH
 
 from .model import Page, ScanSettings
@@ -26,6 +29,8 @@ from .simhash import block_keys, hamming_distance
 
 #: Largest group of identical pages for which every pair is listed.
 FULL_BUCKET_LIMIT = 30
+#: Shingles in more pages than this are boilerplate for containment candidates.
+SHARED_SHINGLE_LIMIT = 50
 #: SimHash blocks are built for this Hamming distance (bits): k = 3 for 64 bits (Manku et al.).
 SIMHASH_BLOCK_K = 3
 
@@ -108,6 +113,54 @@ def lsh_pairs(pages: list[Page], settings: ScanSettings) -> set[tuple[int, int]]
     return pairs
 
 
+def containment_pairs(
+    pages: list[Page], threshold: float, max_posting: int = SHARED_SHINGLE_LIMIT
+) -> set[tuple[int, int]]:
+    """Pairs where at least ``threshold`` of the smaller page's shingles occur in the other,
+    found exactly with an inverted index from shingle to pages (no sampling, so a short page
+    quoted inside a long one is found even where its Jaccard similarity is tiny).
+
+    Shingles found in more than ``max_posting`` pages are template boilerplate, not content; they
+    are left out of the index (as frequent terms are in I-Match), which also keeps the work
+    near-linear: the pairs generated are bounded by ``max_posting`` per shingle.
+
+    Args:
+        pages: the pages (only those with usable text take part).
+        threshold: containment ([0, 1]).
+        max_posting: the most pages a shingle may occur in and still count.
+
+    Returns:
+        Set of ``(i, j)`` with ``i < j``.
+    """
+    ids = [i for i, p in enumerate(pages) if p.has_text and len(p.shingles)]
+    if len(ids) < 2:
+        return set()
+    shingles = np.concatenate([pages[i].shingles for i in ids])
+    owners = np.concatenate([np.full(len(pages[i].shingles), i, dtype=np.int64) for i in ids])
+    order = np.argsort(shingles, kind="stable")
+    shingles, owners = shingles[order], owners[order]
+    starts = np.flatnonzero(np.r_[True, shingles[1:] != shingles[:-1]])
+    sizes = np.diff(np.r_[starts, len(shingles)])
+    n = len(pages)
+    keys = []
+    for size in range(2, max_posting + 1):
+        group_starts = starts[sizes == size]
+        if not len(group_starts):
+            continue
+        members = owners[group_starts[:, None] + np.arange(size)[None, :]]  # (groups, size)
+        a, b = np.triu_indices(size, k=1)
+        left, right = members[:, a].ravel(), members[:, b].ravel()
+        keys.append(np.minimum(left, right) * n + np.maximum(left, right))
+    if not keys:
+        return set()
+    pair_keys, shared = np.unique(np.concatenate(keys), return_counts=True)
+    left, right = pair_keys // n, pair_keys % n
+    sizes_of = np.array([len(p.shingles) for p in pages], dtype=np.int64)
+    smaller = np.minimum(sizes_of[left], sizes_of[right])
+    keep = shared >= threshold * smaller
+    return {(int(x), int(y)) for x, y in zip(left[keep], right[keep])}
+
+
 def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int, int]]:
     """All candidate pairs from every source, sorted.
 
@@ -119,4 +172,5 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
         Sorted list of ``(i, j)`` page indices with ``i < j``.
     """
     pairs = exact_pairs(pages) | simhash_pairs(pages) | lsh_pairs(pages, settings)
+    pairs |= containment_pairs(pages, settings.candidate_containment)
     return sorted(pairs)

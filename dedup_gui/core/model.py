@@ -222,6 +222,9 @@ class ScanSettings:
         num_perm: MinHash permutations (datasketch).
         lsh_threshold: Jaccard threshold of the MinHash LSH candidate index; low, so partial
             duplicates become candidates.
+        candidate_containment: containment ([0, 1]) at which the inverted shingle index makes a
+            pair a candidate; below the classifier's ``content_partial`` so that lowering that
+            threshold a little in the window still finds the pairs.
         workers: processes for the per-page stage (1 = in-process; 0 = one per core when the
             folder has enough files to repay starting them).
         page_timeout: seconds one page may take in a worker process before it is cut off and
@@ -241,6 +244,7 @@ class ScanSettings:
     shingle_size: int = 4
     num_perm: int = 128
     lsh_threshold: float = 0.1
+    candidate_containment: float = 0.15
     workers: int = 0
     page_timeout: float = 60.0
     page_memory_bytes: int = 4 * 1024**3

@@ -1,0 +1,31 @@
+"""Candidate pairs: every pair sharing an important part is found without comparing all pairs."""
+
+import numpy as np
+
+from dedup_gui.core.candidates import containment_pairs
+from dedup_gui.core.model import Page
+
+
+def fake_page(i, shingles):
+    arr = np.array(sorted(set(shingles)), dtype=np.uint32)
+    return Page(
+        path=f"p{i}", abspath=f"/p{i}", size=1, sha1=str(i), encoding="utf-8", encoding_source="meta",
+        title="", url=None, main_text="x", text_hash=str(i), tag_sequence=(), simhash=i,
+        shingles=arr, minhash=np.zeros(4, np.uint64), word_count=len(arr), has_text=True,
+    )  # fmt: skip
+
+
+def test_short_page_inside_a_long_one_is_found_exactly():
+    long_page = fake_page(0, range(1000, 2000))  # 1000 shingles
+    quote = fake_page(1, list(range(1000, 1030)) + list(range(5000, 5070)))  # 30 of its 100 inside
+    other = fake_page(2, range(9000, 9100))
+    # containment of the quote = 30/100 = 0.3; Jaccard = 30/1070 = 0.028 (Jaccard LSH misses it)
+    assert containment_pairs([long_page, quote, other], 0.3) == {(0, 1)}
+    assert containment_pairs([long_page, quote, other], 0.31) == set()
+
+
+def test_boilerplate_shingles_do_not_count():
+    # Shingle 7 is in every page (template text); alone it must not make pairs.
+    pages = [fake_page(i, [7] + list(range(100 * (i + 1), 100 * (i + 1) + 3))) for i in range(60)]
+    assert containment_pairs(pages, 0.2, max_posting=50) == set()
+    assert len(containment_pairs(pages, 0.2, max_posting=100)) == 60 * 59 // 2
