@@ -5,6 +5,7 @@ Widgets and models only; every computation is a call into ``core``.
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -12,27 +13,59 @@ from pathlib import Path
 #: The bundled folder of sample pages, scanned when the GUI starts without a folder.
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "resources" / "samples"
 
+#: Views ``--screenshot`` can photograph (``--view NAME``): the whole window, a top tab, a side
+#: panel, or an inspector tab.
+SCREENSHOT_VIEWS: tuple[str, ...] = (
+    "window", "pairs", "pages", "errors", "histogram", "map", "clusters", "thresholds",
+    "text-diff", "layout-diff", "rendered", "fingerprints", "why",
+)  # fmt: skip
 
-def run_gui(folder: str | None = None) -> int:
+
+def _headless_default() -> None:
+    """Draw off screen when there is no display at all (a screenshot on a server or in CI)."""
+    if sys.platform.startswith("linux") and not any(
+        os.environ.get(v) for v in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")
+    ):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+def run_gui(folder: str | None = None, screenshot: str | None = None, view: str = "window",
+            pair: tuple[str, str] | None = None) -> int:  # fmt: skip
     """Open the main window, start a scan and run the Qt event loop.
 
     Args:
         folder: the folder to scan; ``None`` scans the bundled samples (:data:`SAMPLES_DIR`).
+        screenshot: if given, a PNG file: wait for the scan and the view's background work,
+            save an image of ``view`` there and quit (the remembered settings are not used).
+        view: what to photograph, one of :data:`SCREENSHOT_VIEWS`.
+        pair: with ``screenshot``: the (left, right) paths, relative to the folder, of the pair to
+            select instead of the first duplicate.
 
     Returns:
-        the application's exit code (int, 0 on a normal quit).
+        the application's exit code (int, 0 on a normal quit or a saved screenshot, 1 when the
+        screenshot could not be made).
     """
+    if screenshot is not None:
+        _headless_default()
     from PySide6.QtWidgets import QApplication
 
     from dedup_gui.gui.compat import guard_none_refcount
     from dedup_gui.gui.main_window import APP_NAME, MainWindow
+    from dedup_gui.gui.settings import AppSettings
 
     guard_none_refcount()  # PySide6 6.12.0 on CPython 3.11 would abort after a while
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
-    window = MainWindow()
+    window = MainWindow(app_settings=AppSettings(enabled=False) if screenshot else None)
     previous_hook = sys.excepthook
-    sys.excepthook = lambda *exc: _show_unexpected_error(window, *exc)
+    if screenshot is None:
+        sys.excepthook = lambda *exc: _show_unexpected_error(window, *exc)
+    else:
+        from dedup_gui.gui.screenshot import Screenshotter
+
+        shooter = Screenshotter(window, screenshot, view, pair)
+        shooter.done.connect(app.exit)
+        sys.excepthook = lambda *exc: _exit_on_error(app, *exc)
     try:
         window.show()
         window.start_scan(folder if folder is not None else SAMPLES_DIR)
@@ -40,6 +73,12 @@ def run_gui(folder: str | None = None) -> int:
     finally:
         window.shutdown()  # the event loop may end without closing the window
         sys.excepthook = previous_hook
+
+
+def _exit_on_error(app, exc_type, exc, tb) -> None:
+    """In screenshot mode, an exception that escaped a slot ends the program with code 1."""
+    traceback.print_exception(exc_type, exc, tb)
+    app.exit(1)
 
 
 def _show_unexpected_error(window, exc_type, exc, tb) -> None:

@@ -1,5 +1,6 @@
-"""The filter proxy of the result tables: by duplicate type and by file name; sorting is
-forwarded to the source model, which sorts fast (see :mod:`dedup_gui.gui.table_model`)."""
+"""The filter proxy of the result tables: by duplicate type, by file name and by a set of records
+(a histogram bar's pairs, a cluster's pairs); sorting is forwarded to the source model, which
+sorts fast (see :mod:`dedup_gui.gui.table_model`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dedup_gui.gui.table_model import SORT_ROLE, ResultTableModel, TypeFilter
 
 class ResultFilterProxy(QSortFilterProxyModel):
     """Shows the rows of a :class:`~dedup_gui.gui.table_model.ResultTableModel` that pass a
-    type filter and a file-name filter, in the source's order.
+    type filter, a file-name filter and a record filter, in the source's order.
 
     :meth:`sort` (what a header click calls) sorts the source model by :data:`SORT_ROLE` values
     (numbers as numbers): one Python sort instead of Qt calling ``data()`` per comparison.
@@ -23,6 +24,7 @@ class ResultFilterProxy(QSortFilterProxyModel):
         super().__init__(parent)
         self._type_filter: TypeFilter = None
         self._text = ""
+        self._records: frozenset[int] | None = None
         self.setSortRole(SORT_ROLE)
         self.setDynamicSortFilter(True)
 
@@ -42,12 +44,24 @@ class ResultFilterProxy(QSortFilterProxyModel):
         self._text = text.strip().casefold()
         self.invalidate()
 
+    def record_filter(self) -> frozenset[int] | None:
+        """The records the record filter keeps, or ``None`` (no record filter)."""
+        return self._records
+
+    def set_record_filter(self, records: frozenset[int] | None) -> None:
+        """Keep only these records of the source model (``None`` = all); they are record
+        indices (positions in the scan result), not rows, so sorting does not disturb them."""
+        self._records = records
+        self.invalidate()
+
     def filterAcceptsRow(  # noqa: N802 (Qt API)
         self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex
     ) -> bool:
         """Ask the source model whether ``source_row`` passes both filters (bool)."""
         model = self.sourceModel()
         assert isinstance(model, ResultTableModel)
+        if self._records is not None and model.record(source_row) not in self._records:
+            return False
         return model.row_accepts(source_row, self._type_filter, self._text)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

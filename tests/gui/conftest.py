@@ -51,6 +51,20 @@ def scores(content: float, hamming: int, jaccard: float = 0.5, layout: float = 0
     return PairScores(content, containment, layout, hamming, jaccard)
 
 
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path, monkeypatch):
+    """Keep every test's remembered settings (QSettings) in its own file, never the user's."""
+    from PySide6.QtCore import QStandardPaths
+
+    from dedup_gui.gui.settings import SETTINGS_ENV
+
+    path = tmp_path / "settings" / "dedup-gui.ini"
+    path.parent.mkdir()
+    monkeypatch.setenv(SETTINGS_ENV, str(path))
+    QStandardPaths.setTestModeEnabled(True)
+    yield path
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _guard_none_refcount():
     """Apply the PySide6 6.12.0 / CPython 3.11 guard for the whole GUI test session."""

@@ -12,9 +12,10 @@ import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
-from dedup_gui.core.model import DupType
+from dedup_gui.core.model import DupType, ScanSettings
 from dedup_gui.gui import SAMPLES_DIR, run_gui
 from dedup_gui.gui import worker as worker_module
+from dedup_gui.gui.inspector.text_diff_view import displayed
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.table_model import DUPLICATE_TYPES
 
@@ -58,7 +59,7 @@ def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_windo
     assert window.pairs_panel.proxy.rowCount() == 5
     assert window.errors_panel.proxy.rowCount() == 2
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    assert titles == ["Pairs (5)", "Pages (7)", "Errors (2)"]
+    assert titles == ["Pairs (5)", "Pages (7)", "Errors (2)", "Histogram", "Map"]
     assert window.tabs.currentWidget() is window.pairs_panel
 
     # the result's first pair is distinct: the first non-distinct one (alpha/beta) is selected
@@ -66,14 +67,14 @@ def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_windo
     assert row == 1 and window.pairs_model.pair_at(row).type is DupType.FULL
     assert window.pairs_panel.view.selectionModel().isRowSelected(
         window.pairs_panel.view.currentIndex().row())
-    view = window.pair_view
-    assert view.left.text_edit.toPlainText() == "Alpha text\nsecond paragraph"
-    assert view.right.text_edit.toPlainText() == "Beta text"
-    assert view.left.name_label.text() == "a/alpha.html"
-    assert view.left.title_label.text() == "Alpha"
-    assert view.left.text_edit.isReadOnly() and view.right.text_edit.isReadOnly()
-    assert "full duplicate" in view.summary_label.text()
-    assert "Hamming distance 2" in view.summary_label.text()
+    view = window.inspector.text_diff_view  # the inspector shows the selected pair
+    assert window.inspector.current_pair() is window.pairs_model.pair_at(row)
+    assert view.left_edit.toPlainText() == displayed("Alpha text\nsecond paragraph")
+    assert view.right_edit.toPlainText() == "Beta text"
+    assert view.left_name.text() == "left: a/alpha.html"
+    assert view.left_edit.isReadOnly() and view.right_edit.isReadOnly()
+    window.inspector.setCurrentWidget(window.inspector.why_view)
+    assert window.inspector.why_view.verdict is DupType.FULL
     assert window.scan_status.label.text().startswith("Scanned 7 files: 4 duplicate pairs")
 
 
@@ -87,9 +88,9 @@ def test_selecting_another_pair_shows_its_texts(qtbot, make_window, fake_scan, t
     assert window.tabs.tabText(0) == "Pairs (1 of 5)"
     panel.view.selectRow(0)
     panel.view.setCurrentIndex(panel.proxy.index(0, 0))
-    assert window.pair_view.left.name_label.text() == "b/gamma.html"
-    assert window.pair_view.right.name_label.text() == "b/delta.html"
-    assert window.pair_view.right.info_label.text().startswith("https://example.org/delta")
+    assert window.inspector.text_diff_view.left_name.text() == "left: b/gamma.html"
+    assert window.inspector.text_diff_view.right_name.text() == "right: b/delta.html"
+    assert window.inspector.current_pair().type is DupType.PARTIAL
 
 
 def test_header_click_sorts_numbers_and_keeps_the_selected_pair(qtbot, make_window, fake_scan,
@@ -105,7 +106,7 @@ def test_header_click_sorts_numbers_and_keeps_the_selected_pair(qtbot, make_wind
     assert hamming in (["2", "10", "20", "25", "33"], ["33", "25", "20", "10", "2"])
     row = panel.current_source_row()
     assert window.pairs_model.pair_at(row).type is DupType.FULL  # the selection followed
-    assert window.pair_view.left.name_label.text() == "a/alpha.html"
+    assert window.inspector.text_diff_view.left_name.text() == "left: a/alpha.html"
 
 
 def test_typing_a_file_name_filters_the_tables(qtbot, make_window, fake_scan, tmp_path):
@@ -128,11 +129,12 @@ def test_page_text_is_shown_as_plain_text(qtbot, make_window, fake_scan, result,
     window = make_window(scan_fn=scan)
     window.start_scan(tmp_path)
     wait_for_end(qtbot, window)
-    left = window.pair_view.left
-    assert left.text_edit.toPlainText() == markup  # the tags are text, not formatting
-    assert left.title_label.text() == "<i>Title</i>"
-    labels = window.pair_view.findChildren(QLabel)
-    assert labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
+    view = window.inspector.text_diff_view
+    assert view.left_edit.toPlainText() == markup  # the tags are text, not formatting
+    assert window.pages_model.index(0, 1).data() == "<i>Title</i>"  # plain data, shown as text
+    labels = [*window.inspector.findChildren(QLabel), *window.clusters_view.findChildren(QLabel)]
+    page_labels = [label for label in labels if "alpha.html" in label.text()]
+    assert page_labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
 
 
 def test_a_huge_title_does_not_widen_the_window(qtbot, make_window, fake_scan, result,
@@ -142,7 +144,7 @@ def test_a_huge_title_does_not_widen_the_window(qtbot, make_window, fake_scan, r
     window = make_window(scan_fn=fake_scan(result=dataclasses.replace(result, pages=pages)))
     window.start_scan(tmp_path)
     wait_for_end(qtbot, window)
-    assert window.pair_view.left.title_label.text().startswith("Very long title")
+    assert window.pages_model.index(0, 1).data().startswith("Very long title")
     assert window.minimumSizeHint().width() < 1000
 
 
@@ -237,7 +239,7 @@ def test_open_folder_dialog_cancelled_does_nothing(qtbot, make_window, fake_scan
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: "")
     window.open_action.trigger()
     assert not window.is_scanning() and scan.calls == []
-    assert [a.text() for a in window.menuBar().actions()] == ["&File"]
+    assert [a.text() for a in window.menuBar().actions()] == ["&File", "&View"]
 
 
 def test_run_gui_scans_the_samples_and_returns_the_exit_code(qtbot, fake_scan, monkeypatch):
@@ -294,9 +296,10 @@ def test_scan_of_the_bundled_samples(qtbot, make_window):
     row = window.pairs_panel.current_source_row()
     assert row >= 0 and window.pairs_model.pair_at(row).type in DUPLICATE_TYPES
     left, right = window.pairs_model.pages_of(row)
-    assert window.pair_view.left.text_edit.toPlainText() == left.main_text
-    assert window.pair_view.right.text_edit.toPlainText() == right.main_text
-    assert window.pair_view.left.text_edit.toPlainText()
+    view = window.inspector.text_diff_view
+    assert view.left_edit.toPlainText() == displayed(left.main_text)
+    assert view.right_edit.toPlainText() == displayed(right.main_text)
+    assert left.main_text
 
 
 def test_cancel_stops_a_real_scan(qtbot, make_window, tmp_path, monkeypatch):
@@ -320,6 +323,8 @@ def test_cancel_stops_a_real_scan(qtbot, make_window, tmp_path, monkeypatch):
     outcomes = []
 
     def slow_scan(root, settings, thresholds, progress):
+        # No feature cache: earlier tests may have cached these pages, and then no page is read.
+        settings = dataclasses.replace(settings or ScanSettings(), use_cache=False)
         try:
             return worker_module.scan_folder(root, settings, thresholds, SlowProgress(progress))
         except BaseException as exc:

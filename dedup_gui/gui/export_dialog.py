@@ -1,0 +1,180 @@
+"""File > Export…: choose a report format, what to include (everything, or only the pairs the
+filters show) and a file; the report is written off the GUI thread with progress and Cancel.
+
+The formats and the writing are :func:`dedup_gui.export.export`; this module only asks and runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QProgressDialog,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.model import Pair, ScanResult
+from dedup_gui.core.progress import CancelToken, ScanCancelled
+from dedup_gui.export import EXPORT_FORMATS, default_suffix, export
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.worker import QtProgress
+
+
+class ExportDialog(QDialog):
+    """Asks for the export's format, scope and file.
+
+    Args:
+        shown: pairs the pairs table shows now (after its filters).
+        total: pairs in the scan.
+        folder: the folder the file name starts in.
+        parent: the parent widget, or ``None``.
+    """
+
+    def __init__(self, shown: int, total: int, folder: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export Report")
+        self.format_combo = QComboBox()
+        for key, label in EXPORT_FORMATS.items():
+            self.format_combo.addItem(label.split(" (*")[0], key)
+        self.everything = QRadioButton(f"Everything ({total:,} pairs)")
+        self.only_shown = QRadioButton(f"Only what the filters show ({shown:,} of {total:,} pairs)")
+        self.everything.setChecked(True)
+        self.only_shown.setEnabled(shown != total)
+        scope = QButtonGroup(self)
+        scope.addButton(self.everything)
+        scope.addButton(self.only_shown)
+        self.path_edit = QLineEdit(str(Path(folder) / "duplicates-report.html"))
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        self.format_combo.currentIndexChanged.connect(self._fix_suffix)
+        path_row = QHBoxLayout()
+        path_row.addWidget(self.path_edit, 1)
+        path_row.addWidget(browse)
+        scope_box = QVBoxLayout()
+        scope_box.addWidget(self.everything)
+        scope_box.addWidget(self.only_shown)
+        form = QFormLayout()
+        form.addRow("Format:", self.format_combo)
+        form.addRow("Include:", scope_box)
+        form.addRow("File:", path_row)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def choice(self) -> tuple[str, str, bool]:
+        """The format key, the file path, and whether only the shown pairs are exported."""
+        return self.format_combo.currentData(), self.path_edit.text().strip(), self.only_shown.isChecked()
+
+    def _fix_suffix(self, _index: int) -> None:
+        text = self.path_edit.text().strip()
+        if text:
+            self.path_edit.setText(str(Path(text).with_suffix(default_suffix(self.format_combo.currentData()))))
+
+    def _browse(self) -> None:
+        key = self.format_combo.currentData()
+        path, _ = QFileDialog.getSaveFileName(self, "Export Report", self.path_edit.text(), EXPORT_FORMATS[key])
+        if path:
+            if not Path(path).suffix:
+                path += default_suffix(key)
+            self.path_edit.setText(path)
+
+
+class ExportRunner(QObject):
+    """Writes one report at a time in the background, with a progress dialog and Cancel.
+
+    Args:
+        parent: the window (progress and messages open over it).
+
+    Signals:
+        finished(str): the path written.
+        failed(str): a sentence saying why nothing was written (``"cancelled"`` when cancelled).
+    """
+
+    finished = Signal(str)
+    failed = Signal(str)
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._parent = parent
+        self._job = LatestJob(self)
+        self._job.finished.connect(self._on_finished)
+        self._job.failed.connect(self._on_failed)
+        self._token = CancelToken()
+        self._progress: QtProgress | None = None
+        self.dialog: QProgressDialog | None = None
+
+    def is_running(self) -> bool:
+        """``True`` while a report is being written (bool)."""
+        return self._job.is_running()
+
+    def start(self, result: ScanResult, path: str, fmt: str, pairs: Sequence[Pair] | None = None) -> None:
+        """Write ``result`` (or only ``pairs`` of it) as ``fmt`` to ``path`` in the background."""
+        self.cancel()
+        self._token = CancelToken()
+        self._progress = QtProgress(0, self._token, min_interval=0.1)
+        self._progress.updated.connect(self._on_progress)
+        dialog = QProgressDialog(f"Writing {Path(path).name}…", "Cancel", 0, 0, self._parent)
+        dialog.setWindowTitle("Export")
+        dialog.setMinimumDuration(400)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.canceled.connect(self._token.cancel)
+        self.dialog = dialog
+        self._job.submit(export, result, path, fmt, None if pairs is None else list(pairs), self._progress)
+
+    def cancel(self) -> None:
+        """Stop a report still being written (nothing is written)."""
+        self._token.cancel()
+
+    def _close_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.close()
+            self.dialog.deleteLater()
+            self.dialog = None
+
+    def _on_progress(self, _id: int, _stage: str, done: int, total: int) -> None:
+        if self.dialog is not None and total > 0:
+            self.dialog.setMaximum(total)
+            self.dialog.setValue(min(done, total))
+
+    def _on_finished(self, path) -> None:
+        self._close_dialog()
+        self.finished.emit(str(path))
+
+    def _on_failed(self, exc: Exception) -> None:
+        self._close_dialog()
+        self.failed.emit("cancelled" if isinstance(exc, ScanCancelled) else str(exc))
+
+
+def shown_pairs(panel) -> list[Pair]:
+    """The pairs a pairs :class:`~dedup_gui.gui.table_panel.TablePanel` shows, in its order."""
+    proxy, model = panel.proxy, panel.model
+    return [model.pair_at(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
+
+
+def plain_message_box(parent: QWidget, title: str, text: str):
+    """A non-blocking warning box that shows ``text`` as plain text (it may quote paths)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(QMessageBox.Icon.Warning, title, "", parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    box.open()
+    return box

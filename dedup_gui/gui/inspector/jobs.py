@@ -1,0 +1,147 @@
+"""Running a view's computation off the GUI thread; only the newest request's outcome arrives.
+
+A view calls :meth:`LatestJob.submit` each time the selected pair changes.  The function runs on
+Qt's global ``QThreadPool``; its outcome comes back to the GUI thread through a queued signal
+and is dropped unless it belongs to the latest submission, so a slow comparison of an earlier
+selection can never overwrite the current one.
+
+Python's cyclic garbage collector runs in whichever thread happens to allocate; run in a pool
+thread it may free Qt objects (a widget, a text cursor into a shown document) outside the GUI
+thread, which crashes Qt.  Automatic collection is therefore paused while a job runs
+(:func:`gc_pause`) and switched back on from the GUI thread when no job is running.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QThreadPool, Signal
+
+
+class _GcPause(QObject):
+    """Counts running background jobs; automatic garbage collection is off while any runs.
+
+    Jobs enter in their pool thread (:meth:`enter`) and leave through a queued signal, so
+    collection is switched back on in the GUI thread, never in a pool thread (where the very
+    next allocation could start a collection).  Created in the GUI thread, never deleted.
+    """
+
+    _leave = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._running = 0
+        self._was_enabled = False
+        self._leave.connect(self._resume)  # queued when emitted from a pool thread
+
+    def enter(self) -> None:
+        """A job is about to start: disable automatic collection."""
+        with self._lock:
+            if self._running == 0:
+                self._was_enabled = gc.isenabled()
+                gc.disable()
+            self._running += 1
+
+    def leave(self) -> None:
+        """A job ends (any thread): collection resumes in the GUI thread when none is left."""
+        self._leave.emit()
+
+    def running(self) -> int:
+        """Jobs between :meth:`enter` and the GUI thread's handling of their :meth:`leave` (int)."""
+        return self._running
+
+    def _resume(self) -> None:
+        with self._lock:
+            self._running -= 1
+            if self._running == 0 and self._was_enabled:
+                gc.enable()
+
+
+_gc_pause: _GcPause | None = None
+
+
+def gc_pause() -> _GcPause:
+    """The process's :class:`_GcPause` (created on first use, which must be in the GUI thread)."""
+    global _gc_pause
+    if _gc_pause is None:
+        _gc_pause = _GcPause()
+    return _gc_pause
+
+
+class LatestJob(QObject):
+    """Runs functions in the background and delivers the outcome of the newest one only.
+
+    Args:
+        parent: the Qt parent (the view); the job object lives in the GUI thread.
+
+    Signals:
+        finished(object): the newest submission's return value.
+        failed(object): the exception the newest submission raised.
+    """
+
+    finished = Signal(object)
+    failed = Signal(object)
+    _outcome = Signal(int, bool, object)  # generation, ok, value; emitted from a pool thread
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._generation = 0
+        self._pending = -1  # generation still running, or -1
+        self._outcome.connect(self._deliver)  # queued: the receiver lives in the GUI thread
+
+    @property
+    def generation(self) -> int:
+        """The number of the newest submission or cancel (int)."""
+        return self._generation
+
+    def is_running(self) -> bool:
+        """``True`` while the newest submission has not delivered its outcome (bool)."""
+        return self._pending == self._generation
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> int:
+        """Run ``fn(*args)`` on the thread pool, superseding any earlier submission.
+
+        Args:
+            fn: a function that touches no widget (it runs outside the GUI thread).
+            *args: its arguments.
+
+        Returns:
+            The submission's generation number (int).
+        """
+        self._generation += 1
+        generation = self._generation
+        self._pending = generation
+        outcome = self._outcome
+        pause = gc_pause()
+        pause.enter()  # here, not in the pool thread: its first allocation could start a collection
+
+        def run() -> None:
+            try:
+                try:
+                    value, ok = fn(*args), True
+                except Exception as exc:  # delivered to the GUI thread, shown by the view
+                    value, ok = exc, False
+                try:
+                    outcome.emit(generation, ok, value)
+                except RuntimeError:  # the view was deleted meanwhile: nobody to tell
+                    pass
+                value = None  # no cycle exception -> traceback -> this frame -> exception
+            finally:
+                pause.leave()
+
+        QThreadPool.globalInstance().start(run)
+        return generation
+
+    def cancel(self) -> None:
+        """Forget every running submission: their outcomes will be ignored."""
+        self._generation += 1
+
+    def _deliver(self, generation: int, ok: bool, value: object) -> None:
+        if generation != self._generation:
+            return  # stale: a newer selection superseded it
+        self._pending = -1
+        (self.finished if ok else self.failed).emit(value)

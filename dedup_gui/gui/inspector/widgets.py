@@ -1,0 +1,73 @@
+"""Small pieces shared by the inspector's views: plain-text labels, diff colours, the pair's pages.
+
+Page-derived strings are untrusted: every label made here is forced to ``Qt.PlainText``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtWidgets import QLabel, QSizePolicy
+
+from dedup_gui.core.model import Page, Pair, ScanResult
+
+#: Background tints of changed runs, one per side of a diff (readable in light and dark themes
+#: because the text drawn on them is forced to :data:`ON_TINT`).
+CHANGED = QColor("#ffe0b2")  # replaced / substituted: in both texts, different
+REMOVED = QColor("#ffcdd2")  # only in the left text (deleted)
+ADDED = QColor("#c8e6c9")  # only in the right text (inserted)
+ON_TINT = QColor("#000000")
+
+
+def plain_label(text: str = "", bold: bool = False, muted: bool = False, wrap: bool = False,
+                clip: bool = False) -> QLabel:  # fmt: skip
+    """A ``QLabel`` that shows ``text`` as plain text, never as HTML.
+
+    Args:
+        text: the initial text.
+        bold: draw it in a bold font.
+        muted: draw it in a muted colour (the text colour blended towards the background).
+        wrap: wrap long lines.
+        clip: let the label be narrower than its text (for file names and titles).
+
+    Returns:
+        The label (QLabel), selectable with the mouse.
+    """
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setWordWrap(wrap)
+    if clip:
+        label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    if bold:
+        font = QFont(label.font())
+        font.setBold(True)
+        label.setFont(font)
+    if muted:
+        palette = label.palette()
+        fg, bg = palette.color(QPalette.ColorRole.WindowText), palette.color(QPalette.ColorRole.Window)
+        palette.setColor(QPalette.ColorRole.WindowText, QColor(
+            *(round(0.6 * f + 0.4 * b) for f, b in zip(fg.getRgb()[:3], bg.getRgb()[:3]))))  # fmt: skip
+        label.setPalette(palette)
+    label.setText(text)
+    return label
+
+
+def pair_pages(result: ScanResult, pair: Pair) -> tuple[Page, Page]:
+    """The two pages of ``pair`` (left, right) in ``result`` (tuple[Page, Page])."""
+    return result.pages[pair.left], result.pages[pair.right]
+
+
+def percent(share: float) -> str:
+    """A share in [0, 1] as a whole percentage that never rounds a difference away.
+
+    Example:
+        >>> percent(0.874), percent(0.996), percent(1.0), percent(0.001)
+        ('87%', '99%', '100%', '<1%')
+    """
+    value = round(share * 100)
+    if value == 100 and share < 1.0:
+        value = 99
+    if value == 0 and share > 0.0:
+        return "<1%"
+    return f"{value}%"

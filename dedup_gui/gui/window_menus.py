@@ -1,0 +1,102 @@
+"""The main window's menus and toolbar: File (open, open recent, save images, quit) and View
+(show a tab, the inspector, the filter box, the side panels).
+
+Kept apart from :mod:`dedup_gui.gui.main_window` so the window module holds behaviour, this one
+the list of commands and their shortcuts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+if TYPE_CHECKING:
+    from dedup_gui.gui.main_window import MainWindow
+
+
+def _menu_text(path: str) -> str:
+    """A path as menu text: ``&`` doubled, so it is not taken for a keyboard accelerator."""
+    return path.replace("&", "&&")
+
+
+def fill_recent_menu(window: MainWindow, menu: QMenu) -> None:
+    """Rebuild File > Open Recent from the remembered folders (called as the menu opens)."""
+    menu.clear()
+    folders = window.app_settings.recent_folders()
+    for folder in folders:
+        action = menu.addAction(_menu_text(folder))
+        action.triggered.connect(lambda _checked=False, f=folder: window.open_recent(f))
+    if not folders:
+        menu.addAction("No recent folders").setEnabled(False)
+    menu.addSeparator()
+    clear = menu.addAction("Clear Recent Folders")
+    clear.setEnabled(bool(folders))
+    clear.triggered.connect(lambda: window.app_settings.set_recent_folders([]))
+
+
+def _action(window: MainWindow, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+    action = QAction(text, window)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    if tip:
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+    action.triggered.connect(slot)
+    return action
+
+
+def build_menus(window: MainWindow) -> None:
+    """Create the window's actions, menus and toolbar.
+
+    Sets ``window.open_action``, ``window.recent_menu``, ``window.save_view_action``,
+    ``window.save_window_action``, ``window.export_action``, ``window.quit_action`` and
+    ``window.tab_actions`` (one per top tab, Ctrl+1..5).
+    """
+    w = window
+    w.open_action = _action(w, "&Open Folder…", w.open_folder, QKeySequence.StandardKey.Open,
+                            "Scan a folder of saved pages")  # fmt: skip
+    w.recent_menu = QMenu("Open &Recent", w)
+    w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w, w.recent_menu))
+    fill_recent_menu(w, w.recent_menu)
+    w.save_view_action = _action(w, "Save &View as Image…", lambda: w.ask_save_image(), "Ctrl+Shift+S",
+                                 "Save a PNG image of the view in focus (a table, chart or inspector tab)")  # fmt: skip
+    w.save_window_action = _action(w, "Save &Window as Image…", lambda: w.ask_save_image(w), None,
+                                   "Save a PNG image of the whole window")  # fmt: skip
+    w.quit_action = _action(w, "&Quit", w.close, QKeySequence.StandardKey.Quit)
+
+    menu = w.menuBar().addMenu("&File")
+    menu.addAction(w.open_action)
+    menu.addMenu(w.recent_menu)
+    menu.addSeparator()
+    menu.addAction(w.save_view_action)
+    menu.addAction(w.save_window_action)
+    menu.addSeparator()
+    tip = "Write a report (HTML, PDF, JSON, CSV) of everything or of what the filters show"
+    w.export_action = _action(w, "&Export…", w.ask_export, "Ctrl+E", tip)
+    menu.addAction(w.export_action)
+    menu.addSeparator()
+    menu.addAction(w.quit_action)
+
+    view = w.menuBar().addMenu("&View")
+    w.tab_actions = []
+    names = ("Pairs", "Pages", "Errors", "Histogram", "Map")
+    for i, name in enumerate(names):
+        widget = w.tabs.widget(i)
+        action = _action(w, f"&{name}", lambda _c=False, wd=widget: w.show_tab(wd), f"Ctrl+{i + 1}")
+        view.addAction(action)
+        w.tab_actions.append(action)
+    view.addAction(_action(w, "&Inspector", w.focus_inspector, "Ctrl+I",
+                           "Move the focus to the pair inspector (Enter on a pair does too)"))  # fmt: skip
+    view.addAction(_action(w, "&Filter by File Name", w.focus_filter, QKeySequence.StandardKey.Find))
+    view.addSeparator()
+    for dock, key in ((w.clusters_dock, "Ctrl+Shift+C"), (w.thresholds_dock, "Ctrl+Shift+T")):
+        toggle = dock.toggleViewAction()
+        toggle.setShortcut(QKeySequence(key))
+        view.addAction(toggle)
+
+    toolbar = w.addToolBar("Main")
+    toolbar.setObjectName("main_toolbar")
+    toolbar.setMovable(False)
+    toolbar.addAction(w.open_action)

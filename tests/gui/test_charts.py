@@ -1,0 +1,234 @@
+"""The chart views on the sample pages: the Hamming histogram and the content/layout map."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt, QThreadPool
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QFileDialog
+
+from dedup_gui.core.charts import DARK, LIGHT
+from dedup_gui.gui import histogram_view as histogram_module
+from dedup_gui.gui.main_window import MainWindow
+
+LONG = 60_000
+AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+PARTIAL = ("elsewhere/vale-gazette-cafes.html", "site/articles/cafe-stops.html")
+
+
+@pytest.fixture(autouse=True)
+def _join_background_jobs():
+    """Let no background computation outlive its test."""
+    yield
+    QThreadPool.globalInstance().waitForDone(LONG)
+
+
+@pytest.fixture
+def window(qtbot, fake_scan, sample_scan, tmp_path):
+    """A shown window holding the scan of the bundled samples."""
+    win = MainWindow(scan_fn=fake_scan(result=sample_scan))
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.start_scan(tmp_path)
+    yield win
+    win.close()
+
+
+def pair_index(result, paths) -> int:
+    return next(i for i, p in enumerate(result.pairs)
+                if {result.pages[p.left].path, result.pages[p.right].path} == set(paths))  # fmt: skip
+
+
+def brute_force_histogram(pages) -> list[int]:
+    """Hamming distances of all pairs of pages with text, one pair at a time (no NumPy)."""
+    hashes = [p.simhash for p in pages if p.has_text]
+    counts = [0] * 65
+    for i in range(len(hashes)):
+        for j in range(i + 1, len(hashes)):
+            counts[bin(hashes[i] ^ hashes[j]).count("1")] += 1
+    return counts
+
+
+def show_histogram(qtbot, win: MainWindow):
+    view = win.histogram_view
+    win.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: view.counts is not None and not view.is_busy(), timeout=LONG)
+    qtbot.waitUntil(lambda: not view.is_stale(), timeout=LONG)
+    view.canvas.draw()
+    return view
+
+
+def bars(view, gid: str) -> dict[int, float]:
+    """Heights of the drawn bars with ``gid``, by the distance at their centre."""
+    ax = view.figure.axes[0]
+    return {round(p.get_x() + p.get_width() / 2): p.get_height() for p in ax.patches if p.get_gid() == gid}
+
+
+def widget_point(canvas, x: float, y: float) -> QPoint:
+    """A display point of a matplotlib canvas (pixels from the bottom left) as a Qt widget point."""
+    ratio = canvas.device_pixel_ratio
+    return QPoint(round(x / ratio), round(canvas.height() - y / ratio))
+
+
+def test_histogram_counts_equal_a_brute_force_count(qtbot, window, sample_scan):
+    view = show_histogram(qtbot, window)
+    expected = brute_force_histogram(sample_scan.pages)
+    n = sum(1 for p in sample_scan.pages if p.has_text)
+    assert sum(expected) == n * (n - 1) // 2 == 66
+    shown = bars(view, "all")
+    assert [int(shown[d]) for d in range(65)] == expected  # what is drawn, bar by bar
+    assert view.counts.tolist() == expected
+    # the classified pairs are drawn in their type's colour at their distance
+    assert bars(view, "layout")[6] == 1 and bars(view, "partial")[10] == 1
+    assert bars(view, "full")[0] == 3 and bars(view, "content")[0] == 1
+    assert view.figure.axes[0].get_title() == "Hamming distances of all 66 pairs of pages"
+    assert "66 pairs of pages; 4 within k = 3 bits" in view.status_label.text()
+
+
+def test_histogram_is_counted_off_the_gui_thread(qtbot, window, monkeypatch, sample_scan):
+    started, release, threads = threading.Event(), threading.Event(), []
+
+    def slow_histogram(result, progress=None):
+        threads.append(threading.current_thread())
+        started.set()
+        release.wait(LONG / 1000)
+        return np.arange(65, dtype=np.int64)
+
+    monkeypatch.setattr(histogram_module, "result_histogram", slow_histogram)
+    view = window.histogram_view
+    window.tabs.setCurrentWidget(view)
+    view.set_result(None)
+    view.set_result(sample_scan)
+    qtbot.waitUntil(started.is_set, timeout=LONG)
+    assert view.is_busy() and window.is_busy()
+    assert view.status_label.text() == "Computing the Hamming distances of 66 pairs of pages…"
+    assert view.progress_bar.isVisible()
+    qtbot.wait(50)  # the event loop runs meanwhile: the window is not frozen
+    release.set()
+    with qtbot.waitSignal(view.computed, timeout=LONG):
+        pass
+    assert threads and threads[0] is not threading.main_thread()
+    assert view.counts.tolist() == list(range(65)) and not view.progress_bar.isVisible()
+
+
+def test_clicking_a_bar_filters_the_pairs_table_to_that_distance(qtbot, window, sample_scan):
+    view = show_histogram(qtbot, window)
+    ax = view.figure.axes[0]
+    x, y = ax.transData.transform((6, 0.5))  # inside the bar at distance 6 (the layout pair)
+    qtbot.mouseClick(view.canvas, Qt.MouseButton.LeftButton, pos=widget_point(view.canvas, x, y))
+
+    panel = window.pairs_panel
+    assert window.tabs.currentWidget() is panel
+    assert panel.proxy.rowCount() == 1
+    row = panel.proxy.mapToSource(panel.proxy.index(0, 0)).row()
+    assert window.pairs_model.pair_at(row) is sample_scan.pairs[pair_index(sample_scan, AUDAX)]
+    assert panel.current_source_row() == row  # the only pair shown is selected
+    assert panel.filter_chip.isVisible() and panel.filter_chip.text() == "Hamming distance = 6 ×"
+    assert window.tabs.tabText(0) == "Pairs (1 of 6)"
+
+    qtbot.mouseClick(panel.filter_chip, Qt.MouseButton.LeftButton)  # the chip clears the filter
+    assert panel.proxy.rowCount() == 6 and not panel.filter_chip.isVisible()
+    assert panel.current_source_row() == row  # the selection stays
+
+
+def test_clicking_the_distance_of_several_pairs_shows_them_all(qtbot, window):
+    view = show_histogram(qtbot, window)
+    window.histogram_view.click_distance(0)
+    panel = window.pairs_panel
+    distances = {panel.proxy.index(r, 6).data() for r in range(panel.proxy.rowCount())}
+    assert panel.proxy.rowCount() == 4 and distances == {"0"}
+    view.click_distance(40)  # no pair of pages at all: nothing happens
+    assert panel.filter_chip.text() == "Hamming distance = 0 ×" and panel.proxy.rowCount() == 4
+
+
+def test_histogram_k_line_log_scale_and_selected_distance(qtbot, window, sample_scan):
+    view = show_histogram(qtbot, window)
+    ax = view.figure.axes[0]
+    assert [t.get_text() for t in ax.texts] == ["k = 3"]
+    window.thresholds_panel.hamming_k.setValue(5)
+    with qtbot.waitSignal(window.results_changed, timeout=LONG):
+        pass
+    ax = view.figure.axes[0]
+    assert [t.get_text() for t in ax.texts] == ["k = 5"]
+    assert any(np.allclose(line.get_xdata(), [5.5, 5.5]) for line in ax.lines)
+    view.log_check.setChecked(True)
+    assert view.figure.axes[0].get_yscale() == "log"
+    # the selected pair's distance is marked
+    window.select_pair(pair_index(sample_scan, AUDAX))
+    window.tabs.setCurrentWidget(view)
+    marks = [line for line in view.figure.axes[0].lines if line.get_gid() == "selected"]
+    assert len(marks) == 1 and list(marks[0].get_xdata()) == [6]
+
+
+def show_map(qtbot, win: MainWindow):
+    view = win.map_view
+    win.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: not view.is_stale(), timeout=LONG)
+    view.canvas.draw()
+    return view
+
+
+def test_clicking_a_map_point_selects_that_pair(qtbot, window, sample_scan):
+    view = show_map(qtbot, window)
+    target = pair_index(sample_scan, PARTIAL)
+    assert window.current_pair_index() != target
+    x, y = view.point_position(target)
+    qtbot.mouseClick(view.canvas, Qt.MouseButton.LeftButton, pos=QPoint(round(x), round(y)))
+    assert window.tabs.currentWidget() is window.pairs_panel  # the table is shown
+    assert window.current_pair_index() == target
+    assert window.inspector.current_pair() is sample_scan.pairs[target]
+    assert view.selected_pair() == target  # and the map rings it
+
+
+def test_hovering_a_map_point_shows_the_two_file_names(qtbot, window, sample_scan):
+    view = show_map(qtbot, window)
+    target = pair_index(sample_scan, AUDAX)
+    x, y = view.point_position(target)
+    qtbot.mouseMove(view.canvas, QPoint(round(x) + 2, round(y) - 1))
+    qtbot.waitUntil(lambda: view.hover_label() != "", timeout=5000)
+    assert view.hover_label() == f"{AUDAX[0]}\n{AUDAX[1]}\n(layout duplicate)"
+    assert view._label.get_parse_math() is False  # a "$" in a file name is not math
+    qtbot.mouseMove(view.canvas, QPoint(5, 5))  # away from every point
+    qtbot.waitUntil(lambda: view.hover_label() == "", timeout=5000)
+
+
+def test_map_regions_follow_the_thresholds(qtbot, window):
+    view = show_map(qtbot, window)
+    window.thresholds_panel.content_same.setValue(0.8)
+    window.thresholds_panel.layout_same.setValue(0.5)
+    with qtbot.waitSignal(window.results_changed, timeout=LONG):
+        pass
+    ax = view.figure.axes[0]
+    xs = {round(line.get_xdata()[0], 3) for line in ax.lines}
+    ys = {round(line.get_ydata()[0], 3) for line in ax.lines}
+    assert 0.8 in xs and 0.5 in ys
+    labels = [t.get_text() for t in ax.texts]
+    assert "full duplicate" in labels and any(t.startswith("layout duplicate") for t in labels)
+
+
+def test_charts_follow_a_dark_palette(qtbot, window):
+    view = show_histogram(qtbot, window)
+    assert view.figure.get_facecolor()[:3] == pytest.approx(QColor(LIGHT.background).getRgbF()[:3])
+    palette = QPalette(window.palette())
+    palette.setColor(QPalette.ColorRole.Window, QColor("#202020"))
+    palette.setColor(QPalette.ColorRole.WindowText, QColor("#e0e0e0"))
+    view.setPalette(palette)  # a PaletteChange event redraws the chart
+    assert view.figure.get_facecolor()[:3] == pytest.approx(QColor(DARK.background).getRgbF()[:3])
+
+
+def test_charts_save_as_png_and_svg(qtbot, window, tmp_path, monkeypatch):
+    view = show_histogram(qtbot, window)
+    png = view.save_chart(tmp_path / "histogram.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda *a, **k: (str(tmp_path / "map"), "SVG image (*.svg)"))  # fmt: skip
+    show_map(qtbot, window)
+    window.map_view.save_button.click()  # the dialog's choice without a suffix: SVG
+    svg = (tmp_path / "map.svg").read_text(encoding="utf-8")
+    assert "<svg" in svg and "candidate pairs" in svg
+    with pytest.raises(ValueError):
+        view.save_chart(tmp_path / "chart.gif")

@@ -1,0 +1,556 @@
+"""The pair inspector's tabs on the bundled samples: text diff, layout diff, rendering, fingerprints, why."""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+import struct
+import threading
+import zlib
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QByteArray, Qt, QThreadPool, QUrl
+from PySide6.QtGui import QImage, QPixmap, QTextDocument
+
+from dedup_gui.core.diff import text_diff
+from dedup_gui.core.layout_diff import layout_diff, page_layout
+from dedup_gui.core.methods import pair_methods
+from dedup_gui.core.model import DupType, Pair, PairScores, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.simhash import to_bits
+from dedup_gui.gui.inspector import PairInspector
+from dedup_gui.gui.inspector import text_diff_view as text_diff_module
+from dedup_gui.gui.inspector.fingerprints_view import CELL_COLORS, FingerprintsView
+from dedup_gui.gui.inspector.layout_diff_view import LayoutDiffView, layout_rows
+from dedup_gui.gui.inspector.rendered_view import RenderedView
+from dedup_gui.gui.inspector.safe_html import clean_html, data_image_bytes, local_image_path
+from dedup_gui.gui.inspector.text_diff_view import CHANGE_TAG, TextDiffView, displayed
+from dedup_gui.gui.inspector.why_view import WhyView
+
+LAYOUT_PAIR = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+CONTENT_PAIR = ("site/articles/night-ride-safety.html", "print/night-ride-safety.html")
+ZH_PAIR = ("zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html")
+WAIT = 8000
+
+
+def _png(width: int = 3, height: int = 2) -> bytes:
+    """A small valid PNG image (grey pixels), built without Qt."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\x80\x80\x80" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+PNG = _png()
+
+
+@pytest.fixture(autouse=True)
+def _join_background_jobs():
+    """Let no background computation outlive its test."""
+    yield
+    QThreadPool.globalInstance().waitForDone(WAIT)
+
+
+def find_pair(result: ScanResult, paths: tuple[str, str]) -> Pair:
+    return next(p for p in result.pairs if {result.pages[p.left].path, result.pages[p.right].path} == set(paths))
+
+
+def highlights(edit) -> list[tuple[int, int, str, str]]:
+    """(start, end, tag, selected text) of every change highlight in a pane."""
+    out = []
+    for sel in edit.extraSelections():
+        tag = sel.format.property(CHANGE_TAG)
+        if tag:
+            c = sel.cursor
+            out.append((c.selectionStart(), c.selectionEnd(), tag, c.selectedText()))
+    return out
+
+
+def expected_highlights(edit, text: str, ranges) -> list[tuple[int, int, str, str]]:
+    """What the pane must highlight for Python-offset ranges of ``text``: Qt positions and text
+    as Qt reports it (paragraph breaks doubled and shown as U+2029)."""
+    return [
+        (edit.qt_pos(s), edit.qt_pos(e), tag, displayed(text[s:e]).replace("\n", "\u2029"))
+        for s, e, tag in ranges
+        if e > s
+    ]
+
+
+def shown_diff(qtbot, result, pair) -> TextDiffView:
+    view = TextDiffView()
+    qtbot.addWidget(view)
+    view.resize(1000, 500)
+    view.show()
+    view.set_pair(result, pair, result.thresholds)
+    assert view.status_label.text() == "comparing…"  # the result arrives through the event loop
+    qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)
+    return view
+
+
+# -- text diff ---------------------------------------------------------------------------------
+
+
+def test_text_diff_highlights_exactly_the_changes_core_reports(qtbot, sample_scan):
+    pair = find_pair(sample_scan, LAYOUT_PAIR)
+    a, b = sample_scan.pages[pair.left], sample_scan.pages[pair.right]
+    view = shown_diff(qtbot, sample_scan, pair)
+    core = text_diff(a.main_text, b.main_text)
+    assert view.diff.chunks == core.chunks
+    changes = core.changes()
+    assert len(changes) > 10
+
+    left, right = highlights(view.left_edit), highlights(view.right_edit)
+    assert left == expected_highlights(view.left_edit, a.main_text, [(c.a_start, c.a_end, c.tag) for c in changes])
+    assert right == expected_highlights(view.right_edit, b.main_text, [(c.b_start, c.b_end, c.tag) for c in changes])
+    # deleted/replaced words are marked on the left only, inserted/replaced on the right only
+    assert {tag for *_, tag, _ in left} <= {"delete", "replace"}
+    assert {tag for *_, tag, _ in right} <= {"insert", "replace"}
+    assert [t.strip() for *_, t in left if t.strip()] == core.changed_words("a")
+    assert [t.strip() for *_, t in right if t.strip()] == core.changed_words("b")
+    # the panes hold the plain main texts (a blank line after each paragraph)
+    assert view.left_edit.toPlainText() == displayed(a.main_text)
+    assert view.right_edit.toPlainText() == displayed(b.main_text)
+    # where one text lacks the other's words, a bar marks the gap
+    le, re_ = view.left_edit, view.right_edit
+    assert le.gaps == [le.qt_pos(c.a_start) for c in changes if c.tag == "insert"]
+    assert re_.gaps == [re_.qt_pos(c.b_start) for c in changes if c.tag == "delete"]
+    pa, pb = round(core.shared_a * 100), round(core.shared_b * 100)
+    assert view.status_label.text() == (
+        f"{len(changes)} changes; {pa}% of the left text and {pb}% of the right text are shared"
+    )
+
+
+def test_next_and_previous_change_select_the_change_in_both_panes(qtbot, sample_scan):
+    pair = find_pair(sample_scan, LAYOUT_PAIR)
+    view = shown_diff(qtbot, sample_scan, pair)
+    changes = view.diff.changes()
+    assert view.position_label.text() == "" and not view.prev_action.isEnabled()
+
+    def selected(index: int) -> bool:
+        c = changes[index]
+        lc, rc = view.left_edit.textCursor(), view.right_edit.textCursor()
+        return (lc.selectionStart(), lc.selectionEnd(), rc.selectionStart(), rc.selectionEnd()) == (
+            view.left_edit.qt_pos(c.a_start), view.left_edit.qt_pos(c.a_end),
+            view.right_edit.qt_pos(c.b_start), view.right_edit.qt_pos(c.b_end),
+        )  # fmt: skip
+
+    view.next_change()
+    assert view.current == 0 and selected(0)
+    assert view.left_edit.textCursor().selectedText() == "2023"
+    assert view.right_edit.textCursor().selectedText() == "2024"
+    view.next_change()
+    assert view.current == 1 and selected(1)
+    assert view.position_label.text() == f"change 2 of {len(changes)}"
+    view.previous_change()
+    assert view.current == 0 and selected(0)
+
+    # the keyboard shortcuts work from either pane
+    view.activateWindow()
+    view.right_edit.setFocus()
+    qtbot.waitUntil(view.right_edit.hasFocus, timeout=WAIT)
+    qtbot.keyClick(view.right_edit, Qt.Key.Key_F8)
+    assert view.current == 1 and selected(1)
+    qtbot.keyClick(view.right_edit, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert view.current == 2 and selected(2)
+    qtbot.keyClick(view.right_edit, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
+    assert view.current == 1 and selected(1)
+
+    view.go_to_change(len(changes) - 1)
+    view.next_change()  # no wrap-around past the last change
+    assert view.current == len(changes) - 1 and not view.next_action.isEnabled()
+
+
+def test_scrolling_one_pane_scrolls_the_other(qtbot, sample_scan):
+    view = shown_diff(qtbot, sample_scan, find_pair(sample_scan, LAYOUT_PAIR))
+    view.resize(900, 300)
+    qtbot.waitUntil(lambda: view.left_edit.verticalScrollBar().maximum() > 0, timeout=WAIT)
+    left, right = view.left_edit.verticalScrollBar(), view.right_edit.verticalScrollBar()
+
+    def in_step(source, target) -> bool:  # proportional (QPlainTextEdit's ranges grow as it lays out)
+        return abs(target.value() - source.value() / source.maximum() * target.maximum()) <= 1
+
+    for share in (0.5, 1.0, 0.25):
+        left.setValue(round(left.maximum() * share))
+        assert left.value() > 0 and in_step(left, right)
+    right.setValue(right.maximum())
+    assert right.value() > 0 and in_step(right, left)
+    right.setValue(0)
+    assert left.value() == 0
+
+
+def test_a_missing_byline_is_marked_as_a_gap_and_highlighted_on_the_other_side(qtbot, sample_scan):
+    pair = find_pair(sample_scan, CONTENT_PAIR)  # the print version lacks the byline
+    view = shown_diff(qtbot, sample_scan, pair)
+    (change,) = view.diff.changes()
+    assert change.tag == "insert" and highlights(view.left_edit) == []
+    assert [t for *_, t in highlights(view.right_edit)][0].startswith("By Priya Castellan")
+    assert view.left_edit.gaps == [view.left_edit.qt_pos(change.a_start)] and view.right_edit.gaps == []
+    assert view.status_label.text().startswith("1 change; 100% of the left text")
+
+
+def test_chinese_pair_diffs_by_character(qtbot, sample_scan):
+    pair = find_pair(sample_scan, ZH_PAIR)
+    a = sample_scan.pages[pair.left]
+    view = shown_diff(qtbot, sample_scan, pair)
+    left = highlights(view.left_edit)
+    assert [t for *_, t in left] == text_diff(a.main_text, sample_scan.pages[pair.right].main_text).changed_words("a")
+    assert [t for *_, t in left] == ["二"]  # one character, not the whole sentence
+
+
+def test_offsets_survive_emoji_and_crlf(qtbot, make_page):
+    pages = [make_page("a.html", 5, 1, text="Hi 😀 one\r\ntwo 😀 three"),
+             make_page("b.html", 5, 2, text="Hi 😀 ONE\r\ntwo 😀 four")]  # fmt: skip
+    result = ScanResult("/scan", pages, [], [], [], Thresholds(), ScanSettings())
+    view = shown_diff(qtbot, result, Pair(0, 1, PairScores(0.5, 0.5, 1.0, 3, 0.5), DupType.LAYOUT))
+    assert [t for *_, t in highlights(view.left_edit)] == ["one", "three"]
+    assert [t for *_, t in highlights(view.right_edit)] == ["ONE", "four"]
+
+
+def test_a_newer_selection_supersedes_a_slower_older_diff(qtbot, sample_scan, monkeypatch):
+    slow_pair, fast_pair = find_pair(sample_scan, LAYOUT_PAIR), find_pair(sample_scan, CONTENT_PAIR)
+    slow_text = sample_scan.pages[slow_pair.left].main_text
+    release, slow_done = threading.Event(), threading.Event()
+
+    def gated_diff(a, b):
+        if a == slow_text:
+            release.wait(WAIT / 1000)
+            slow_done.set()
+        return text_diff(a, b)
+
+    monkeypatch.setattr(text_diff_module, "text_diff", gated_diff)
+    view = TextDiffView()
+    qtbot.addWidget(view)
+    view.set_pair(sample_scan, slow_pair, sample_scan.thresholds)
+    view.set_pair(sample_scan, fast_pair, sample_scan.thresholds)
+    fast = sample_scan.pages[fast_pair.left].main_text
+    qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)
+    assert view.diff.a == fast
+    release.set()
+    assert slow_done.wait(WAIT / 1000)
+    QThreadPool.globalInstance().waitForDone(WAIT)
+    qtbot.wait(50)  # let the stale outcome reach the event loop
+    assert view.diff.a == fast and view.left_edit.toPlainText() == displayed(fast)
+
+
+# -- layout diff -------------------------------------------------------------------------------
+
+
+def test_layout_diff_of_the_content_pair_names_nav_and_aside(qtbot, sample_scan):
+    pair = find_pair(sample_scan, CONTENT_PAIR)
+    a, b = sample_scan.pages[pair.left], sample_scan.pages[pair.right]
+    view = LayoutDiffView()
+    qtbot.addWidget(view)
+    view.set_pair(sample_scan, pair, sample_scan.thresholds)
+    assert view.status_label.text().startswith("reading and aligning")
+    qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)
+    core = layout_diff(page_layout(a), page_layout(b))
+    assert view.diff.region_changes == core.region_changes
+    text = view.regions_label.text()
+    assert text.startswith("differ most in: ")
+    for region in ("nav", "aside"):
+        changed, total = core.region_changes[region]
+        assert changed == total > 0 and f"{region} ({changed} of {total}" in text
+    assert f"layout similarity {core.similarity:.3f}" in view.status_label.text()
+    # every element of both pages is in exactly one row, in order
+    rows = view.model.rows
+    assert [i for r in rows for i in range(r.a_start, r.a_end)] == list(range(len(core.a.tags)))
+    assert [i for r in rows for i in range(r.b_start, r.b_end)] == list(range(len(core.b.tags)))
+    inserted = [r for r in rows if r.op == "inserted"]
+    assert len(inserted) == core.counts()["inserted"]
+    nav_row = next(i for i, r in enumerate(rows) if r.op == "inserted" and core.b.regions[r.b_start] == "nav")
+    model = view.model
+    assert model.data(model.index(nav_row, 0)) == "inserted" and model.data(model.index(nav_row, 6)) == "nav"
+
+
+def test_long_kept_runs_collapse_into_one_row(qtbot, sample_scan):
+    pair = find_pair(sample_scan, LAYOUT_PAIR)  # identical tag sequences
+    view = LayoutDiffView()
+    qtbot.addWidget(view)
+    view.set_pair(sample_scan, pair, sample_scan.thresholds)
+    qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)
+    n = len(view.diff.a.tags)
+    assert n > 10 and view.model.rowCount() == 1
+    assert view.model.data(view.model.index(0, 0)) == f"{n} elements kept"
+    assert view.regions_label.text() == "the two layouts have the same elements in every region"
+    # short kept runs stay element by element
+    assert all(not r.collapsed for r in layout_rows(view.diff, collapse=n))
+
+
+def test_layout_diff_reports_a_page_that_cannot_be_read(qtbot, tmp_path, samples_dir):
+    for rel in CONTENT_PAIR:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(samples_dir / rel, tmp_path / rel)
+    result = scan_folder(tmp_path)
+    pair = find_pair(result, CONTENT_PAIR)
+    (tmp_path / "print/night-ride-safety.html").unlink()
+    view = LayoutDiffView()
+    qtbot.addWidget(view)
+    view.set_pair(result, pair, result.thresholds)
+    qtbot.waitUntil(lambda: not view.is_comparing(), timeout=WAIT)
+    assert view.diff is None and view.model.rowCount() == 0
+    assert view.status_label.text() == (
+        "print/night-ride-safety.html cannot be read again: file disappeared during the scan")
+
+
+# -- rendered ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hostile_scan(tmp_path: Path) -> ScanResult:
+    """Two pages with a script, a remote image, a local image, an image outside the root, a
+    data: image, an event handler and a link; the scanned root is tmp_path/site."""
+    (tmp_path / "outside.png").write_bytes(PNG)
+    site = tmp_path / "site"
+    (site / "img").mkdir(parents=True)
+    (site / "img" / "local.png").write_bytes(PNG)
+    (site / "img" / "notes.txt").write_text("secret")
+    data_url = "data:image/png;base64," + __import__("base64").b64encode(PNG).decode()
+    body = (
+        "<p>Riders meet at the hall at eight and leave at half past for the long loop over the hills.</p>"
+        "<p>Bring lights, a spare tube and food; the café at the top closes at noon on Sundays.</p>"
+    )
+    for name in ("a.html", "b.html"):
+        (site / name).write_text(
+            "<html><head><title>Ride</title><script>document.title='HACKED'</script>"
+            "<style>p { color: red }</style><link rel=stylesheet href='http://example.invalid/s.css'></head>"
+            f"<body onload=\"alert('HACKED-onload')\">{body}"
+            "<img src='http://example.invalid/x.png'><img src='img/local.png'><img src='../outside.png'>"
+            f"<img src='img/notes.txt'><img src='{data_url}'>"
+            "<iframe src='http://example.invalid/frame'></iframe><object data='x.swf'></object>"
+            "<a id=link href='http://example.invalid/next' onclick=\"document.title='HACKED'\">next page</a>"
+            "</body></html>",
+            encoding="utf-8",
+        )
+    return scan_folder(site)
+
+
+def test_rendered_view_loads_only_local_images_and_runs_no_script(qtbot, hostile_scan):
+    result = hostile_scan
+    assert result.pairs, "the two copies must form a pair"
+    view = RenderedView()
+    qtbot.addWidget(view)
+    view.resize(1000, 600)
+    view.show()
+    view.set_pair(result, result.pairs[0], result.thresholds)
+    browser = view.left_browser
+    qtbot.waitUntil(lambda: "Riders meet" in browser.toPlainText(), timeout=WAIT)
+    view.grab()  # lay out and paint: images are requested now
+    by_url = {r.url: r for r in browser.requests}
+    root = Path(result.root)
+    local = QUrl.fromLocalFile(str(root / "img" / "local.png")).toString()
+    assert by_url[local].loaded
+    assert not by_url["http://example.invalid/x.png"].loaded
+    assert not any(r.loaded for r in browser.requests if r.url.startswith(("http:", "https:", "ftp:")))
+    outside = QUrl.fromLocalFile(str(root.parent / "outside.png")).toString()
+    assert not by_url[outside].loaded  # escapes the scanned root
+    assert not next(r for u, r in by_url.items() if u.endswith("notes.txt")).loaded  # not an image
+    assert next(r for u, r in by_url.items() if u.startswith("data:image/png")).loaded
+    # what the document holds for each: an image for the local one, nothing for the others
+    doc = browser.document()
+    loaded = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(local))
+    assert isinstance(loaded, (QImage, QPixmap)) and loaded.width() == 3
+    remote = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl("http://example.invalid/x.png"))
+    assert remote is None or (isinstance(remote, QByteArray) and remote.isEmpty())
+    escaped = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(outside))
+    assert escaped is None or (isinstance(escaped, QByteArray) and escaped.isEmpty())
+    # no script, style, iframe or event handler survives
+    assert "HACKED" not in browser.toPlainText() and "HACKED" not in browser.toHtml()
+    assert "color: red" not in browser.toHtml() and "iframe" not in browser.toHtml().lower()
+    assert "Simplified, script-free rendering" in view.notice_label.text()
+
+
+def test_rendered_view_never_navigates(qtbot, hostile_scan):
+    view = RenderedView()
+    qtbot.addWidget(view)
+    view.resize(1000, 600)
+    view.show()
+    view.set_pair(hostile_scan, hostile_scan.pairs[0], hostile_scan.thresholds)
+    browser = view.left_browser
+    qtbot.waitUntil(lambda: "next page" in browser.toPlainText(), timeout=WAIT)
+    assert not browser.openLinks() and not browser.openExternalLinks()
+    before = browser.toPlainText()
+    cursor = browser.document().find("next page")
+    cursor.setPosition(cursor.selectionStart() + 2)
+    browser.ensureCursorVisible()
+    rect = browser.cursorRect(cursor)
+    with qtbot.waitSignal(browser.anchorClicked, timeout=WAIT) as clicked:
+        qtbot.mouseClick(browser.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert clicked.args[0].toString() == "http://example.invalid/next"  # the click did hit the link
+    browser.setSource(QUrl("http://example.invalid/next"))  # programmatic navigation is ignored too
+    qtbot.wait(50)
+    assert browser.toPlainText() == before and browser.source().isEmpty()
+
+
+def test_load_resource_refuses_everything_but_images_under_the_root(qtbot, hostile_scan):
+    view = RenderedView()
+    qtbot.addWidget(view)
+    view.set_pair(hostile_scan, hostile_scan.pairs[0], hostile_scan.thresholds)
+    browser = view.left_browser
+    qtbot.waitUntil(lambda: "Riders meet" in browser.toPlainText(), timeout=WAIT)
+    image, css = QTextDocument.ResourceType.ImageResource, QTextDocument.ResourceType.StyleSheetResource
+    local = browser.loadResource(image, QUrl("img/local.png"))
+    assert isinstance(local, QImage) and not local.isNull()
+    for kind, url in ((css, "img/local.png"), (image, "https://example.invalid/a.png"), (image, "ftp://h/a.png"),
+                      (image, "file:///etc/passwd"), (image, "../outside.png"), (css, "data:text/css,p{}"),
+                      (image, "data:text/html,<b>x</b>"), (image, "file://server/share/a.png")):  # fmt: skip
+        answer = browser.loadResource(kind, QUrl(url))
+        assert isinstance(answer, QByteArray) and answer.isEmpty(), url  # never None: Qt would read files
+
+
+def test_safe_html_policy(tmp_path):
+    cleaned = clean_html(
+        "<html><body onload='x()'><script>evil()</script><style>p{}</style><p onclick='y()'>Hi</p>"
+        "<iframe src='http://a'></iframe><object data='a'></object><embed src='b'><a href='javascript:z()'>j</a>"
+        "<base href='http://evil.invalid/'></body></html>"
+    )
+    for bad in ("evil()", "p{}", "onclick", "onload", "<iframe", "<object", "<embed", "javascript:", "<base"):
+        assert bad not in cleaned
+    assert "Hi" in cleaned
+    root = tmp_path / "root"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "x.png").write_bytes(PNG)
+    (tmp_path / "out.png").write_bytes(PNG)
+    os.symlink(tmp_path / "out.png", root / "a" / "link.png")
+    assert local_image_path(str(root / "a" / "x.png"), str(root)) == os.path.realpath(root / "a" / "x.png")
+    assert local_image_path(str(root / "a" / ".." / ".." / "out.png"), str(root)) is None
+    assert local_image_path(str(root / "a" / "link.png"), str(root)) is None  # a symlink out of the root
+    assert local_image_path("a/x.png", str(root)) is None  # relative: not resolved here
+    assert data_image_bytes("data:image/png;base64," + __import__("base64").b64encode(PNG).decode()) == PNG
+    assert data_image_bytes("data:image/svg+xml,<svg/>") is None
+    assert data_image_bytes("data:text/html,<script>x</script>") is None
+
+
+# -- fingerprints and why ----------------------------------------------------------------------
+
+
+def test_fingerprints_show_the_engines_bits_and_mark_the_differing_ones(qtbot, sample_scan):
+    pair = find_pair(sample_scan, LAYOUT_PAIR)
+    a, b = sample_scan.pages[pair.left], sample_scan.pages[pair.right]
+    view = FingerprintsView()
+    qtbot.addWidget(view)
+    view.resize(1000, 500)
+    view.set_pair(sample_scan, pair, sample_scan.thresholds)
+    grid = view.bit_grid
+    assert grid.row_bits(0) == [int(c) for c in f"{a.simhash:064b}"] == list(to_bits(a.simhash))
+    assert grid.row_bits(1) == [int(c) for c in f"{b.simhash:064b}"]
+    distance = bin(a.simhash ^ b.simhash).count("1")
+    assert 0 < distance < 64
+    assert len(grid.marked_columns()) == distance
+    # what is painted: each cell's colour says its bit and whether it differs
+    image = grid.grab().toImage()
+    ratio = image.devicePixelRatio()
+    painted_marks = 0
+    for row, value in ((0, a.simhash), (1, b.simhash)):
+        for col in range(64):
+            bit = (value >> (63 - col)) & 1
+            differs = bool(((a.simhash ^ b.simhash) >> (63 - col)) & 1)
+            rect = grid.cell_rect(row, col)
+            pixel = image.pixelColor(int((rect.left() + 2) * ratio), int((rect.top() + 2) * ratio))
+            assert pixel == CELL_COLORS[(bit, differs)], (row, col)
+            painted_marks += differs
+    assert painted_marks == 2 * distance
+    assert view.hamming_label.text().startswith(f"Hamming distance {distance} bits (k = 3)")
+    assert view.facts["sha1"][0].text() == a.sha1 and view.facts["sha1"][1].text() == b.sha1
+    assert view.facts["shingles"][0].text() == f"{len(a.shingles):,}"
+    assert f"Jaccard {pair.scores.jaccard:.3f}" in view.sets_label.text()
+    assert f"containment {pair.scores.content_containment:.3f}" in view.sets_label.text()
+    methods = pair_methods(a, b, sample_scan.thresholds)
+    table = view.methods_table
+    assert table.rowCount() == len(methods)
+    for row, m in enumerate(methods):
+        assert [table.item(row, c).text() for c in range(5)] == [
+            m.method, m.left, m.right, m.measure, "duplicate" if m.duplicate else "not duplicate"]  # fmt: skip
+
+
+def test_why_view_explains_the_verdict_with_the_given_thresholds(qtbot, sample_scan):
+    pair = find_pair(sample_scan, LAYOUT_PAIR)
+    view = WhyView()
+    qtbot.addWidget(view)
+    view.set_pair(sample_scan, pair, sample_scan.thresholds)
+    assert "=> layout duplicate" in view.text()
+    assert view.verdict_label.text().endswith("=> layout duplicate") and view.verdict_label.font().bold()
+    assert [lbl.text() for lbl in view.reason_labels][0].startswith("•  content similarity")
+    marked = [key for key, cell in view.cells.items() if cell.styleSheet()]
+    assert marked == [(1, 0)]  # an important part shared, same layout
+    strict = Thresholds(content_partial=0.99)
+    view.set_pair(sample_scan, pair, strict)
+    assert "=> distinct" in view.text() and "0.99" in view.text()
+    assert [key for key, cell in view.cells.items() if cell.styleSheet()] == [(2, 0)]
+
+
+def test_why_view_shows_both_pages_notes(qtbot, sample_scan):
+    paths = [p.path for p in sample_scan.pages]
+    pair = Pair(paths.index("frames/club-frames.html"), paths.index("gallery/finish-line.html"),
+                PairScores(0.0, 0.0, 0.2, 30, 0.0, both_have_text=False), DupType.DISTINCT)  # fmt: skip
+    view = WhyView()
+    qtbot.addWidget(view)
+    view.set_pair(sample_scan, pair, sample_scan.thresholds)
+    assert "=> distinct" in view.text()
+    assert "left (frames/club-frames.html): no usable main text" in view.notes_label.text()
+    assert "right (gallery/finish-line.html): no usable main text" in view.notes_label.text()
+
+
+# -- the tab widget ----------------------------------------------------------------------------
+
+
+def test_inspector_computes_the_shown_tab_only_and_clears(qtbot, sample_scan):
+    inspector = PairInspector()
+    qtbot.addWidget(inspector)
+    assert [inspector.tabText(i) for i in range(inspector.count())] == [
+        "Text diff", "Layout diff", "Rendered", "Fingerprints", "Why this type"]  # fmt: skip
+    inspector.setCurrentWidget(inspector.why_view)
+    pair = find_pair(sample_scan, LAYOUT_PAIR)
+    inspector.set_pair(sample_scan, pair, sample_scan.thresholds)
+    assert "=> layout duplicate" in inspector.why_view.text()
+    assert inspector.text_diff_view.diff is None and not inspector.text_diff_view.is_comparing()
+    assert inspector.fingerprints_view.bit_grid.row_bits(0) == []  # not computed while hidden
+    inspector.setCurrentWidget(inspector.text_diff_view)
+    assert inspector.text_diff_view.is_comparing()
+    qtbot.waitUntil(lambda: inspector.text_diff_view.diff is not None, timeout=WAIT)
+    inspector.setCurrentWidget(inspector.fingerprints_view)
+    assert len(inspector.fingerprints_view.bit_grid.row_bits(0)) == 64
+    assert inspector.current_pair() is pair
+
+    inspector.set_pair(sample_scan, None, sample_scan.thresholds)
+    assert inspector.current_pair() is None
+    assert inspector.text_diff_view.diff is None and inspector.text_diff_view.left_edit.toPlainText() == ""
+    assert inspector.fingerprints_view.bit_grid.row_bits(0) == [] and inspector.why_view.text() == ""
+
+
+def test_every_tab_has_a_usable_minimum_size(qtbot, sample_scan):
+    inspector = PairInspector()
+    qtbot.addWidget(inspector)
+    for view in inspector.views():
+        size = view.minimumSize()
+        assert size.width() >= 480 and size.height() >= 260
+        assert not view.grab().isNull()
+
+
+def test_no_garbage_collection_runs_in_a_pool_thread(qtbot, sample_scan, monkeypatch):
+    # A collection in a pool thread could free Qt objects outside the GUI thread and crash Qt.
+    def cyclic_garbage_diff(a, b):
+        for _ in range(50_000):  # far past gc's allocation threshold
+            x: list = []
+            x.append(x)
+        return text_diff(a, b)
+
+    monkeypatch.setattr(text_diff_module, "text_diff", cyclic_garbage_diff)
+    collecting: list[threading.Thread] = []
+
+    def record(phase, info):
+        if phase == "start":
+            collecting.append(threading.current_thread())
+
+    assert gc.isenabled()
+    gc.callbacks.append(record)
+    try:
+        view = shown_diff(qtbot, sample_scan, find_pair(sample_scan, LAYOUT_PAIR))
+        qtbot.waitUntil(gc.isenabled, timeout=WAIT)  # switched back on in the GUI thread
+    finally:
+        gc.callbacks.remove(record)
+    assert view.diff is not None
+    assert all(t is threading.main_thread() for t in collecting)

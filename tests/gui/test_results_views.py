@@ -1,0 +1,425 @@
+"""Working with results: thresholds, clusters, the pairs table's filters, menu and keys, the errors
+panel, remembered settings, drag and drop, images and the --screenshot mode."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import webbrowser
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QThreadPool, QUrl
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from dedup_gui.cli import main as cli_main
+from dedup_gui.core.model import DupType, Thresholds
+from dedup_gui.gui import SAMPLES_DIR
+from dedup_gui.gui.main_window import MainWindow
+from dedup_gui.gui.settings import AppSettings
+
+LONG = 60_000
+REPO = Path(__file__).resolve().parents[2]
+AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(autouse=True)
+def _join_background_jobs():
+    """Let no background computation outlive its test."""
+    yield
+    QThreadPool.globalInstance().waitForDone(LONG)
+
+
+@pytest.fixture
+def make_window(qtbot, fake_scan, tmp_path):
+    """Build shown windows that scan ``result`` (a fake scan) and close them after the test."""
+    windows = []
+
+    def make(result=None, scan=True, **kwargs) -> MainWindow:
+        if result is not None:
+            kwargs.setdefault("scan_fn", fake_scan(result=result))
+        win = MainWindow(**kwargs)
+        windows.append(win)
+        qtbot.addWidget(win)
+        win.show()
+        if scan:
+            with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+                win.start_scan(tmp_path)
+        return win
+
+    yield make
+    for win in windows:
+        win.close()
+
+
+def pair_index(result, paths) -> int:
+    return next(i for i, p in enumerate(result.pairs)
+                if {result.pages[p.left].path, result.pages[p.right].path} == set(paths))  # fmt: skip
+
+
+def type_shown(win: MainWindow, index: int) -> str:
+    """The Type cell of pair ``index`` in the pairs table (the source model)."""
+    return win.pairs_model.index(win.pairs_model.row_of(index), 2).data()
+
+
+# --- thresholds ----------------------------------------------------------------------------
+
+
+def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample_scan):
+    win = make_window(sample_scan)
+    audax = pair_index(sample_scan, AUDAX)
+    pair = sample_scan.pairs[audax]
+    assert pair.type is DupType.LAYOUT and round(pair.scores.content_containment, 3) == 0.486
+    assert type_shown(win, audax) == "layout duplicate"
+    assert win.clusters_view.cluster_count() == 6
+    win.select_pair(audax)
+    win.inspector.setCurrentWidget(win.inspector.why_view)
+    assert win.inspector.why_view.verdict is DupType.LAYOUT
+
+    panel = win.thresholds_panel
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        panel.content_partial.setValue(0.6)  # containment 0.486 < 0.6: nothing important shared
+    assert win.result.thresholds.content_partial == 0.6
+    assert win.result.pairs[audax].type is DupType.DISTINCT
+    assert type_shown(win, audax) == "distinct"
+    audax_pages = {sample_scan.pages[p].path for p in (pair.left, pair.right)}
+    for cluster in win.result.clusters:
+        assert not audax_pages <= {sample_scan.pages[p].path for p in cluster.pages}
+    assert win.clusters_view.cluster_count() == 4  # the layout and the partial pair's clusters are gone
+    assert win.current_pair_index() == audax  # the selection stayed on the pair
+    assert win.inspector.current_pair().type is DupType.DISTINCT
+    assert win.inspector.why_view.verdict is DupType.DISTINCT  # the "why" follows
+    assert win.scan_status.label.text().startswith("Scanned 14 files: 4 duplicate pairs in 4 clusters")
+    assert win.scan_result is sample_scan  # not rescanned: the scan's own result is kept
+
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        panel.reset_button.click()
+    assert panel.thresholds() == Thresholds() and not panel.reset_button.isEnabled()
+    assert type_shown(win, audax) == "layout duplicate" and win.clusters_view.cluster_count() == 6
+
+
+def test_duplicates_only_hides_a_pair_that_turns_distinct(qtbot, make_window, sample_scan):
+    win = make_window(sample_scan)
+    win.pairs_panel.set_duplicates_only(True)
+    assert win.pairs_panel.proxy.rowCount() == 6
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        win.thresholds_panel.content_partial.setValue(0.6)
+    assert win.pairs_panel.proxy.rowCount() == 4
+    assert win.tabs.tabText(0) == "Pairs (4 of 6)"
+
+
+def test_thresholds_are_remembered(qtbot, make_window, sample_scan, _isolated_settings):
+    win = make_window(sample_scan)
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        win.thresholds_panel.hamming_k.setValue(7)
+    win.close()
+    again = make_window(sample_scan, scan=False)
+    assert again.thresholds_panel.hamming_k.value() == 7
+    assert again.thresholds().hamming_k == 7
+    assert "hamming_k=7" in _isolated_settings.read_text()
+
+
+def test_the_panel_waits_for_a_pause_before_reclassifying(qtbot, make_window, sample_scan):
+    win = make_window(sample_scan)
+    calls = []
+    win.thresholds_panel.thresholds_changed.connect(calls.append)
+    for value in (0.3, 0.35, 0.4):
+        win.thresholds_panel.content_partial.setValue(value)
+    assert win.thresholds_panel.is_pending() and calls == []
+    qtbot.waitUntil(lambda: len(calls) == 1, timeout=5000)
+    assert calls[0].content_partial == 0.4
+
+
+# --- clusters ------------------------------------------------------------------------------
+
+
+def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
+    win = make_window(sample_scan)
+    view, model = win.clusters_view, win.clusters_view.model
+    assert view.cluster_count() == 6 == len(sample_scan.clusters)
+    assert view.summary_label.text() == "6 clusters of 12 pages"
+    audax = pair_index(sample_scan, AUDAX)
+    cluster = next(c for c in sample_scan.clusters if sample_scan.pairs[audax].left in c.pages)
+    top = model.cluster_index(cluster.id)
+    assert top.data() == f"Cluster {cluster.id}"
+    assert model.index(top.row(), 1).data() == "2" and model.index(top.row(), 2).data() == "layout"
+    assert model.rowCount(top) == 2
+    assert {model.index(r, 0, top).data() for r in range(2)} == set(AUDAX)
+    assert model.index(0, 2, top).data() == "layout"
+
+    # selecting a pair highlights its cluster
+    win.select_pair(audax)
+    assert view.highlighted_cluster() == cluster.id
+
+    # selecting a cluster filters the pairs (and pages) tables to it
+    win.select_pair(0)
+    other = view.highlighted_cluster()
+    assert other != cluster.id
+    view.tree.setCurrentIndex(top)
+    panel = win.pairs_panel
+    assert panel.proxy.rowCount() == 1 and panel.filter_chip.text() == f"Cluster {cluster.id} ×"
+    assert win.current_pair_index() == audax
+    assert win.pages_panel.proxy.rowCount() == 2
+    assert view.highlighted_cluster() == cluster.id
+
+    # a page row: its pair is selected; clearing the chip shows every pair again
+    view.tree.setCurrentIndex(model.index(1, 0, top))
+    assert win.current_pair_index() == audax
+    panel.filter_chip.click()
+    assert panel.proxy.rowCount() == 6
+
+
+# --- the pairs table -------------------------------------------------------------------------
+
+
+def test_show_duplicates_only_and_the_type_combo_agree(qtbot, make_window, result):
+    win = make_window(result)
+    panel = win.pairs_panel
+    assert panel.duplicates_check.isVisible() and not panel.duplicates_check.isChecked()
+    assert panel.proxy.rowCount() == 5  # distinct pairs are shown until asked otherwise
+    panel.duplicates_check.click()
+    assert panel.proxy.rowCount() == 4 and panel.type_combo.currentText() == "Duplicates only"
+    panel.type_combo.setCurrentText("distinct")
+    assert not panel.duplicates_check.isChecked() and panel.proxy.rowCount() == 1
+    panel.type_combo.setCurrentText("layout duplicate")
+    assert panel.duplicates_check.isChecked() and panel.proxy.rowCount() == 1
+    panel.duplicates_check.click()  # unchecking shows every type again
+    assert panel.type_combo.currentText() == "All types" and panel.proxy.rowCount() == 5
+    assert not win.pages_panel.duplicates_check.isVisibleTo(win.pages_panel)
+
+
+def test_text_filter_and_keyboard_navigation(qtbot, make_window, sample_scan):
+    win = make_window(sample_scan)
+    panel = win.pairs_panel
+    first = win.current_pair_index()
+    panel.view.setFocus()
+    qtbot.keyClick(panel.view, Qt.Key.Key_Down)
+    second = win.current_pair_index()
+    assert second != first and win.inspector.current_pair() is sample_scan.pairs[second]
+    qtbot.keyClick(panel.view, Qt.Key.Key_Up)
+    assert win.current_pair_index() == first
+    qtbot.keyClick(panel.view, Qt.Key.Key_Return)  # Enter: into the inspector
+    focus = QApplication.focusWidget()
+    assert focus is not None and win.inspector.isAncestorOf(focus)
+    win.focus_filter()  # Ctrl+F
+    assert QApplication.focusWidget() is panel.text_filter
+    qtbot.keyClicks(panel.text_filter, "audax")
+    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 1, timeout=5000)
+    win.tab_actions[3].trigger()  # Ctrl+4: the histogram
+    assert win.tabs.currentWidget() is win.histogram_view
+
+
+def test_context_menu_actions(qtbot, make_window, sample_scan, monkeypatch):
+    opened, browsed = [], []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url) or True)
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: browsed.append(url) or True)
+    win = make_window(sample_scan)
+    audax = pair_index(sample_scan, AUDAX)
+    win.select_pair(audax)
+    row = win.pairs_panel.current_source_row()
+    menu = win.pairs_panel.context_menu(row)
+    actions = {a.objectName(): a for a in menu.actions() if a.objectName()}
+    assert set(actions) == {"open", "open-right", "browser", "browser-right", "folder", "copy"}
+    left, right = (
+        sample_scan.pages[i].abspath for i in (sample_scan.pairs[audax].left, sample_scan.pairs[audax].right)
+    )
+
+    actions["copy"].trigger()
+    assert QGuiApplication.clipboard().text() == f"{left}\n{right}"
+    actions["open"].trigger()
+    actions["open-right"].trigger()
+    actions["folder"].trigger()  # both files are in one folder: one entry
+    assert [u.toLocalFile() for u in opened] == [left, right, os.path.dirname(left)]
+    actions["browser"].trigger()
+    assert browsed == [QUrl.fromLocalFile(left).toString()]
+
+    QGuiApplication.clipboard().clear()
+    win.pairs_panel.view.setFocus()
+    qtbot.keyClick(win.pairs_panel.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == f"{left}\n{right}"
+
+    pages_menu = win.pages_panel.context_menu(0)  # a page: one file
+    names = [a.objectName() for a in pages_menu.actions() if a.objectName()]
+    assert names == ["open", "browser", "folder", "copy"]
+
+
+def test_the_context_menu_opens_on_a_right_click(qtbot, make_window, sample_scan, monkeypatch):
+    from dedup_gui.gui import table_panel
+
+    shown = []
+    monkeypatch.setattr(table_panel.QMenu, "popup", lambda menu, pos, *a: shown.append(menu))
+    win = make_window(sample_scan)
+    view = win.pairs_panel.view
+    rect = view.visualRect(win.pairs_panel.proxy.index(2, 0))
+    view.customContextMenuRequested.emit(rect.center())
+    assert len(shown) == 1 and win.pairs_panel.view.currentIndex().row() == 2
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier)  # the keyboard's way
+    assert len(shown) == 2 and win.pairs_panel.view.currentIndex().row() == 2
+    assert [a.objectName() for a in shown[1].actions() if a.objectName()][-1] == "copy"
+
+
+def test_errors_panel_lists_every_file_and_why(qtbot, make_window, result):
+    win = make_window(result)
+    panel = win.errors_panel
+    rows = {(panel.proxy.index(r, 0).data(), panel.proxy.index(r, 1).data()) for r in range(panel.proxy.rowCount())}
+    assert rows == {("broken.html", "could not be decoded"), ("huge.html", "too large (60 MB)")}
+    assert win.tabs.tabText(2) == "Errors (2)"
+    assert panel.context_menu(0).actions()  # copy the path, show it in its folder
+
+
+# --- remembered settings, drag and drop ----------------------------------------------------
+
+
+def test_recent_folders_and_layout_are_remembered(qtbot, make_window, result, tmp_path):
+    win = make_window(result)
+    folder = str(tmp_path.resolve())
+    assert win.app_settings.recent_folders()[0] == folder
+    win.recent_menu.aboutToShow.emit()
+    entries = [a.text() for a in win.recent_menu.actions() if a.text()]
+    assert entries[0] == folder and "Clear Recent Folders" in entries
+    win.splitter.setSizes([300, 500])
+    sizes = win.splitter.sizes()
+    win.pairs_panel.set_duplicates_only(True)
+    win.thresholds_dock.hide()
+    win.close()
+
+    again = make_window(result, scan=False)
+    # (the offscreen screen is small, so Qt shrinks the restored window: compare proportions)
+    restored = again.splitter.sizes()
+    assert restored[0] / sum(restored) == pytest.approx(sizes[0] / sum(sizes), abs=0.02)
+    assert again.pairs_panel.duplicates_only()
+    assert not again.thresholds_dock.isVisible()
+    again.recent_menu.aboutToShow.emit()
+    recent = next(a for a in again.recent_menu.actions() if a.text() == folder)
+    with qtbot.waitSignal(again.scan_ended, timeout=LONG):
+        recent.trigger()
+    assert again.folder == folder
+
+
+def test_settings_can_be_switched_off(qtbot, tmp_path):
+    settings = AppSettings(enabled=False)
+    settings.add_recent_folder(str(tmp_path))
+    settings.set_thresholds(Thresholds(hamming_k=9))
+    assert settings.recent_folders() == [] and settings.thresholds() == Thresholds()
+
+
+def test_dropping_a_folder_onto_the_window_scans_it(qtbot, make_window, result, tmp_path):
+    win = make_window(result, scan=False)
+    folder = tmp_path / "dropped"
+    folder.mkdir()
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(folder))])
+    enter = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime,
+                            Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    win.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
+                      Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.dropEvent(drop)
+    assert win.folder == str(folder.resolve())
+    not_a_folder = QMimeData()
+    not_a_folder.setUrls([QUrl.fromLocalFile(str(SAMPLES_DIR / "print" / "night-ride-safety.html"))])
+    refused = QDragEnterEvent(QPoint(5, 5), Qt.DropAction.CopyAction, not_a_folder,
+                              Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)  # fmt: skip
+    win.dragEnterEvent(refused)
+    assert not refused.isAccepted()
+
+
+# --- images --------------------------------------------------------------------------------
+
+
+def test_save_view_as_image(qtbot, make_window, sample_scan, tmp_path, monkeypatch):
+    win = make_window(sample_scan)
+    target = tmp_path / "view"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PNG image (*.png)"))
+    win.tabs.setCurrentWidget(win.map_view)
+    win.save_view_action.trigger()
+    image = QImage(str(tmp_path / "view.png"))
+    assert not image.isNull()
+    assert (image.width(), image.height()) == (win.map_view.width(), win.map_view.height())
+
+
+def test_screenshot_flag_writes_a_png(tmp_path):
+    out = tmp_path / "histogram.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "DEDUP_GUI_SETTINGS": str(tmp_path / "settings.ini")}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(REPO / "app.py"), "resources/samples", "--screenshot", str(out), "--view", "histogram"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = out.read_bytes()
+    assert len(data) > 0 and data[:8] == PNG_SIGNATURE
+    image = QImage(str(out))
+    assert image.width() > 300 and image.height() > 150
+    assert not (tmp_path / "settings.ini").exists()  # the screenshot mode remembers nothing
+
+
+def test_screenshot_arguments_are_checked(tmp_path, capsys):
+    assert cli_main(["--view", "map"]) == 2
+    assert "--view and --pair need --screenshot" in capsys.readouterr().err
+    assert cli_main([str(SAMPLES_DIR), "--screenshot", str(tmp_path / "x.jpg")]) == 2
+    assert cli_main([str(SAMPLES_DIR), "--screenshot", str(tmp_path / "no" / "x.png")]) == 2
+    with pytest.raises(SystemExit):
+        cli_main([str(SAMPLES_DIR), "--screenshot", str(tmp_path / "x.png"), "--view", "nonsense"])
+
+
+# --- export --------------------------------------------------------------------------------
+
+
+def test_export_everything_or_only_what_the_filters_show(qtbot, make_window, sample_scan, tmp_path):
+    win = make_window(sample_scan)
+    assert win.export_action.isEnabled() and win.export_action in win.menuBar().actions()[0].menu().actions()
+    win.filter_by_distance(6)  # the table shows one pair
+    shown, everything = tmp_path / "shown.csv", tmp_path / "all.csv"
+    with qtbot.waitSignal(win.exporter.finished, timeout=LONG) as done:
+        win.export_to(shown, "csv", only_shown=True)
+    assert done.args == [str(shown)]
+    rows = shown.read_text(encoding="utf-8").splitlines()
+    assert len(rows) == 2 and AUDAX[0] in rows[1] and AUDAX[1] in rows[1]
+    with qtbot.waitSignal(win.exporter.finished, timeout=LONG):
+        win.export_to(everything, "csv")
+    assert len(everything.read_text(encoding="utf-8").splitlines()) == 7
+
+
+def test_export_dialog_choices(qtbot, tmp_path):
+    from dedup_gui.gui.export_dialog import ExportDialog
+
+    dialog = ExportDialog(1, 6, str(tmp_path))
+    qtbot.addWidget(dialog)
+    assert dialog.choice() == ("html", str(tmp_path / "duplicates-report.html"), False)
+    dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("json"))
+    dialog.only_shown.setChecked(True)
+    assert dialog.choice() == ("json", str(tmp_path / "duplicates-report.json"), True)
+    assert "1 of 6" in dialog.only_shown.text()
+    assert not ExportDialog(6, 6, str(tmp_path)).only_shown.isEnabled()  # no filter: nothing to choose
+
+
+def test_screenshot_of_a_named_pair_and_view(qtbot, make_window, sample_scan, tmp_path, capsys):
+    from dedup_gui.gui.screenshot import Screenshotter
+
+    win = make_window(sample_scan, scan=False)
+    out = tmp_path / "text-diff.png"
+    shooter = Screenshotter(win, out, "text-diff", pair=AUDAX)
+    with qtbot.waitSignal(shooter.done, timeout=LONG) as done:
+        win.start_scan(tmp_path)
+    assert done.args == [0]
+    assert win.current_pair_index() == pair_index(sample_scan, AUDAX)
+    assert win.inspector.currentWidget() is win.inspector.text_diff_view
+    assert win.inspector.text_diff_view.diff is not None  # it waited for the diff
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (
+        win.inspector.text_diff_view.width(),
+        win.inspector.text_diff_view.height(),
+    )
+
+    missing = Screenshotter(win, tmp_path / "none.png", "map", pair=("a.html", "b.html"))
+    with qtbot.waitSignal(missing.done, timeout=LONG) as done:
+        win.start_scan(tmp_path)
+    assert done.args == [1] and not (tmp_path / "none.png").exists()
+    assert "no pair of a.html and b.html" in capsys.readouterr().err
