@@ -16,6 +16,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from dedup_gui.gui.inspector.jobs import gc_pause
+
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import CancelToken, Progress, ScanCancelled
 
@@ -129,6 +131,15 @@ class ScanThread(QThread):
     def cancel(self) -> None:
         """Ask the scan to stop at the engine's next check; :attr:`cancelled` follows."""
         self.token.cancel()
+
+    def start(self, *args) -> None:
+        """Start the thread (call from the GUI thread).  Automatic garbage collection pauses
+        while the scan runs, as for every background job (see ``inspector.jobs.gc_pause``):
+        a collection inside this thread could free Qt objects outside the GUI thread."""
+        pause = gc_pause()
+        pause.enter()
+        self.finished.connect(pause.leave)  # queued: collection resumes in the GUI thread
+        super().start(*args)
 
     def run(self) -> None:
         """Run the scan (in the new thread) and emit exactly one of the outcome signals."""

@@ -554,3 +554,20 @@ def test_no_garbage_collection_runs_in_a_pool_thread(qtbot, sample_scan, monkeyp
         gc.callbacks.remove(record)
     assert view.diff is not None
     assert all(t is threading.main_thread() for t in collecting)
+
+
+def test_gc_is_collected_from_the_gui_thread_while_paused(qtbot):
+    import gc
+
+    from dedup_gui.gui.inspector.jobs import gc_pause
+
+    pause = gc_pause()
+    was = gc.isenabled()
+    pause.enter()
+    try:
+        assert not gc.isenabled()
+        qtbot.waitUntil(lambda: pause._timer.isActive(), timeout=2000)
+    finally:
+        pause.leave()
+    qtbot.waitUntil(lambda: not pause._timer.isActive(), timeout=2000)
+    assert gc.isenabled() == was

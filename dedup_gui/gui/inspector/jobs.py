@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 
 
 class _GcPause(QObject):
@@ -30,6 +30,7 @@ class _GcPause(QObject):
     """
 
     _leave = Signal()
+    _entered = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -37,6 +38,12 @@ class _GcPause(QObject):
         self._running = 0
         self._was_enabled = False
         self._leave.connect(self._resume)  # queued when emitted from a pool thread
+        # While paused, collect from the GUI thread now and then, so a long scan cannot
+        # accumulate cyclic garbage.
+        self._timer = QTimer(self)
+        self._timer.setInterval(2000)
+        self._timer.timeout.connect(gc.collect)
+        self._entered.connect(self._timer.start)  # queued from a pool thread: starts in the GUI thread
 
     def enter(self) -> None:
         """A job is about to start: disable automatic collection."""
@@ -44,6 +51,7 @@ class _GcPause(QObject):
             if self._running == 0:
                 self._was_enabled = gc.isenabled()
                 gc.disable()
+                self._entered.emit()
             self._running += 1
 
     def leave(self) -> None:
@@ -57,8 +65,10 @@ class _GcPause(QObject):
     def _resume(self) -> None:
         with self._lock:
             self._running -= 1
-            if self._running == 0 and self._was_enabled:
-                gc.enable()
+            if self._running == 0:
+                self._timer.stop()
+                if self._was_enabled:
+                    gc.enable()
 
 
 _gc_pause: _GcPause | None = None
