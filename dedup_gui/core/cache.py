@@ -1,11 +1,12 @@
-"""A feature cache: a rescan of an unchanged folder skips the per-page work.
+"""A feature cache: a rescan of an unchanged folder skips the per-page work and the pair measures.
 
 SQLite, in the user's cache directory (``platformdirs.user_cache_dir("dedup-gui")``, which
 honours ``XDG_CACHE_HOME``).  Features are keyed by the SHA-1 of the file's bytes and the
 feature version (:func:`feature_version`: the extractor's version and every setting that
 changes features), so a renamed or copied file is still a hit, a changed file is re-extracted,
 and a deleted one is simply not asked for.  A second table remembers each path's size, mtime and
-SHA-1, so an unchanged file is not even read again.
+SHA-1, so an unchanged file is not even read again; a third keeps the measures of page pairs,
+keyed by the two pages' content hashes.
 
 The cache is a convenience, never a source of failure: a corrupt cache file is deleted and
 rebuilt; a locked or unwritable one is bypassed for this scan (see :attr:`FeatureCache.problem`).
@@ -19,12 +20,12 @@ import pickle
 import sqlite3
 import time
 import zlib
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
 
 import platformdirs
 
-from .model import Page, ScanSettings
+from .model import Page, PairScores, ScanSettings
 
 #: Bump when extraction or fingerprints change in a way that changes stored features.
 FEATURES_VERSION = "4"
@@ -36,6 +37,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha1 TEXT);
 CREATE TABLE IF NOT EXISTS features (sha1 TEXT, version TEXT, data BLOB, used INTEGER,
                                      PRIMARY KEY (sha1, version));
+CREATE TABLE IF NOT EXISTS pairs (a TEXT, b TEXT, version TEXT, scores BLOB, used INTEGER,
+                                  PRIMARY KEY (a, b, version));
 """
 _PAGE_FIELDS = [f.name for f in fields(Page) if f.name not in ("path", "abspath")]
 
@@ -199,12 +202,56 @@ class FeatureCache:
         except (sqlite3.Error, OSError) as exc:
             self._disable(f"feature cache failed ({exc}); scanning without it")
 
+    def lookup_scores(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], PairScores]:
+        """Cached measures of page pairs, by the pages' content hashes.
+
+        Args:
+            keys: ``(sha1_a, sha1_b)`` of :attr:`Page.sha1` values with ``sha1_a < sha1_b``.
+
+        Returns:
+            The keys found, with their :class:`PairScores` (the measures are symmetric).
+        """
+        if self.db is None or not keys:
+            return {}
+        found: dict[tuple[str, str], PairScores] = {}
+        try:
+            for start in range(0, len(keys), 400):
+                chunk = keys[start : start + 400]
+                where = " OR ".join(["(a = ? AND b = ?)"] * len(chunk))
+                params = [x for key in chunk for x in key]
+                rows = self.db.execute(
+                    f"SELECT a, b, scores FROM pairs WHERE version = ? AND ({where})", [self.version, *params]
+                ).fetchall()
+                for a, b, blob in rows:
+                    try:
+                        found[(a, b)] = PairScores(**pickle.loads(blob))
+                    except Exception:
+                        continue  # a damaged row: measure again
+        except sqlite3.Error as exc:
+            self._disable(f"feature cache failed ({exc}); scanning without it")
+            return {}
+        return found
+
+    def store_scores(self, items: list[tuple[tuple[str, str], PairScores]]) -> None:
+        """Remember the measures of page pairs (keys as in :meth:`lookup_scores`)."""
+        if self.db is None or not items:
+            return
+        now = int(time.time())
+        try:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?)",
+                [(a, b, self.version, pickle.dumps(asdict(s), protocol=pickle.HIGHEST_PROTOCOL), now) for (a, b), s in items],
+            )
+        except sqlite3.Error as exc:
+            self._disable(f"feature cache failed ({exc}); scanning without it")
+
     def commit(self) -> None:
         """Write pending changes and prune entries unused for :data:`MAX_AGE`."""
         if self.db is None:
             return
         try:
             self.db.execute("DELETE FROM features WHERE used < ?", (int(time.time()) - MAX_AGE,))
+            self.db.execute("DELETE FROM pairs WHERE used < ?", (int(time.time()) - MAX_AGE,))
             self.db.commit()
         except sqlite3.Error as exc:
             self._disable(f"feature cache failed ({exc}); scanning without it")

@@ -229,26 +229,27 @@ def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Prog
     return _PagePool(files, settings, workers).run(progress)
 
 
-def _analyse_with_cache(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
+def _analyse_with_cache(
+    files: list[SourceFile], settings: ScanSettings, progress: Progress, cache: FeatureCache | None = None
+) -> list:
     """Outcomes of :func:`analyse_file` for every file, in order, taking pages from the
-    feature cache where it has them and storing the new ones."""
-    if not settings.use_cache:
+    feature cache where it has them and storing the new ones (no cache: analyse all)."""
+    if cache is None:
         return _analyse_all(files, settings, progress)
-    with FeatureCache(settings, settings.cache_dir) as cache:
-        outcomes: list = [None] * len(files)
-        todo: list[int] = []
-        for i, source in enumerate(files):
-            if i % 64 == 0:
-                check_cancel(progress)
-                progress.update(STAGE_CACHE, i, len(files))
-            outcomes[i] = cache.lookup(source.path, source.abspath)
-            if outcomes[i] is None:
-                todo.append(i)
-        fresh = _analyse_all([files[i] for i in todo], settings, progress)
-        for i, outcome in zip(todo, fresh):
-            outcomes[i] = outcome
-            if isinstance(outcome, Page):
-                cache.store(outcome)
+    outcomes: list = [None] * len(files)
+    todo: list[int] = []
+    for i, source in enumerate(files):
+        if i % 64 == 0:
+            check_cancel(progress)
+            progress.update(STAGE_CACHE, i, len(files))
+        outcomes[i] = cache.lookup(source.path, source.abspath)
+        if outcomes[i] is None:
+            todo.append(i)
+    fresh = _analyse_all([files[i] for i in todo], settings, progress)
+    for i, outcome in zip(todo, fresh):
+        outcomes[i] = outcome
+        if isinstance(outcome, Page):
+            cache.store(outcome)
     return outcomes
 
 
@@ -257,6 +258,7 @@ def score_pairs(
     candidates: list[tuple[int, int]],
     thresholds: Thresholds,
     progress: Progress | None = None,
+    cache: FeatureCache | None = None,
 ) -> list[Pair]:
     """Measure and classify candidate pairs.
 
@@ -265,6 +267,7 @@ def score_pairs(
         candidates: ``(i, j)`` page indices.
         thresholds: the classifier's thresholds.
         progress: progress to report to (optional).
+        cache: a feature cache to take known pair measures from and store new ones in.
 
     Returns:
         Pairs sorted most similar first: duplicates before distinct pairs, then by content
@@ -274,12 +277,24 @@ def score_pairs(
     pairs = []
     total = len(candidates)
     step = max(1, total // 200)
+
+    def key(i: int, j: int) -> tuple[str, str]:
+        a, b = pages[i].sha1, pages[j].sha1
+        return (a, b) if a < b else (b, a)
+
+    known = cache.lookup_scores([key(i, j) for i, j in candidates]) if cache else {}
+    fresh = []
     for n, (i, j) in enumerate(candidates):
         if n % step == 0:
             check_cancel(progress)
             progress.update(STAGE_MEASURE, n, total)
-        scores = pair_scores(pages[i], pages[j])
+        scores = known.get(key(i, j))
+        if scores is None:
+            scores = pair_scores(pages[i], pages[j])
+            fresh.append((key(i, j), scores))
         pairs.append(Pair(i, j, scores, classify(scores, thresholds)))
+    if cache:
+        cache.store_scores(fresh)
     progress.update(STAGE_MEASURE, total, total)
     return sort_pairs(pairs, pages)
 
@@ -329,18 +344,23 @@ def scan_folder(
     pages: list[Page] = []
     errors = list(found.errors)
     skipped = list(found.skipped)
-    for outcome in _analyse_with_cache(found.files, settings, progress):
-        if isinstance(outcome, Page):
-            pages.append(outcome)
-        elif isinstance(outcome, FileError):
-            errors.append(outcome)
-        else:
-            skipped.append(outcome)
-    progress.update(STAGE_CANDIDATES, 0, 1)
-    candidates = candidate_pairs(pages, settings)
-    check_cancel(progress)
-    progress.update(STAGE_CANDIDATES, 1, 1)
-    pairs = score_pairs(pages, candidates, thresholds, progress)
+    cache = FeatureCache(settings, settings.cache_dir) if settings.use_cache else None
+    try:
+        for outcome in _analyse_with_cache(found.files, settings, progress, cache):
+            if isinstance(outcome, Page):
+                pages.append(outcome)
+            elif isinstance(outcome, FileError):
+                errors.append(outcome)
+            else:
+                skipped.append(outcome)
+        progress.update(STAGE_CANDIDATES, 0, 1)
+        candidates = candidate_pairs(pages, settings)
+        check_cancel(progress)
+        progress.update(STAGE_CANDIDATES, 1, 1)
+        pairs = score_pairs(pages, candidates, thresholds, progress, cache)
+    finally:
+        if cache is not None:
+            cache.close()
     clusters = build_clusters(len(pages), pairs)
     return ScanResult(
         root=str(Path(root).resolve()),

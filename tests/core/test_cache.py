@@ -89,3 +89,14 @@ def test_no_cache_writes_nothing(tmp_path):
     folder = _copy_samples(tmp_path)
     scan_folder(folder, ScanSettings(workers=1, use_cache=False, cache_dir=str(tmp_path / "cache")))
     assert not (tmp_path / "cache").exists()
+
+
+def test_pair_measures_are_cached_by_page_content(tmp_path):
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    first = scan_folder(folder, settings)
+    keys = [tuple(sorted((first.pages[p.left].sha1, first.pages[p.right].sha1))) for p in first.pairs]
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        known = cache.lookup_scores(keys)
+    assert set(known) == set(keys)
+    assert [known[k] for k in keys] == [p.scores for p in first.pairs]
