@@ -12,6 +12,8 @@ cluster filters or selects in the tables.
 
 from __future__ import annotations
 
+import dataclasses
+
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -27,7 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dedup_gui.core.cache import clear_cache
 from dedup_gui.core.classify import reclassify
+from dedup_gui.core.extract import EXTRACTORS
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.gui.clusters_view import ClustersView
@@ -100,7 +104,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.app_settings = app_settings if app_settings is not None else AppSettings()
         self._scan_fn = scan_fn
-        self._settings = settings
+        self._settings = settings or self._remembered_scan_settings()
         self._thresholds = thresholds or self.app_settings.thresholds()
         self._scan_id = 0
         self._thread: ScanThread | None = None  # the scan whose signals the window follows
@@ -193,6 +197,45 @@ class MainWindow(QMainWindow):
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
 
     # --- scans ------------------------------------------------------------------------------
+
+    def _remembered_scan_settings(self) -> ScanSettings:
+        """Scan settings with the extractor and cache choice the user made last time."""
+        extractor = self.app_settings.text("scan/extractor", ScanSettings().extractor)
+        if extractor not in EXTRACTORS:
+            extractor = ScanSettings().extractor
+        use_cache = self.app_settings.flag("scan/use_cache", True)
+        return dataclasses.replace(ScanSettings(), extractor=extractor, use_cache=use_cache)
+
+    @property
+    def scan_settings(self) -> ScanSettings:
+        """The settings the next scan uses (:class:`ScanSettings`)."""
+        return self._settings
+
+    def set_extractor(self, name: str) -> None:
+        """Use main-content extractor ``name`` (a key of ``EXTRACTORS``) from the next scan on."""
+        self._settings = dataclasses.replace(self._settings, extractor=name)
+        self.app_settings.set_text("scan/extractor", name)
+        self.statusBar().showMessage(f"Extractor: {EXTRACTORS[name]}. Rescan (F5) to apply.", 8000)
+
+    def set_use_cache(self, on: bool) -> None:
+        """Read and write the feature cache from the next scan on, or not."""
+        self._settings = dataclasses.replace(self._settings, use_cache=bool(on))
+        self.app_settings.set_flag("scan/use_cache", bool(on))
+
+    def clear_feature_cache(self) -> int:
+        """Delete the feature cache (Scan > Clear Feature Cache); returns the bytes freed."""
+        try:
+            freed = clear_cache(self._settings.cache_dir)
+        except OSError as exc:
+            QMessageBox.warning(self, "Clear Feature Cache", f"The cache could not be deleted: {exc}")
+            return 0
+        self.statusBar().showMessage(f"Feature cache cleared ({freed / 2**20:.1f} MiB freed)", 8000)
+        return freed
+
+    def rescan(self) -> None:
+        """Scan the current folder again (Scan > Rescan)."""
+        if self.folder:
+            self.start_scan(self.folder)
 
     def start_scan(self, folder: str | Path) -> None:
         """Scan ``folder`` in a worker thread, cancelling a scan that is still running."""

@@ -117,6 +117,18 @@ class AppSettings:
         if self._qs is not None:
             self._qs.setValue(key, bool(value))
 
+    def text(self, key: str, default: str = "") -> str:
+        """A stored text option (str)."""
+        if self._qs is None:
+            return default
+        value = self._qs.value(key, default)
+        return value if isinstance(value, str) else default
+
+    def set_text(self, key: str, value: str) -> None:
+        """Store a text option."""
+        if self._qs is not None:
+            self._qs.setValue(key, value)
+
     def sync(self) -> None:
         """Write pending changes to disk."""
         if self._qs is not None:

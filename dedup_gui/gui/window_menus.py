@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+
+from dedup_gui.core.extract import EXTRACTORS
 from PySide6.QtWidgets import QMenu
 
 if TYPE_CHECKING:
@@ -78,6 +80,26 @@ def build_menus(window: MainWindow) -> None:
     menu.addAction(w.export_action)
     menu.addSeparator()
     menu.addAction(w.quit_action)
+
+    scan = w.menuBar().addMenu("&Scan")
+    w.rescan_action = _action(w, "&Rescan", w.rescan, "F5", "Scan the current folder again")
+    scan.addAction(w.rescan_action)
+    extractor_menu = scan.addMenu("Main-Content &Extractor")
+    group = QActionGroup(w)
+    w.extractor_actions = {}
+    for name, description in EXTRACTORS.items():
+        action = QAction(description, w, checkable=True)
+        action.setChecked(w.scan_settings.extractor == name)
+        action.triggered.connect(lambda _c=False, n=name: w.set_extractor(n))
+        group.addAction(action)
+        extractor_menu.addAction(action)
+        w.extractor_actions[name] = action
+    w.cache_action = QAction("Use the &Feature Cache", w, checkable=True)
+    w.cache_action.setChecked(w.scan_settings.use_cache)
+    w.cache_action.toggled.connect(w.set_use_cache)
+    scan.addAction(w.cache_action)
+    scan.addAction(_action(w, "&Clear Feature Cache", w.clear_feature_cache, None,
+                           "Delete the cached features of every scanned page"))  # fmt: skip
 
     view = w.menuBar().addMenu("&View")
     w.tab_actions = []

@@ -423,3 +423,35 @@ def test_screenshot_of_a_named_pair_and_view(qtbot, make_window, sample_scan, tm
         win.start_scan(tmp_path)
     assert done.args == [1] and not (tmp_path / "none.png").exists()
     assert "no pair of a.html and b.html" in capsys.readouterr().err
+
+
+def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
+    """Scan > Main-Content Extractor and the cache options change the next scan's settings,
+    are remembered, and Clear Feature Cache deletes the cache file."""
+    import os
+
+    from dedup_gui.core.cache import CACHE_FILE, default_cache_dir
+    from dedup_gui.gui.main_window import MainWindow
+    from dedup_gui.gui.settings import AppSettings
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    settings_file = tmp_path / "settings.ini"
+    from PySide6.QtCore import QSettings
+
+    app_settings = AppSettings(QSettings(str(settings_file), QSettings.Format.IniFormat))
+    window = MainWindow(app_settings=app_settings)
+    qtbot.addWidget(window)
+    assert window.scan_settings.extractor == "readability"
+    window.extractor_actions["resiliparse"].trigger()
+    assert window.scan_settings.extractor == "resiliparse"
+    window.cache_action.setChecked(False)
+    assert window.scan_settings.use_cache is False
+    again = MainWindow(app_settings=app_settings)  # remembered
+    qtbot.addWidget(again)
+    assert again.scan_settings.extractor == "resiliparse" and again.scan_settings.use_cache is False
+    cache = default_cache_dir() / CACHE_FILE
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(b"x" * 100)
+    assert window.clear_feature_cache() == 100 and not os.path.exists(cache)
+    window.close()
+    again.close()
