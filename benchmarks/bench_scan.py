@@ -119,7 +119,7 @@ def our_scan(folder: Path) -> dict:
     out = {}
     t0 = time.perf_counter()
     found = discover(folder)
-    outcomes = _analyse_with_cache(found.files, settings, _Null())
+    outcomes = _analyse_with_cache(found.files, settings, _Null(), None)
     pages = [o for o in outcomes if hasattr(o, "simhash")]
     t1 = time.perf_counter()
     cands = candidate_pairs(pages, settings)
