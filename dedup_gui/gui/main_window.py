@@ -232,6 +232,29 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Feature cache cleared ({freed / 2**20:.1f} MiB freed)", 8000)
         return freed
 
+    def open_teaching(self) -> None:
+        """Open the teaching window (Teach > Teaching Views) on the current scan; its gallery's
+        "Open in inspector" selects that pair here."""
+        from dedup_gui.gui.screenshot import find_pair
+        from dedup_gui.gui.teaching import TeachingWindow
+
+        if getattr(self, "teaching_window", None) is None:
+            self.teaching_window = TeachingWindow(self.result, parent=self)
+
+            def open_pair(left: str, right: str) -> None:
+                index = find_pair(self, left, right)
+                if index is not None:
+                    self.select_pair(index)
+                    self.raise_()
+                    self.activateWindow()
+
+            self.teaching_window.open_pair.connect(open_pair)
+            self.results_changed.connect(lambda: self.teaching_window.set_result(self.result))
+        else:
+            self.teaching_window.set_result(self.result)
+        self.teaching_window.show()
+        self.teaching_window.raise_()
+
     def rescan(self) -> None:
         """Scan the current folder again (Scan > Rescan)."""
         if self.folder:
@@ -394,6 +417,8 @@ class MainWindow(QMainWindow):
             panel.clear_record_filter()
             panel.model.set_result(result)
         self.inspector.clear()
+        if getattr(self, "teaching_window", None) is not None:
+            self.teaching_window.set_result(result)
         self.clusters_view.set_result(result)
         self.histogram_view.set_result(result)
         self.map_view.set_result(result)

@@ -101,6 +101,12 @@ def build_menus(window: MainWindow) -> None:
     scan.addAction(_action(w, "&Clear Feature Cache", w.clear_feature_cache, None,
                            "Delete the cached features of every scanned page"))  # fmt: skip
 
+    teach = w.menuBar().addMenu("&Teach")
+    w.teaching_action = _action(w, "&Teaching Views…", w.open_teaching, "Ctrl+T",
+                                "SimHash step by step, shingles and Jaccard, Hamming distance, the four "
+                                "types, and every method compared")  # fmt: skip
+    teach.addAction(w.teaching_action)
+
     view = w.menuBar().addMenu("&View")
     w.tab_actions = []
     names = ("Pairs", "Pages", "Errors", "Histogram", "Map")

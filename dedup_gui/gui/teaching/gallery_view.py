@@ -1,0 +1,259 @@
+"""The four types gallery: one example pair of each duplicate type from the scan
+(:func:`dedup_gui.core.gallery.type_examples`), with its content and layout similarity, the page
+regions whose elements differ (:mod:`dedup_gui.core.layout_diff`, computed off the GUI thread)
+and an excerpt of each main text.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.charts import TYPE_COLORS
+from dedup_gui.core.gallery import type_examples
+from dedup_gui.core.layout_diff import LayoutDiff, layout_diff, page_layout
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
+
+from ..inspector.jobs import LatestJob
+from .widgets import plain_label
+
+#: What each type means (DESIGN.md's table).
+TYPE_MEANING = {
+    DupType.FULL: "same content, same layout",
+    DupType.CONTENT: "same content, different layout",
+    DupType.LAYOUT: "an important part of the content shared, same layout",
+    DupType.PARTIAL: "an important part of the content shared, different layout",
+}
+#: Characters of each main text shown.
+EXCERPT_CHARS = 320
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """The start of a main text, whitespace collapsed, cut at a word with "…" (str).
+
+    Example:
+        >>> excerpt("one  two\\nthree four", 12)
+        'one two…'
+    """
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
+
+
+def example_layout_diffs(examples: dict[DupType, tuple[Page, Page] | None]) -> dict[DupType, LayoutDiff | str]:
+    """Re-read each example's two files and align their layouts (runs off the GUI thread).
+
+    Returns:
+        type -> :class:`~dedup_gui.core.layout_diff.LayoutDiff`, or the reason it could not be
+        computed (str).
+    """
+    out: dict[DupType, LayoutDiff | str] = {}
+    for dup, pages in examples.items():
+        if pages is None:
+            continue
+        try:
+            out[dup] = layout_diff(page_layout(pages[0]), page_layout(pages[1]))
+        except Exception as exc:  # a file removed since the scan: say so on the card
+            out[dup] = f"could not re-read the pages: {exc}"
+    return out
+
+
+def regions_text(diff: LayoutDiff | str) -> str:
+    """The regions that differ, most changed first, e.g. ``"main 12 of 340 elements; footer 3 of 40"`` (str)."""
+    if isinstance(diff, str):
+        return diff
+    regions = diff.differing_regions()
+    if not regions:
+        return f"none: the {len(diff.a.tags):,} and {len(diff.b.tags):,} elements are the same tags"
+    parts = []
+    for region in regions:
+        changed, total = diff.region_changes[region]
+        parts.append(f"{region} {changed:,} of {total:,} elements")
+    return "; ".join(parts)
+
+
+class ExampleCard(QGroupBox):
+    """One type's example pair: files, titles, measures, differing regions, excerpts, a button.
+
+    Args:
+        dup: the type shown.
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        open_requested(str, str): the two pages' paths, when "Open in inspector" is pressed.
+    """
+
+    open_requested = Signal(str, str)
+
+    def __init__(self, dup: DupType, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.dup = dup
+        self.paths: tuple[str, str] | None = None
+        number = TYPE_ORDER.index(dup) + 1
+        self.setTitle(f"Type {number}: {dup.label}")
+        swatch = QFrame()
+        swatch.setFixedWidth(8)
+        swatch.setAutoFillBackground(True)
+        pal = swatch.palette()
+        pal.setColor(QPalette.ColorRole.Window, QColor(TYPE_COLORS[dup]))
+        swatch.setPalette(pal)
+        self.meaning_label = plain_label(TYPE_MEANING[dup], wrap=True)
+        self.files_label = plain_label(wrap=True)
+        self.titles_label = plain_label(wrap=True)
+        self.measures_label = plain_label(bold=True, wrap=True)
+        self.regions_label = plain_label(wrap=True)
+        self.excerpts = (QPlainTextEdit(), QPlainTextEdit())
+        for edit in self.excerpts:
+            edit.setReadOnly(True)
+        self._fit_excerpts()
+        self.open_button = QPushButton("Open in inspector")
+        self.open_button.setToolTip("Show this pair in the main window's pair inspector")
+        self.open_button.clicked.connect(self._open)
+        body = QVBoxLayout()
+        body.addWidget(self.meaning_label)
+        body.addWidget(self.files_label)
+        body.addWidget(self.titles_label)
+        body.addWidget(self.measures_label)
+        body.addWidget(self.regions_label)
+        texts = QHBoxLayout()
+        texts.addWidget(self.excerpts[0])
+        texts.addWidget(self.excerpts[1])
+        body.addLayout(texts)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.open_button)
+        body.addLayout(buttons)
+        body.addStretch(1)
+        outer = QHBoxLayout(self)
+        outer.addWidget(swatch)
+        outer.addLayout(body, 1)
+        self.show_pair(None, None)
+
+    def _fit_excerpts(self) -> None:
+        line = self.fontMetrics().height()
+        for edit in self.excerpts:
+            edit.setMinimumHeight(line * 3 + 12)
+            edit.setMaximumHeight(line * 6 + 12)  # its own size hint would make the cards scroll
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        """Fit the excerpts to a new font (presentation mode)."""
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._fit_excerpts()
+
+    def show_pair(self, result: ScanResult | None, pair: Pair | None) -> None:
+        """Show ``pair`` of ``result`` (or say that the scan has no pair of this type)."""
+        if result is None or pair is None:
+            self.paths = None
+            self.files_label.setText("The scan found no pair of this type." if result else "No scan yet.")
+            for label in (self.titles_label, self.measures_label, self.regions_label):
+                label.setText("")
+            for edit in self.excerpts:
+                edit.setPlainText("")
+            self.open_button.setEnabled(False)
+            return
+        a, b = result.pages[pair.left], result.pages[pair.right]
+        s = pair.scores
+        self.paths = (a.path, b.path)
+        self.files_label.setText(f"A: {a.path}\nB: {b.path}")
+        self.titles_label.setText(f"titles: “{a.title or '(none)'}” / “{b.title or '(none)'}”")
+        self.measures_label.setText(
+            f"content similarity {s.content_similarity:.1%} · layout similarity {s.layout_similarity:.1%}\n"
+            f"containment {s.content_containment:.1%} · Jaccard {s.jaccard:.3f} · Hamming {s.hamming_distance} bits"
+        )  # fmt: skip
+        self.regions_label.setText("regions that differ: computing…")
+        self.excerpts[0].setPlainText(f"A: {excerpt(a.main_text)}")
+        self.excerpts[1].setPlainText(f"B: {excerpt(b.main_text)}")
+        self.open_button.setEnabled(True)
+
+    def show_regions(self, diff: LayoutDiff | str) -> None:
+        """Show the regions whose elements differ."""
+        self.regions_label.setText(f"regions that differ: {regions_text(diff)}")
+
+    def _open(self) -> None:
+        if self.paths:
+            self.open_requested.emit(*self.paths)
+
+
+class GalleryView(QWidget):
+    """The gallery tab: a card per duplicate type (full, content, layout, partial), 2 x 2.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        open_pair(str, str): a card's "Open in inspector": the two pages' paths
+            (:attr:`dedup_gui.core.model.Page.path`, relative to the scanned folder).
+        regions_ready(): the differing regions of every example are shown.
+
+    Attributes:
+        cards: type -> :class:`ExampleCard`.
+    """
+
+    open_pair = Signal(str, str)
+    regions_ready = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._result: ScanResult | None = None
+        self._examples: dict[DupType, Pair | None] = {}
+        self._job = LatestJob(self)
+        self._job.finished.connect(self._show_regions)
+        self._job.failed.connect(lambda exc: [c.show_regions(f"could not compare the layouts: {exc}")
+                                              for c in self.cards.values()])  # fmt: skip
+        self.cards = {dup: ExampleCard(dup) for dup in TYPE_ORDER[:4]}
+        inner = QWidget()
+        grid = QGridLayout(inner)
+        for i, card in enumerate(self.cards.values()):
+            card.open_requested.connect(self.open_pair)
+            grid.addWidget(card, i // 2, i % 2)
+        self.intro_label = plain_label(
+            "A page has content (the main text) and layout (its template, the DOM tags). Comparing both "
+            "sorts a pair into one of four duplicate types; here is the scan's most similar pair of each.",
+            wrap=True)  # fmt: skip
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro_label)
+        layout.addWidget(scroll, 1)
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """Show the scan's example pair of each type and start computing their layout diffs."""
+        self._result = result
+        self._examples = type_examples(result) if result else {}
+        for dup, card in self.cards.items():
+            card.show_pair(result, self._examples.get(dup))
+        wanted = {dup: (result.pages[p.left], result.pages[p.right]) if p else None
+                  for dup, p in self._examples.items()}  # fmt: skip
+        if any(wanted.values()):
+            self._job.submit(example_layout_diffs, wanted)
+        else:
+            self._job.cancel()
+
+    def examples(self) -> dict[DupType, tuple[str, str] | None]:
+        """The pair shown for each type, as page paths (dict; ``None`` where there is none)."""
+        return {dup: card.paths for dup, card in self.cards.items()}
+
+    def is_busy(self) -> bool:
+        """``True`` while layout diffs are being computed (bool)."""
+        return self._job.is_running()
+
+    def _show_regions(self, diffs: dict[DupType, LayoutDiff | str]) -> None:
+        for dup, diff in diffs.items():
+            self.cards[dup].show_regions(diff)
+        self.regions_ready.emit()

@@ -1,0 +1,236 @@
+"""Hamming distance: two 64-bit SimHash fingerprints as bit rows, the differing positions marked
+and counted, against the near-duplicate threshold k (Manku, Jain and Das Sarma, WWW 2007).
+
+The fingerprints are two chosen pages' SimHashes or typed values (hex or binary); the comparison
+is :func:`dedup_gui.core.simhash_steps.hamming_steps`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
+
+from dedup_gui.core.model import ScanResult, Thresholds
+from dedup_gui.core.simhash import block_keys
+from dedup_gui.core.simhash_steps import HammingSteps, hamming_steps
+
+from .widgets import BIT_FILL, DIFFER, DIFFER_TINT, CellGrid, CellRow, PageChooser, plain_label
+
+BITS = 64
+TYPED = "(typed)"
+#: The values shown without a scan: five bits apart.
+TOY_A = 0x3C9A5E1F7B2D4086
+TOY_B = TOY_A ^ ((1 << 60) | (1 << 45) | (1 << 33) | (1 << 18) | (1 << 2))
+ROW_A, ROW_B, ROW_DIFF, ROW_BLOCKS = "A", "B", "A XOR B", "blocks"
+_SAME_BLOCK = QColor("#a5d6a7")
+_OTHER_BLOCK = QColor("#e0e0e0")
+_SEPARATORS = re.compile(r"[\s_:]")
+
+
+def parse_fingerprint(text: str, bits: int = BITS) -> int:
+    """A typed fingerprint: hex (``0x…`` or bare hex digits) or binary (``0b…``, or a string of
+    0s and 1s longer than ``bits / 4`` digits); spaces, ``_`` and ``:`` are ignored.
+
+    Args:
+        text: the typed value.
+        bits: the fingerprint's width.
+
+    Returns:
+        The fingerprint (int in [0, 2**bits)).
+
+    Raises:
+        ValueError: not a number in those forms, or wider than ``bits`` (the message says which).
+
+    Example:
+        >>> parse_fingerprint("0b1011"), parse_fingerprint("ff"), parse_fingerprint("1" * 20)
+        (11, 255, 1048575)
+    """
+    s = _SEPARATORS.sub("", text).lower()
+    if not s:
+        raise ValueError("type a fingerprint in hex (0x…) or binary (0b…)")
+    try:
+        if s.startswith("0b"):
+            value = int(s[2:], 2)
+        elif s.startswith("0x"):
+            value = int(s[2:], 16)
+        elif set(s) <= {"0", "1"} and len(s) > bits // 4:
+            value = int(s, 2)
+        else:
+            value = int(s, 16)
+    except ValueError:
+        raise ValueError(f"{text.strip()!r} is neither hex (0x…) nor binary (0b…)") from None
+    if value >> bits:
+        raise ValueError(f"{text.strip()!r} has more than {bits} bits")
+    return value
+
+
+def block_ranges(a: int, b: int, k: int) -> list[tuple[int, int, bool]]:
+    """The k + 1 blocks of :func:`dedup_gui.core.simhash.block_keys` as column ranges of the bit
+    rows (0 = most significant bit), each with whether A and B agree on it.
+
+    Returns:
+        ``[(first_column, end_column, equal), ...]`` from left to right (end exclusive).
+
+    Example:
+        >>> [(lo, hi) for lo, hi, _ in block_ranges(0, 0, 3)]
+        [(0, 16), (16, 32), (32, 48), (48, 64)]
+    """
+    keys_a, keys_b = block_keys(a, k), block_keys(b, k)
+    blocks = k + 1
+    bounds = [round(i * BITS / blocks) for i in range(blocks + 1)]  # from the least significant bit
+    out = []
+    for i in range(blocks):
+        out.append((BITS - bounds[i + 1], BITS - bounds[i], keys_a[i][1] == keys_b[i][1]))
+    return sorted(out)
+
+
+class HammingView(QWidget):
+    """The Hamming tab: two fingerprints (pages' SimHashes or typed), their bits, the differences.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        compared(object): the new :class:`~dedup_gui.core.simhash_steps.HammingSteps` (or ``None``
+            when a typed value is invalid).
+
+    Attributes:
+        choosers: the two page choosers (A, B); edits: the two value fields.
+        grid: the :class:`~.widgets.CellGrid` with rows A, B and "differ".
+        result_label: "Hamming distance 5 bits; near-duplicate threshold k = 3 ...".
+        error_label: why a typed value was not understood.
+        steps: the comparison shown, or ``None``.
+    """
+
+    compared = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.steps: HammingSteps | None = None
+        self.k = Thresholds().hamming_k
+        self.choosers = (PageChooser(extra=(TYPED,)), PageChooser(extra=(TYPED,)))
+        self.edits = (QLineEdit(), QLineEdit())
+        grid = QGridLayout()
+        for row, (name, chooser, edit) in enumerate(zip((ROW_A, ROW_B), self.choosers, self.edits)):
+            edit.setPlaceholderText("a 64-bit fingerprint: hex (0x…) or binary (0b…)")
+            edit.textEdited.connect(lambda _t, c=chooser: self._typed(c))
+            chooser.page_changed.connect(lambda page, e=edit: self._chosen(page, e))
+            grid.addWidget(plain_label(f"{name}:", bold=True, selectable=False), row, 0)
+            grid.addWidget(chooser, row, 1)
+            grid.addWidget(edit, row, 2)
+        grid.setColumnStretch(1, 2)
+        grid.setColumnStretch(2, 1)
+        self.grid = CellGrid(min_cell=16, max_cell=36, max_per_line=32, tall=1.5)
+        self.result_label = plain_label(bold=True, wrap=True)
+        self.blocks_label = plain_label(wrap=True)
+        self.error_label = plain_label(wrap=True)
+        self.error_label.setStyleSheet("color: #c62828;")
+        explain = plain_label(
+            "The Hamming distance of two fingerprints is the number of bit positions where they differ "
+            "(the 1 bits of A XOR B). SimHash maps similar texts to fingerprints a few bits apart; Manku, "
+            "Jain and Das Sarma (WWW 2007) call 64-bit fingerprints at most k = 3 bits apart near "
+            "duplicates.", wrap=True)  # fmt: skip
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid)
+        layout.addWidget(explain)
+        layout.addWidget(self.grid)
+        layout.addWidget(self.result_label)
+        layout.addWidget(self.blocks_label)
+        layout.addWidget(self.error_label)
+        layout.addStretch(1)
+        self.set_values(TOY_A, TOY_B)
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """List the scan's pages and start on a duplicate pair whose fingerprints differ (or typed values)."""
+        self.k = result.thresholds.hamming_k if result else Thresholds().hamming_k
+        for chooser in self.choosers:
+            chooser.set_pages(result.pages if result else [])
+        pair = None
+        if result is not None:
+            differing = [p for p in result.pairs if p.scores.hamming_distance > 0 and p.scores.both_have_text]
+            pair = next((p for p in differing if p.type.value != "distinct"), differing[0] if differing else None)
+        if pair is None:
+            self.set_values(TOY_A, TOY_B)
+        else:
+            self.select_pages(result.pages[pair.left].path, result.pages[pair.right].path)
+
+    def select_pages(self, left: str, right: str) -> bool:
+        """Compare the SimHashes of the pages with these paths (``False`` if one is not listed)."""
+        return self.choosers[0].select_path(left) and self.choosers[1].select_path(right)
+
+    def set_values(self, a: int | str, b: int | str) -> None:
+        """Compare two typed fingerprints (ints, or text as :func:`parse_fingerprint` reads it)."""
+        for chooser, edit, value in zip(self.choosers, self.edits, (a, b)):
+            chooser.blockSignals(True)
+            chooser.select_extra(0)
+            chooser.blockSignals(False)
+            edit.setText(f"0x{value:016x}" if isinstance(value, int) else value)
+        self.update_comparison()
+
+    def _typed(self, chooser: PageChooser) -> None:
+        chooser.blockSignals(True)
+        chooser.select_extra(0)
+        chooser.blockSignals(False)
+        self.update_comparison()
+
+    def _chosen(self, page, edit: QLineEdit) -> None:
+        if page is not None:
+            edit.setText(f"0x{page.simhash:016x}")
+        self.update_comparison()
+
+    def update_comparison(self) -> None:
+        """Parse both values and show their bits and distance (or why a value is not understood)."""
+        try:
+            a, b = (parse_fingerprint(e.text()) for e in self.edits)
+        except ValueError as exc:
+            self.error_label.setText(str(exc))
+            self.steps = None
+            self.grid.set_rows(0, [])
+            self.result_label.setText("")
+            self.blocks_label.setText("")
+            self.compared.emit(None)
+            return
+        self.error_label.setText("")
+        s = hamming_steps(a, b, BITS)
+        self.steps = s
+        marked = frozenset(s.differing)
+        rows = [
+            CellRow(ROW_A, tuple(map(str, s.a_bits)), tuple(BIT_FILL[x] for x in s.a_bits), marked),
+            CellRow(ROW_B, tuple(map(str, s.b_bits)), tuple(BIT_FILL[x] for x in s.b_bits), marked),
+            CellRow(ROW_DIFF, tuple("1" if i in marked else "0" for i in range(BITS)),
+                    tuple(DIFFER if i in marked else DIFFER_TINT.lighter(112) for i in range(BITS)), marked),
+        ]  # fmt: skip
+        blocks = block_ranges(a, b, self.k)
+        block_of = {p: n for n, (lo, hi, _same) in enumerate(blocks) for p in range(lo, hi)}
+        rows.append(CellRow(
+            ROW_BLOCKS,
+            tuple(str(block_of[i] + 1) if i == blocks[block_of[i]][0] else "" for i in range(BITS)),
+            tuple(_SAME_BLOCK if blocks[block_of[i]][2] else _OTHER_BLOCK for i in range(BITS)),
+        ))  # fmt: skip
+        self.grid.set_rows(BITS, rows, header="bit")
+        same = [str(n + 1) for n, (_lo, _hi, eq) in enumerate(blocks) if eq]
+        self.blocks_label.setText(
+            f"Finding such pairs fast (Manku et al. 2007): cut the 64 bits into k + 1 = {len(blocks)} blocks. "
+            f"Fingerprints at most k bits apart agree exactly on at least one block, so an index on each block "
+            f"finds them. Here {'block' if len(same) == 1 else 'blocks'} "
+            f"{', '.join(same) if same else 'none'} {'is' if len(same) == 1 else 'are'} equal (green)."
+        )  # fmt: skip
+        where = ", ".join(map(str, s.differing)) if s.differing else "none"
+        verdict = "near duplicates" if s.distance <= self.k else "not near duplicates"
+        self.result_label.setText(
+            f"Hamming distance {s.distance} bit{'s' if s.distance != 1 else ''}; near-duplicate threshold "
+            f"k = {self.k} (Manku et al. 2007): {verdict}.\n"
+            f"A = {a:016x}    B = {b:016x}    differing positions: {where}"
+        )  # fmt: skip
+        self.compared.emit(s)
+
+    def is_busy(self) -> bool:
+        """Never: the comparison is immediate (bool)."""
+        return False
+
+    def marked_count(self) -> int:
+        """Bit positions marked as differing (int)."""
+        return len(self.grid.marked_columns())

@@ -1,0 +1,364 @@
+"""Shingles, Jaccard similarity and MinHash (Broder 1997), on two chosen pages or the toy example.
+
+The sets come from :func:`dedup_gui.core.jaccard_steps.shingle_comparison` (readable k-token
+shingles of the two main texts) or :func:`~dedup_gui.core.jaccard_steps.toy_example`
+(|A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7); the MinHash estimate after 1 .. n permutations comes
+from :func:`~dedup_gui.core.jaccard_steps.minhash_convergence`.  Both run off the GUI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QListWidget,
+    QRadioButton,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.jaccard_steps import (
+    TOY_TEXT_A,
+    TOY_TEXT_B,
+    SetComparison,
+    minhash_convergence,
+    shingle_comparison,
+    toy_example,
+)
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.teaching_charts import convergence_figure
+
+from ..inspector.jobs import LatestJob
+from .widgets import FigurePanel, PageChooser, blend, default_pair_paths, plain_label
+
+#: Elements listed per list (shared, only A, only B) at most.
+LIST_CAP = 500
+#: Elements drawn inside the Venn diagram's regions at most (the toy example has 5 and 4).
+VENN_ELEMENTS = 6
+_A_COLOR = QColor("#1565c0")
+_B_COLOR = QColor("#d84315")
+
+
+@dataclass(frozen=True)
+class JaccardData:
+    """What the view shows: the set comparison and the MinHash convergence.
+
+    Attributes:
+        comparison: the two sets laid out (:class:`~dedup_gui.core.jaccard_steps.SetComparison`).
+        convergence: ``[(n, estimate), ...]`` for n = 1 .. permutations.
+        toy: ``True`` for the blackboard example.
+        names: the two sets' names (page paths, or the toy texts).
+    """
+
+    comparison: SetComparison
+    convergence: list[tuple[int, float]]
+    toy: bool
+    names: tuple[str, str]
+
+
+def compute_jaccard(text_a: str | None, text_b: str | None, k: int, permutations: int,
+                    names: tuple[str, str]) -> JaccardData:  # fmt: skip
+    """Compare two texts' k-shingle sets and the MinHash estimate (the toy example when a text is
+    ``None``); runs off the GUI thread.
+
+    Returns:
+        :class:`JaccardData`.
+    """
+    toy = text_a is None or text_b is None
+    comparison = toy_example() if toy else shingle_comparison(text_a, text_b, k)
+    convergence = minhash_convergence(comparison.a, comparison.b, permutations)
+    return JaccardData(comparison, convergence, toy, names)
+
+
+def jaccard_text(c: SetComparison) -> str:
+    """The counts and the similarity in words, e.g. ``"Jaccard = |A ∩ B| / |A ∪ B| = 2/7 = 0.286"`` (str)."""
+    smaller = min(len(c.a), len(c.b))
+    return (
+        f"|A| = {len(c.a):,}    |B| = {len(c.b):,}    |A ∩ B| = {len(c.intersection):,}    "
+        f"|A ∪ B| = |A| + |B| − |A ∩ B| = {c.union_size:,}\n"
+        f"Jaccard = |A ∩ B| / |A ∪ B| = {c.fraction} = {c.jaccard:.3f}\n"
+        f"containment = |A ∩ B| / min(|A|, |B|) = {len(c.intersection)}/{smaller} = {c.containment:.3f}"
+    )
+
+
+class VennWidget(QWidget):
+    """Two overlapping circles A and B with the count of each region (only A, both, only B);
+    in the toy example the elements themselves are written in their regions.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._comparison: SetComparison | None = None
+        self._show_elements = False
+        self.setMinimumSize(320, 200)
+
+    def set_comparison(self, comparison: SetComparison | None, show_elements: bool = False) -> None:
+        """Show ``comparison`` (or nothing); ``show_elements`` writes the elements in the regions."""
+        self._comparison, self._show_elements = comparison, show_elements
+        self.update()
+
+    def region_counts(self) -> tuple[int, int, int]:
+        """``(only A, both, only B)`` as drawn (tuple of int)."""
+        c = self._comparison
+        return (len(c.only_a), len(c.intersection), len(c.only_b)) if c else (0, 0, 0)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """A wide, low diagram (QSize)."""
+        return QSize(520, 260)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        """Draw the circles, their names and sizes, and each region's count (or elements)."""
+        c = self._comparison
+        if c is None:
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fm = self.fontMetrics()
+        w, h = self.width(), self.height()
+        r = min(h / 2 - fm.height() - 6, w / 3.3)
+        cy = h / 2 + fm.height() / 2
+        cxa, cxb = w / 2 - r * 0.62, w / 2 + r * 0.62
+        text = self.palette().color(QPalette.ColorRole.WindowText)
+        base = self.palette().color(QPalette.ColorRole.Base)
+        for cx, color in ((cxa, _A_COLOR), (cxb, _B_COLOR)):
+            fill = blend(base, color, 0.18)
+            fill.setAlpha(170)
+            painter.setBrush(fill)
+            painter.setPen(QPen(color, 2.5))
+            painter.drawEllipse(QPointF(cx, cy), r, r)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        painter.setFont(bold)
+        for cx, color, name, size in ((cxa, _A_COLOR, "A", len(c.a)), (cxb, _B_COLOR, "B", len(c.b))):
+            painter.setPen(color)
+            painter.drawText(QRectF(cx - r, cy - r - fm.height() - 4, 2 * r, fm.height()),
+                             Qt.AlignmentFlag.AlignCenter, f"{name}: {size:,}")  # fmt: skip
+        regions = (
+            (QRectF(cxa - r * 0.95, cy - r * 0.7, r * 0.9, r * 1.4), c.only_a, "only in A"),
+            (QRectF(w / 2 - r * 0.36, cy - r * 0.7, r * 0.72, r * 1.4), c.intersection, "A ∩ B"),
+            (QRectF(cxb + r * 0.05, cy - r * 0.7, r * 0.9, r * 1.4), c.only_b, "only in B"),
+        )
+        for rect, items, name in regions:
+            painter.setPen(text)
+            painter.setFont(bold)
+            head = QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 2.2)
+            painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, f"{len(items):,}\n{name}")
+            if self._show_elements and items:
+                painter.setFont(self.font())
+                shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
+                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.height() - head.height())
+                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(shown))
+        painter.end()
+
+
+class JaccardView(QWidget):
+    """The Jaccard tab: toy example or two pages, the Venn counts, the shingle lists, and the MinHash
+    estimate converging to the exact Jaccard similarity as permutations are added.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        computed(): new sets and estimates are shown.
+
+    Attributes:
+        toy_radio, pages_radio: the two modes.
+        page_a, page_b: the page choosers.
+        k_spin: tokens per shingle; permutations_spin: MinHash permutations.
+        venn: the :class:`VennWidget`; jaccard_label: the counts, the fraction and the decimal.
+        shared_list, only_a_list, only_b_list: example shingles (plain text).
+        plot: the :class:`~.widgets.FigurePanel` of the convergence.
+        data: the :class:`JaccardData` shown, or ``None``.
+    """
+
+    computed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.data: JaccardData | None = None
+        self._job = LatestJob(self)
+        self._job.finished.connect(self._show)
+        self._job.failed.connect(lambda exc: self.jaccard_label.setText(f"Could not compare the sets: {exc}"))
+
+        self.toy_radio = QRadioButton("Toy example (|A| = 5, |B| = 4)")
+        self.pages_radio = QRadioButton("Two pages")
+        self.toy_radio.setChecked(True)
+        self.toy_radio.toggled.connect(lambda on: self.recompute())
+        self.page_a = PageChooser()
+        self.page_b = PageChooser()
+        for chooser in (self.page_a, self.page_b):
+            chooser.page_changed.connect(self._page_chosen)
+        self.k_spin = QSpinBox()
+        self.k_spin.setRange(1, 12)
+        self.k_spin.setValue(4)
+        self.k_spin.setPrefix("k = ")
+        self.k_spin.setToolTip("Tokens per shingle (words, or CJK characters)")
+        self.permutations_spin = QSpinBox()
+        self.permutations_spin.setRange(1, 2048)
+        self.permutations_spin.setValue(256)
+        self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
+        self.k_spin.valueChanged.connect(lambda _v: self.recompute())
+        self.permutations_spin.valueChanged.connect(lambda _v: self.recompute())
+
+        self.venn = VennWidget()
+        self.texts_label = plain_label(wrap=True)
+        self.jaccard_label = plain_label(wrap=True)
+        big = QFont()
+        big.setBold(True)
+        self.jaccard_label.setFont(big)
+        self.shared_list, self.only_a_list, self.only_b_list = QListWidget(), QListWidget(), QListWidget()
+        self.list_titles = [plain_label(bold=True) for _ in range(3)]
+        self.plot = FigurePanel("jaccard-minhash", figsize=(6, 3))
+
+        row1 = QHBoxLayout()
+        row1.addWidget(self.toy_radio)
+        row1.addSpacing(16)
+        row1.addWidget(self.pages_radio)
+        row1.addWidget(plain_label("A:", selectable=False))
+        row1.addWidget(self.page_a, 1)
+        row1.addWidget(plain_label("B:", selectable=False))
+        row1.addWidget(self.page_b, 1)
+        row1.addWidget(self.k_spin)
+        row1.addWidget(plain_label("MinHash permutations:", selectable=False))
+        row1.addWidget(self.permutations_spin)
+        facts = QWidget()
+        fl = QVBoxLayout(facts)
+        fl.setContentsMargins(0, 0, 0, 0)
+        fl.addWidget(self.venn, 1)
+        fl.addWidget(self.texts_label)
+        fl.addWidget(self.jaccard_label)
+        lists = QWidget()
+        grid = QGridLayout(lists)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for col, (title, lw) in enumerate(zip(self.list_titles, (self.shared_list, self.only_a_list,
+                                                                 self.only_b_list))):  # fmt: skip
+            grid.addWidget(title, 0, col)
+            grid.addWidget(lw, 1, col)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(facts)
+        top.addWidget(self.plot)
+        top.setStretchFactor(0, 1)
+        top.setStretchFactor(1, 1)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(lists)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row1)
+        layout.addWidget(self.splitter, 1)
+        self.recompute()
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """List the scan's pages; start on its most similar duplicate pair (pages mode), or the toy."""
+        pages = result.pages if result else []
+        for chooser in (self.page_a, self.page_b):
+            chooser.set_pages(pages)
+        if result is not None:
+            self.k_spin.blockSignals(True)
+            self.k_spin.setValue(result.settings.shingle_size)
+            self.k_spin.blockSignals(False)
+        paths = default_pair_paths(result)
+        self.pages_radio.setEnabled(paths is not None)
+        if paths is None:
+            self.show_toy()
+        else:
+            self.show_pages(*paths)
+
+    def show_toy(self) -> None:
+        """Show the blackboard example: |A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7."""
+        if self.toy_radio.isChecked():
+            self.recompute()
+        else:
+            self.toy_radio.setChecked(True)
+
+    def show_pages(self, left: str, right: str) -> bool:
+        """Compare the pages with these paths (``False`` if one is not in the scan)."""
+        quiet = (self.page_a, self.page_b, self.toy_radio, self.pages_radio)
+        for w in quiet:
+            w.blockSignals(True)
+        ok = self.page_a.select_path(left) and self.page_b.select_path(right)
+        if ok:
+            self.pages_radio.setChecked(True)
+        for w in quiet:
+            w.blockSignals(False)
+        if ok:
+            self.recompute()
+        return ok
+
+    def set_permutations(self, n: int) -> None:
+        """Add up to ``n`` MinHash permutations (recomputes)."""
+        self.permutations_spin.setValue(n)
+
+    def _page_chosen(self, _page) -> None:
+        if self.page_a.page() is not None and self.page_b.page() is not None:
+            if self.pages_radio.isChecked():
+                self.recompute()
+            else:
+                self.pages_radio.setChecked(True)  # toggles the toy radio off, which recomputes
+
+    def is_toy(self) -> bool:
+        """``True`` in the toy mode (bool)."""
+        return self.toy_radio.isChecked() or self.page_a.page() is None or self.page_b.page() is None
+
+    def recompute(self) -> None:
+        """Compare the current sets and estimate their Jaccard similarity, off the GUI thread."""
+        self.k_spin.setEnabled(not self.toy_radio.isChecked())
+        a, b = self.page_a.page(), self.page_b.page()
+        self.jaccard_label.setText("computing…")
+        if self.is_toy():
+            self._job.submit(compute_jaccard, None, None, 2, self.permutations_spin.value(), (TOY_TEXT_A, TOY_TEXT_B))
+        else:
+            self._job.submit(compute_jaccard, a.main_text, b.main_text, self.k_spin.value(),
+                             self.permutations_spin.value(), (a.path, b.path))  # fmt: skip
+
+    def is_busy(self) -> bool:
+        """``True`` while a comparison is being computed (bool)."""
+        return self._job.is_running()
+
+    def _show(self, data: JaccardData) -> None:
+        self.data = data
+        c = data.comparison
+        self.venn.set_comparison(c, show_elements=data.toy)
+        kind = "2-word shingles" if data.toy else f"{self.k_spin.value()}-token shingles"
+        self.texts_label.setText(f"A = the {kind} of “{data.names[0]}”\nB = the {kind} of “{data.names[1]}”")
+        self.jaccard_label.setText(jaccard_text(c))
+        for title, lw, items, name in (
+            (self.list_titles[0], self.shared_list, c.intersection, "shared, A ∩ B"),
+            (self.list_titles[1], self.only_a_list, c.only_a, "only in A"),
+            (self.list_titles[2], self.only_b_list, c.only_b, "only in B"),
+        ):
+            title.setText(f"{name} ({len(items):,})")
+            lw.clear()
+            lw.addItems(list(items[:LIST_CAP]))  # QListWidgetItem text is plain
+            if len(items) > LIST_CAP:
+                lw.addItem(f"… and {len(items) - LIST_CAP:,} more")
+        self.redraw()
+        self.computed.emit()
+
+    def redraw(self) -> None:
+        """Draw the convergence figure again (e.g. after a palette or presentation change)."""
+        if self.data is None:
+            return
+        panel = self.plot
+        with matplotlib.rc_context({"font.size": 10 * panel.font_scale}):
+            convergence_figure(self.data.comparison, self.data.convergence, panel.palette_for_chart(), panel.figure)
+        panel.canvas.draw_idle()
+
+    def estimate_line(self):
+        """The drawn estimate ``Line2D`` (gid ``"estimate"``), or ``None``."""
+        for ax in self.plot.figure.axes:
+            for line in ax.get_lines():
+                if line.get_gid() == "estimate":
+                    return line
+        return None

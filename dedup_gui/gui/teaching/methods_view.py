@@ -1,0 +1,388 @@
+"""Method comparison on labelled pairs: for "is this pair a duplicate of any type?", every method's
+precision, recall and F1 at its default threshold, the precision/recall curves of the threshold
+sweeps with the defaults ringed (k = 3 after Manku et al. 2007; Jaccard 0.9 as SEO crawlers use),
+and the four-type classifier's five-type confusion matrix.
+
+The work is :func:`dedup_gui.core.method_eval.evaluate_methods` and
+:func:`dedup_gui.core.evaluate.evaluate`; it reads every labelled page, so it runs off the GUI
+thread with progress and Cancel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.evaluate import Evaluation, ScoredPair, evaluate
+from dedup_gui.core.method_eval import MethodsReport, evaluate_methods, pr_figure
+from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.core.progress import CancelToken, ScanCancelled
+
+from ..inspector.jobs import LatestJob
+from .widgets import FigurePanel, blend, plain_label
+
+#: The labelled pairs bundled with the sample pages.
+SAMPLE_LABELS = Path(__file__).resolve().parents[3] / "resources" / "samples" / "EXPECTED.csv"
+METHOD_HEADERS = ("method", "default", "precision", "recall", "F1", "TP", "FP", "FN", "TN", "best", "best F1")
+_GOOD = QColor("#c8e6c9")
+_BAD = QColor("#ffcdd2")
+
+
+@dataclass(frozen=True)
+class MethodsRun:
+    """One finished comparison.
+
+    Attributes:
+        labels_csv: the labels file.
+        scored: the classifier's scored pairs.
+        report: every method's scores (:class:`~dedup_gui.core.method_eval.MethodsReport`).
+        evaluation: the classifier's five-type evaluation (confusion matrix).
+    """
+
+    labels_csv: Path
+    scored: list[ScoredPair]
+    report: MethodsReport
+    evaluation: Evaluation
+
+
+class _Relay(QObject):
+    """Carries progress from the worker thread to the view (a queued signal)."""
+
+    progressed = Signal(str, int, int)
+
+
+class RelayProgress:
+    """The engine's progress protocol, forwarding updates through a Qt signal and asking a
+    :class:`~dedup_gui.core.progress.CancelToken` whether to stop.
+
+    Args:
+        relay: the object whose ``progressed(stage, done, total)`` signal is emitted.
+        token: the cancel flag.
+    """
+
+    def __init__(self, relay: _Relay, token: CancelToken) -> None:
+        self._relay = relay
+        self._token = token
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        """Forward ``done`` of ``total`` items of ``stage``."""
+        try:
+            self._relay.progressed.emit(stage, done, total)
+        except RuntimeError:  # the view was closed meanwhile
+            pass
+
+    def cancelled(self) -> bool:
+        """``True`` once Cancel was pressed (bool)."""
+        return self._token.is_set()
+
+
+def run_methods(labels_csv: str | Path, progress: RelayProgress | None = None) -> MethodsRun:
+    """Compare every method and evaluate the classifier on a labels CSV (runs off the GUI thread).
+
+    Raises:
+        ValueError: a bad labels file, or no labelled pair could be scored.
+        OSError: the file cannot be read.
+        ScanCancelled: cancelled.
+    """
+    path = Path(labels_csv)
+    scored, report = evaluate_methods(path, progress=progress)
+    return MethodsRun(path, scored, report, evaluate(scored))
+
+
+class MethodsView(QWidget):
+    """The method comparison tab: labels file, Run / Cancel, the P/R/F1 table, the confusion
+    matrix, and the precision/recall figure.
+
+    Args:
+        labels_csv: the labels file to start with (default: the bundled samples' EXPECTED.csv).
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        finished(object): a :class:`MethodsRun` is shown.
+        failed(str): the run failed or was cancelled (the reason).
+
+    Attributes:
+        path_edit, browse_button, run_button, cancel_button, progress_bar, status_label: the bar.
+        methods_table: one row per method at its default threshold.
+        confusion_table: labelled type (rows) x predicted type (columns).
+        summary_label: pairs, accuracy and macro-F1 of the classifier.
+        plot: the :class:`~.widgets.FigurePanel` with the precision/recall curves.
+        run: the :class:`MethodsRun` shown, or ``None``.
+    """
+
+    finished = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, labels_csv: str | Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.run: MethodsRun | None = None
+        self._token = CancelToken()
+        self._relay = _Relay(self)
+        self._relay.progressed.connect(self._progressed)
+        self._job = LatestJob(self)
+        self._job.finished.connect(self._show)
+        self._job.failed.connect(self._failed)
+        self._auto_ran = False
+
+        self.path_edit = QLineEdit(str(labels_csv or SAMPLE_LABELS))
+        self.path_edit.setToolTip("LABELS.csv: columns left, right, type (paths relative to its folder)")
+        self.browse_button = QPushButton("Labels CSV…")
+        self.browse_button.clicked.connect(self.ask_labels)
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Apply every method to the labelled pairs")
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel)
+        self.cancel_button.setEnabled(False)
+        self.progress_bar = QProgressBar()
+        self.progress_bar.setFixedWidth(160)
+        self.progress_bar.hide()
+        self.status_label = plain_label(wrap=True)
+
+        self.methods_table = self._table(METHOD_HEADERS)
+        self.methods_table.verticalHeader().hide()
+        self.confusion_table = self._table(())
+        self.summary_label = plain_label(wrap=True)
+        self.plot = FigurePanel("methods-pr-curves", figsize=(11, 6))
+
+        bar = QHBoxLayout()
+        bar.addWidget(plain_label("Labels:", selectable=False))
+        bar.addWidget(self.path_edit, 1)
+        for w in (self.browse_button, self.run_button, self.cancel_button, self.progress_bar):
+            bar.addWidget(w)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at its default threshold",
+                                 bold=True, wrap=True))  # fmt: skip
+        ll.addWidget(self.methods_table, 1)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(plain_label("Four-type classifier: confusion matrix (rows labelled, columns predicted)",
+                                 bold=True, wrap=True))  # fmt: skip
+        rl.addWidget(self.confusion_table, 1)
+        rl.addWidget(self.summary_label)
+        tables = QSplitter(Qt.Orientation.Horizontal)
+        tables.addWidget(left)
+        tables.addWidget(right)
+        tables.setStretchFactor(0, 3)
+        tables.setStretchFactor(1, 2)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(tables)
+        self.splitter.addWidget(self.plot)
+        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.splitter, 1)
+        self.status_label.setText("Press Run to apply every method to the labelled pairs.")
+
+    @staticmethod
+    def _table(headers) -> QTableWidget:
+        table = QTableWidget(0, len(headers))
+        table.setHorizontalHeaderLabels(list(headers))
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        return table
+
+    # --- running ----------------------------------------------------------------------------
+
+    def labels_path(self) -> Path:
+        """The labels file named in the field (Path)."""
+        return Path(self.path_edit.text().strip())
+
+    def set_labels(self, path: str | Path) -> None:
+        """Name another labels file (does not run)."""
+        self.path_edit.setText(str(path))
+
+    def ask_labels(self) -> None:
+        """Choose a labels CSV in a file dialog, then run."""
+        path, _ = QFileDialog.getOpenFileName(self, "Labels CSV", str(self.labels_path().parent),
+                                              "CSV files (*.csv);;All files (*)")  # fmt: skip
+        if path:
+            self.set_labels(path)
+            self.start()
+
+    def start(self) -> None:
+        """Run the comparison on the labels file, off the GUI thread (a running one is cancelled)."""
+        self._token.cancel()
+        self._token = CancelToken()
+        self._auto_ran = True
+        path = self.labels_path()
+        self.status_label.setText(f"running… reading the labelled pages of {path.name}")
+        self.progress_bar.setRange(0, 0)
+        self.progress_bar.show()
+        self.cancel_button.setEnabled(True)
+        self._job.submit(run_methods, path, RelayProgress(self._relay, self._token))
+
+    def cancel(self) -> None:
+        """Stop the running comparison."""
+        if not self._job.is_running():
+            return
+        self._token.cancel()
+        self._job.cancel()
+        self._end("Cancelled.")
+        self.failed.emit("cancelled")
+
+    def is_busy(self) -> bool:
+        """``True`` while a comparison runs (bool)."""
+        return self._job.is_running()
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        """The first time the tab is shown, run on the labels file so that it never opens empty."""
+        super().showEvent(event)
+        if not self._auto_ran and self.run is None and self.labels_path().is_file():
+            self.start()
+
+    def _progressed(self, stage: str, done: int, total: int) -> None:
+        if not self._job.is_running():
+            return
+        self.progress_bar.setRange(0, max(total, 1))
+        self.progress_bar.setValue(done)
+        self.status_label.setText(f"running… {stage}: {done:,} of {total:,}")
+
+    def _end(self, status: str) -> None:
+        self.progress_bar.hide()
+        self.cancel_button.setEnabled(False)
+        self.status_label.setText(status)
+
+    def _failed(self, exc: Exception) -> None:
+        reason = "Cancelled." if isinstance(exc, ScanCancelled) else f"Could not compare the methods: {exc}"
+        self._end(reason)
+        self.failed.emit(reason)
+
+    # --- showing ----------------------------------------------------------------------------
+
+    def _show(self, run: MethodsRun) -> None:
+        self.run = run
+        report, ev = run.report, run.evaluation
+        skipped = sum(1 for s in run.scored if s.scores is None)
+        self._end(
+            f"{report.n:,} labelled pairs of {run.labels_csv.name} ({report.positives:,} duplicates, "
+            f"{report.n - report.positives:,} distinct)" + (f"; {skipped:,} could not be read" if skipped else "")
+        )
+        self._fill_methods(report)
+        self._fill_confusion(ev)
+        self._fit_tables()
+        self.redraw()
+        self.finished.emit(run)
+
+    def _fill_methods(self, report: MethodsReport) -> None:
+        t = self.methods_table
+        t.setRowCount(len(report.specs))
+        for row, spec in enumerate(report.specs):
+            d, b = report.defaults[spec.key], report.best[spec.key]
+            values = [spec.name, spec.label(d.threshold), f"{d.precision:.3f}", f"{d.recall:.3f}", f"{d.f1:.3f}",
+                      str(d.tp), str(d.fp), str(d.fn), str(d.tn),
+                      spec.label(b.threshold) if spec.sweep else "", f"{b.f1:.3f}" if spec.sweep else ""]  # fmt: skip
+            for col, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                if col == 0:
+                    item.setToolTip(spec.rule)  # our own text, not page-derived
+                else:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if col == 4:
+                    item.setBackground(blend(QColor("#ffffff"), QColor("#66bb6a"), d.f1))
+                    item.setForeground(QColor("#000000"))
+                t.setItem(row, col, item)
+        t.resizeColumnsToContents()
+
+    def _fill_confusion(self, ev: Evaluation) -> None:
+        t = self.confusion_table
+        names = [d.value for d in TYPE_ORDER]
+        t.setColumnCount(len(names) + 1)
+        t.setRowCount(len(names))
+        t.setHorizontalHeaderLabels(names + ["recall"])
+        t.setVerticalHeaderLabels(names)
+        bold = QFont()
+        bold.setBold(True)
+        for r, true in enumerate(TYPE_ORDER):
+            for c, predicted in enumerate(TYPE_ORDER):
+                n = ev.confusion[true][predicted]
+                item = QTableWidgetItem(str(n))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if n:
+                    item.setBackground(_GOOD if r == c else _BAD)
+                    item.setForeground(QColor("#000000"))
+                    item.setFont(bold)
+                t.setItem(r, c, item)
+            recall = QTableWidgetItem(f"{ev.recall[true]:.3f}" if ev.support[true] else "–")
+            recall.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            t.setItem(r, len(names), recall)
+        t.resizeColumnsToContents()
+        per_type = "  ".join(
+            f"{d.value}: P {ev.precision[d]:.2f} R {ev.recall[d]:.2f} F1 {ev.f1[d]:.2f}"
+            for d in TYPE_ORDER
+            if ev.support[d]
+        )
+        self.summary_label.setText(
+            f"{ev.n:,} pairs · accuracy {ev.accuracy:.3f} · macro-F1 {ev.macro_f1:.3f}\n{per_type}"
+        )
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        """Fit the tables to a new font (presentation mode)."""
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._fit_tables()
+
+    def _fit_tables(self) -> None:
+        """Size the columns to their contents and share the height between tables and figure."""
+        for table in (self.methods_table, self.confusion_table):
+            table.resizeColumnsToContents()
+            table.resizeRowsToContents()
+        self.balance()
+
+    def tables_height(self) -> int:
+        """The height that shows every row of both tables without scrolling (int, pixels)."""
+        need = 0
+        for table in (self.methods_table, self.confusion_table):
+            rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+            scroll = table.horizontalScrollBar().sizeHint().height()
+            need = max(need, table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth() + scroll)
+        return need + 2 * self.fontMetrics().height() + 12  # the titles above the tables
+
+    def balance(self) -> None:
+        """Give the tables the room they need, but the figure at least half the height."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        top = min(self.tables_height(), total // 2)
+        self.splitter.setSizes([top, total - top])
+
+    def confusion_counts(self) -> list[list[int]]:
+        """The confusion matrix as shown: rows labelled, columns predicted, in type order (list of lists)."""
+        t = self.confusion_table
+        k = len(TYPE_ORDER)
+        if t.rowCount() < k:
+            return []
+        return [[int(t.item(r, c).text()) for c in range(k)] for r in range(k)]
+
+    def redraw(self) -> None:
+        """Draw the precision/recall figure again (after a run, a palette or presentation change)."""
+        if self.run is None:
+            return
+        panel = self.plot
+        with matplotlib.rc_context({"font.size": 10 * panel.font_scale}):
+            pr_figure(self.run.report, panel.palette_for_chart(), panel.figure)
+        panel.canvas.draw_idle()

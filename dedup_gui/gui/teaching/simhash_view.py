@@ -1,0 +1,528 @@
+"""SimHash step by step (Charikar 2002) on a chosen page's main text or on typed text.
+
+Every step comes from :func:`dedup_gui.core.simhash_steps.text_simhash_steps`, computed once per
+text off the GUI thread; stepping only shows what was computed, so it stays instant for pages with
+thousands of features.  Positions: 0 is the start (every sum 0), 1 .. N are the N features (the
+heaviest first), N + 1 is the sign step that gives the fingerprint.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.model import Page, ScanResult
+from dedup_gui.core.simhash_steps import SimhashSteps, text_simhash_steps
+
+from ..inspector.jobs import LatestJob
+from .widgets import (
+    BIT_FILL,
+    NEGATIVE_TINT,
+    POSITIVE_TINT,
+    CellGrid,
+    CellRow,
+    PageChooser,
+    ink_on,
+    plain_label,
+    signed,
+    sum_fill,
+)
+
+#: The typed text the view starts with: few features, some weighted more than once.
+TOY_TEXT = "the cat sat on the mat and the dog sat on the log"
+#: Features listed in the table at most (stepping still covers all of them).
+TABLE_CAP = 2000
+#: The rows of the step board.
+ROW_HASH, ROW_ADDS, ROW_SUMS, ROW_FINGERPRINT = "feature hash", "± weight", "sums", "fingerprint"
+TYPED = "(typed text)"
+_BLANK = QColor(0, 0, 0, 0)
+_BLACK = QColor("#000000")
+_CURRENT = QColor("#fff59d")
+_BIT_INK = {bit: ink_on(fill) for bit, fill in BIT_FILL.items()}
+_CENTER = Qt.AlignmentFlag.AlignCenter
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def parse_signed(text: str) -> int:
+    """The int a board cell shows (``"+3"``, ``"−2"`` with a true minus, ``"0"``) (int)."""
+    return int(text.replace("−", "-").replace("+", ""))
+
+
+class FeatureStepsModel(QAbstractTableModel):
+    """The weighted features as table rows: number, feature, weight, then one column per hash bit.
+
+    Rows not yet added to the sums are drawn muted; the current feature is highlighted.  At most
+    :data:`TABLE_CAP` rows are listed.
+
+    Args:
+        parent: the Qt parent, or ``None``.
+    """
+
+    FIXED = ("#", "feature", "weight")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._steps: SimhashSteps | None = None
+        self._rows = 0
+        self._done = 0  # features added so far; row done - 1 is the current one
+        self._muted = QColor("#9e9e9e")
+
+    def set_steps(self, steps: SimhashSteps | None) -> None:
+        """Show the features of ``steps`` (or nothing)."""
+        self.beginResetModel()
+        self._steps = steps
+        self._rows = min(len(steps.steps), TABLE_CAP) if steps else 0
+        self._done = 0
+        self.endResetModel()
+
+    def set_done(self, done: int) -> None:
+        """Mark the first ``done`` features as added.
+
+        Only the number, feature and weight cells of the rows whose state changed are redrawn, one
+        cell at a time (a range in ``dataChanged`` makes the view repaint everything it shows).
+        """
+        old, self._done = self._done, done
+        lo, hi = max(0, min(old, done) - 1), min(self._rows - 1, max(old, done) - 1)
+        if not self._rows or lo > hi:
+            return
+        if hi - lo > 40:  # a long jump: one repaint of the whole view is cheaper
+            self.dataChanged.emit(self.index(lo, 0), self.index(hi, len(self.FIXED) - 1))
+            return
+        for row in range(lo, hi + 1):
+            for col in range(len(self.FIXED)):
+                index = self.index(row, col)
+                self.dataChanged.emit(index, index)
+
+    def bits(self) -> int:
+        """Bits per hash (int; 0 without steps)."""
+        return self._steps.bits if self._steps else 0
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+        """Features listed (int)."""
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008, N802
+        """Three fixed columns plus one per hash bit (int)."""
+        return 0 if parent.isValid() else len(self.FIXED) + self.bits()
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        """Column names: #, feature, weight, then the bit positions (0 = most significant)."""
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if section < len(self.FIXED):
+                return self.FIXED[section]
+            bit = section - len(self.FIXED)
+            return str(bit) if self.bits() <= 16 or bit % 8 == 0 else ""  # 64 narrow columns: every 8th
+        if role == Qt.ItemDataRole.ToolTipRole and section >= len(self.FIXED):
+            return f"bit {section - len(self.FIXED)} of the feature's hash (0 = most significant)"
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        """Cell text (plain), colours and alignment."""
+        if not index.isValid() or self._steps is None:
+            return None
+        row, col = index.row(), index.column()
+        step = self._steps.steps[row]
+        bit_col = col - len(self.FIXED)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if bit_col >= 0:
+                return "1" if step.hash_bits[bit_col] else "0"
+            return (str(row + 1), step.feature, str(step.weight))[col]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _CENTER if bit_col >= 0 else (_LEFT if col == 1 else _RIGHT)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if bit_col >= 0:
+                return BIT_FILL[step.hash_bits[bit_col]]
+            return _CURRENT if row == self._done - 1 else None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if bit_col >= 0:
+                return _BIT_INK[step.hash_bits[bit_col]]
+            if row == self._done - 1:
+                return _BLACK
+            return self._muted if row >= self._done else None
+        if role == Qt.ItemDataRole.FontRole and row == self._done - 1 and bit_col < 0:
+            font = QFont()
+            font.setBold(True)
+            return font
+        return None
+
+
+class SimhashView(QWidget):
+    """The SimHash tab: source text, step controls, the board of bits and sums, the features table.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        computed(): new steps arrived from the background (the view shows their start).
+
+    Attributes:
+        source_combo: "(typed text)" or a page of the scan.
+        text_edit: the text being hashed (editable for typed text, read-only for a page).
+        eight_bit_check: the blackboard's 8-bit mode.
+        first_button, previous_button, next_button, last_button, play_button: the step controls.
+        speed_slider: autoplay steps per second.
+        step_label: "feature 7 of 312: ...".
+        board: the :class:`CellGrid` with the rows hash / ± weight / sums / fingerprint.
+        fingerprint_label: the fingerprint in hex, compared with the scan's.
+        table: the features table (:class:`FeatureStepsModel`).
+        note_label: the table's cap note.
+    """
+
+    computed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.steps: SimhashSteps | None = None
+        self.position = 0
+        self._page: Page | None = None
+        self._typed = TOY_TEXT
+        self._job = LatestJob(self)
+        self._job.finished.connect(self._show_steps)
+        self._job.failed.connect(lambda exc: self.step_label.setText(f"Could not compute the steps: {exc}"))
+        self._debounce = QTimer(self, singleShot=True, interval=250)
+        self._debounce.timeout.connect(self.recompute)
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._autoplay_tick)
+        self._syncing = False
+
+        self.source_combo = PageChooser(extra=(TYPED,))
+        self.source_combo.page_changed.connect(self._source_changed)
+        self.eight_bit_check = QCheckBox("8-bit mode (for the blackboard)")
+        self.eight_bit_check.setToolTip("8-bit hashes and fingerprint: the last 8 bits of the 64-bit ones, big cells")
+        self.eight_bit_check.toggled.connect(self._bits_changed)
+        self.text_edit = QPlainTextEdit()
+        self.text_edit.setPlaceholderText("Type a text to hash…")
+        self.text_edit.setPlainText(TOY_TEXT)
+        self.text_edit.textChanged.connect(self._text_edited)
+
+        self.first_button = QPushButton("|◀ First")
+        self.previous_button = QPushButton("◀ Previous")
+        self.next_button = QPushButton("Next ▶")
+        self.last_button = QPushButton("Last ▶|")
+        self.play_button = QPushButton("Autoplay")
+        self.play_button.setCheckable(True)
+        self.speed_slider = QSlider(Qt.Orientation.Horizontal)
+        self.speed_slider.setRange(1, 30)
+        self.speed_slider.setValue(4)
+        self.speed_slider.setFixedWidth(140)
+        self.speed_label = plain_label(selectable=False)
+        self.speed_slider.valueChanged.connect(self._speed_changed)
+        self._speed_changed(self.speed_slider.value())
+        for button, slot, keys, tip in (
+            (self.first_button, self.first, "Alt+Home", "Back to the start: every sum 0"),
+            (self.previous_button, self.previous, "Alt+Left", "One step back (or Page Up)"),
+            (self.next_button, self.next, "Alt+Right", "Add the next feature (or Page Down, a presenter's clicker)"),
+            (self.last_button, self.last, "Alt+End", "Straight to the sign step: the fingerprint"),
+        ):
+            button.clicked.connect(slot)
+            button.setToolTip(f"{tip} ({keys})")
+            action = QAction(self)
+            action.setShortcuts([QKeySequence(keys)] + (
+                [QKeySequence("PgDown")] if slot == self.next else [QKeySequence("PgUp")] if slot == self.previous
+                else []))  # fmt: skip
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+        self.play_button.toggled.connect(self.set_autoplay)
+
+        self.step_label = plain_label(bold=True)
+        self.board = CellGrid()
+        self.fingerprint_label = plain_label(wrap=True)
+        self.model = FeatureStepsModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setMinimumSectionSize(8)
+        self.table.clicked.connect(lambda index: self.go_to(index.row() + 1))
+        self.note_label = plain_label(wrap=True)
+
+        top = QHBoxLayout()
+        top.addWidget(plain_label("Text:", selectable=False))
+        top.addWidget(self.source_combo, 1)
+        top.addWidget(self.eight_bit_check)
+        explain = plain_label(
+            "Each feature (a word, or a CJK character bigram) is weighted by its count and hashed "
+            "(MD5). Every sum starts at 0; a feature adds its weight where its hash has a 1 and "
+            "subtracts it where it has a 0. The sign step: fingerprint bit = 1 where the sum is "
+            "positive (Charikar 2002).", wrap=True)  # fmt: skip
+        controls = QHBoxLayout()
+        for w in (self.first_button, self.previous_button, self.next_button, self.last_button, self.play_button,
+                  self.speed_slider, self.speed_label):  # fmt: skip
+            controls.addWidget(w)
+        controls.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(explain)
+        layout.addWidget(self.text_edit)
+        layout.addLayout(controls)
+        layout.addWidget(self.step_label)
+        layout.addWidget(self.board)
+        layout.addWidget(self.fingerprint_label)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.note_label)
+        self._fit_to_font()
+        self._update_buttons()
+        self.recompute()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        """Fit the table's rows and the text box to a new font (presentation mode)."""
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._fit_to_font()
+
+    def _fit_to_font(self) -> None:
+        line = self.fontMetrics().height()
+        self.table.verticalHeader().setDefaultSectionSize(line + 6)
+        small = QFont(self.font())
+        small.setPointSizeF((small.pointSizeF() if small.pointSizeF() > 0 else 10.0) * 0.8)
+        self.table.horizontalHeader().setFont(small)
+        self.text_edit.setMaximumHeight(line * 4 + 12)
+        if self.steps is not None:
+            self._size_columns(self.steps.bits)
+
+    def _size_columns(self, bits: int) -> None:
+        digit = self.fontMetrics().horizontalAdvance("0")
+        width = max(34, digit * 4) if bits == 8 else max(13, round(digit * 1.7))
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        for c in range(len(FeatureStepsModel.FIXED), self.model.columnCount()):
+            self.table.setColumnWidth(c, width)
+        self.table.setColumnWidth(0, digit * 6)
+        self.table.setColumnWidth(1, digit * (15 if bits == 64 else 30))
+        self.table.setColumnWidth(2, digit * 7)
+
+    # --- source -----------------------------------------------------------------------------
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """List the scan's pages; show the first page with text (or the typed text without a scan)."""
+        self.source_combo.set_pages(result.pages if result else [])
+        first = next((p for p in (result.pages if result else []) if p.has_text), None)
+        if first is not None:
+            self.source_combo.select_path(first.path)
+        else:
+            self._source_changed(None)
+
+    def select_page(self, path: str) -> bool:
+        """Hash the page with this path (``False`` if the scan has no such page)."""
+        return self.source_combo.select_path(path)
+
+    def set_text(self, text: str) -> None:
+        """Hash typed ``text`` (switches the source to "(typed text)")."""
+        self._typed = text
+        if self.source_combo.currentIndex() != 0:
+            self.source_combo.select_extra(0)  # its page_changed(None) shows the typed text
+        else:
+            self._source_changed(None)
+
+    def source_text(self) -> str:
+        """The text being hashed: the page's main text, or the typed text (str)."""
+        return self._page.main_text if self._page is not None else self._typed
+
+    def bits(self) -> int:
+        """Fingerprint width: 8 in the blackboard mode, else 64 (int)."""
+        return 8 if self.eight_bit_check.isChecked() else 64
+
+    def set_eight_bit(self, on: bool) -> None:
+        """Switch the 8-bit blackboard mode on or off."""
+        self.eight_bit_check.setChecked(on)
+
+    def _source_changed(self, page: Page | None) -> None:
+        self._page = page
+        self._syncing = True
+        self.text_edit.setReadOnly(page is not None)
+        self.text_edit.setPlainText(self.source_text())
+        self._syncing = False
+        self.position = 0
+        self.recompute()
+
+    def _text_edited(self) -> None:
+        if self._syncing or self._page is not None:
+            return
+        self._typed = self.text_edit.toPlainText()
+        self._debounce.start()
+
+    def _bits_changed(self, _on: bool) -> None:
+        if self.bits() == 8:
+            self.board.set_cell_range(56, 120)
+        else:
+            self.board.set_cell_range(18, 40)
+        self.recompute()
+
+    def recompute(self) -> None:
+        """Compute the steps of the current text at the current width, off the GUI thread."""
+        self._debounce.stop()
+        self.set_autoplay(False)
+        self.step_label.setText("computing…")
+        self._update_buttons(busy=True)
+        self._job.submit(text_simhash_steps, self.source_text(), self.bits())
+
+    def is_busy(self) -> bool:
+        """``True`` while steps are being computed or typed text waits to be (bool)."""
+        return self._job.is_running() or self._debounce.isActive()
+
+    def _show_steps(self, steps: SimhashSteps) -> None:
+        keep = self.steps is not None and len(self.steps.steps) == len(steps.steps)  # same text, other width
+        self.steps = steps
+        self.model.set_steps(steps)
+        self._size_columns(steps.bits)
+        n = len(steps.steps)
+        self.note_label.setText(
+            f"The table lists the first {TABLE_CAP:,} of {n:,} features; the steps go through all of them."
+            if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order)."
+        )  # fmt: skip
+        self.go_to(min(self.position, self.last_position()) if keep else 0)
+        self.computed.emit()
+
+    # --- stepping ---------------------------------------------------------------------------
+
+    def feature_count(self) -> int:
+        """Features of the current text (int; 0 before the steps arrive)."""
+        return len(self.steps.steps) if self.steps else 0
+
+    def last_position(self) -> int:
+        """The sign step's position, features + 1 (int)."""
+        return self.feature_count() + 1
+
+    def go_to(self, position: int) -> None:
+        """Show position ``position`` (clamped): 0 start, 1 .. N features, N + 1 the sign step."""
+        if self.steps is None:
+            return
+        self.position = max(0, min(position, self.last_position()))
+        self._show_position()
+
+    def next(self) -> None:
+        """One step forward (add the next feature, or take the sign step)."""
+        self.go_to(self.position + 1)
+
+    def previous(self) -> None:
+        """One step back."""
+        self.go_to(self.position - 1)
+
+    def first(self) -> None:
+        """Back to the start (every sum 0)."""
+        self.go_to(0)
+
+    def last(self) -> None:
+        """The sign step: the fingerprint."""
+        self.go_to(self.last_position())
+
+    def set_autoplay(self, on: bool) -> None:
+        """Start or stop stepping forward on a timer (from the start if at the end)."""
+        if on and self.steps is not None:
+            if self.position >= self.last_position():
+                self.first()
+            self._timer.start(round(1000 / self.speed_slider.value()))
+        else:
+            self._timer.stop()
+        self.play_button.blockSignals(True)
+        self.play_button.setChecked(self._timer.isActive())
+        self.play_button.setText("Pause" if self._timer.isActive() else "Autoplay")
+        self.play_button.blockSignals(False)
+
+    def _speed_changed(self, value: int) -> None:
+        self.speed_label.setText(f"{value} steps/s")
+        if self._timer.isActive():
+            self._timer.setInterval(round(1000 / value))
+
+    def _autoplay_tick(self) -> None:
+        self.next()
+        if self.position >= self.last_position():
+            self.set_autoplay(False)
+
+    def _update_buttons(self, busy: bool = False) -> None:
+        ready = self.steps is not None and not busy
+        at_start, at_end = self.position <= 0, self.position >= self.last_position()
+        self.first_button.setEnabled(ready and not at_start)
+        self.previous_button.setEnabled(ready and not at_start)
+        self.next_button.setEnabled(ready and not at_end)
+        self.last_button.setEnabled(ready and not at_end)
+        self.play_button.setEnabled(ready)
+
+    def _show_position(self) -> None:
+        steps = self.steps
+        bits = steps.bits
+        n = len(steps.steps)
+        blank = ("",) * bits, (_BLANK,) * bits
+        hash_row = adds_row = fp_row = blank
+        if self.position == 0:
+            sums = (0,) * bits
+            self.step_label.setText(f"Start: {bits} sums, every one 0. {n:,} features to add.")
+        elif self.position <= n:
+            step = steps.steps[self.position - 1]
+            sums = step.sums
+            hash_row = tuple(map(str, step.hash_bits)), tuple(BIT_FILL[b] for b in step.hash_bits)
+            adds_row = (tuple(signed(c) for c in step.contribution),
+                        tuple(POSITIVE_TINT if c > 0 else NEGATIVE_TINT for c in step.contribution))  # fmt: skip
+            self.step_label.setText(f"feature {self.position:,} of {n:,}: “{step.feature}”, weight {step.weight}"
+                                    f" (hash {step.hash:0{bits // 4}x})")  # fmt: skip
+        else:
+            sums = steps.sums
+            fp_row = tuple(map(str, steps.fingerprint_bits)), tuple(BIT_FILL[b] for b in steps.fingerprint_bits)
+            self.step_label.setText("Sign step: fingerprint bit = 1 where the sum is positive, 0 where it is 0 or "
+                                    "negative.")  # fmt: skip
+        scale = max([abs(s) for s in sums] + [1])
+        sums_row = tuple(signed(s) for s in sums), tuple(sum_fill(s, scale) for s in sums)
+        rows = [CellRow(ROW_HASH, *hash_row), CellRow(ROW_ADDS, *adds_row), CellRow(ROW_SUMS, *sums_row),
+                CellRow(ROW_FINGERPRINT, *fp_row)]  # fmt: skip
+        self.board.set_rows(bits, rows, header="bit")
+        self.fingerprint_label.setText(self._fingerprint_text())
+        self.model.set_done(min(self.position, n))
+        if 0 < self.position <= min(n, TABLE_CAP):
+            self._show_row(self.position - 1)
+        self._update_buttons()
+
+    def _show_row(self, row: int) -> None:
+        """Scroll the table only when the row is out of sight, putting it near the top, so that
+        the next steps do not scroll (each scroll repaints the whole table)."""
+        index = self.model.index(row, 1)
+        rect = self.table.visualRect(index)
+        viewport = self.table.viewport().rect()
+        if rect.top() >= viewport.top() and rect.bottom() <= viewport.bottom():
+            return
+        above = self.model.index(max(0, row - 2), 1)
+        self.table.scrollTo(above, QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def _fingerprint_text(self) -> str:
+        steps = self.steps
+        if self.position < self.last_position():
+            return "Fingerprint: after the last feature, the sign step turns the sums into bits (Last ▶|)."
+        text = f"Fingerprint ({steps.bits} bits): {steps.hex}"
+        page = self._page
+        if page is not None and page.has_text:
+            engine = page.simhash if steps.bits == 64 else page.simhash & ((1 << steps.bits) - 1)
+            same = "the same ✓" if engine == steps.fingerprint else "DIFFERENT ✗"
+            whose = "the scan's SimHash of this page" if steps.bits == 64 else (
+                f"the last 8 bits of the scan's SimHash {page.simhash_hex}")  # fmt: skip
+            text += f"; {whose}: {engine:0{steps.bits // 4}x}, {same}"
+        return text
+
+    # --- what the board shows (for tests and screenshots) --------------------------------------
+
+    def displayed_sums(self) -> list[int]:
+        """The running sums the board shows (list[int])."""
+        return [parse_signed(t) for t in self.board.row_texts(ROW_SUMS)]
+
+    def displayed_fingerprint_bits(self) -> list[int]:
+        """The fingerprint bits the board shows; empty before the sign step (list[int])."""
+        return [int(t) for t in self.board.row_texts(ROW_FINGERPRINT) if t]
+
+    def displayed_hash_bits(self) -> list[int]:
+        """The current feature's hash bits the board shows; empty at the start and the sign step."""
+        return [int(t) for t in self.board.row_texts(ROW_HASH) if t]

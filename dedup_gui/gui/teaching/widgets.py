@@ -1,0 +1,492 @@
+"""Pieces shared by the teaching views: plain-text labels, page choosers, rows of bit cells, and a
+matplotlib canvas with "Save figure…".
+
+Page-derived strings are untrusted: every label made here shows plain text only, combo boxes and
+lists are plain by nature, and no page string is ever put in a tooltip (Qt would guess rich text).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
+
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from PySide6.QtCore import QRectF, QSize, Qt, Signal  # noqa: E402
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen  # noqa: E402
+from PySide6.QtWidgets import (  # noqa: E402
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.charts import Palette  # noqa: E402
+from dedup_gui.core.model import Page, ScanResult  # noqa: E402
+from dedup_gui.gui.chart_view import CHART_FORMATS, chart_palette, save_figure  # noqa: E402
+
+#: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
+BIT_FILL = {1: QColor("#263238"), 0: QColor("#eceff1")}
+#: Positive and negative running sums, and the +w / -w a feature adds.
+POSITIVE = QColor("#1565c0")
+NEGATIVE = QColor("#d84315")
+POSITIVE_TINT = QColor("#bbdefb")
+NEGATIVE_TINT = QColor("#ffccbc")
+ZERO = QColor("#cfd8dc")
+#: Differing bits in the Hamming view.
+DIFFER = QColor("#c62828")
+DIFFER_TINT = QColor("#ffcdd2")
+
+
+def plain_label(text: str = "", bold: bool = False, wrap: bool = False, selectable: bool = True) -> QLabel:
+    """A ``QLabel`` that shows ``text`` as plain text, never as HTML.
+
+    Args:
+        text: the initial text.
+        bold: bold, at the inherited size (so presentation mode still scales it).
+        wrap: wrap long lines.
+        selectable: let the mouse select the text.
+
+    Returns:
+        The label (QLabel).
+    """
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    if selectable:
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if bold:
+        font = QFont()  # only the weight is set: the size stays inherited from the window
+        font.setBold(True)
+        label.setFont(font)
+    label.setText(text)
+    return label
+
+
+_BLACK, _WHITE = QColor("#000000"), QColor("#ffffff")
+
+
+def ink_on(fill: QColor) -> QColor:
+    """Black or white, whichever reads better on ``fill`` (QColor)."""
+    return _BLACK if 0.299 * fill.red() + 0.587 * fill.green() + 0.114 * fill.blue() > 140 else _WHITE
+
+
+def blend(a: QColor, b: QColor, t: float) -> QColor:
+    """The colour ``t`` of the way from ``a`` to ``b`` (t in [0, 1]) (QColor)."""
+    t = min(1.0, max(0.0, t))
+    return QColor(*(round(x + (y - x) * t) for x, y in zip(a.getRgb()[:3], b.getRgb()[:3])))
+
+
+def sum_fill(value: int, scale: int) -> QColor:
+    """The fill of a running sum: blue if positive, red-orange if negative, deeper as ``|value|``
+    nears ``scale`` (the largest magnitude shown), grey at zero (QColor)."""
+    if value == 0:
+        return ZERO
+    t = 0.35 + 0.65 * min(1.0, abs(value) / max(1, scale))
+    return blend(POSITIVE_TINT, POSITIVE, t) if value > 0 else blend(NEGATIVE_TINT, NEGATIVE, t)
+
+
+def signed(value: int) -> str:
+    """An int with its sign, using a true minus sign: ``"+3"``, ``"−2"``, ``"0"`` (str)."""
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def default_pair_paths(result: ScanResult | None) -> tuple[str, str] | None:
+    """The two page paths a pair view starts on: the scan's first (most similar) duplicate pair,
+    else its first pair, else its first two pages; ``None`` without two pages."""
+    if result is None or len(result.pages) < 2:
+        return None
+    pairs = [p for p in result.pairs if p.type.value != "distinct"] or list(result.pairs)
+    if pairs:
+        return result.pages[pairs[0].left].path, result.pages[pairs[0].right].path
+    return result.pages[0].path, result.pages[1].path
+
+
+class PageChooser(QComboBox):
+    """A combo box listing a scan's pages by path, optionally after fixed items such as
+    "(typed text)".
+
+    Args:
+        extra: items shown before the pages (plain strings), e.g. ``("(typed text)",)``.
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        page_changed(object): the chosen :class:`Page`, or ``None`` for an extra item.
+    """
+
+    page_changed = Signal(object)
+
+    def __init__(self, extra: Sequence[str] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._extra = tuple(extra)
+        self._pages: list[Page] = []
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(24)
+        self.setMaxVisibleItems(25)
+        self.addItems(list(self._extra))
+        self.currentIndexChanged.connect(lambda _i: self.page_changed.emit(self.page()))
+
+    def set_pages(self, pages: Sequence[Page]) -> None:
+        """Replace the pages listed (keeps the extra items); selects the first item, silently."""
+        self.blockSignals(True)
+        self.clear()
+        self._pages = list(pages)
+        self.addItems(list(self._extra) + [p.path for p in self._pages])
+        self.setCurrentIndex(0)
+        self.blockSignals(False)
+
+    def page(self) -> Page | None:
+        """The chosen page, or ``None`` when an extra item (or nothing) is chosen."""
+        i = self.currentIndex() - len(self._extra)
+        return self._pages[i] if 0 <= i < len(self._pages) else None
+
+    def select_path(self, path: str) -> bool:
+        """Choose the page with this path (emits :attr:`page_changed`); ``False`` if not listed."""
+        for i, p in enumerate(self._pages):
+            if p.path == path:
+                self.setCurrentIndex(i + len(self._extra))
+                return True
+        return False
+
+    def select_extra(self, index: int = 0) -> None:
+        """Choose the extra item ``index`` (emits :attr:`page_changed` if it changes)."""
+        self.setCurrentIndex(index)
+
+
+@dataclass(frozen=True)
+class CellRow:
+    """One row of a :class:`CellGrid`.
+
+    Attributes:
+        name: the row's label, drawn at its left.
+        texts: one text per column (may be ``""``).
+        fills: one background per column.
+        marked: columns drawn with a thick red frame (e.g. differing bits).
+    """
+
+    name: str
+    texts: tuple[str, ...]
+    fills: tuple[QColor, ...]
+    marked: frozenset[int] = field(default_factory=frozenset)
+
+
+class CellGrid(QWidget):
+    """Rows of equal columns drawn as coloured cells (bits, sums), wrapped into blocks of 32, 16 or
+    8 columns when the widget is too narrow for one line; a thin gap every 4 columns (one hex digit).
+
+    Args:
+        min_cell: narrowest cell (pixels).
+        max_cell: widest cell (pixels); above 60 the cells are "big" (the blackboard's 8 cells):
+            tall, with large digits.
+        max_per_line: most columns per line (e.g. 32 for larger cells); ``None`` for all.
+        tall: cell height in text lines (1 = just fits a line).
+        parent: the Qt parent widget, or ``None``.
+    """
+
+    _GAP = 3  # pixels between groups of four columns
+    _ROW_GAP = 3
+    _BLOCK_GAP = 10
+
+    def __init__(self, min_cell: int = 18, max_cell: int = 40, max_per_line: int | None = None, tall: float = 1.0,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.min_cell = min_cell
+        self.max_cell = max_cell
+        self.max_per_line = max_per_line
+        self.tall = tall
+        self._columns = 0
+        self._rows: list[CellRow] = []
+        self._header = ""
+        self._version = 0
+        self._layout_cache: tuple | None = None
+        self._font_cache: tuple | None = None
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    # --- content ----------------------------------------------------------------------------
+
+    def set_rows(self, columns: int, rows: Sequence[CellRow], header: str = "") -> None:
+        """Show ``rows`` of ``columns`` cells each, under a column-number header named ``header``."""
+        for row in rows:
+            if len(row.texts) != columns or len(row.fills) != columns:
+                raise ValueError(f"row {row.name!r} has {len(row.texts)} cells, expected {columns}")
+        self._columns, self._rows, self._header = columns, list(rows), header
+        self._version += 1
+        self._font_cache = None
+        self._fit_height()
+        self.update()
+
+    def set_cell_range(self, min_cell: int, max_cell: int) -> None:
+        """Change the cell width limits (pixels), e.g. big cells in the blackboard mode."""
+        self.min_cell, self.max_cell = min_cell, max_cell
+        self._fit_height()
+        self.update()
+
+    def _fit_height(self) -> None:
+        """Keep the minimum height at what the current width needs (for containers such as
+        ``QSplitter`` that do not ask :meth:`heightForWidth`)."""
+        need = self.heightForWidth(max(self.width(), 160))
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)  # relayouts the window only when the height changes
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        """Re-wrap the blocks for the new width."""
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        """Re-measure when the font changes (presentation mode)."""
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._fit_height()
+
+    def columns(self) -> int:
+        """Columns per row (int)."""
+        return self._columns
+
+    def row_names(self) -> list[str]:
+        """The rows' labels, top to bottom (list[str])."""
+        return [r.name for r in self._rows]
+
+    def row(self, name: str) -> CellRow | None:
+        """The row labelled ``name``, or ``None``."""
+        return next((r for r in self._rows if r.name == name), None)
+
+    def row_texts(self, name: str) -> list[str]:
+        """The texts of the row labelled ``name`` (list[str]; empty if there is no such row)."""
+        r = self.row(name)
+        return list(r.texts) if r else []
+
+    def marked_columns(self) -> list[int]:
+        """Columns marked in any row, ascending (list[int])."""
+        return sorted(set().union(*(r.marked for r in self._rows))) if self._rows else []
+
+    # --- geometry ---------------------------------------------------------------------------
+
+    def _metrics(self) -> QFontMetricsF:
+        return QFontMetricsF(self.font())
+
+    def _layout(self, width: int) -> tuple[float, float, float, int, float]:
+        """``(label_width, cell_width, cell_height, columns_per_line, header_height)`` for a widget
+        width (cached until the rows, the cell limits or the font change)."""
+        key = (width, self._version, self.font().key(), self.min_cell, self.max_cell)
+        if self._layout_cache is None or self._layout_cache[0] != key:
+            self._layout_cache = (key, self._compute_layout(width))
+        return self._layout_cache[1]
+
+    def _compute_layout(self, width: int) -> tuple[float, float, float, int, float]:
+        fm = self._metrics()
+        label_w = max([fm.horizontalAdvance(r.name) for r in self._rows] + [0]) + 10
+        sfm = QFontMetricsF(self._small_font())
+        text_w = max([sfm.horizontalAdvance(t) for r in self._rows for t in r.texts] + [0]) + 6
+        need = max(float(self.min_cell), text_w)
+        per_line = max(1, self._columns)
+        while self.max_per_line and per_line > self.max_per_line and per_line % 2 == 0:
+            per_line //= 2
+        while per_line > 8 and per_line % 2 == 0 and label_w + per_line * need + (per_line // 4) * self._GAP > width:
+            per_line //= 2
+        room = (width - label_w - (per_line // 4) * self._GAP - 2) / per_line
+        cell_w = max(need, min(float(self.max_cell), room))
+        if self.big_cells():
+            cell_h = max(fm.height() + 6, min(cell_w * 0.55, fm.height() * 3.2))
+        else:
+            cell_h = max(fm.height() + 6, min(cell_w, fm.height() * self.tall))
+        return label_w, cell_w, cell_h, per_line, fm.height() + 2
+
+    def big_cells(self) -> bool:
+        """``True`` in the blackboard mode (wide cells allowed): digits are drawn large (bool)."""
+        return self.max_cell > 60
+
+    def _small_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF((font.pointSizeF() if font.pointSizeF() > 0 else 10.0) * 0.85)
+        return font
+
+    def _cell_font(self, cell_w: float, cell_h: float) -> QFont:
+        """The largest font (up to 2.6 times the widget's in big cells) whose widest cell text
+        fits the cell."""
+        font = QFont(self.font())
+        base = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+        line = QFontMetricsF(font).height()
+        size = base * min(2.6, cell_h / line * 0.8) if self.big_cells() else base * 0.85
+        texts = [t for r in self._rows for t in r.texts if t]
+        while size > 5:
+            font.setPointSizeF(size)
+            fm = QFontMetricsF(font)
+            if max([fm.horizontalAdvance(t) for t in texts] + [0]) <= cell_w - 4 and fm.height() <= cell_h:
+                break
+            size *= 0.9
+        return font
+
+    def _blocks(self, per_line: int) -> int:
+        return -(-self._columns // per_line) if self._columns else 0
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        """The height that shows every block at ``width`` (int)."""
+        if not self._columns:
+            return self._metrics().height() * 2
+        _, _, cell_h, per_line, header_h = self._layout(width)
+        blocks = self._blocks(per_line)
+        block_h = header_h + len(self._rows) * (cell_h + self._ROW_GAP)
+        return int(blocks * block_h + (blocks - 1) * self._BLOCK_GAP + 4)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        """Yes: wrapping makes the height depend on the width."""
+        return True
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """A width that fits one line of smallest cells, and the height for it (QSize)."""
+        w = 640
+        return QSize(w, self.heightForWidth(w))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        """Room for a block of eight cells (QSize)."""
+        return QSize(160, self._metrics().height() * 2)
+
+    def cell_rect(self, row: int, column: int) -> QRectF:
+        """Where cell (``row``, ``column``) is drawn, in widget coordinates (QRectF)."""
+        return self._rect(self._layout(self.width()), row, column)
+
+    def _rect(self, geometry: tuple[float, float, float, int, float], row: int, column: int) -> QRectF:
+        label_w, cell_w, cell_h, per_line, header_h = geometry
+        block, col = divmod(column, per_line)
+        block_h = header_h + len(self._rows) * (cell_h + self._ROW_GAP)
+        top = block * (block_h + self._BLOCK_GAP) + header_h + row * (cell_h + self._ROW_GAP)
+        left = label_w + col * cell_w + (col // 4) * self._GAP
+        return QRectF(left, top, cell_w, cell_h)
+
+    # --- painting ---------------------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        """Draw the column numbers, the row labels and the cells, block by block."""
+        if not self._columns or not self._rows:
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        geometry = self._layout(self.width())
+        label_w, cell_w, cell_h, per_line, header_h = geometry
+        if self._font_cache is None or self._font_cache[0] != geometry:
+            self._font_cache = (geometry, self._cell_font(cell_w, cell_h))
+        cell_font = self._font_cache[1]
+        header_font = QFont(self.font())
+        header_font.setPointSizeF(max(6.0, (self.font().pointSizeF() or 10.0) * 0.75))
+        text_color = self.palette().color(QPalette.ColorRole.WindowText)
+        muted = blend(text_color, self.palette().color(QPalette.ColorRole.Window), 0.45)
+        hfm = QFontMetricsF(header_font)
+        number_every = 1 if hfm.horizontalAdvance("88") + 2 <= cell_w else 4
+        for column in range(self._columns):
+            rect0 = self._rect(geometry, 0, column)
+            col_in_line = column % per_line
+            if column % number_every == 0 or col_in_line == 0:
+                painter.setFont(header_font)
+                painter.setPen(muted)
+                header = QRectF(rect0.left() - 8, rect0.top() - header_h, rect0.width() + 16,
+                                header_h)  # fmt: skip
+                painter.drawText(header, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, str(column))
+            if col_in_line == 0:
+                painter.setFont(self.font())
+                painter.setPen(muted)
+                painter.drawText(QRectF(0, rect0.top() - header_h, label_w - 6, header_h),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, self._header)  # fmt: skip
+                painter.setPen(text_color)
+                for r, row in enumerate(self._rows):
+                    rr = self._rect(geometry, r, column)
+                    painter.drawText(QRectF(0, rr.top(), label_w - 6, rr.height()),
+                                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, row.name)  # fmt: skip
+            painter.setFont(cell_font)
+            for r, row in enumerate(self._rows):
+                rect = self._rect(geometry, r, column)
+                fill = row.fills[column]
+                painter.fillRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), fill)
+                if row.texts[column]:
+                    painter.setPen(ink_on(fill))
+                    painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, row.texts[column])
+                if column in row.marked:
+                    painter.setPen(QPen(DIFFER, 2.5))
+                    painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+        painter.end()
+
+
+class _Canvas(FigureCanvasQTAgg):
+    """A canvas that asks for little room: it grows into whatever its layout gives it (a canvas's
+    own hint, the figure's size in pixels, would make a scroll area as tall as the figure)."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """A modest preferred size (QSize)."""
+        return QSize(480, 300)
+
+
+class FigurePanel(QWidget):
+    """A matplotlib ``Figure`` in a ``FigureCanvasQTAgg``, with a "Save figure…" button (PNG or SVG).
+
+    Args:
+        name: the default file name ("jaccard-minhash"...).
+        figsize: the figure's size in inches.
+        parent: the Qt parent widget, or ``None``.
+
+    Attributes:
+        figure, canvas, save_button, bar: the figure, its canvas, the button, and the button row
+            (a layout where owners may add widgets).
+        font_scale: text size factor (2 in presentation mode); owners draw with it.
+    """
+
+    def __init__(self, name: str, figsize: tuple[float, float] = (7, 3.5), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.name = name
+        self.font_scale = 1.0
+        self.figure = Figure(figsize=figsize, layout="constrained")
+        self.canvas = _Canvas(self.figure)
+        self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.canvas.setMinimumSize(240, 160)
+        self.save_button = QPushButton("Save figure…")
+        self.save_button.setToolTip("Save this figure as a PNG or SVG image")
+        self.save_button.clicked.connect(self.ask_save)
+        self.bar = QHBoxLayout()
+        self.bar.addStretch(1)
+        self.bar.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.canvas, 1)
+        layout.addLayout(self.bar)
+        self._last_dir = str(Path.home())
+
+    def palette_for_chart(self) -> Palette:
+        """The chart colours for the current window palette (light or dark) (Palette)."""
+        return chart_palette(self.palette())
+
+    def save(self, path: str | Path) -> Path:
+        """Save the figure as PNG or SVG (by suffix), atomically; return the path written.
+
+        Raises:
+            ValueError: another suffix.
+            OSError: the file cannot be written.
+        """
+        return save_figure(self.figure, path)
+
+    def ask_save(self) -> None:
+        """Ask for a file name and save the figure there, reporting a failure in a message box."""
+        filters = ";;".join(CHART_FORMATS)
+        path, chosen = QFileDialog.getSaveFileName(self, "Save figure", str(Path(self._last_dir) / f"{self.name}.png"),
+                                                   filters)  # fmt: skip
+        if not path:
+            return
+        if Path(path).suffix.lower() not in CHART_FORMATS.values():
+            path += CHART_FORMATS.get(chosen, ".png")
+        self._last_dir = str(Path(path).parent)
+        try:
+            self.save(path)
+        except (OSError, ValueError) as exc:
+            box = QMessageBox(QMessageBox.Icon.Warning, "Save figure", "", QMessageBox.StandardButton.Ok, self)
+            box.setTextFormat(Qt.TextFormat.PlainText)
+            box.setText(f"Could not save the figure: {exc}")
+            box.exec()

@@ -1,0 +1,42 @@
+"""The MinHash convergence chart of the teaching views."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from matplotlib.figure import Figure
+
+from dedup_gui.core import teaching_charts
+from dedup_gui.core.charts import DARK
+from dedup_gui.core.jaccard_steps import minhash_convergence, toy_example
+from dedup_gui.core.teaching_charts import convergence_figure, standard_error
+
+
+def test_doctests():
+    assert doctest.testmod(teaching_charts).failed == 0
+
+
+def test_the_figure_draws_one_estimate_per_permutation_and_the_exact_value():
+    toy = toy_example()
+    convergence = minhash_convergence(toy.a, toy.b, 64)
+    fig = convergence_figure(toy, convergence)
+    lines = {line.get_gid(): line for line in fig.axes[0].get_lines()}
+    assert list(lines["estimate"].get_xdata()) == list(range(1, 65))
+    assert list(lines["estimate"].get_ydata()) == [e for _, e in convergence]
+    assert list(lines["exact"].get_ydata()) == pytest.approx([2 / 7, 2 / 7])
+    assert "2/7" in lines["exact"].get_label()
+
+
+def test_the_figure_is_redrawn_into_a_given_figure_with_a_palette():
+    toy = toy_example()
+    fig = Figure()
+    convergence_figure(toy, minhash_convergence(toy.a, toy.b, 8), fig=fig)
+    out = convergence_figure(toy, minhash_convergence(toy.a, toy.b, 16), palette=DARK, fig=fig)
+    assert out is fig and len(fig.axes) == 1
+    assert len(fig.axes[0].get_lines()[-1].get_xdata()) == 16
+
+
+def test_standard_error_shrinks_with_permutations():
+    assert standard_error(0.3, 400) == pytest.approx(standard_error(0.3, 100) / 2)
+    assert standard_error(1.0, 10) == 0.0

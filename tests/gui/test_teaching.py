@@ -1,0 +1,452 @@
+"""The teaching window on the bundled samples: SimHash step by step, Jaccard and MinHash, Hamming
+distance, the four types gallery, the method comparison, and the presentation mode."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import threading
+import time
+
+import pytest
+from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QLabel
+
+from dedup_gui.core.evaluate import evaluate
+from dedup_gui.core.jaccard_steps import TOY_A, TOY_B, shingle_comparison
+from dedup_gui.core.method_eval import METHOD_KEYS, evaluate_methods
+from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.progress import ScanCancelled
+from dedup_gui.core.simhash import simhash_text
+from dedup_gui.core.simhash_steps import text_simhash_steps
+from dedup_gui.gui.teaching import TAB_TITLES, TeachingWindow
+from dedup_gui.gui.teaching import methods_view as methods_module
+from dedup_gui.gui.teaching import simhash_view as simhash_module
+from dedup_gui.gui.teaching.hamming_view import ROW_A, ROW_B, parse_fingerprint
+from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, FONT_SCALE
+from dedup_gui.gui.teaching.simhash_view import ROW_SUMS, TABLE_CAP, TOY_TEXT
+
+LONG = 60_000
+AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+
+
+@pytest.fixture(autouse=True)
+def _join_background_jobs():
+    """Let no background computation outlive its test."""
+    yield
+    QThreadPool.globalInstance().waitForDone(LONG)
+
+
+@pytest.fixture
+def window(qtbot, sample_scan):
+    """A shown teaching window holding the scan of the bundled samples."""
+    win = TeachingWindow(sample_scan)
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.close()
+
+
+def page_of(result, path):
+    return next(p for p in result.pages if p.path == path)
+
+
+def bits64(value: int, bits: int = 64) -> list[int]:
+    return [int(c) for c in format(value, f"0{bits}b")]
+
+
+def wait_steps(qtbot, view, text: str) -> None:
+    """Wait until the SimHash view shows the steps of ``text``."""
+    qtbot.waitUntil(lambda: not view.is_busy() and view.steps is not None and view.source_text() == text,
+                    timeout=LONG)  # fmt: skip
+
+
+# --- SimHash step by step ---------------------------------------------------------------------
+
+
+def test_stepping_through_a_page_shows_the_engines_sums_and_fingerprint(qtbot, window, sample_scan):
+    view = window.show_tab("SimHash step by step")
+    page = page_of(sample_scan, AUDAX[1])
+    assert view.select_page(page.path)
+    wait_steps(qtbot, view, page.main_text)
+    expected = text_simhash_steps(page.main_text)
+    n = len(expected.steps)
+    assert view.feature_count() == n > 100
+    assert view.displayed_sums() == [0] * 64  # the start: every sum 0
+    for i, step in enumerate(expected.steps, start=1):
+        qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)
+        assert view.displayed_sums() == list(step.sums), f"sums after feature {i}"
+        assert view.displayed_hash_bits() == list(step.hash_bits)
+        assert view.step_label.text().startswith(f"feature {i} of {n}: “{step.feature}”")
+        assert view.displayed_fingerprint_bits() == []  # not before the sign step
+    assert view.next_button.isEnabled()
+    qtbot.mouseClick(view.next_button, Qt.MouseButton.LeftButton)  # the sign step
+    assert not view.next_button.isEnabled() and not view.last_button.isEnabled()
+    shown = view.displayed_fingerprint_bits()
+    assert shown == bits64(simhash_text(page.main_text)) == bits64(page.simhash)
+    assert f"{page.simhash:016x}" in view.fingerprint_label.text()
+    assert "the same ✓" in view.fingerprint_label.text()
+
+
+def test_previous_first_and_last_move_through_the_precomputed_steps(qtbot, window, sample_scan):
+    view = window.simhash_view
+    page = page_of(sample_scan, "zh/spring-tea-picking-utf8.html")  # CJK bigram features
+    view.select_page(page.path)
+    wait_steps(qtbot, view, page.main_text)
+    expected = text_simhash_steps(page.main_text)
+    view.go_to(40)
+    qtbot.mouseClick(view.previous_button, Qt.MouseButton.LeftButton)
+    assert view.position == 39
+    assert view.displayed_sums() == list(expected.steps[38].sums)
+    qtbot.mouseClick(view.last_button, Qt.MouseButton.LeftButton)
+    assert view.displayed_sums() == list(expected.sums)
+    assert view.displayed_fingerprint_bits() == bits64(page.simhash)
+    qtbot.mouseClick(view.first_button, Qt.MouseButton.LeftButton)
+    assert view.position == 0 and view.displayed_sums() == [0] * 64
+    assert not view.previous_button.isEnabled()
+    # the table marks the current feature and lists every feature of this page
+    view.go_to(5)
+    assert view.model.rowCount() == len(expected.steps)
+    assert view.model.index(4, 1).data() == expected.steps[4].feature
+
+
+def test_the_steps_are_computed_once_off_the_gui_thread(qtbot, window, monkeypatch):
+    view = window.simhash_view
+    threads = []
+
+    def recording(text, bits=64):
+        threads.append(threading.current_thread())
+        return text_simhash_steps(text, bits)
+
+    monkeypatch.setattr(simhash_module, "text_simhash_steps", recording)
+    view.set_text("one two three two three three four")
+    wait_steps(qtbot, view, "one two three two three three four")
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+    for _ in range(view.last_position()):
+        view.next()
+    view.first()
+    assert len(threads) == 1  # stepping never computes again
+
+
+def test_eight_bit_mode_on_the_toy_text_shows_eight_big_cells(qtbot, window):
+    view = window.simhash_view
+    view.set_text(TOY_TEXT)
+    view.set_eight_bit(True)
+    qtbot.waitUntil(lambda: not view.is_busy() and view.steps is not None and view.steps.bits == 8, timeout=LONG)
+    assert view.board.columns() == 8
+    assert len(view.board.row_texts(ROW_SUMS)) == 8
+    assert view.model.columnCount() == 3 + 8
+    assert view.board.cell_rect(0, 0).width() >= 56  # blackboard cells
+    expected = text_simhash_steps(TOY_TEXT, bits=8)
+    view.go_to(3)
+    assert view.displayed_sums() == list(expected.steps[2].sums)
+    view.last()
+    shown = view.displayed_fingerprint_bits()
+    assert len(shown) == 8
+    assert shown == bits64(simhash_text(TOY_TEXT) & 0xFF, 8)  # the last byte of the 64-bit SimHash
+    view.set_eight_bit(False)
+    qtbot.waitUntil(lambda: not view.is_busy() and view.steps.bits == 64, timeout=LONG)
+    assert view.board.columns() == 64 and view.position == view.last_position()  # the place is kept
+    assert view.displayed_fingerprint_bits() == bits64(simhash_text(TOY_TEXT))
+
+
+def test_autoplay_runs_to_the_sign_step_and_stops(qtbot, window):
+    view = window.simhash_view
+    view.set_text(TOY_TEXT)
+    wait_steps(qtbot, view, TOY_TEXT)
+    view.speed_slider.setValue(30)
+    qtbot.mouseClick(view.play_button, Qt.MouseButton.LeftButton)
+    assert view.play_button.isChecked() and view.play_button.text() == "Pause"
+    qtbot.waitUntil(lambda: view.position == view.last_position(), timeout=LONG)
+    qtbot.waitUntil(lambda: not view.play_button.isChecked(), timeout=LONG)
+    assert view.play_button.text() == "Autoplay"
+    assert view.displayed_fingerprint_bits() == bits64(simhash_text(TOY_TEXT))
+
+
+def test_typed_text_is_hashed_as_it_is_typed(qtbot, window):
+    view = window.simhash_view
+    view.set_text("red fish")
+    wait_steps(qtbot, view, "red fish")
+    assert not view.text_edit.isReadOnly()
+    view.text_edit.moveCursor(view.text_edit.textCursor().MoveOperation.End)
+    qtbot.keyClicks(view.text_edit, " blue fish")
+    wait_steps(qtbot, view, "red fish blue fish")
+    assert view.feature_count() == 3
+    view.last()
+    assert view.displayed_fingerprint_bits() == bits64(simhash_text("red fish blue fish"))
+
+
+def test_many_features_cap_the_table_but_stepping_stays_instant(qtbot, window):
+    view = window.simhash_view
+    text = " ".join(f"w{i}" for i in range(TABLE_CAP + 700))
+    view.set_text(text)
+    wait_steps(qtbot, view, text)
+    assert view.feature_count() == TABLE_CAP + 700
+    assert view.model.rowCount() == TABLE_CAP
+    assert f"first {TABLE_CAP:,} of {TABLE_CAP + 700:,}" in view.note_label.text()
+    view.go_to(TABLE_CAP + 300)  # beyond the table
+    start = time.perf_counter()
+    for _ in range(200):
+        view.next()
+    elapsed = time.perf_counter() - start
+    assert view.position == TABLE_CAP + 500
+    assert view.displayed_sums() == list(text_simhash_steps(text).steps[TABLE_CAP + 499].sums)
+    assert elapsed < 5.0, f"200 steps took {elapsed:.2f} s"
+
+
+# --- Jaccard and shingles ---------------------------------------------------------------------
+
+
+def test_toy_mode_shows_two_sevenths(qtbot, window):
+    view = window.show_tab("Jaccard and shingles")
+    view.show_toy()
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None and view.data.toy, timeout=LONG)
+    text = view.jaccard_label.text()
+    assert "2/7" in text and "0.286" in text
+    assert "|A| = 5" in text and "|B| = 4" in text and "|A ∩ B| = 2" in text and "= 7" in text
+    assert view.venn.region_counts() == (3, 2, 2)
+    shared = [view.shared_list.item(i).text() for i in range(view.shared_list.count())]
+    assert shared == [x for x in TOY_A if x in TOY_B] == ["is a", "a flower"]
+    assert view.only_a_list.count() == 3 and view.only_b_list.count() == 2
+
+
+def test_minhash_converges_to_the_exact_jaccard_of_two_pages(qtbot, window, sample_scan):
+    view = window.jaccard_view
+    view.set_permutations(300)
+    assert view.show_pages(*AUDAX)
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None and not view.data.toy
+                    and len(view.data.convergence) == 300, timeout=LONG)  # fmt: skip
+    a, b = (page_of(sample_scan, p) for p in AUDAX)
+    exact = shingle_comparison(a.main_text, b.main_text, sample_scan.settings.shingle_size)
+    assert view.data.comparison == exact
+    assert f"{exact.fraction} = {exact.jaccard:.3f}" in view.jaccard_label.text()
+    line = view.estimate_line()
+    xs, ys = line.get_xdata(), line.get_ydata()
+    assert len(xs) == len(ys) == 300 and list(xs) == list(range(1, 301))
+    assert abs(ys[-1] - exact.jaccard) <= 0.15
+    exact_line = next(ln for ln in view.plot.figure.axes[0].get_lines() if ln.get_gid() == "exact")
+    assert set(exact_line.get_ydata()) == {exact.jaccard}
+    assert view.shared_list.count() == len(exact.intersection)
+
+
+# --- Hamming distance -------------------------------------------------------------------------
+
+
+def test_hamming_view_marks_exactly_the_differing_bits(qtbot, window, sample_scan):
+    view = window.show_tab("Hamming distance")
+    a, b = 0xF0F0_0000_1234_5678, 0xF0F1_8000_1234_567F
+    view.set_values(a, b)
+    n = bin(a ^ b).count("1")
+    assert view.marked_count() == n == 5
+    assert view.grid.marked_columns() == [i for i in range(64) if bits64(a)[i] != bits64(b)[i]]
+    assert view.grid.row_texts(ROW_A) == [str(x) for x in bits64(a)]
+    assert view.result_label.text().startswith(f"Hamming distance {n} bits; near-duplicate threshold k = 3")
+    assert "not near duplicates" in view.result_label.text()
+    # two pages' SimHashes
+    assert view.select_pages(*AUDAX)
+    pa, pb = (page_of(sample_scan, p) for p in AUDAX)
+    assert view.marked_count() == bin(pa.simhash ^ pb.simhash).count("1")
+    assert view.grid.row_texts(ROW_B) == [str(x) for x in bits64(pb.simhash)]
+    # typed binary, and an invalid value
+    view.edits[0].setText("0b" + "1" * 64)
+    view.edits[1].setText("0" * 64)
+    view.update_comparison()
+    assert view.marked_count() == 64
+    view.edits[1].setText("not a number")
+    view.update_comparison()
+    assert view.marked_count() == 0 and "neither hex" in view.error_label.text()
+
+
+def test_parse_fingerprint_reads_hex_and_binary():
+    assert parse_fingerprint("0x00ff") == 255
+    assert parse_fingerprint("dead beef") == 0xDEADBEEF
+    assert parse_fingerprint("0b101") == 5
+    assert parse_fingerprint("10" * 10) == int("10" * 10, 2)  # 20 binary digits: binary
+    assert parse_fingerprint("1010") == 0x1010  # short: hex
+    with pytest.raises(ValueError, match="more than 64 bits"):
+        parse_fingerprint("0x1" + "0" * 16)
+    with pytest.raises(ValueError, match="more than 64 bits"):
+        parse_fingerprint("1" * 65)
+    with pytest.raises(ValueError, match="type a fingerprint"):
+        parse_fingerprint("  ")
+
+
+# --- the four types gallery -------------------------------------------------------------------
+
+
+def expected_pairs(samples_dir) -> set[tuple[str, frozenset[str]]]:
+    with open(samples_dir / "EXPECTED.csv", newline="", encoding="utf-8") as fh:
+        return {(row["type"], frozenset((row["left"], row["right"]))) for row in csv.DictReader(fh)}
+
+
+def test_gallery_shows_one_labelled_pair_of_each_type(qtbot, window, samples_dir):
+    view = window.show_tab("Four types gallery")
+    examples = view.examples()
+    assert list(examples) == [DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL]
+    labelled = expected_pairs(samples_dir)
+    for dup, paths in examples.items():
+        assert paths is not None, dup
+        assert (dup.value, frozenset(paths)) in labelled, (dup, paths)
+        card = view.cards[dup]
+        assert paths[0] in card.files_label.text() and paths[1] in card.files_label.text()
+        assert "content similarity" in card.measures_label.text()
+        assert "layout similarity" in card.measures_label.text()
+        assert card.excerpts[0].toPlainText().startswith("A: ")
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
+    assert "regions that differ: none" in view.cards[DupType.LAYOUT].regions_label.text()  # same tag sequence
+    content = view.cards[DupType.CONTENT].regions_label.text()
+    assert "regions that differ:" in content and "nav" in content and "computing" not in content
+    with qtbot.waitSignal(window.open_pair, timeout=LONG) as signal:
+        qtbot.mouseClick(view.cards[DupType.PARTIAL].open_button, Qt.MouseButton.LeftButton)
+    assert signal.args == list(examples[DupType.PARTIAL])
+
+
+# --- method comparison ------------------------------------------------------------------------
+
+
+def test_methods_view_on_the_samples_shows_the_confusion_matrix_and_curves(qtbot, window, samples_dir, tmp_path):
+    view = window.methods_view
+    labels = samples_dir / "EXPECTED.csv"
+    view.set_labels(labels)
+    with qtbot.waitSignal(view.finished, timeout=LONG):
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    counts = view.confusion_counts()
+    assert sum(map(sum, counts)) == 14
+    scored, report = evaluate_methods(labels)
+    truth = evaluate(scored).confusion
+    assert counts == [[truth[t][p] for p in TYPE_ORDER] for t in TYPE_ORDER]
+    assert view.methods_table.rowCount() == len(METHOD_KEYS)
+    names = [view.methods_table.item(r, 0).text() for r in range(view.methods_table.rowCount())]
+    simhash_row = names.index("SimHash (64-bit)")
+    assert view.methods_table.item(simhash_row, 1).text() == "k <= 3"
+    assert view.methods_table.item(simhash_row, 4).text() == f"{report.defaults['simhash'].f1:.3f}"
+    shingles_row = names.index("shingles (Jaccard)")
+    assert view.methods_table.item(shingles_row, 1).text() == ">= 0.9"
+    gids = {ln.get_gid() for ax in view.plot.figure.axes for ln in ax.get_lines()}
+    assert {"simhash", "simhash:default", "shingles", "shingles:default"} <= gids
+    assert "14 labelled pairs" in view.status_label.text()
+    assert view.plot.save(tmp_path / "pr.png").read_bytes().startswith(b"\x89PNG")
+    assert b"<svg" in view.plot.save(tmp_path / "pr.svg").read_bytes()[:400]
+
+
+def test_methods_run_can_be_cancelled(qtbot, window, monkeypatch):
+    view = window.methods_view
+    started, ended = threading.Event(), []
+
+    def slow(labels_csv, progress=None):
+        started.set()
+        for i in range(2000):
+            progress.update("scoring labelled pairs", i, 2000)
+            if progress.cancelled():
+                ended.append("cancelled")
+                raise ScanCancelled("cancelled")
+            time.sleep(0.005)
+        ended.append("finished")
+        raise AssertionError("not cancelled")
+
+    monkeypatch.setattr(methods_module, "run_methods", slow)
+    view.start()
+    assert started.wait(10) and view.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: "scoring labelled pairs" in view.status_label.text(), timeout=LONG)
+    with qtbot.waitSignal(view.failed, timeout=LONG):
+        qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+    assert view.status_label.text() == "Cancelled." and not view.cancel_button.isEnabled()
+    QThreadPool.globalInstance().waitForDone(LONG)
+    assert ended == ["cancelled"] and view.run is None
+
+
+def test_a_bad_labels_file_is_reported(qtbot, window, tmp_path):
+    view = window.methods_view
+    bad = tmp_path / "labels.csv"
+    bad.write_text("a,b\n1,2\n", encoding="utf-8")
+    view.set_labels(bad)
+    with qtbot.waitSignal(view.failed, timeout=LONG) as signal:
+        view.start()
+    assert "needs columns 'left' and 'right'" in signal.args[0]
+    assert "needs columns" in view.status_label.text()
+
+
+# --- presentation mode, the window ------------------------------------------------------------
+
+
+def test_presentation_mode_goes_full_screen_with_large_fonts_and_back(qtbot, window):
+    view = window.show_tab("Jaccard and shingles")
+    qtbot.waitUntil(lambda: not window.is_busy() and view.data is not None, timeout=LONG)
+    size = window.font().pointSizeF()
+    title = view.plot.figure.axes[0].title.get_fontsize()
+    assert not window.isFullScreen()
+    window.presentation.action.trigger()  # the toolbar button (F11)
+    assert window.presentation.is_active() and window.isFullScreen()
+    assert window.font().pointSizeF() == pytest.approx(size * FONT_SCALE)
+    assert window.simhash_view.step_label.font().pointSizeF() == pytest.approx(size * FONT_SCALE)  # inherited
+    pal = window.palette()
+    assert pal.color(QPalette.ColorRole.Window).name() == "#ffffff"
+    assert pal.color(QPalette.ColorRole.WindowText).name() == "#000000"
+    assert view.plot.figure.axes[0].title.get_fontsize() == pytest.approx(title * FIGURE_SCALE)
+    window.presentation.action.trigger()
+    assert not window.presentation.is_active() and not window.isFullScreen()
+    assert window.font().pointSizeF() == pytest.approx(size)
+    assert view.plot.figure.axes[0].title.get_fontsize() == pytest.approx(title)
+
+
+def test_f11_toggles_presentation_mode(qtbot, window):
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=LONG)
+    qtbot.keyClick(window, Qt.Key.Key_F11)
+    assert window.isFullScreen()
+    qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.isFullScreen() and not window.presentation.is_active()
+
+
+def test_the_window_has_a_tab_per_view_and_works_without_a_scan(qtbot):
+    win = TeachingWindow(None)
+    qtbot.addWidget(win)
+    win.show()
+    assert [win.tabs.tabText(i) for i in range(win.tabs.count())] == list(TAB_TITLES)
+    wait_steps(qtbot, win.simhash_view, TOY_TEXT)  # typed text
+    assert win.simhash_view.source_combo.count() == 1
+    view = win.show_tab("Jaccard and shingles")
+    qtbot.waitUntil(lambda: view.data is not None and not view.is_busy(), timeout=LONG)
+    assert view.data.toy and "2/7" in view.jaccard_label.text()
+    assert win.hamming_view.marked_count() == 5  # the typed example
+    assert all(c.paths is None and not c.open_button.isEnabled() for c in win.gallery_view.cards.values())
+    win.close()
+
+
+def test_page_strings_are_shown_as_plain_text(qtbot, result):
+    hostile = "<b>bold</b><img src='https://example.org/x.png'> & more"
+    pages = [dataclasses.replace(p, title=hostile, main_text=f"{hostile} words words") for p in result.pages]
+    win = TeachingWindow(dataclasses.replace(result, pages=pages))
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    labels = win.findChildren(QLabel)
+    assert labels and all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
+    card = win.gallery_view.cards[DupType.FULL]
+    assert hostile in card.titles_label.text()
+    assert "could not re-read" in card.regions_label.text()  # the hand-built pages are not on disk
+    assert win.simhash_view.text_edit.toPlainText().startswith(hostile)
+    win.close()
+
+
+def test_main_window_opens_the_teaching_window_and_its_gallery_selects_pairs(qtbot, sample_scan, tmp_path):
+    """Teach > Teaching Views opens on the window's scan; "Open in inspector" in the gallery
+    selects that pair in the main window."""
+    from PySide6.QtCore import QSettings
+
+    from dedup_gui.gui.main_window import MainWindow
+    from dedup_gui.gui.settings import AppSettings
+
+    window = MainWindow(app_settings=AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window._set_result(sample_scan)
+    window.teaching_action.trigger()
+    teach = window.teaching_window
+    assert teach.isVisible()
+    teach.open_pair.emit("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+    pair = window.result.pairs[window.current_pair_index()]
+    names = {window.result.pages[pair.left].path, window.result.pages[pair.right].path}
+    assert names == {"site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html"}
+    teach.close()
+    window.close()
