@@ -91,11 +91,14 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--min-tokens", type=int, default=d.min_tokens, metavar="N",
                    help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
     g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
-                   help=f"seconds one page may take before it is cut off and reported (default {d.page_timeout:g})")
+                   help=f"seconds one page may take in a worker process before it is cut off and reported "
+                        f"(default {d.page_timeout:g}; folders of fewer than 40 files and --workers 1 run "
+                        "in-process, without the limit)")
     g.add_argument("--extractor", choices=sorted(EXTRACTORS), default=d.extractor,
                    help="main-content extractor: " + "; ".join(f"{k}: {v}" for k, v in EXTRACTORS.items()))
     g.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
-                   help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786)")
+                   help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786); "
+                        "the scheduler and the workers need dedup-gui installed and the folder at the same path")
     g.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
@@ -222,11 +225,16 @@ def _cmd_scan(args) -> int:
             print(f"wrote {out}")
     if args.keep_csv and not args.quiet:
         print(f"keep rule: {KEEP_RULE}")
+    if not result.pages and result.errors:
+        print(f"error: none of the {len(result.errors)} files could be used (see the reasons above)", file=sys.stderr)
+        return 1
     return 0
 
 
 def _load_scored(args):
     labels_path = Path(args.pairs)
+    if not labels_path.is_file():
+        raise ValueError(f"no such labels file: {labels_path}")
     labels = read_labels(labels_path)
     return score_labeled_pairs(labels, labels_path.parent, _thresholds(args), _settings(args), TerminalProgress())
 

@@ -106,3 +106,20 @@ def test_bad_labels_file_is_a_clear_error(tmp_path):
     bad.write_text("a,b\nx,y\n")
     proc = run("evaluate", "--pairs", str(bad))
     assert proc.returncode == 1 and "needs columns 'left' and 'right'" in proc.stderr
+
+
+def test_scan_where_no_file_can_be_used_fails(tmp_path):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "a.html").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    proc = run("scan", str(folder), "-o", str(tmp_path / "r.json"))
+    assert proc.returncode == 1 and "none of the 1 files could be used" in proc.stderr
+
+
+def test_evaluate_names_missing_pages_and_labels_files(tmp_path):
+    labels = tmp_path / "labels.csv"
+    labels.write_text("left,right,type\nnope.html,also-nope.html,full\n")
+    proc = run("evaluate", "--pairs", str(labels))
+    assert "nope.html: file not found" in proc.stderr
+    proc = run("evaluate", "--pairs", str(tmp_path / "missing.csv"))
+    assert proc.returncode == 1 and "no such labels file" in proc.stderr

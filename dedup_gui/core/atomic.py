@@ -69,10 +69,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
         ExportError: the file cannot be written (folder missing, read-only place, disk full...);
             no temporary file is left behind and an existing file at ``path`` is untouched.
     """
-    target = Path(path)
+    # Through a symlink, the file it points to is replaced, not the link itself.
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         raise ExportError(errno.EISDIR, "a folder of that name is in the way", str(target))
+    if target.exists() and not target.is_file():
+        raise ExportError(errno.EINVAL, "it is not a regular file (a pipe or a device): choose a file", str(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
     except OSError as exc:
@@ -127,10 +130,13 @@ def check_writable(path: str | Path) -> None:
     Raises:
         ExportError: the folder is missing, read-only, or the name is a folder.
     """
-    target = Path(path)
+    # Through a symlink, the file it points to is replaced, not the link itself.
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         raise ExportError(errno.EISDIR, "a folder of that name is in the way", str(target))
+    if target.exists() and not target.is_file():
+        raise ExportError(errno.EINVAL, "it is not a regular file (a pipe or a device): choose a file", str(target))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
     except OSError as exc:

@@ -142,6 +142,9 @@ def score_labeled_pairs(
     def get(rel: str) -> Page | str:
         if rel not in cache:
             path = (base / rel).resolve()
+            if not path.exists():
+                cache[rel] = f"{rel}: file not found (paths are relative to the labels file's folder)"
+                return cache[rel]
             try:
                 cache[rel] = load_page(SourceFile(rel, str(path)), settings)
             except PageReadError as exc:

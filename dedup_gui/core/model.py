@@ -268,6 +268,8 @@ class ScanResult:
         settings: the scan settings.
         skipped: files that are not pages (stylesheets, images, scripts...), not errors.
         elapsed: wall time of the scan in seconds (float).
+        notes: remarks about the scan as a whole (e.g. that the feature cache was rebuilt or
+            could not be used, or that the folder holds no page).
     """
 
     root: str
@@ -279,6 +281,7 @@ class ScanResult:
     settings: ScanSettings
     skipped: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
     def cluster_of(self) -> dict[int, int]:
         """Map page index -> cluster id for pages inside a cluster (dict[int, int])."""

@@ -371,6 +371,8 @@ def summary_text(result: ScanResult) -> str:
         f"clusters: {s['clusters']}",
         f"time:     {s['seconds']:.1f} s",
     ]
+    for note in result.notes:
+        lines.append(f"  note: {note}")
     for err in result.errors:
         lines.append(f"  error: {err.path}: {err.reason}")
     return "\n".join(lines)

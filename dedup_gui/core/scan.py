@@ -69,6 +69,11 @@ def _limit_memory(limit_bytes: int) -> None:
         pass  # not on this platform, or not allowed: run without the cap
 
 
+def _worker_ready() -> bool:
+    """A no-op task: running it means a worker process has started and imported the engine."""
+    return True
+
+
 class _PagePool:
     """Runs :func:`analyse_file` in worker processes with a per-page time limit.
 
@@ -88,12 +93,16 @@ class _PagePool:
         self.pool: ProcessPoolExecutor | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
+        pool = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=self.context,
             initializer=_limit_memory,
             initargs=(self.settings.page_memory_bytes,),
         )
+        # Start every worker and let it import the engine before any page is timed, so the
+        # per-page limit measures the page, not the seconds a new process takes to start.
+        wait([pool.submit(_worker_ready) for _ in range(self.workers)], timeout=120)
+        return pool
 
     def _kill(self) -> None:
         if self.pool is None:
@@ -361,6 +370,9 @@ def scan_folder(
     finally:
         if cache is not None:
             cache.close()
+    notes = [cache.problem] if cache is not None and cache.problem else []
+    if not found.files:
+        notes.append("no files that could be HTML pages were found in the folder")
     clusters = build_clusters(len(pages), pairs)
     return ScanResult(
         root=str(Path(root).resolve()),
@@ -372,4 +384,5 @@ def scan_folder(
         settings=settings,
         skipped=sorted(skipped),
         elapsed=time.monotonic() - start,
+        notes=notes,
     )

@@ -100,3 +100,20 @@ def test_pair_measures_are_cached_by_page_content(tmp_path):
         known = cache.lookup_scores(keys)
     assert set(known) == set(keys)
     assert [known[k] for k in keys] == [p.scores for p in first.pairs]
+
+
+def test_cache_problems_are_told_in_the_scan_notes(tmp_path):
+    folder = _copy_samples(tmp_path)
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / CACHE_FILE).write_bytes(b"junk" * 1000)
+    result = scan_folder(folder, ScanSettings(workers=1, cache_dir=str(cache_dir)))
+    assert any("rebuilt" in n for n in result.notes)
+    from dedup_gui.core.report import summary_text
+
+    assert "note: feature cache was damaged" in summary_text(result)
+
+
+def test_an_empty_folder_says_so(tmp_path):
+    result = scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False))
+    assert result.notes == ["no files that could be HTML pages were found in the folder"]

@@ -487,3 +487,20 @@ def test_written_files_are_shareable_and_keep_an_existing_mode(tmp_path):
     old.chmod(0o640)
     atomic_write_text(old, "new")
     assert stat.S_IMODE(old.stat().st_mode) == 0o640 and old.read_text() == "new"
+
+
+def test_atomic_write_follows_a_symlink_and_refuses_a_pipe(tmp_path):
+    import os
+
+    from dedup_gui.core.atomic import ExportError, atomic_write_text
+
+    real = tmp_path / "real.html"
+    real.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(real)
+    atomic_write_text(link, "new")
+    assert link.is_symlink() and real.read_text() == "new"  # the link stays, its target is replaced
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    with pytest.raises(ExportError, match="not a regular file"):
+        atomic_write_text(fifo, "x")
