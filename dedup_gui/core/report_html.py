@@ -22,6 +22,7 @@ from .charts import TYPE_COLORS
 from .diff_excerpt import DiffExcerpt, Segment
 from .model import TYPE_ORDER, DupType
 from .report_model import PairEntry, Report, report_charts, why_text
+from .tokens import show_bidi_controls
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -94,7 +95,7 @@ footer{margin-top:40px;border-top:1px solid var(--line);padding-top:8px;color:va
 
 def esc(value: object) -> str:
     """HTML-escape any value for element text or a quoted attribute (str); ``None`` -> ``""``."""
-    return "" if value is None else html.escape(str(value), quote=True)
+    return "" if value is None else html.escape(show_bidi_controls(str(value)), quote=True)
 
 
 def clip(text: str | None, limit: int = MAX_LABEL) -> str:

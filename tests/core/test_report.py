@@ -504,3 +504,11 @@ def test_atomic_write_follows_a_symlink_and_refuses_a_pipe(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ExportError, match="not a regular file"):
         atomic_write_text(fifo, "x")
+
+
+def test_bidi_overrides_in_page_strings_are_shown_not_obeyed(tmp_path):
+    from dedup_gui.core.report_html import esc
+
+    # U+202E in a title would reverse the text after it ("txt.exe" spoofing); it is shown instead.
+    assert esc("evil\u202etxt.exe") == "evil&lt;U+202E&gt;txt.exe"
+    assert "\u202e" not in esc("a\u202eb\u2066c")
