@@ -301,6 +301,10 @@ class _Html:
         distinct_shown = sum(1 for p in rep.pairs if p.type is DupType.DISTINCT)
         if distinct_shown:
             o.append(f"<p>{self.muted(f'{distinct_shown:,} distinct pairs are not listed.')}</p>")
+        if rep.omitted:
+            o.append(
+                f"<p>{self.muted(f'The first {len(rep.duplicates):,} duplicate pairs are listed; {rep.omitted:,} more are in the CSV and JSON exports.')}</p>"
+            )
         if not rep.duplicates:
             o.append("<p>None.</p>")
         for entry in rep.duplicates:

@@ -311,6 +311,11 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
     if distinct_shown:
         out.append(f"<p class='note'>{distinct_shown:,} distinct pairs are not listed.</p>")
+    if report.omitted:
+        out.append(
+            f"<p class='note'>The first {len(report.duplicates):,} duplicate pairs are listed; "
+            f"{report.omitted:,} more are in the CSV and JSON exports.</p>"
+        )
     if not report.duplicates:
         out.append("<p>None.</p>")
     for e in report.duplicates:

@@ -24,6 +24,8 @@ STAGE = "writing the report"
 #: Pairs that get a diff excerpt in a report; later pairs list their measures only, so a scan
 #: with many thousands of duplicate pairs still exports in seconds.
 EXCERPT_LIMIT = 500
+#: Most duplicate pairs a report for people lists.
+PAIR_LIMIT = 5000
 
 #: Meaning of each threshold, for the settings table.
 THRESHOLD_HELP = {
@@ -101,6 +103,8 @@ class Report:
         clusters: the clusters that hold a shown duplicate pair (all clusters when not a subset).
         keep: the keep choice of every cluster of the scan, by cluster id.
         excerpt_limit: how many pairs got a diff excerpt at most.
+        omitted: duplicate pairs not listed because of the pair limit (they are in the CSV and
+            JSON exports).
     """
 
     result: ScanResult
@@ -112,6 +116,7 @@ class Report:
     clusters: list[ClusterEntry]
     keep: dict[int, KeepChoice]
     excerpt_limit: int
+    omitted: int = 0
 
     @property
     def keep_rule(self) -> str:
@@ -256,6 +261,7 @@ def build_report(
     progress: Progress | None = None,
     excerpt_limit: int = EXCERPT_LIMIT,
     mtime: Callable[[Page], float] = file_mtime,
+    pair_limit: int = PAIR_LIMIT,
     created: datetime | None = None,
 ) -> Report:
     """Gather what a report shows.
@@ -267,6 +273,8 @@ def build_report(
         progress: receives ``"writing the report"`` progress (one step per diff excerpt); may
             cancel.
         excerpt_limit: how many duplicate pairs get a diff excerpt.
+        pair_limit: how many duplicate pairs are listed at most (a report for people of 80,000
+            pairs would be hundreds of megabytes; the CSV and JSON exports hold every pair).
         mtime: a page's file modification time (for the keep rule's "oldest file").
         created: the report's time (default: now).
 
@@ -280,7 +288,8 @@ def build_report(
     shown = list(result.pairs if pairs is None else pairs)
     cluster_of = result.cluster_of()
     keep = keep_choices(result, mtime=mtime)
-    dup_pairs = [p for p in shown if p.type is not DupType.DISTINCT]
+    all_dups = [p for p in shown if p.type is not DupType.DISTINCT]
+    dup_pairs = all_dups[:pair_limit]
     n_excerpts = min(len(dup_pairs), excerpt_limit)
     entries = []
     for n, pair in enumerate(dup_pairs):
@@ -300,7 +309,7 @@ def build_report(
     if pairs is None:
         wanted = {c.id for c in result.clusters}
     else:
-        wanted = {cluster_of[p.left] for p in dup_pairs if p.left in cluster_of}
+        wanted = {cluster_of[p.left] for p in all_dups if p.left in cluster_of}
     clusters = [
         ClusterEntry(c, sorted((result.pages[i] for i in c.pages), key=lambda p: p.path), keep[c.id])
         for c in result.clusters
@@ -316,4 +325,5 @@ def build_report(
         clusters=clusters,
         keep=keep,
         excerpt_limit=excerpt_limit,
+        omitted=len(all_dups) - len(dup_pairs),
     )

@@ -512,3 +512,13 @@ def test_bidi_overrides_in_page_strings_are_shown_not_obeyed(tmp_path):
     # U+202E in a title would reverse the text after it ("txt.exe" spoofing); it is shown instead.
     assert esc("evil\u202etxt.exe") == "evil&lt;U+202E&gt;txt.exe"
     assert "\u202e" not in esc("a\u202eb\u2066c")
+
+
+def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
+    from dedup_gui.core.report_html import html_from_report
+    from dedup_gui.core.report_model import build_report
+
+    report = build_report(sample_scan, pair_limit=2)
+    assert len(report.duplicates) == 2 and report.omitted == 4  # six duplicate pairs in the samples
+    assert len(report.clusters) == 6  # every cluster is still listed
+    assert "4 more are in the CSV and JSON exports" in html_from_report(report)
