@@ -92,8 +92,7 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
                    help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
     g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
                    help=f"seconds one page may take in a worker process before it is cut off and reported "
-                        f"(default {d.page_timeout:g}; folders of fewer than 40 files and --workers 1 run "
-                        "in-process, without the limit)")
+                        f"(default {d.page_timeout:g}; --workers 1 runs in-process, without the limit)")
     g.add_argument("--extractor", choices=sorted(EXTRACTORS), default=d.extractor,
                    help="main-content extractor: " + "; ".join(f"{k}: {v}" for k, v in EXTRACTORS.items()))
     g.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
@@ -102,7 +101,7 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
-                   help="processes for reading pages (default 0: one per core for big folders)")  # fmt: skip
+                   help="processes for reading pages (default 0: one per core; 1: in this process)")  # fmt: skip
 
 
 def _thresholds(args) -> Thresholds:

@@ -29,8 +29,9 @@ STAGE_CACHE = "looking up the feature cache"
 STAGE_READ = "reading pages"
 STAGE_CANDIDATES = "finding candidate pairs"
 STAGE_MEASURE = "comparing pairs"
-#: Below this many files a process pool costs more to start than it saves.
-POOL_MIN_FILES = 40
+#: From this many files to analyse, pages run in worker processes, where the per-page time and
+#: memory limits apply (a single file runs in-process: no other page waits behind it).
+POOL_MIN_FILES = 2
 
 
 def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError | str:
