@@ -171,6 +171,15 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
     Returns:
         Sorted list of ``(i, j)`` page indices with ``i < j``.
     """
-    pairs = exact_pairs(pages) | simhash_pairs(pages) | lsh_pairs(pages, settings)
-    pairs |= containment_pairs(pages, settings.candidate_containment)
+    pairs = exact_pairs(pages)
+    # Pages with the same main text are already joined by the exact buckets (a star): only one
+    # of each goes on to the similarity searches, or 2,000 copies would make 2,000,000 pairs.
+    reps, seen = [], set()
+    for i, page in enumerate(pages):
+        if page.has_text and page.text_hash not in seen:
+            seen.add(page.text_hash)
+            reps.append(i)
+    sub = [pages[i] for i in reps]
+    similar = simhash_pairs(sub) | lsh_pairs(sub, settings) | containment_pairs(sub, settings.candidate_containment)
+    pairs |= {(reps[a], reps[b]) for a, b in similar}
     return sorted(pairs)

@@ -29,3 +29,16 @@ def test_boilerplate_shingles_do_not_count():
     pages = [fake_page(i, [7] + list(range(100 * (i + 1), 100 * (i + 1) + 3))) for i in range(60)]
     assert containment_pairs(pages, 0.2, max_posting=50) == set()
     assert len(containment_pairs(pages, 0.2, max_posting=100)) == 60 * 59 // 2
+
+
+def test_many_copies_of_one_text_make_a_star_not_all_pairs(tmp_path):
+    from dedup_gui.core.model import DupType, ScanSettings
+    from dedup_gui.core.scan import scan_folder
+
+    body = "<p>" + " ".join(f"word{i}" for i in range(120)) + "</p>"
+    for i in range(120):  # same main text, different bytes (a comment differs)
+        (tmp_path / f"c{i:03d}.html").write_text(f"<html><!-- copy {i} --><body>{body}</body></html>")
+    result = scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False))
+    assert len(result.pairs) == 119  # a star around the first copy, not 120 * 119 / 2 = 7,140
+    assert all(p.type is DupType.FULL for p in result.pairs)
+    assert len(result.clusters) == 1 and len(result.clusters[0].pages) == 120
