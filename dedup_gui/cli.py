@@ -113,7 +113,20 @@ def _thresholds(args) -> Thresholds:
     )
 
 
+def _check_ranges(args) -> None:
+    """Reject values no scan can use (argparse checks only the types)."""
+    for name, low in (("max_file_mb", 0.0), ("page_timeout", 0.0)):
+        value = getattr(args, name, None)
+        if value is not None and value <= low:
+            raise ValueError(f"--{name.replace('_', '-')} must be greater than {low:g}, got {value:g}")
+    if getattr(args, "workers", 0) < 0:
+        raise ValueError(f"--workers must be 0 (one per core) or more, got {args.workers}")
+    if getattr(args, "min_tokens", 1) < 1:
+        raise ValueError(f"--min-tokens must be 1 or more, got {args.min_tokens}")
+
+
 def _settings(args) -> ScanSettings:
+    _check_ranges(args)
     return ScanSettings(
         max_file_bytes=int(args.max_file_mb * 2**20),
         min_tokens=args.min_tokens,

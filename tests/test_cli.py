@@ -123,3 +123,11 @@ def test_evaluate_names_missing_pages_and_labels_files(tmp_path):
     assert "nope.html: file not found" in proc.stderr
     proc = run("evaluate", "--pairs", str(tmp_path / "missing.csv"))
     assert proc.returncode == 1 and "no such labels file" in proc.stderr
+
+
+def test_negative_settings_are_refused(tmp_path):
+    proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.json"), "--page-timeout", "-5")
+    assert proc.returncode == 1 and "--page-timeout must be greater than 0" in proc.stderr
+    proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.json"), "--max-file-mb", "-1")
+    assert proc.returncode == 1 and "--max-file-mb must be greater than 0" in proc.stderr
+    assert not (tmp_path / "x.json").exists()

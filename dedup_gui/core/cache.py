@@ -148,6 +148,9 @@ class FeatureCache:
             return None
         try:
             st = os.stat(abspath)
+            if st.st_size > self.settings.max_file_bytes:
+                self.misses += 1
+                return None  # the size limit is the scan's to report, cached or not
             key = os.fsencode(abspath)  # bytes: file names need not be valid UTF-8
             row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (key,)).fetchone()
             if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:

@@ -14,7 +14,7 @@ import email.policy
 import os
 import stat
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .model import FileError
@@ -74,11 +74,14 @@ class Discovery:
         files: candidate page files, sorted by path.
         skipped: relative paths of files that are not pages (resources), sorted.
         errors: folders or files that could not be read, with reasons.
+        skip_reasons: why a skipped path was skipped, where it is not simply "not a page"
+            (a second path to a file already read, a pipe or device).
     """
 
     files: list[SourceFile]
     skipped: list[str]
     errors: list[FileError]
+    skip_reasons: dict[str, str] = field(default_factory=dict)
 
 
 def display_path(path: str) -> str:
@@ -115,7 +118,8 @@ def discover(root: str | Path) -> Discovery:
     files: list[SourceFile] = []
     skipped: list[str] = []
     errors: list[FileError] = []
-    seen_files: set[tuple[int, int]] = set()
+    seen_files: dict[tuple[int, int], str] = {}
+    skip_reasons: dict[str, str] = {}
     root_stat = root_path.stat()
     seen_dirs: set[tuple[int, int]] = {(root_stat.st_dev, root_stat.st_ino)}
     stack: list[tuple[str, str]] = [(str(root_path), "")]
@@ -153,17 +157,23 @@ def discover(root: str | Path) -> Discovery:
                 subdirs.append((entry.path, rel))
             elif stat.S_ISREG(st.st_mode):
                 if key in seen_files:
-                    continue  # the same file through a symlink or hard link
-                seen_files.add(key)
+                    # The same file through a symlink or hard link: read once, never its own duplicate.
+                    skipped.append(shown)
+                    skip_reasons[shown] = f"the same file as {seen_files[key]} (a link): read once"
+                    continue
+                seen_files[key] = shown
                 suffix = _suffix(entry.name)
                 if suffix in NOT_PAGE_SUFFIXES:
                     skipped.append(shown)
                 else:
                     files.append(SourceFile(shown, entry.path))
+            else:
+                skipped.append(shown)
+                skip_reasons[shown] = "not a regular file (a pipe, socket or device)"
         stack.extend(reversed(subdirs))
     files.sort(key=lambda f: f.path)
     skipped.sort()
-    return Discovery(files, skipped, errors)
+    return Discovery(files, skipped, errors, skip_reasons)
 
 
 def _suffix(name: str) -> str:

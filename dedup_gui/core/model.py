@@ -268,6 +268,8 @@ class ScanResult:
         settings: the scan settings.
         skipped: files that are not pages (stylesheets, images, scripts...), not errors.
         elapsed: wall time of the scan in seconds (float).
+        skip_reasons: why a path in ``skipped`` was skipped, where it is not simply "not a
+            page" (a second path to a file already read, a pipe or device).
         notes: remarks about the scan as a whole (e.g. that the feature cache was rebuilt or
             could not be used, or that the folder holds no page).
     """
@@ -282,6 +284,11 @@ class ScanResult:
     skipped: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+
+    def skip_reason(self, path: str) -> str:
+        """Why skipped file ``path`` was not used (str)."""
+        return self.skip_reasons.get(path, "not a page")
 
     def cluster_of(self) -> dict[int, int]:
         """Map page index -> cluster id for pages inside a cluster (dict[int, int])."""

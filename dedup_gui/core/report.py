@@ -214,7 +214,7 @@ def pages_csv(report: Report) -> str:
     for err in r.errors:
         writer.writerow([err.path, "error", _spreadsheet_safe(err.reason), "", "", "", "", "", "", "", "", ""])
     for path in r.skipped:
-        writer.writerow([path, "skipped", "not a page", "", "", "", "", "", "", "", "", ""])
+        writer.writerow([path, "skipped", r.skip_reason(path), "", "", "", "", "", "", "", "", ""])
     return out.getvalue()
 
 
@@ -277,7 +277,7 @@ def _report_dict(report: Report) -> dict:
             }
         )
     files += [{"path": e.path, "status": "error", "reason": e.reason} for e in r.errors]
-    files += [{"path": p, "status": "skipped", "reason": "not a page"} for p in r.skipped]
+    files += [{"path": p, "status": "skipped", "reason": r.skip_reason(p)} for p in r.skipped]
     pairs = []
     for pair in report.pairs:
         s = pair.scores

@@ -386,4 +386,5 @@ def scan_folder(
         skipped=sorted(skipped),
         elapsed=time.monotonic() - start,
         notes=notes,
+        skip_reasons=dict(found.skip_reasons),
     )

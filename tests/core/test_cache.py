@@ -117,3 +117,14 @@ def test_cache_problems_are_told_in_the_scan_notes(tmp_path):
 def test_an_empty_folder_says_so(tmp_path):
     result = scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False))
     assert result.notes == ["no files that could be HTML pages were found in the folder"]
+
+
+def test_the_size_limit_applies_to_cached_pages_too(tmp_path):
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    scan_folder(folder, settings)  # fills the cache
+    from dataclasses import replace
+
+    small = scan_folder(folder, replace(settings, max_file_bytes=100))
+    assert small.pages == [] and len(small.errors) == 14
+    assert all("too large" in e.reason for e in small.errors)
