@@ -28,7 +28,7 @@ import platformdirs
 from .model import Page, PairScores, ScanSettings
 
 #: Bump when extraction or fingerprints change in a way that changes stored features.
-FEATURES_VERSION = "4"
+FEATURES_VERSION = "5"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600

@@ -79,6 +79,9 @@ _XML_DECL = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)
 _META_TAG = re.compile(rb"<meta\b[^>]*>", re.I)
 _COMMENT = re.compile(rb"<!--.*?-->", re.S)
 _CHARSET_IN_META = re.compile(rb"charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
+#: How much more "chaos" (charset-normalizer's mess measure) Windows-1252 may show than the best
+#: guess and still be preferred for undeclared Western pages.
+WESTERN_MARGIN = 0.1
 _CJK_CODECS = ("gb18030", "big5hkscs", "cp932", "shift_jis", "euc_jp", "cp949", "euc_kr")
 
 
@@ -208,6 +211,11 @@ def decode_html(data: bytes) -> Decoded:
         return Decoded(text, "utf-8", "utf-8", label, 0)
     if encoding:
         text, replaced = _count_replacements(data, encoding)
+        if encoding == "utf-8" and replaced and _mostly_utf8(data) is None:
+            # Declared UTF-8, but not UTF-8 at all (a Latin-1 page with a copied template's
+            # meta tag): detection reads it better than a page of U+FFFD.
+            guessed = _detect(data)
+            return Decoded(guessed.text, guessed.encoding, "detected", label, guessed.replaced)
         return Decoded(text, encoding, source, label, replaced)
 
     if data.isascii() or _is_multibyte_utf8(data):
@@ -232,8 +240,16 @@ def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
 
 def _detect(data: bytes) -> Decoded:
     """Decode bytes with no usable declaration, by charset-normalizer's detection."""
-    best = charset_normalizer.from_bytes(data[: 512 * 1024]).best()
+    matches = charset_normalizer.from_bytes(data[: 512 * 1024])
+    best = matches.best()
     encoding = normalize_label(best.encoding) if best is not None else None
+    # Western text reads almost equally well in a dozen single-byte code pages (cp850, cp1257,
+    # mac_roman...); where Windows-1252 is about as plausible as the best guess, take it, as
+    # browsers do for undeclared pages.
+    if best is not None and encoding != "cp1252":
+        western = [m for m in matches if normalize_label(m.encoding) == "cp1252"]
+        if western and western[0].chaos <= best.chaos + WESTERN_MARGIN:
+            encoding = "cp1252"
     # Detectors often take short Chinese texts for Cyrillic or Thai single-byte text; a strict
     # GB18030 decode that yields mostly CJK characters is the likelier reading.
     if encoding not in _CJK_CODECS:
@@ -256,6 +272,15 @@ def _strict_cjk_reading(data: bytes) -> str | None:
     sample = data[: 256 * 1024]
     non_ascii = sum(1 for b in sample if b >= 0x80)
     if non_ascii < 4:
+        return None
+    # CJK characters are runs of high bytes; Western accented letters are lone high bytes
+    # between ASCII letters (which a GB18030 reading would swallow as trail bytes).
+    paired = sum(
+        1
+        for i, b in enumerate(sample)
+        if b >= 0x80 and ((i + 1 < len(sample) and sample[i + 1] >= 0x80) or (i > 0 and sample[i - 1] >= 0x80))
+    )
+    if paired < 0.8 * non_ascii:
         return None
     for encoding in ("gb18030", "big5hkscs", "cp932"):
         text, replaced = _count_replacements(sample, encoding)

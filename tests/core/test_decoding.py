@@ -373,3 +373,28 @@ def test_pure_ascii_undeclared_is_utf8() -> None:
     assert decoded.text == page
     assert decoded.encoding == "utf-8"
     assert decoded.replaced == 0
+
+
+@pytest.mark.parametrize(
+    "text,codec",
+    [
+        ("<html><body><p>La langue française est très répandue à Paris. Élève, garçon.</p></body></html>", "latin-1"),
+        ("<html><body><p>Il était naïve, déjà là: “quote” — dash.</p></body></html>", "cp1252"),
+    ],
+)
+def test_undeclared_western_pages_read_as_windows_1252(text, codec):
+    # Detection alone picks cp1250/cp1257 for these (equally plausible to it); browsers read
+    # undeclared Western pages as Windows-1252, and so must we: the text comes back exactly.
+    decoded = decode_html(text.encode(codec))
+    assert decoded.encoding == "cp1252" and decoded.text == text
+
+
+def test_undeclared_cyrillic_stays_cyrillic():
+    text = "<html><body><p>Привет, как дела? Это русский текст для проверки кодировки.</p></body></html>"
+    assert decode_html(text.encode("cp1251")).text == text
+
+
+def test_declared_utf8_that_is_really_latin1_is_detected():
+    text = '<html><head><meta charset="utf-8"></head><body><p>Café society: the naïve résumé, déjà vu.</p></body></html>'
+    decoded = decode_html(text.encode("cp1252"))
+    assert decoded.text == text and decoded.encoding == "cp1252" and decoded.declared == "utf-8"
