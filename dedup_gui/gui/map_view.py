@@ -112,9 +112,11 @@ class MapView(ChartView):
         )  # fmt: skip
         self._label.set_visible(False)
 
-    def _on_draw(self, _event) -> None:
+    def _on_draw(self, event) -> None:
         if self._ring is None or not self.figure.axes:
             return
+        if event is not None and getattr(event, "canvas", self.canvas) is not self.canvas:
+            return  # a draw for a file export (savefig to SVG/PNG), not the screen
         ax = self.figure.axes[0]
         self._pixels = ax.transData.transform(self._points) if len(self._points) else np.zeros((0, 2))
         self._background = self.canvas.copy_from_bbox(self.figure.bbox)

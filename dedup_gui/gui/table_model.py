@@ -15,6 +15,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QColor
 
 from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
+from dedup_gui.core.tokens import show_bidi_controls
 
 #: Role of the sort values: numbers for numeric columns, case-folded text otherwise.
 SORT_ROLE = Qt.ItemDataRole.UserRole
@@ -174,7 +175,9 @@ class ResultTableModel(QAbstractTableModel):
             return None
         record, col = self._order[row], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.display(record, col)
+            value = self.display(record, col)
+            # Page-derived text: a right-to-left override in a title must not reverse the cell.
+            return show_bidi_controls(value) if isinstance(value, str) else value
         if role == SORT_ROLE:
             return self.sort_key(record, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:

@@ -201,3 +201,17 @@ def test_none_returning_overrides_cannot_exhaust_none(qapp):
         proxy.headerData(0, Qt.Orientation.Vertical, Qt.ItemDataRole.DisplayRole)
     after = sys.getrefcount(None)
     assert after > 2**39 or after >= before - 100
+
+
+
+def test_bidi_overrides_in_titles_are_shown_not_obeyed(qapp, result):
+    import dataclasses
+
+    # A right-to-left override in a page title ("Invoice exe.png" spoofing) shows as a marker.
+    page = dataclasses.replace(result.pages[0], title="Invoice \u202egnp.exe")
+    spoofed = dataclasses.replace(result, pages=[page, *result.pages[1:]])
+    model = PagesModel()
+    model.set_result(spoofed)
+    titles = column(model, 1)
+    assert "Invoice <U+202E>gnp.exe" in titles
+    assert not any("\u202e" in str(t) for t in titles)
