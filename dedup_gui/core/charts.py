@@ -16,6 +16,9 @@ from matplotlib.figure import Figure
 
 from .model import TYPE_ORDER, DupType, ScanResult, Thresholds
 
+#: Above this many points, the map's scatter is embedded as an image in SVG and PDF output.
+RASTERIZE_POINTS = 2000
+
 #: One colour per type, shared by charts, tables and reports.
 TYPE_COLORS = {
     DupType.FULL: "#d62728",
@@ -158,6 +161,8 @@ def map_figure(
     colors = [TYPE_COLORS[p.type] for p in result.pairs]
     scatter = ax.scatter(points[:, 0], points[:, 1], c=colors, s=22, edgecolors=palette.foreground, linewidths=0.3)
     scatter.set_gid("pairs")
+    # Thousands of points as vector shapes make a huge SVG or PDF: draw them as one image.
+    scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("content similarity (normalized Levenshtein of main texts)")

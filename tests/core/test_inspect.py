@@ -129,3 +129,15 @@ def test_charts_draw_the_counts_and_points(sample_scan):
     import matplotlib.colors as mcolors
 
     assert mcolors.to_hex(first) == TYPE_COLORS[sample_scan.pairs[0].type]
+
+
+def test_map_of_many_pairs_is_rasterized_in_vector_output(sample_scan):
+    import dataclasses
+
+    from dedup_gui.core.charts import RASTERIZE_POINTS, map_figure
+
+    many = dataclasses.replace(sample_scan, pairs=sample_scan.pairs * (RASTERIZE_POINTS // len(sample_scan.pairs) + 1))
+    scatter = next(c for c in map_figure(many).axes[0].collections if c.get_gid() == "pairs")
+    assert scatter.get_rasterized()
+    small = next(c for c in map_figure(sample_scan).axes[0].collections if c.get_gid() == "pairs")
+    assert not small.get_rasterized()
