@@ -1,12 +1,14 @@
 """Text diff, layout diff and the Hamming histogram behind the inspector views."""
 
 import numpy as np
+import pytest
 
 from dedup_gui.core.diff import diff_tokens, text_diff
 from dedup_gui.core.extract import parse_html
 from dedup_gui.core.histogram import hamming_histogram, result_histogram, type_counts_by_distance
 from dedup_gui.core.layout_diff import element_regions, layout_diff, page_layout
 from dedup_gui.core.model import DupType
+from dedup_gui.core.progress import ScanCancelled
 
 
 def test_word_diff_marks_the_changed_words_on_both_sides():
@@ -84,6 +86,37 @@ def test_histogram_equals_brute_force():
     assert (hamming_histogram(fps) == brute).all()
     assert hamming_histogram(fps)[0] == 1
     assert hamming_histogram(fps[:1]).sum() == 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_histogram_split_over_threads_equals_numpy_brute_force(threads):
+    # 2,501 fingerprints (odd: the last block's distances need padding) are split into row ranges
+    # over threads; every split must count each of the 3,126,250 pairs exactly once.
+    rng = np.random.default_rng(7)
+    fps = rng.integers(0, 2**64 - 1, size=2_501, dtype=np.uint64, endpoint=True)
+    fps[::9] = fps[4]  # repeated fingerprints: many pairs at distance 0
+    fps[1] = ~fps[2]  # one pair at the full 64 bits
+    rows, cols = np.triu_indices(len(fps), k=1)
+    brute = np.bincount(np.bitwise_count(fps[rows] ^ fps[cols]), minlength=65)
+    counts = hamming_histogram(fps, threads=threads)
+    assert counts.sum() == 2_501 * 2_500 // 2
+    assert (counts == brute).all()
+    assert counts[64] >= 1
+
+
+def test_histogram_cancel_stops_the_count():
+    class CancelAfterFirst:
+        updates = 0
+
+        def update(self, stage, done, total):
+            self.updates += 1
+
+        def cancelled(self):
+            return self.updates > 0
+
+    fps = np.arange(5_000, dtype=np.uint64)
+    with pytest.raises(ScanCancelled):
+        hamming_histogram(fps, CancelAfterFirst(), threads=1)
 
 
 def test_histogram_of_the_samples(sample_scan):
