@@ -144,6 +144,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dedup-gui",
         description="Find and classify duplicate web pages (full / content / layout / partial). "
         "Without a subcommand: 'dedup-gui [FOLDER]' opens the window.",
+        epilog="window: dedup-gui [FOLDER] [--screenshot OUT.png [--view NAME] [--pair LEFT RIGHT]] "
+        "opens the window on FOLDER (default: the bundled sample pages); with --screenshot it waits for "
+        "the scan, saves a PNG of the window (or of the view NAME) and quits. "
+        "'dedup-gui --window-help' lists the view names.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -168,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Read pairs from LABELS.csv (columns left,right; paths "
                               "relative to the CSV's folder) and write PREDICTIONS.csv.")  # fmt: skip
     classify.add_argument("--pairs", required=True, metavar="LABELS.csv")
-    classify.add_argument("-o", "--output", required=True, metavar="PREDICTIONS.csv")
+    classify.add_argument("-o", "--output", required=True, metavar="PREDICTIONS.csv", help="where to write the predictions (.csv)")
     _add_threshold_args(classify)
     _add_setting_args(classify)
 
@@ -181,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="'all' or a comma-separated list of " + ",".join(METHOD_KEYS) + ": print each "
                     "method's precision, recall and F1 at its default threshold and at the best of its sweep")
     ev.add_argument("--pr-curves", metavar="OUT.png", default=None,
-                    help="draw the methods' precision/recall curves to OUT.png (implies --methods all if not given)")  # fmt: skip
+                    help="draw the methods' precision/recall curves to OUT (.png, .svg or .pdf; implies --methods all if not given)")  # fmt: skip
     _add_threshold_args(ev)
     _add_setting_args(ev)
     return parser
@@ -189,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _scan_outputs(args) -> list[tuple[Path, str]]:
     """The files ``scan`` writes, with their formats; raises ValueError for a bad suffix."""
-    outputs = []
+    outputs: list[tuple[Path, str]] = []
     if args.output:
         out = Path(args.output)
         try:
@@ -200,6 +204,10 @@ def _scan_outputs(args) -> list[tuple[Path, str]]:
         outputs.append((Path(args.pages_csv), "pages-csv"))
     if args.keep_csv:
         outputs.append((Path(args.keep_csv), "keep-csv"))
+    targets = [out.resolve() for out, _ in outputs]
+    for n, target in enumerate(targets):
+        if target in targets[:n]:
+            raise ValueError(f"{outputs[n][0]}: the same file is given for two outputs; give each its own path")
     return outputs
 
 
@@ -252,6 +260,9 @@ def _load_scored(args):
 
 
 def _cmd_classify(args) -> int:
+    if Path(args.output).suffix.lower() != ".csv":
+        raise ValueError(f"{args.output}: the predictions file must end in .csv")
+    check_writable(args.output)
     scored = _load_scored(args)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -274,6 +285,8 @@ def _cmd_classify(args) -> int:
 def _cmd_evaluate(args) -> int:
     keys = parse_methods(args.methods or "all") if args.methods or args.pr_curves else None
     if args.pr_curves:
+        if Path(args.pr_curves).suffix.lower() not in (".png", ".svg", ".pdf"):
+            raise ValueError(f"{args.pr_curves}: --pr-curves must end in .png, .svg or .pdf")
         check_writable(args.pr_curves)
     if keys is None:
         scored, report = _load_scored(args), None
@@ -288,7 +301,7 @@ def _cmd_evaluate(args) -> int:
         print(format_methods(report))
     if args.pr_curves:
         buf = io.BytesIO()
-        pr_figure(report).savefig(buf, format="png", dpi=120)
+        pr_figure(report).savefig(buf, format=Path(args.pr_curves).suffix.lower()[1:], dpi=120)
         atomic_write_bytes(args.pr_curves, buf.getvalue())
         print(f"wrote {args.pr_curves}")
     return 0
@@ -321,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
         The process exit code.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version")):
+    if argv[:1] == ["--window-help"]:
+        argv = ["--help"]
+    elif argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version")):
         return run_cli(argv)
     from .gui import SCREENSHOT_VIEWS, run_gui  # the package imports Qt only to open the window
 

@@ -131,3 +131,27 @@ def test_negative_settings_are_refused(tmp_path):
     proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.json"), "--max-file-mb", "-1")
     assert proc.returncode == 1 and "--max-file-mb must be greater than 0" in proc.stderr
     assert not (tmp_path / "x.json").exists()
+
+
+def test_output_paths_are_checked_before_the_work(tmp_path):
+    # Each of these mistakes is refused up front (exit 1 or 2) and nothing is written.
+    proc = run("classify", "--pairs", str(SAMPLES / "EXPECTED.csv"), "-o", str(tmp_path / "p.txt"))
+    assert proc.returncode == 1 and "must end in .csv" in proc.stderr
+    same = tmp_path / "same.csv"
+    proc = run("scan", str(SAMPLES), "-o", str(same), "--pages-csv", str(same), "-q")
+    assert proc.returncode == 2 and "same file is given for two outputs" in proc.stderr
+    proc = run("evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"), "--pr-curves", str(tmp_path / "pr.jpg"))
+    assert proc.returncode == 1 and "must end in .png, .svg or .pdf" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_binary_labels_file_names_the_file(tmp_path):
+    bad = tmp_path / "labels.csv"
+    bad.write_bytes(b"\x90\x00\xff" * 100)
+    proc = run("evaluate", "--pairs", str(bad))
+    assert proc.returncode == 1 and f"{bad}: not a UTF-8 CSV file" in proc.stderr
+
+
+def test_top_level_help_names_the_window_options():
+    proc = run("--help")
+    assert "--screenshot OUT.png" in proc.stdout and "--window-help" in proc.stdout

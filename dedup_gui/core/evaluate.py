@@ -85,10 +85,17 @@ def read_labels(csv_path: str | Path) -> list[LabeledPair]:
         The rows as :class:`LabeledPair`.
 
     Raises:
-        ValueError: the file lacks the ``left``/``right`` columns, or a ``type`` cell is not one
-            of the five types (the message names the line).
+        ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns, or a
+            ``type`` cell is not one of the five types (the message names the file and line).
         OSError: the file cannot be read.
     """
+    try:
+        return _read_labels(csv_path)
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{csv_path}: not a UTF-8 CSV file ({exc})") from None
+
+
+def _read_labels(csv_path: str | Path) -> list[LabeledPair]:
     with open(csv_path, newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(fh)
         fields = [f.strip() for f in reader.fieldnames or []]
