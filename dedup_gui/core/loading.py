@@ -58,7 +58,7 @@ class SourceFile:
 
     Attributes:
         path: path relative to the root, ``/``-separated, safe to show (undecodable bytes of
-            the file name replaced by U+FFFD).
+            the file name written as ``\\xNN`` escapes, see :func:`display_path`).
         abspath: the real absolute path to open (str, may hold surrogate escapes).
     """
 
@@ -85,8 +85,16 @@ class Discovery:
 
 
 def display_path(path: str) -> str:
-    """Return ``path`` with undecodable file-name bytes shown as U+FFFD (str)."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    """Return ``path`` with undecodable file-name bytes shown as ``\\xNN`` escapes (str).
+
+    The bytes stay readable, so a user can find the file (``ls $'bad\\xff.html'``), and two
+    names that differ only in such bytes stay different (U+FFFD would merge them).
+
+    Example:
+        >>> display_path("bad\\udcff.html")
+        'bad\\\\xff.html'
+    """
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _is_resource_dir(entry: os.DirEntry, names: set[str]) -> bool:

@@ -163,9 +163,9 @@ def test_discover_file_name_with_invalid_utf8(tmp_path: Path) -> None:
     with open(raw, "wb") as fh:
         fh.write(HTML)
     found = discover(tmp_path)
-    # The undecodable byte 0xFF is shown as U+FFFD; abspath keeps the real name (surrogate
-    # escape), so the file still opens.
-    assert paths(found) == ["bad\ufffd.html"]
+    # The undecodable byte 0xFF is shown as the escape "\\xff" (so the user can find the file);
+    # abspath keeps the real name (surrogate escape), so the file still opens.
+    assert paths(found) == ["bad\\xff.html"]
     assert os.fsencode(found.files[0].abspath) == os.fsencode(os.path.realpath(tmp_path)) + b"/bad\xff.html"
     assert read_page_bytes(found.files[0], MB) == HTML
 
