@@ -127,18 +127,76 @@ def text_diff(a: str, b: str) -> TextDiff:
             _add(chunks, DiffChunk("replace", a0, a1, b0, b1))
             continue
         ta_off, tb_off = _offsets(ta), _offsets(tb)
-        for sub in align(ta, tb):
-            _add(
-                chunks,
-                DiffChunk(
-                    sub.tag,
-                    a0 + ta_off[sub.a_start],
-                    a0 + ta_off[sub.a_end],
-                    b0 + tb_off[sub.b_start],
-                    b0 + tb_off[sub.b_end],
-                ),
+        block = [
+            DiffChunk(
+                sub.tag,
+                a0 + ta_off[sub.a_start],
+                a0 + ta_off[sub.a_end],
+                b0 + tb_off[sub.b_start],
+                b0 + tb_off[sub.b_end],
             )
+            for sub in align(ta, tb)
+        ]
+        for chunk in semantic_cleanup(block, a, b):
+            _add(chunks, chunk)
     return TextDiff(a, b, chunks, _shared(a, chunks, "a"), _shared(b, chunks, "b"), tuple(notes))
+
+
+def _weight(chunk: DiffChunk, a: str, b: str) -> int:
+    """Non-space characters of a chunk, on its longer side."""
+    return max(
+        sum(not c.isspace() for c in a[chunk.a_start : chunk.a_end]),
+        sum(not c.isspace() for c in b[chunk.b_start : chunk.b_end]),
+    )
+
+
+def semantic_cleanup(chunks: list[DiffChunk], a: str, b: str) -> list[DiffChunk]:
+    """Fold short equal runs between larger changes into one change.
+
+    Two unrelated sentences share scattered words and, in Chinese, common single characters
+    (的, 是, 在): marked equal, they break a changed sentence into confetti that hides what
+    changed.  As in diff-match-patch's ``diff_cleanupSemantic`` (Neil Fraser), an equal run that
+    is no longer (in non-space characters) than the changes on both sides of it becomes part of
+    one ``replace`` with them (never across a line break); this repeats until nothing folds.
+
+    Args:
+        chunks: consecutive chunks of one changed block (offsets into ``a`` and ``b``).
+        a, b: the texts the offsets point into.
+
+    Returns:
+        The chunks with such runs folded (list[DiffChunk], covering the same text).
+
+    Example:
+        >>> a, b = "the cat sat on a mat", "one dog ran on the road"
+        >>> [c.tag for c in semantic_cleanup(text_diff(a, b).chunks, a, b)]
+        ['replace']
+    """
+    out = list(chunks)
+    changed = True
+    while changed:
+        changed = False
+        for k in range(1, len(out) - 1):
+            before, mid, after = out[k - 1], out[k], out[k + 1]
+            if mid.tag != "equal" or before.tag == "equal" or after.tag == "equal":
+                continue
+            if "\n" in a[mid.a_start : mid.a_end]:  # a paragraph break keeps changes apart
+                continue
+            weight = _weight(mid, a, b)
+            if weight <= _weight(before, a, b) and weight <= _weight(after, a, b):
+                merged = DiffChunk("replace", before.a_start, after.a_end, before.b_start, after.b_end)
+                out[k - 1 : k + 2] = [merged]
+                changed = True
+                break
+        # Neighbouring changes (after a fold) become one replace.
+        k = 0
+        while k < len(out) - 1:
+            x, y = out[k], out[k + 1]
+            if x.tag != "equal" and y.tag != "equal" and (x.tag != y.tag or x.tag == "replace"):
+                out[k : k + 2] = [DiffChunk("replace", x.a_start, y.a_end, x.b_start, y.b_end)]
+                changed = True
+            else:
+                k += 1
+    return out
 
 
 def _add(chunks: list[DiffChunk], chunk: DiffChunk) -> None:

@@ -174,3 +174,28 @@ def test_map_of_many_pairs_is_rasterized_in_vector_output(sample_scan):
     assert scatter.get_rasterized()
     small = next(c for c in map_figure(sample_scan).axes[0].collections if c.get_gid() == "pairs")
     assert not small.get_rasterized()
+
+
+def test_unrelated_chinese_sentences_diff_as_one_change_not_confetti():
+    # The two sentences share only "，我们" and "。": character by character that would be
+    # five changes around scattered equal characters; semantic cleanup makes the sentence one
+    # change and keeps only the shared full stop.
+    a = "今天的天气很好，我们去公园散步。"
+    b = "这是一个关于经济的报告，我们需要讨论。"
+    d = text_diff(a, b)
+    assert [(c.tag, a[c.a_start : c.a_end], b[c.b_start : c.b_end]) for c in d.chunks] == [
+        ("replace", "今天的天气很好，我们去公园散步", "这是一个关于经济的报告，我们需要讨论"),
+        ("equal", "。", "。"),
+    ]
+
+
+def test_one_changed_character_stays_a_small_change():
+    # Cleanup must not swallow a long shared run: only 众 -> 很 changes.
+    a, b = "北京是中国的首都，人口众多。", "北京是中国的首都，人口很多。"
+    assert [(a[c.a_start : c.a_end], b[c.b_start : c.b_end]) for c in text_diff(a, b).changes()] == [("众", "很")]
+
+
+def test_changes_in_two_paragraphs_stay_apart():
+    # "x\n" between two changes has weight 0 but holds a paragraph break: not folded.
+    a, b = "alpha one\nbeta two", "gamma one\ndelta two"
+    assert [(a[c.a_start : c.a_end]) for c in text_diff(a, b).changes()] == ["alpha", "beta"]
