@@ -98,6 +98,9 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
                    help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786); "
                         "the scheduler and the workers need dedup-gui installed and the folder at the same path")
+    g.add_argument("--boilerplate-pages", type=int, default=d.boilerplate_pages, metavar="N",
+                   help="a content shingle in more than N pages is template boilerplate and makes no pages "
+                        f"candidates (default {d.boilerplate_pages})")
     g.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
@@ -121,6 +124,8 @@ def _check_ranges(args) -> None:
             raise ValueError(f"--{name.replace('_', '-')} must be greater than {low:g}, got {value:g}")
     if getattr(args, "workers", 0) < 0:
         raise ValueError(f"--workers must be 0 (one per core) or more, got {args.workers}")
+    if getattr(args, "boilerplate_pages", 2) < 2:
+        raise ValueError(f"--boilerplate-pages must be 2 or more, got {args.boilerplate_pages}")
     if getattr(args, "min_tokens", 1) < 1:
         raise ValueError(f"--min-tokens must be 1 or more, got {args.min_tokens}")
 
@@ -135,6 +140,7 @@ def _settings(args) -> ScanSettings:
         use_cache=not args.no_cache,
         dask_scheduler=args.dask_scheduler,
         extractor=args.extractor,
+        boilerplate_pages=args.boilerplate_pages,
     )
 
 

@@ -11,6 +11,11 @@ Four sources, each cheap:
   shingles reach a containment threshold, so partial duplicates (a short page quoted inside a
   long one, with a tiny Jaccard similarity) become candidates too.
 
+Boilerplate is decided per collection: a shingle in more than ``ScanSettings.boilerplate_pages``
+distinct main texts is template text, not content.  MinHash LSH pairs that share nothing but
+boilerplate are dropped, so the pages of one template do not all become candidates of each
+other (n**2 / 2 pairs for a template of n pages).
+
 A bucket of identical pages larger than :data:`FULL_BUCKET_LIMIT` yields a star (each member
 with the first), not all pairs: union-find still puts them all in one cluster.
 """
@@ -29,8 +34,8 @@ from .simhash import block_keys, hamming_distance
 
 #: Largest group of identical pages for which every pair is listed.
 FULL_BUCKET_LIMIT = 30
-#: Shingles in more pages than this are boilerplate for containment candidates.
-SHARED_SHINGLE_LIMIT = 50
+#: Shingles in more pages than this are boilerplate (the default of ``boilerplate_pages``).
+SHARED_SHINGLE_LIMIT = ScanSettings.boilerplate_pages
 #: SimHash blocks are built for this Hamming distance (bits): k = 3 for 64 bits (Manku et al.).
 SIMHASH_BLOCK_K = 3
 
@@ -113,28 +118,30 @@ def lsh_pairs(pages: list[Page], settings: ScanSettings) -> set[tuple[int, int]]
     return pairs
 
 
-def containment_pairs(
-    pages: list[Page], threshold: float, max_posting: int = SHARED_SHINGLE_LIMIT
-) -> set[tuple[int, int]]:
-    """Pairs where at least ``threshold`` of the smaller page's shingles occur in the other,
-    found exactly with an inverted index from shingle to pages (no sampling, so a short page
-    quoted inside a long one is found even where its Jaccard similarity is tiny).
+def shared_content_counts(
+    pages: list[Page], max_posting: int = SHARED_SHINGLE_LIMIT
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For every pair of pages that share at least one content shingle that is not boilerplate,
+    how many such shingles they share, found exactly with an inverted index (shingle -> pages).
 
-    Shingles found in more than ``max_posting`` pages are template boilerplate, not content; they
-    are left out of the index (as frequent terms are in I-Match), which also keeps the work
-    near-linear: the pairs generated are bounded by ``max_posting`` per shingle.
+    A shingle found in more than ``max_posting`` pages is boilerplate of the collection (template
+    text that main-content extraction left in: "Share this article", a byline, a caption
+    heading); it is left out, as Broder et al. ("Syntactic clustering of the Web", 1997) leave
+    out very common shingles and I-Match leaves out frequent terms.  This also bounds the work:
+    each shingle yields at most ``max_posting**2 / 2`` pairs.
 
     Args:
         pages: the pages (only those with usable text take part).
-        threshold: containment ([0, 1]).
         max_posting: the most pages a shingle may occur in and still count.
 
     Returns:
-        Set of ``(i, j)`` with ``i < j``.
+        ``(left, right, shared)``: three equal-length ``np.int64`` arrays, ``left < right``
+        (indices into ``pages``), ``shared`` >= 1 (shingles in common), sorted by pair.
     """
+    empty = np.zeros(0, dtype=np.int64)
     ids = [i for i, p in enumerate(pages) if p.has_text and len(p.shingles)]
     if len(ids) < 2:
-        return set()
+        return empty, empty, empty
     shingles = np.concatenate([pages[i].shingles for i in ids])
     owners = np.concatenate([np.full(len(pages[i].shingles), i, dtype=np.int64) for i in ids])
     order = np.argsort(shingles, kind="stable")
@@ -152,13 +159,46 @@ def containment_pairs(
         left, right = members[:, a].ravel(), members[:, b].ravel()
         keys.append(np.minimum(left, right) * n + np.maximum(left, right))
     if not keys:
-        return set()
+        return empty, empty, empty
     pair_keys, shared = np.unique(np.concatenate(keys), return_counts=True)
-    left, right = pair_keys // n, pair_keys % n
+    return pair_keys // n, pair_keys % n, shared.astype(np.int64)
+
+
+def containment_pairs(
+    pages: list[Page], threshold: float, max_posting: int = SHARED_SHINGLE_LIMIT
+) -> set[tuple[int, int]]:
+    """Pairs where at least ``threshold`` of the smaller page's shingles occur in the other,
+    counting only shingles that are not boilerplate (see :func:`shared_content_counts`); exact,
+    with no sampling, so a short page quoted inside a long one is found even where its Jaccard
+    similarity is tiny.
+
+    Args:
+        pages: the pages (only those with usable text take part).
+        threshold: containment ([0, 1]).
+        max_posting: the most pages a shingle may occur in and still count.
+
+    Returns:
+        Set of ``(i, j)`` with ``i < j``.
+    """
+    left, right, shared = shared_content_counts(pages, max_posting)
+    return _contained(pages, left, right, shared, threshold)
+
+
+def _contained(pages, left, right, shared, threshold: float) -> set[tuple[int, int]]:
     sizes_of = np.array([len(p.shingles) for p in pages], dtype=np.int64)
     smaller = np.minimum(sizes_of[left], sizes_of[right])
     keep = shared >= threshold * smaller
     return {(int(x), int(y)) for x, y in zip(left[keep], right[keep])}
+
+
+def _sharing(pairs: set[tuple[int, int]], left: np.ndarray, right: np.ndarray, n: int) -> set[tuple[int, int]]:
+    """The pairs of ``pairs`` that are among (left, right): they share non-boilerplate content."""
+    if not pairs:
+        return set()
+    wanted = np.array(sorted(pairs), dtype=np.int64)
+    keys = wanted[:, 0] * n + wanted[:, 1]
+    hit = np.isin(keys, left * n + right, assume_unique=True)
+    return {(int(a), int(b)) for a, b in wanted[hit]}
 
 
 def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int, int]]:
@@ -180,6 +220,13 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
             seen.add(page.text_hash)
             reps.append(i)
     sub = [pages[i] for i in reps]
-    similar = simhash_pairs(sub) | lsh_pairs(sub, settings) | containment_pairs(sub, settings.candidate_containment)
+    left, right, shared = shared_content_counts(sub, settings.boilerplate_pages)
+    # MinHash LSH sees every shingle, boilerplate too: of its pairs, only those that also share
+    # content that is not boilerplate are kept, or every two pages of one template would be.
+    similar = (
+        simhash_pairs(sub)
+        | _sharing(lsh_pairs(sub, settings), left, right, len(sub))
+        | _contained(sub, left, right, shared, settings.candidate_containment)
+    )
     pairs |= {(reps[a], reps[b]) for a, b in similar}
     return sorted(pairs)

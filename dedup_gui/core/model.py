@@ -225,6 +225,9 @@ class ScanSettings:
         candidate_containment: containment ([0, 1]) at which the inverted shingle index makes a
             pair a candidate; below the classifier's ``content_partial`` so that lowering that
             threshold a little in the window still finds the pairs.
+        boilerplate_pages: a content shingle found in more than this many distinct main texts
+            is boilerplate of the collection (template text the extractor left in): it does not
+            make pages candidates (:mod:`dedup_gui.core.candidates`).
         workers: processes for the per-page stage (1 = in-process; 0 = one per core when the
             folder has enough files to repay starting them).
         page_timeout: seconds one page may take in a worker process before it is cut off and
@@ -245,6 +248,7 @@ class ScanSettings:
     num_perm: int = 128
     lsh_threshold: float = 0.1
     candidate_containment: float = 0.15
+    boilerplate_pages: int = 50
     workers: int = 0
     page_timeout: float = 60.0
     page_memory_bytes: int = 4 * 1024**3
@@ -296,7 +300,7 @@ class ScanResult:
 
     def type_counts(self) -> dict[DupType, int]:
         """Number of pairs of each type, in :data:`TYPE_ORDER` (dict[DupType, int])."""
-        counts = {t: 0 for t in TYPE_ORDER}
-        for pair in self.pairs:
-            counts[pair.type] += 1
-        return counts
+        from .columns import pair_columns  # imports this module; the type column is one C pass
+
+        counts = np.bincount(pair_columns(self).type_code, minlength=len(TYPE_ORDER)) if self.pairs else ()
+        return {t: int(counts[i]) if len(counts) else 0 for i, t in enumerate(TYPE_ORDER)}

@@ -42,3 +42,27 @@ def test_many_copies_of_one_text_make_a_star_not_all_pairs(tmp_path):
     assert len(result.pairs) == 119  # a star around the first copy, not 120 * 119 / 2 = 7,140
     assert all(p.type is DupType.FULL for p in result.pairs)
     assert len(result.clusters) == 1 and len(result.clusters[0].pages) == 120
+
+
+def test_pages_of_one_template_are_not_all_candidates():
+    # 60 pages whose main texts share a 40-shingle template block and have 40 shingles of their
+    # own: every two have Jaccard 40/120 = 0.33, so MinHash LSH (threshold 0.1) pairs them all.
+    # The block is in 60 > 50 pages, so it is boilerplate: only pages 3 and 4, which also share
+    # 40 shingles of real content, stay a candidate pair.
+    from dataclasses import replace
+
+    from dedup_gui.core.candidates import candidate_pairs
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.shingles import minhash_signature
+
+    rng = np.random.default_rng(11)
+    pages = []
+    for i in range(60):
+        own = list(range(1000 * (i + 1), 1000 * (i + 1) + 40))
+        if i in (3, 4):
+            own += list(range(900_000, 900_040))
+        page = fake_page(i, list(range(40)) + own)
+        pages.append(replace(page, minhash=minhash_signature(page.shingles, 128), simhash=int(rng.integers(0, 2**63))))
+    assert candidate_pairs(pages, ScanSettings(boilerplate_pages=50)) == [(3, 4)]
+    every = candidate_pairs(pages, ScanSettings(boilerplate_pages=100))
+    assert len(every) > 0.9 * 60 * 59 // 2 and (3, 4) in every
