@@ -8,8 +8,8 @@ Only templates where readability's main text is the filled paragraphs are used (
 types are what an ideal extractor would see).
 
 * a *distinct* page gets paragraphs drawn from the pool of all real paragraphs of the corpus,
-  each with its words shuffled by a page-specific seed (real vocabulary and lengths, but no
-  shingles shared by chance);
+  each with its words (CJK text: its characters) shuffled by a page-specific seed (real
+  vocabulary and lengths, but no shingles shared by chance);
 * planted duplicates of a distinct page, one per type: a *full* copy (re-indented, a timestamp
   comment added), a *content* copy (the same paragraphs in another real page's chrome), a
   *layout* copy (same chrome, half of the paragraphs replaced), and a *partial* copy (another
@@ -26,6 +26,7 @@ import argparse
 import copy
 import csv
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -36,8 +37,10 @@ sys.path.insert(0, str(REPO))
 
 from dedup_gui.core.decoding import decode_html  # noqa: E402
 from dedup_gui.core.extract import main_text, parse_html  # noqa: E402
+from dedup_gui.core.tokens import CJK_RANGES  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "corpus"
+CJK = re.compile(f"[{CJK_RANGES}]")
 TYPES = ("full", "content", "layout", "partial")
 
 
@@ -85,6 +88,12 @@ def fill(template, paragraphs: list[str]):
 
 
 def shuffled(text: str, rng: random.Random) -> str:
+    """The words of ``text`` in a random order; Chinese, Japanese and Korean text, which has no
+    spaces, is shuffled character by character (its shingles are character n-grams)."""
+    if CJK.search(text):
+        chars = list(text.replace(" ", ""))
+        rng.shuffle(chars)
+        return "".join(chars)
     words = text.split()
     rng.shuffle(words)
     return " ".join(words)
