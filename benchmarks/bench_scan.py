@@ -176,13 +176,19 @@ def pool_speedup(folder: Path, n: int) -> tuple[float, float, int]:
     return rates[0], rates[1], len(files)
 
 
-def our_scan(folder: Path) -> dict:
-    """Time the whole pipeline stage by stage with the default settings (pool, no cache)."""
-    settings = ScanSettings(use_cache=False)
+def our_scan(folder: Path, cache_dir: Path | None = None) -> dict:
+    """Time the whole pipeline stage by stage with the default settings (pool; no cache, or the
+    feature cache in ``cache_dir``, which a first run fills and later runs read)."""
+    from dedup_gui.core.cache import FeatureCache
+
+    settings = ScanSettings(use_cache=cache_dir is not None, cache_dir=str(cache_dir) if cache_dir else None)
+    cache = FeatureCache(settings, cache_dir) if cache_dir else None
     out = {}
     t0 = time.perf_counter()
     found = discover(folder)
-    outcomes = _analyse_with_cache(found.files, settings, _Null(), None)
+    outcomes = _analyse_with_cache(found.files, settings, _Null(), cache)
+    if cache is not None:
+        cache.close()
     pages = [o for o in outcomes if hasattr(o, "simhash")]
     t1 = time.perf_counter()
     cands = candidate_pairs(pages, settings)
@@ -257,21 +263,27 @@ def main() -> None:
     """Run the benchmark on each folder and print the table."""
     ap = argparse.ArgumentParser(description="dedup-gui scan benchmark")
     ap.add_argument("folders", nargs="+", type=Path)
-    ap.add_argument("--sample", type=int, default=100, help="pages for the per-stage rates")
+    ap.add_argument("--sample", type=int, default=100, help="pages for the per-stage rates (0: skip)")
     ap.add_argument("--baseline-pages", type=int, default=300, help="pages for the all-pairs baseline (0: skip)")
     ap.add_argument("--exhaustive-pages", type=int, default=5000,
                     help="pages compared all against all to check the candidates' recall")
     ap.add_argument("--pool-pages", type=int, default=400,
-                    help="pages for the one-process vs process-pool comparison")
+                    help="pages for the one-process vs process-pool comparison (0: skip)")
+    ap.add_argument("--cache-dir", type=Path, default=None,
+                    help="keep the features in this cache folder: the first run fills it, later runs "
+                    "time the stages after extraction without extracting again (for the largest corpora)")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     for folder in args.folders:
         print(f"\n== {folder}")
-        rates = stage_rates(folder, args.sample)
-        print(f"per-page stages, one process, {rates.pop('_sample')} pages:")
-        for stage, rate in rates.items():
-            print(f"  {stage:<16} {rate:8.1f} pages/s")
-        r = our_scan(folder)
+        if args.sample:
+            rates = stage_rates(folder, args.sample)
+            print(f"per-page stages, one process, {rates.pop('_sample')} pages:")
+            for stage, rate in rates.items():
+                print(f"  {stage:<16} {rate:8.1f} pages/s")
+        r = our_scan(folder, args.cache_dir)
+        if args.cache_dir:
+            print(f"(feature cache in {args.cache_dir}: the per-page time is a first scan if it was empty)")
         n = r["pages"]
         print(f"whole folder, default settings ({os.cpu_count()} processes), {n} pages:")
         print(f"  read+extract+fingerprints {r['per_page']:8.1f} s  ({n / r['per_page']:.1f} pages/s)")
@@ -297,18 +309,24 @@ def main() -> None:
             f"{ex['missed_only_boilerplate']} share only boilerplate and {ex['missed_through_copy']} are "
             "joined through an identical copy of one page"
         )
-        one, pool, m = pool_speedup(folder, args.pool_pages)
-        print(f"  per-page stage on {m} pages: one process {one:.1f} pages/s, {os.cpu_count()} processes "
-              f"{pool:.1f} pages/s ({pool / one:.2f}x)")
-        with tempfile.TemporaryDirectory() as cache_dir:
-            settings = ScanSettings(cache_dir=cache_dir)
+        if args.pool_pages:
+            one, pool, m = pool_speedup(folder, args.pool_pages)
+            print(f"  per-page stage on {m} pages: one process {one:.1f} pages/s, {os.cpu_count()} processes "
+                  f"{pool:.1f} pages/s ({pool / one:.2f}x)")
+        if args.cache_dir:
             t0 = time.perf_counter()
-            result = scan_folder(folder, settings)
-            first = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            scan_folder(folder, settings)
-            again = time.perf_counter() - t0
-        print(f"  first scan with cache {first:.1f} s, rescan from cache {again:.2f} s ({first / again:.0f}x faster)")
+            result = scan_folder(folder, ScanSettings(cache_dir=str(args.cache_dir)))
+            print(f"  rescan from the cache in {args.cache_dir}: {time.perf_counter() - t0:.1f} s")
+        else:
+            with tempfile.TemporaryDirectory() as cache_dir:
+                settings = ScanSettings(cache_dir=cache_dir)
+                t0 = time.perf_counter()
+                result = scan_folder(folder, settings)
+                first = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                scan_folder(folder, settings)
+                again = time.perf_counter() - t0
+            print(f"  first scan with cache {first:.1f} s, rescan from cache {again:.2f} s ({first / again:.0f}x faster)")
         any_type, right_type, planted = recall(folder, result)
         print(f"  recall of {planted} planted pairs: {any_type:.3f} as duplicates, {right_type:.3f} with their planted type")
         me, children = peak_rss_mb()
