@@ -1,0 +1,248 @@
+"""The fast extractor (``--extractor fast``): Readability's algorithm on the lexbor parser.
+
+Each test is a small hand-made page for one rule of readability-lxml 0.9 that the port in
+dedup_gui/core/readability_lexbor.py reproduces; where the test says so, the default extractor
+(readability-lxml itself) gives the same text, which is the point of the port.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dedup_gui.core.extract import EXTRACTORS, extract, main_text
+from dedup_gui.core.readability_lexbor import readability_lexbor_text
+
+from .test_extract import ARTICLE_PAGE, ARTICLE_PARAGRAPHS, SCRIPT_STYLE_MARKERS
+
+P = [
+    (
+        "The harbour authority confirmed on Tuesday that the old ferry terminal will close in March, "
+        "after ninety years of service to the island."
+    ),
+    (
+        "Passengers will move to the new pier on the east side of the bay, which has a covered waiting "
+        "room, a cafe and step-free access to every boat."
+    ),
+    (
+        "Local traders, who had asked for a later date, said the council had promised a shuttle bus "
+        "between the two piers for the first summer."
+    ),
+]
+ARTICLE = "".join(f"<p>{p}</p>" for p in P)
+COMMENT = (
+    "<p>Comment {i}: I have taken this ferry every week for years, and I will miss the old "
+    "terminal, its clock, and its benches.</p>"
+)
+
+
+def page(body: str) -> str:
+    return f"<!DOCTYPE html><html><head><title>t</title></head><body>{body}</body></html>"
+
+
+def fast(html: str) -> list[str]:
+    return readability_lexbor_text(html).split("\n")
+
+
+def default(html: str) -> list[str]:
+    return main_text(html)[0].split("\n")
+
+
+def test_fast_is_an_extractor_choice() -> None:
+    assert list(EXTRACTORS) == ["readability", "fast", "resiliparse"]
+    with pytest.raises(ValueError, match="unknown extractor"):
+        main_text("<p>x</p>", "lexbor")
+
+
+def test_article_page_same_as_readability() -> None:
+    found = extract(ARTICLE_PAGE, extractor="fast")
+    # The heading and the three paragraphs, one per line; no navigation, sidebar, footer,
+    # script or style - exactly what readability-lxml gives (test_main_text_of_article_page).
+    assert found.main_text.split("\n") == ["River cleanup draws hundreds", *ARTICLE_PARAGRAPHS]
+    assert found.notes == ()
+    for marker in SCRIPT_STYLE_MARKERS:
+        assert marker not in found.main_text
+
+
+def test_comment_section_longer_than_the_article_is_dropped() -> None:
+    html = page(f'<div class="story">{ARTICLE}</div><div class="comments">' + "".join(
+        COMMENT.format(i=i) for i in range(8)) + "</div>")  # fmt: skip
+    # Eight comments outweigh the three paragraphs, but "comments" names an unlikely candidate,
+    # which the first ("ruthless") pass removes before scoring.
+    assert fast(html) == P == default(html)
+
+
+def test_second_pass_keeps_an_unlikely_block_when_it_is_all_there_is() -> None:
+    html = page(f'<div class="remark">{ARTICLE}</div>')
+    # The ruthless pass drops the only block ("remark" is unlikely) and finds nothing; the
+    # second pass, without that rule, finds the article.
+    assert fast(html) == P == default(html)
+
+
+def test_hidden_and_display_none_elements_never_count() -> None:
+    filler = "paragraph text that is long enough to count for scoring."
+    html = page(f'<article>{ARTICLE}<p hidden>HIDDEN {filler}</p><p style="color: red; display: none">NONE {filler}'
+                f'</p><p style="visibility:hidden !important">INVISIBLE {filler}</p></article>')  # fmt: skip
+    assert fast(html) == P == default(html)
+
+
+def test_cookie_banner_longer_than_the_article_is_dropped() -> None:
+    banner = "We use cookies to improve your experience, and partners use them too. " * 20
+    html = page(f'<div class="cookie-consent">{banner}</div><div role="dialog"><p>{banner}</p></div>'
+                f"<article>{ARTICLE}</article>")  # fmt: skip
+    # The overlays of extract.drop_overlays (class word "cookie...", role=dialog) go first.
+    assert fast(html) == P == default(html)
+
+
+def test_div_without_blocks_scores_as_a_paragraph() -> None:
+    html = page('<div class="x">' + "".join(f"<div>{p}</div>" for p in P) + "</div><div><div>Short one.</div></div>")
+    # readability turns a <div> holding only text into a <p>; the three score for their parent.
+    assert fast(html) == P == default(html)
+
+
+def test_loose_text_between_line_breaks_scores() -> None:
+    html = page(
+        '<div id="post"><h3>Ferry</h3>' + "<br><br>".join(P) + '</div><ul><li><a href="/a">A link</a></li></ul>'
+    )
+    # The text beside the <h3> is wrapped in paragraphs by readability and scores for the div.
+    assert fast(html) == ["Ferry", *P] == default(html)
+
+
+def test_siblings_of_the_best_block() -> None:
+    html = page(
+        f'<div><div class="a"><p>{P[0]}</p><p>{P[1]}</p></div><p>It closes at noon. </p>'
+        '<p><a href="/x">Read more about the ferries of the island and their long history here</a></p>'
+        f'<div class="b"><p>{P[2]}</p></div></div>'
+    )
+    # <body> scores highest here (readability gives it the id "readabilityBody", a positive
+    # name), so the whole body is the article, the link paragraph included.
+    assert fast(html) == [P[0], P[1], "It closes at noon.",
+                          "Read more about the ferries of the island and their long history here", P[2]]  # fmt: skip
+    assert fast(html) == default(html)
+
+
+def test_segments_of_one_article_are_joined_in_page_order() -> None:
+    html = page(
+        f'<div class="page"><div class="w1"><div class="article-text"><p>{P[0]}</p><p>{P[1]}</p></div></div>'
+        '<div class="ad-slot"><p>Buy shoes now, today only, at half the usual price, while stocks last.</p></div>'
+        f'<div class="w2"><div class="article-text"><p>{P[2]}</p></div></div></div>'
+    )
+    # The second "article-text" block is a segment of the same article: it joins the best one;
+    # the advertisement between them does not.
+    assert fast(html) == P == default(html)
+
+
+def test_standfirst_and_h2_preamble_are_kept() -> None:
+    standfirst = '<p class="standfirst">Ninety years of ferries end in March.</p>'
+    lead = page(f'<article>{standfirst}<div class="body">{ARTICLE}</div></article>')
+    assert fast(lead) == ["Ninety years of ferries end in March.", *P] == default(lead)
+    heading = page(f'<div><h2>Terminal to close after ninety years</h2><div class="story">{ARTICLE}</div></div>')
+    assert fast(heading) == ["Terminal to close after ninety years", *P] == default(heading)
+
+
+def test_video_iframe_is_video_other_iframes_go() -> None:
+    html = page(f'<article>{ARTICLE}<iframe src="https://www.youtube.com/embed/abc"></iframe>'
+                '<iframe src="https://ads.example.com/x">AD FRAME</iframe></article>')  # fmt: skip
+    # readability keeps YouTube and Vimeo players as the word "VIDEO".
+    assert fast(html) == [*P, "VIDEO"] == default(html)
+
+
+def test_link_list_inside_the_article_is_cleaned() -> None:
+    links = "".join(f'<li><a href="/{i}">{t}</a></li>' for i, t in enumerate(["Ferry timetable", "New pier", "Fees"]))
+    html = page(f"<article>{ARTICLE}<ul>{links}</ul><form><p>{P[0]}</p></form></article>")
+    # The list is all links (link density 1 > 0.25) and forms always go.
+    assert fast(html) == P == default(html)
+
+
+def test_pre_keeps_its_lines() -> None:
+    html = page(f"<article>{ARTICLE}<pre>line one\n  line two</pre></article>")
+    assert fast(html) == [*P, "line one", "line two"] == default(html)
+
+
+def test_best_block_in_a_form_gives_way_to_an_article_of_list_items() -> None:
+    letter = "<p>Subscribe to our weekly letter {i} for news from the harbour and the pier.</p>"
+    items = "".join(f"<li>{p}</li>" for p in P)
+    html = page('<form class="newsletter"><div>' + "".join(letter.format(i=i) for i in range(2)) + "</div></form>"
+                f"<article><ul>{items}</ul></article>")  # fmt: skip
+    # List items are not scored paragraphs, so the newsletter's <div> scores highest (10.4);
+    # but it sits in a <form>, and the <article> scores 20.1 with its list items (5 for the tag,
+    # 4.4 + 5.4 + 5.3 for the items): the article's text is the main text.
+    assert fast(html) == P == default(html)
+
+
+def test_chinese_article() -> None:
+    paragraphs = [
+        "港务局周二证实，旧渡轮码头将于三月关闭，结束九十年的服务。乘客将转到海湾东侧的新码头，那里有带顶棚的候船室。",
+        "当地商户曾要求推迟日期，他们说，议会已承诺在第一个夏天开通两个码头之间的穿梭巴士。",
+    ]
+    article = "".join(f"<p>{p}</p>" for p in paragraphs)
+    html = page(f'<div class="nav"><a href="/">首页</a></div><div class="wrap"><article>{article}</article></div>')
+    assert fast(html) == paragraphs == default(html)
+    # Directly under <body>, the article's grandparent is the body, which readability favours
+    # (it names it "readabilityBody"): then the whole body is the article, the menu included.
+    bare = page(f'<div class="nav"><a href="/">首页</a></div><article>{article}</article>')
+    assert fast(bare) == ["首页", *paragraphs] == default(bare)
+
+
+def test_frameset_page_falls_back_to_the_document() -> None:
+    html = ('<html><head><title>Larkmoor Wheelers</title></head><frameset cols="50%,50%"><frame src="a.html">'
+            "</frameset></html>")  # fmt: skip
+    # No <body>: readability reads the whole document, which is only the title.
+    assert readability_lexbor_text(html) == "Larkmoor Wheelers" == main_text(html)[0]
+
+
+@pytest.mark.parametrize("html", ["", "   ", "<html></html>", "<p>", "\x00\x00"])
+def test_empty_pages(html: str) -> None:
+    assert main_text(html, "fast") == ("", ())
+
+
+def test_no_article_falls_back_to_the_whole_text_with_a_note() -> None:
+    rows = "<tr><td>Posted by anna: fixed</td></tr><tr><td>Reply by ben: thanks, yes</td></tr>"
+    html = f"<html><body><table>{rows}</table></body></html>"
+    found = extract(html, extractor="fast")
+    # Cells under 25 characters score nothing: as with readability, the whole visible text.
+    assert found.main_text == "Posted by anna: fixed\nReply by ben: thanks, yes"
+    assert found.notes == ("fast found no article: the main text is the whole visible text",)
+
+
+def test_deep_nesting_and_nul_bytes() -> None:
+    sentence = "Deep text is here and it has enough words to count as the main text."
+    html = "<html><body>" + "<div>" * 400 + f"<p>{sentence}</p>" + "</div>" * 400 + "</body></html>"
+    # 400 levels: the walks are iterative, so neither Python's recursion limit nor a parser
+    # depth limit cuts the text.
+    assert extract(html, extractor="fast").main_text == sentence
+    assert readability_lexbor_text(page(ARTICLE.replace("Tuesday", "Tues\x00day"))).split("\n") == P
+
+
+def test_a_huge_paragraph_is_extracted_whole() -> None:
+    words = " ".join(f"word{i:06d}" for i in range(300_000))
+    assert readability_lexbor_text(page(f"<article><p>{words}</p></article>")) == words
+
+
+def test_labelled_pairs_macro_f1_with_the_fast_extractor(shared_dir: Path) -> None:
+    from dedup_gui.core.evaluate import evaluate, read_labels, score_labeled_pairs
+    from dedup_gui.core.model import ScanSettings
+
+    labels_csv = shared_dir / "pairs" / "labels.csv"
+    settings = ScanSettings(workers=1, extractor="fast", use_cache=False)
+    scored = score_labeled_pairs(read_labels(labels_csv), labels_csv.parent, settings=settings)
+    assert all(not s.error for s in scored)
+    # Measured 0.930, the default's figure (README, "Accuracy"); the goal is within 0.02 of it.
+    assert evaluate(scored).macro_f1 >= 0.91
+
+
+@pytest.mark.parametrize("extractor", ["readability", "fast"])
+def test_token_count_looks_past_the_first_4096_characters(extractor: str) -> None:
+    # extract() counts tokens in the first 4096 characters first and reads on only when they
+    # hold too few: here they hold one word, and the seven after it make the 8 a main text
+    # needs, so the article stays the main text (no fall-back to the whole page with the menu).
+    paragraph = "x" * 5000 + " and then eight more words follow here"
+    html = page(f'<nav><a href="/">Home</a> <a href="/news">News</a></nav><article><p>{paragraph}</p></article>')
+    found = extract(html, extractor=extractor)
+    assert (found.main_text, found.notes) == (paragraph, ())
+    # One word fewer is too few: the whole visible text, menu included, with a note.
+    short = html.replace(" here", "")
+    found = extract(short, extractor=extractor)
+    assert found.main_text == "Home News\n" + paragraph.replace(" here", "")
+    assert found.notes == (f"{extractor} found no article: the main text is the whole visible text",)
