@@ -49,17 +49,28 @@ def default_cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("dedup-gui", appauthor=False))
 
 
-def feature_version(settings: ScanSettings) -> str:
-    """The cache version of features made with ``settings`` (str): the feature code version,
-    readability-lxml's version, and the settings that change features."""
+#: The libraries whose versions change each extractor's output (readability-lxml is always
+#: used: the tag sequence and the title come from its parse).
+_EXTRACTOR_LIBRARIES = {"readability": (), "resiliparse": ("resiliparse",), "fast": ("selectolax",)}
+
+
+def _library_version(name: str) -> str:
     try:
         from importlib.metadata import version
 
-        readability = version("readability-lxml")
+        return version(name)
     except Exception:
-        readability = "?"
+        return "?"
+
+
+def feature_version(settings: ScanSettings) -> str:
+    """The cache version of features made with ``settings`` (str): the feature code version,
+    the versions of the libraries the chosen extractor uses, and the settings that change
+    features.  Upgrading any of those libraries makes every cached page be extracted again."""
+    libraries = ("readability-lxml", *_EXTRACTOR_LIBRARIES.get(settings.extractor, ()))
+    versions = "-".join(f"{name}{_library_version(name)}" for name in libraries)
     return (
-        f"f{FEATURES_VERSION}-{settings.extractor}-readability{readability}-k{settings.shingle_size}"
+        f"f{FEATURES_VERSION}-{settings.extractor}-{versions}-k{settings.shingle_size}"
         f"-p{settings.num_perm}-t{settings.min_tokens}"
     )
 

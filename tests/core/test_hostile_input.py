@@ -167,11 +167,12 @@ def test_undecodable_file_names_are_shown_and_exported_safely(tmp_path):
     with open(bad, "wb") as fh:
         fh.write(page(ARTICLE))
     result = scan_folder(tmp_path, ScanSettings(workers=1))
-    assert [p.path for p in result.pages] == ["caf\ufffd.html"]
+    # the Latin-1 byte 0xE9 is not UTF-8: shown as the escape \xe9, so the user can find the file
+    assert [p.path for p in result.pages] == ["caf\\xe9.html"]
     out = tmp_path.parent / f"{tmp_path.name}-out.json"
     write_result(result, out)
     files = json.loads(out.read_text(encoding="utf-8"))["files"]
-    assert files[0]["path"] == "caf\ufffd.html"
+    assert files[0]["path"] == "caf\\xe9.html"
 
 
 def test_a_file_deleted_during_the_scan_is_reported(tmp_path, monkeypatch):
