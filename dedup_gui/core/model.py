@@ -235,8 +235,9 @@ class ScanSettings:
         page_memory_bytes: address-space limit of each worker process (bytes); a page that
             needs more is reported, not the machine exhausted.
         use_cache: read and write the feature cache (:mod:`dedup_gui.core.cache`).
-        extractor: the main-content extractor: ``"readability"`` (default) or ``"resiliparse"``
-            (faster); see :data:`dedup_gui.core.extract.EXTRACTORS`.
+        extractor: the main-content extractor: ``"readability"`` (default, readability-lxml),
+            ``"fast"`` (readability's algorithm on the selectolax/lexbor parser) or
+            ``"resiliparse"``; see :data:`dedup_gui.core.extract.EXTRACTORS`.
         dask_scheduler: address of a Dask distributed scheduler (e.g. ``"tcp://10.0.0.5:8786"``)
             to run the per-page stage on; ``None`` to run it on this machine.
         cache_dir: the cache folder; ``None`` for the user's cache directory.
