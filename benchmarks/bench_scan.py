@@ -176,12 +176,14 @@ def pool_speedup(folder: Path, n: int) -> tuple[float, float, int]:
     return rates[0], rates[1], len(files)
 
 
-def our_scan(folder: Path, cache_dir: Path | None = None) -> dict:
+def our_scan(folder: Path, cache_dir: Path | None = None, extractor: str = "readability") -> dict:
     """Time the whole pipeline stage by stage with the default settings (pool; no cache, or the
     feature cache in ``cache_dir``, which a first run fills and later runs read)."""
     from dedup_gui.core.cache import FeatureCache
 
-    settings = ScanSettings(use_cache=cache_dir is not None, cache_dir=str(cache_dir) if cache_dir else None)
+    settings = ScanSettings(
+        use_cache=cache_dir is not None, cache_dir=str(cache_dir) if cache_dir else None, extractor=extractor
+    )
     cache = FeatureCache(settings, cache_dir) if cache_dir else None
     out = {}
     t0 = time.perf_counter()
@@ -269,6 +271,8 @@ def main() -> None:
                     help="pages compared all against all to check the candidates' recall")
     ap.add_argument("--pool-pages", type=int, default=400,
                     help="pages for the one-process vs process-pool comparison (0: skip)")
+    ap.add_argument("--extractor", default="readability",
+                    help="extractor of the whole-folder runs (the per-stage rates and the baseline use readability)")
     ap.add_argument("--cache-dir", type=Path, default=None,
                     help="keep the features in this cache folder: the first run fills it, later runs "
                     "time the stages after extraction without extracting again (for the largest corpora)")
@@ -281,11 +285,11 @@ def main() -> None:
             print(f"per-page stages, one process, {rates.pop('_sample')} pages:")
             for stage, rate in rates.items():
                 print(f"  {stage:<16} {rate:8.1f} pages/s")
-        r = our_scan(folder, args.cache_dir)
+        r = our_scan(folder, args.cache_dir, args.extractor)
         if args.cache_dir:
             print(f"(feature cache in {args.cache_dir}: the per-page time is a first scan if it was empty)")
         n = r["pages"]
-        print(f"whole folder, default settings ({os.cpu_count()} processes), {n} pages:")
+        print(f"whole folder, default settings ({os.cpu_count()} processes, extractor {args.extractor}), {n} pages:")
         print(f"  read+extract+fingerprints {r['per_page']:8.1f} s  ({n / r['per_page']:.1f} pages/s)")
         print(f"  candidate pairs           {r['candidates']:8.2f} s  ({r['n_candidates']} candidates)")
         print(f"  measures+classification   {r['measures']:8.2f} s")
@@ -315,7 +319,7 @@ def main() -> None:
                   f"{pool:.1f} pages/s ({pool / one:.2f}x)")
         if args.cache_dir:
             t0 = time.perf_counter()
-            result = scan_folder(folder, ScanSettings(cache_dir=str(args.cache_dir)))
+            result = scan_folder(folder, ScanSettings(cache_dir=str(args.cache_dir), extractor=args.extractor))
             print(f"  rescan from the cache in {args.cache_dir}: {time.perf_counter() - t0:.1f} s")
         else:
             with tempfile.TemporaryDirectory() as cache_dir:
