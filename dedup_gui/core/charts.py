@@ -14,10 +14,17 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib.figure import Figure
 
+from .columns import pair_columns
 from .model import TYPE_ORDER, DupType, ScanResult, Thresholds
 
 #: Above this many points, the map's scatter is embedded as an image in SVG and PDF output.
 RASTERIZE_POINTS = 2000
+#: Above this many points, the map draws its points as one image (:func:`points_image`): Agg
+#: draws a scatter marker by marker (some 10 s for a million points), the image costs a few
+#: array operations and redraws as fast as any picture.
+IMAGE_POINTS = 20_000
+#: The map's axis limits, the same for both axes (similarities are in [0, 1]).
+MAP_LIMITS = (-0.02, 1.02)
 
 #: One colour per type, shared by charts, tables and reports.
 TYPE_COLORS = {
@@ -117,7 +124,72 @@ def map_points(result: ScanResult) -> np.ndarray:
     (``np.float64`` array of shape (pairs, 2)), in the order of ``result.pairs``."""
     if not result.pairs:
         return np.zeros((0, 2))
-    return np.array([[p.scores.content_similarity, p.scores.layout_similarity] for p in result.pairs])
+    columns = pair_columns(result)
+    return np.column_stack((columns.content_similarity, columns.layout_similarity))
+
+
+def type_rgba(codes: np.ndarray) -> np.ndarray:
+    """The colour of each type code (index into ``TYPE_ORDER``) as RGBA in [0, 1].
+
+    Returns:
+        ``np.float64`` array of shape ``codes.shape + (4,)``.
+    """
+    from matplotlib.colors import to_rgba
+
+    table = np.array([to_rgba(TYPE_COLORS[t]) for t in TYPE_ORDER])
+    return table[np.asarray(codes, dtype=np.intp)]
+
+
+def points_image(points: np.ndarray, codes: np.ndarray, width: int, height: int,
+                 limits: tuple[float, float] = MAP_LIMITS, radius: int = 2) -> np.ndarray:  # fmt: skip
+    """Draw points as dots of their type's colour into an RGBA image, as a scatter would.
+
+    Each point takes the pixel its coordinates fall in, grown to a disc of ``radius`` pixels;
+    where dots overlap, the later point wins (a scatter draws in order, the last on top).
+
+    Args:
+        points: ``(n, 2)`` array of x, y in data coordinates.
+        codes: ``(n,)`` type codes (index into ``TYPE_ORDER``), the dots' colours.
+        width, height: the image's size in pixels (int, at least 1).
+        limits: the data range both axes span, ``(low, high)``; points outside are clipped to
+            the border.
+        radius: the dots' radius in pixels (int, 0 = single pixels).
+
+    Returns:
+        ``np.float32`` array of shape (height, width, 4), row 0 at the *bottom* (draw with
+        ``origin="lower"``); transparent where there is no dot.
+
+    Raises:
+        ValueError: ``width`` or ``height`` below 1, or ``points`` and ``codes`` of different
+            lengths.
+    """
+    if width < 1 or height < 1:
+        raise ValueError(f"an image needs at least 1x1 pixels, got {width}x{height}")
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    codes = np.asarray(codes)
+    if len(points) != len(codes):
+        raise ValueError(f"{len(points)} points but {len(codes)} type codes")
+    low, high = limits
+    x = np.clip(((points[:, 0] - low) / (high - low) * width).astype(np.int64), 0, width - 1)
+    y = np.clip(((points[:, 1] - low) / (high - low) * height).astype(np.int64), 0, height - 1)
+    top = np.full(width * height, -1, dtype=np.int64)  # pixel -> the last point on it
+    np.maximum.at(top, y * width + x, np.arange(len(points), dtype=np.int64))
+    top = top.reshape(height, width)
+    grown = top.copy()
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            if (dx or dy) and dx * dx + dy * dy <= radius * radius + radius:  # a round dot
+                (dst_y, src_y), (dst_x, src_x) = _shift(dy, height), _shift(dx, width)
+                np.maximum(grown[dst_y, dst_x], top[src_y, src_x], out=grown[dst_y, dst_x])
+    image = np.zeros((height, width, 4), dtype=np.float32)
+    filled = grown >= 0
+    image[filled] = type_rgba(codes[grown[filled]])
+    return image
+
+
+def _shift(d: int, size: int) -> tuple[slice, slice]:
+    """Destination and source slices that move an axis of ``size`` by ``d`` pixels."""
+    return (slice(d, size), slice(0, size - d)) if d >= 0 else (slice(0, size + d), slice(-d, size))
 
 
 def map_figure(
@@ -131,8 +203,10 @@ def map_figure(
     The regions follow the thresholds: right of ``content_same`` the content is the same (full
     above ``layout_same``, content duplicate below); to the left, pairs that share an important
     part (containment >= ``content_partial``) are layout or partial duplicates, the rest
-    distinct.  Points are coloured by their type; each point's scatter collection has the gid
-    ``"pairs"`` and its points are in the order of ``result.pairs``.
+    distinct.  Points are coloured by their type.  Up to :data:`IMAGE_POINTS` pairs they are a
+    scatter collection with the gid ``"pairs"``, its points in the order of ``result.pairs``;
+    above, one image with the gid ``"pairs"`` (:func:`points_image`, sized to the axes), which
+    draws a million points in a fraction of a second.
 
     Returns:
         The figure.
@@ -158,13 +232,21 @@ def map_figure(
     ax.axvline(t.content_same, color=palette.foreground, linestyle="--", linewidth=0.8)
     ax.axhline(t.layout_same, color=palette.foreground, linestyle="--", linewidth=0.8)
     points = map_points(result)
-    colors = [TYPE_COLORS[p.type] for p in result.pairs]
-    scatter = ax.scatter(points[:, 0], points[:, 1], c=colors, s=22, edgecolors=palette.foreground, linewidths=0.3)
-    scatter.set_gid("pairs")
-    # Thousands of points as vector shapes make a huge SVG or PDF: draw them as one image.
-    scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
+    codes = pair_columns(result).type_code if result.pairs else np.zeros(0, dtype=np.int8)
+    if len(points) > IMAGE_POINTS:
+        box = ax.get_window_extent()  # the axes in pixels, before the layout settles: close enough
+        width, height = (int(min(4000, max(200, v))) for v in (box.width, box.height))
+        image = ax.imshow(points_image(points, codes, width, height), extent=(*MAP_LIMITS, *MAP_LIMITS),
+                          origin="lower", interpolation="nearest", aspect="auto", zorder=2)  # fmt: skip
+        image.set_gid("pairs")
+    else:
+        scatter = ax.scatter(points[:, 0], points[:, 1], c=type_rgba(codes), s=22, edgecolors=palette.foreground,
+                             linewidths=0.3)  # fmt: skip
+        scatter.set_gid("pairs")
+        # Thousands of points as vector shapes make a huge SVG or PDF: draw them as one image.
+        scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
+    ax.set_xlim(*MAP_LIMITS)
+    ax.set_ylim(*MAP_LIMITS)
     ax.set_xlabel("content similarity (normalized Levenshtein of main texts)")
     ax.set_ylabel("layout similarity (tag sequences)")
     ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground)

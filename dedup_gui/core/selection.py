@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .columns import DISTINCT_CODE, NO_CLUSTER, page_clusters, pair_columns
 from .model import TYPE_ORDER, Cluster, DupType, ScanResult
 
 #: Bits of a SimHash fingerprint: Hamming distances run from 0 to 64.
@@ -50,7 +51,9 @@ def pairs_at_distance(result: ScanResult, distance: int) -> list[int]:
     Returns:
         Indices into ``result.pairs`` (list[int], ascending).
     """
-    return [i for i, p in enumerate(result.pairs) if p.scores.hamming_distance == distance]
+    if not result.pairs:
+        return []
+    return np.flatnonzero(pair_columns(result).hamming_distance == distance).tolist()
 
 
 def cluster_pairs(result: ScanResult, cluster: Cluster) -> list[int]:
@@ -60,8 +63,12 @@ def cluster_pairs(result: ScanResult, cluster: Cluster) -> list[int]:
     Returns:
         Indices into ``result.pairs`` (list[int], ascending).
     """
-    members = set(cluster.pages)
-    return [i for i, p in enumerate(result.pairs) if p.left in members and p.right in members]
+    if not result.pairs:
+        return []
+    members = np.zeros(len(result.pages), dtype=np.bool_)
+    members[list(cluster.pages)] = True
+    columns = pair_columns(result)
+    return np.flatnonzero(members[columns.left] & members[columns.right]).tolist()
 
 
 def pair_cluster(result: ScanResult, index: int, cluster_of: dict[int, int] | None = None) -> int | None:
@@ -92,12 +99,15 @@ def first_pair_of_page(result: ScanResult, page: int, among: Iterable[int] | Non
     Returns:
         An index into ``result.pairs`` (int), or ``None`` when no pair includes the page.
     """
-    indices = range(len(result.pairs)) if among is None else sorted(among)
-    for i in indices:
-        pair = result.pairs[i]
-        if page in (pair.left, pair.right):
-            return i
-    return None
+    if not result.pairs:
+        return None
+    columns = pair_columns(result)
+    if among is None:
+        hits = np.flatnonzero((columns.left == page) | (columns.right == page))
+    else:
+        indices = np.fromiter(among, np.int64)
+        hits = indices[(columns.left[indices] == page) | (columns.right[indices] == page)]
+    return int(hits.min()) if len(hits) else None
 
 
 def types_text(types: Iterable[DupType], short: bool = False) -> str:
@@ -147,26 +157,30 @@ class ClusterSummary:
 def cluster_summaries(result: ScanResult) -> list[ClusterSummary]:
     """Summarize every cluster of a scan: its pages, duplicate pairs and the types of each page.
 
-    One pass over the pairs, so it stays fast at 100,000 pairs.
+    Array operations over the pairs (:mod:`dedup_gui.core.columns`), so it stays fast at a
+    million pairs; then one step per page of a cluster.
 
     Returns:
         One :class:`ClusterSummary` per cluster, in the order of ``result.clusters``.
     """
-    cluster_of = result.cluster_of()
-    counts = {c.id: 0 for c in result.clusters}
-    masks: dict[int, int] = {}  # page -> bit set of its types (one bit per type: fast at 100,000 pages)
-    for pair in result.pairs:
-        if pair.type is DupType.DISTINCT:
-            continue
-        cluster = cluster_of.get(pair.left)
-        if cluster is None or cluster != cluster_of.get(pair.right):
-            continue
-        counts[cluster] += 1
-        bit = _TYPE_BIT[pair.type]
-        masks[pair.left] = masks.get(pair.left, 0) | bit
-        masks[pair.right] = masks.get(pair.right, 0) | bit
+    if not result.clusters:
+        return []
+    clusters = page_clusters(result)
+    counts = np.zeros(max(c.id for c in result.clusters) + 1, dtype=np.int64)
+    masks = np.zeros(len(result.pages), dtype=np.uint8)  # page -> bit set of its types
+    if result.pairs:
+        columns = pair_columns(result)
+        left, right, codes = columns.left, columns.right, columns.type_code
+        cluster = clusters[left]
+        inside = (codes != DISTINCT_CODE) & (cluster != NO_CLUSTER) & (cluster == clusters[right])
+        counts += np.bincount(cluster[inside], minlength=len(counts))
+        bits = np.left_shift(1, codes[inside]).astype(np.uint8)  # bit i = TYPE_ORDER[i], as _TYPE_BIT
+        np.bitwise_or.at(masks, left[inside], bits)
+        np.bitwise_or.at(masks, right[inside], bits)
+    page_masks = masks.tolist()
     return [
-        ClusterSummary(c, counts[c.id], tuple(_MASK_TYPES[masks.get(p, 0)] for p in c.pages)) for c in result.clusters
+        ClusterSummary(c, int(counts[c.id]), tuple(_MASK_TYPES[page_masks[p]] for p in c.pages))
+        for c in result.clusters
     ]
 
 

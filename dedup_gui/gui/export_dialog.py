@@ -164,9 +164,9 @@ class ExportRunner(QObject):
 
 
 def shown_pairs(panel) -> list[Pair]:
-    """The pairs a pairs :class:`~dedup_gui.gui.table_panel.TablePanel` shows, in its order."""
-    proxy, model = panel.proxy, panel.model
-    return [model.pair_at(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
+    """The pairs a pairs :class:`~dedup_gui.gui.table_panel.TablePanel` shows (what its filters
+    let through), in its order (list[Pair])."""
+    return panel.model.shown_pairs()
 
 
 def plain_message_box(parent: QWidget, title: str, text: str):

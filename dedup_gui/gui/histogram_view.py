@@ -14,7 +14,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox
 
 from dedup_gui.core.charts import Palette, histogram_figure
-from dedup_gui.core.histogram import result_histogram, type_counts_by_distance
+from dedup_gui.core.columns import distance_counts_by_type
+from dedup_gui.core.histogram import result_histogram
 from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.selection import bar_text, distance_at
@@ -77,7 +78,7 @@ class HistogramView(ChartView):
             self.status_label.setText("No scan yet")
             self.redraw()
             return
-        self.by_type = type_counts_by_distance(result)
+        self.by_type = distance_counts_by_type(result)  # vectorized: a million pairs in tens of ms
         key = (id(result.pages), len(result.pages))  # re-classification keeps the pages list
         if key != self._pages_key:
             self._pages_key = key

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.cache import clear_cache
 from dedup_gui.core.classify import reclassify
+from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.extract import EXTRACTORS
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
@@ -48,6 +49,7 @@ from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_wind
 from dedup_gui.gui.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_menus import build_menus
+from dedup_gui.gui import worker
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 APP_NAME = "Duplicate Page Inspector"
@@ -63,6 +65,41 @@ def summarize(result: ScanResult) -> str:
         f"Scanned {files:,} files: {duplicates:,} duplicate pairs in {len(result.clusters):,}"
         f" clusters, {len(result.errors):,} errors ({result.elapsed:.1f} s)"
     )
+
+
+def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
+    """``scan_fn``, followed in the scan's own thread by building the result's pair columns
+    (:func:`~dedup_gui.core.columns.pair_columns`).  The tables, the charts and the cluster tree
+    sort, filter and count with them; built there, they cost the GUI thread nothing when the
+    result arrives (about half a second per million pairs).
+
+    Args:
+        scan_fn: a scan function (:data:`~dedup_gui.gui.worker.ScanFunction`), or ``None`` for
+            :func:`dedup_gui.gui.worker.scan_folder` (looked up when the scan starts).
+
+    Returns:
+        A scan function with the same arguments, result and exceptions.
+    """
+
+    def scan(*args) -> ScanResult:
+        """Scan, then build the pair columns (in the scan's thread)."""
+        result = (scan_fn or worker.scan_folder)(*args)
+        pair_columns(result).build_all()
+        return result
+
+    return scan
+
+
+def reclassify_with_columns(result: ScanResult, thresholds: Thresholds) -> ScanResult:
+    """:func:`~dedup_gui.core.classify.reclassify`, then the new result's pair columns are built
+    (in the calling thread: the window runs this as a background job).
+
+    Returns:
+        The re-classified :class:`ScanResult`.
+    """
+    new = reclassify(result, thresholds)
+    pair_columns(new).build_all()
+    return new
 
 
 class MainWindow(QMainWindow):
@@ -113,6 +150,8 @@ class MainWindow(QMainWindow):
         self.result: ScanResult | None = None
         self.scan_result: ScanResult | None = None
         self._cluster_of: dict[int, int] = {}
+        self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
+        self._fit_width = 0
         self.error_box: QMessageBox | None = None
         self._image_dir = str(Path.home())
         self._reclassify_job = LatestJob(self)
@@ -189,8 +228,9 @@ class MainWindow(QMainWindow):
         return dock
 
     def _connect_views(self) -> None:
-        self.pairs_panel.current_source_row_changed.connect(self._show_pair)
-        self.pairs_panel.row_activated.connect(lambda _row: self.focus_inspector())
+        self.tabs.currentChanged.connect(self._fit_shown_table)
+        self.pairs_panel.current_record_changed.connect(self._show_pair)
+        self.pairs_panel.record_activated.connect(lambda _record: self.focus_inspector())
         self.histogram_view.distance_clicked.connect(self.filter_by_distance)
         self.map_view.pair_clicked.connect(self.select_pair)
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
@@ -268,7 +308,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{self.folder} — {APP_NAME}")
         self.app_settings.add_recent_folder(self.folder)
         self._set_result(None)
-        thread = ScanThread(self._scan_id, self.folder, self._settings, self._thresholds, self._scan_fn)
+        thread = ScanThread(self._scan_id, self.folder, self._settings, self._thresholds,
+                            with_pair_columns(self._scan_fn))  # fmt: skip
         thread.progress.updated.connect(self._on_progress, _QUEUED)
         thread.succeeded.connect(self._on_succeeded, _QUEUED)
         thread.failed.connect(self._on_failed, _QUEUED)
@@ -397,7 +438,7 @@ class MainWindow(QMainWindow):
             self.thresholds_panel.set_thresholds(thresholds)
         if self.scan_result is None or self.is_scanning():
             return  # the next scan uses them
-        self._reclassify_job.submit(reclassify, self.scan_result, thresholds)
+        self._reclassify_job.submit(reclassify_with_columns, self.scan_result, thresholds)
 
     def _on_reclassified(self, result: ScanResult) -> None:
         if self.scan_result is None or result.pages is not self.scan_result.pages:
@@ -427,22 +468,30 @@ class MainWindow(QMainWindow):
         if result is None:
             return
         self._fit_columns()
-        row = self.pairs_model.first_duplicate_row()
-        if row is not None:
+        record = self.pairs_model.first_duplicate_record()
+        if record is not None:
             if isinstance(self.tabs.currentWidget(), TablePanel):
                 self.tabs.setCurrentWidget(self.pairs_panel)
-            if not self.pairs_panel.proxy.mapFromSource(self.pairs_model.index(row, 0)).isValid():
+            if self.pairs_model.row_of(record) < 0:
                 self.pairs_panel.select_first_row()  # the filters hide it: keep them
             else:
-                self.pairs_panel.select_source_row(row)
+                self.pairs_panel.select_record(record)
 
     def _fit_columns(self) -> None:
-        # hidden tabs have stale sizes: fit every table to the width of the tab area
+        # hidden tabs have stale sizes: fit every table to the width of the tab area.  Sizing
+        # measures the text of 200 rows per table (tenths of a second on a busy machine), so
+        # the shown table is fitted now and the others when their tab is first shown.
         view = self.pairs_panel.view
         margins = 8 + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
-        available = self.tabs.currentWidget().width() - margins
-        for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
-            panel.fit_columns(available)
+        self._fit_width = self.tabs.currentWidget().width() - margins
+        self._unfitted = [self.pairs_panel, self.pages_panel, self.errors_panel]
+        self._fit_shown_table()
+
+    def _fit_shown_table(self, *_args) -> None:
+        panel = self.tabs.currentWidget()
+        if panel in self._unfitted:
+            self._unfitted.remove(panel)
+            panel.fit_columns(self._fit_width)
 
     def _update_result(self, result: ScanResult) -> None:
         """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""
@@ -451,30 +500,27 @@ class MainWindow(QMainWindow):
         for panel in (self.pairs_panel, self.pages_panel):
             if panel.record_filter_label().startswith("Cluster"):
                 panel.clear_record_filter()  # clusters are numbered anew
-            panel.proxy.setDynamicSortFilter(False)  # at most one re-filter below, not one per row
-            panel.model.update_result(result)
-            panel.proxy.setDynamicSortFilter(True)
-            if panel.proxy.type_filter() is not None:  # only the type filter depends on the types
-                panel.refresh_filter()
+            panel.model.update_result(result)  # sorts and filters by the new types, in one go
         self.clusters_view.set_result(result)
         self.histogram_view.set_result(result)
         self.map_view.set_result(result)
         self.scan_status.finish(summarize(result))
-        self._show_pair(self.pairs_panel.current_source_row())
+        self._show_pair(self.pairs_panel.current_record())
         self._update_tab_titles()
 
     def current_pair_index(self) -> int | None:
         """The index in ``result.pairs`` of the pair selected in the pairs table, or ``None``."""
-        row = self.pairs_panel.current_source_row()
-        return None if row < 0 else self.pairs_model.record(row)
+        record = self.pairs_panel.current_record()
+        return None if record < 0 else record
 
-    def _show_pair(self, source_row: int) -> None:
-        if source_row < 0 or self.result is None:
+    def _show_pair(self, index: int) -> None:
+        """Show pair ``index`` of ``result.pairs`` in the inspector and mark it on the charts
+        (-1: nothing)."""
+        if index < 0 or self.result is None:
             self.inspector.clear()
             self.map_view.select_pair(None)
             self.histogram_view.set_selected_distance(None)
             return
-        index = self.pairs_model.record(source_row)
         pair = self.result.pairs[index]
         self.inspector.set_pair(self.result, pair, self.result.thresholds)
         self.map_view.select_pair(index)
@@ -492,7 +538,7 @@ class MainWindow(QMainWindow):
         if self.result is None or not 0 <= index < len(self.result.pairs):
             return False
         self.tabs.setCurrentWidget(self.pairs_panel)
-        return self.pairs_panel.select_source_row(self.pairs_model.row_of(index))
+        return self.pairs_panel.select_record(index)
 
     def filter_by_distance(self, distance: int) -> None:
         """Show only the pairs at Hamming ``distance`` in the pairs table (a clearable chip)."""
@@ -500,7 +546,7 @@ class MainWindow(QMainWindow):
             return
         self.pairs_panel.set_record_filter(pairs_at_distance(self.result, distance), f"Hamming distance = {distance}")
         self.tabs.setCurrentWidget(self.pairs_panel)
-        if self.pairs_panel.current_source_row() < 0:
+        if self.pairs_panel.current_record() < 0:
             self.pairs_panel.select_first_row()
 
     def _on_cluster_chosen(self, cluster_id: int, page: int) -> None:
@@ -512,7 +558,7 @@ class MainWindow(QMainWindow):
         self.pairs_panel.set_record_filter(pairs, label)
         self.pages_panel.set_record_filter(cluster.pages, label)
         if page >= 0 and self.tabs.currentWidget() is self.pages_panel:
-            self.pages_panel.select_source_row(self.pages_model.row_of(page))
+            self.pages_panel.select_record(page)
             return
         if not isinstance(self.tabs.currentWidget(), TablePanel):
             self.tabs.setCurrentWidget(self.pairs_panel)
@@ -522,9 +568,9 @@ class MainWindow(QMainWindow):
         else:
             target = current if current in pairs else (pairs[0] if pairs else None)
         if target is not None and target != current:
-            self.pairs_panel.select_source_row(self.pairs_model.row_of(target))
+            self.pairs_panel.select_record(target)
         if page >= 0:
-            self.pages_panel.select_source_row(self.pages_model.row_of(page))
+            self.pages_panel.select_record(page)
 
     def focus_inspector(self) -> None:
         """Move the keyboard focus into the inspector's current tab (Enter on a pair)."""
@@ -551,7 +597,7 @@ class MainWindow(QMainWindow):
     def _update_tab_titles(self, *_args) -> None:
         for panel, name in ((self.pairs_panel, "Pairs"), (self.pages_panel, "Pages"),
                             (self.errors_panel, "Errors")):  # fmt: skip
-            shown, total = panel.proxy.rowCount(), panel.model.rowCount()
+            shown, total = panel.model.rowCount(), panel.model.record_count()
             count = f"{total:,}" if shown == total else f"{shown:,} of {total:,}"
             self.tabs.setTabText(self.tabs.indexOf(panel), f"{name} ({count})")
 
@@ -585,7 +631,7 @@ class MainWindow(QMainWindow):
         if self.result is None:
             return
         folder = str(Path(self._image_dir))
-        dialog = ExportDialog(self.pairs_panel.proxy.rowCount(), len(self.result.pairs), folder, self)
+        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         fmt, path, only_shown = dialog.choice()

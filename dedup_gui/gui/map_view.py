@@ -4,7 +4,10 @@ four type regions of the current thresholds shaded and labelled
 
 Clicking a point asks for its pair to be selected; hovering shows the two file names (plain
 text: matplotlib's math parsing is off).  The selected pair is ringed.  The hover label and the
-ring are drawn with blitting, so moving the mouse over 100,000 points does not redraw them all.
+ring are drawn with blitting, so moving the mouse over a million points does not redraw them all;
+above :data:`~dedup_gui.core.charts.IMAGE_POINTS` points the chart draws them as one image.  The
+points are read from the result when the map is first drawn, not when a scan arrives, so a
+hidden map costs nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +59,8 @@ class MapView(ChartView):
     def set_result(self, result: ScanResult | None) -> None:
         """Show the pairs of ``result`` under ``result.thresholds`` (or nothing for ``None``)."""
         self._result = result
-        self._points = np.zeros((0, 2)) if result is None else map_points(result)
+        self._points = np.zeros((0, 2))  # read from the result when it is drawn
+        self._pixels = np.zeros((0, 2))
         self._hovered = []
         if result is None:
             self._selected = None
@@ -97,6 +101,7 @@ class MapView(ChartView):
             fig.set_facecolor(palette.background)
             fig.text(0.5, 0.5, "No scan yet", ha="center", va="center", color=palette.foreground)
             return
+        self._points = map_points(self._result)
         map_figure(self._result, self._result.thresholds, palette=palette, fig=fig)
         ax = fig.axes[0]
         if len(self._points) > OUTLINE_LIMIT:

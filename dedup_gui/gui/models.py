@@ -1,8 +1,10 @@
 """The table models over a :class:`~dedup_gui.core.model.ScanResult`: pages, pairs, errors.
 
 The models only adapt the engine's records for display (numbers with 3 decimals, numbers as
-numbers for sorting); see :class:`~dedup_gui.gui.table_model.ResultTableModel` for rows, sorting
-and filtering.  Page-derived strings are returned as plain data; the views draw plain text.
+numbers for sorting) and give the base class their sort keys and filter masks as NumPy arrays
+(:mod:`dedup_gui.core.columns`); see :class:`~dedup_gui.gui.table_model.ResultTableModel` for
+rows, sorting and filtering.  Page-derived strings are returned as plain data; the views draw
+plain text.
 """
 
 from __future__ import annotations
@@ -10,13 +12,28 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
 from PySide6.QtGui import QColor
 
-from dedup_gui.core.model import TYPE_ORDER, DupType, FileError, Page, Pair, ScanResult
-from dedup_gui.gui.table_model import NO_VALUE, ResultTableModel, TypeFilter, format_score
+from dedup_gui.core.columns import (
+    DISTINCT_CODE,
+    NO_CLUSTER,
+    TYPE_CODE,
+    PairColumns,
+    page_clusters,
+    pair_clusters,
+    pair_columns,
+    substring_mask,
+    text_ranks,
+)
+from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
+from dedup_gui.gui.table_model import NO_VALUE, ResultTableModel, format_score
 
 _MUTED = QColor(128, 128, 128)
 _ERROR = QColor(176, 32, 32)
+#: The :class:`PairColumns` attribute of each score column of :class:`PairsModel`.
+_SCORE_COLUMNS = {3: "content_similarity", 4: "content_containment", 5: "layout_similarity",
+                  6: "hamming_distance", 7: "jaccard"}  # fmt: skip
 
 
 class PagesModel(ResultTableModel):
@@ -39,38 +56,40 @@ class PagesModel(ResultTableModel):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        self._result: ScanResult | None = None
         self._files: list[Page | FileError] = []
         self._names: list[str] = []
-        self._clusters: list[int | None] = []
-        self._types: list[frozenset[DupType]] = []
+        self._clusters = np.zeros(0, dtype=np.int32)  # record -> cluster id, NO_CLUSTER for none
+        self._cluster_list: list[int] = []  # the same as Python ints, for data()
+        self._type_bits: np.ndarray | None = None  # record -> bit set of types, built on first use
         self._root = ""
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pages, then the errors, of ``result``; return their number (int)."""
-        self._files, self._clusters, self._types = [], [], []
+        self._result = result
         self._root = "" if result is None else result.root
-        if result is not None:
-            cluster_of = result.cluster_of()
-            types: list[set[DupType]] = [set() for _ in result.pages]
-            for pair in result.pairs:
-                if pair.type is not DupType.DISTINCT:
-                    types[pair.left].add(pair.type)
-                    types[pair.right].add(pair.type)
-            self._files = [*result.pages, *result.errors]
-            self._clusters = [cluster_of.get(i) for i in range(len(result.pages))]
-            self._clusters += [None] * len(result.errors)
-            self._types = [frozenset(t or {DupType.DISTINCT}) for t in types]
-            self._types += [frozenset()] * len(result.errors)
+        self._files = [] if result is None else [*result.pages, *result.errors]
         self._names = [f.path.casefold() for f in self._files]
+        self._type_bits = None
+        if result is None:
+            self._clusters = np.zeros(0, dtype=np.int32)
+        else:
+            errors = np.full(len(result.errors), NO_CLUSTER, dtype=np.int32)
+            self._clusters = np.concatenate([page_clusters(result), errors])
+        self._cluster_list = self._clusters.tolist()
         return len(self._files)
 
     def file_at(self, row: int) -> Page | FileError:
-        """The :class:`Page` or :class:`FileError` shown in ``row``."""
+        """The :class:`Page` or :class:`FileError` shown in ``row``.
+
+        Raises:
+            IndexError: no such row.
+        """
         return self._files[self.record(row)]
 
-    def paths_at(self, row: int) -> list[str]:
-        """The absolute path of the file in ``row`` (a one-item list[str])."""
-        item = self.file_at(row)
+    def paths_of(self, record: int) -> list[str]:
+        """The absolute path of file ``record`` (a one-item list[str])."""
+        item = self._files[record]
         if isinstance(item, Page):
             return [item.abspath]
         return [os.path.join(self._root, *item.path.split("/"))]
@@ -82,13 +101,13 @@ class PagesModel(ResultTableModel):
             return item.path
         if isinstance(item, FileError):
             return item.reason if col == 6 else ""
-        cluster = self._clusters[record]
+        cluster = self._cluster_list[record]
         return (
             item.title,
             item.url or "",
             f"{item.word_count:,}",
             item.simhash_hex,
-            "" if cluster is None else str(cluster),
+            "" if cluster == NO_CLUSTER else str(cluster),
             "ok" if item.has_text else "no usable text",
         )[col - 1]
 
@@ -98,9 +117,20 @@ class PagesModel(ResultTableModel):
             item = self._files[record]
             return item.word_count if isinstance(item, Page) else NO_VALUE
         if col == 5:
-            cluster = self._clusters[record]
-            return NO_VALUE if cluster is None else cluster
+            return self._cluster_list[record]  # NO_CLUSTER == NO_VALUE
         return self.display(record, col).casefold()
+
+    def sort_keys(self, col: int) -> np.ndarray:
+        """Sort keys of every file for column ``col``: words and cluster as ``int64`` (empty =
+        -1), the text columns as ranks of their folded text (shape (files,))."""
+        if col == 3:
+            return np.fromiter((f.word_count if isinstance(f, Page) else NO_VALUE for f in self._files),
+                               np.int64, len(self._files))  # fmt: skip
+        if col == 5:
+            return self._clusters.astype(np.int64)
+        if col == 0:
+            return text_ranks(self._names)
+        return super().sort_keys(col)
 
     def foreground(self, record: int) -> QColor | None:
         """Red for files that could not be used, grey for pages without usable text."""
@@ -109,11 +139,33 @@ class PagesModel(ResultTableModel):
             return _ERROR
         return None if item.has_text else _MUTED
 
-    def accepts(self, record: int, type_filter: TypeFilter, text: str) -> bool:
-        """Whether the file's types meet ``type_filter`` and its path contains ``text`` (bool)."""
-        if text and text not in self._names[record]:
-            return False
-        return type_filter is None or not type_filter.isdisjoint(self._types[record])
+    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
+        """Which files have one of these types (``np.bool_``, shape (files,)); error rows have
+        no type."""
+        wanted = sum(1 << TYPE_CODE[t] for t in type_filter)
+        return (self._page_type_bits() & wanted) != 0
+
+    def text_mask(self, text: str) -> np.ndarray:
+        """Which files' paths contain ``text`` (case-folded) (``np.bool_``, shape (files,))."""
+        return substring_mask(self._names, text)
+
+    def _page_type_bits(self) -> np.ndarray:
+        """Bit ``1 << type code`` set for each type of a page's duplicate pairs, or the distinct
+        bit for a page without duplicates; 0 for error rows (``np.uint8``, shape (files,))."""
+        if self._type_bits is None:
+            result = self._result
+            bits = np.zeros(len(self._files), dtype=np.uint8)
+            if result is not None and result.pages:
+                columns = pair_columns(result)
+                codes = columns.type_code
+                duplicate = codes != DISTINCT_CODE
+                flags = np.left_shift(1, codes[duplicate]).astype(np.uint8)
+                np.bitwise_or.at(bits, columns.left[duplicate], flags)
+                np.bitwise_or.at(bits, columns.right[duplicate], flags)
+                pages = bits[: len(result.pages)]
+                pages[pages == 0] = 1 << DISTINCT_CODE
+            self._type_bits = bits
+        return self._type_bits
 
 
 class PairsModel(ResultTableModel):
@@ -121,6 +173,9 @@ class PairsModel(ResultTableModel):
 
     Columns: left, right, type, content similarity, containment, layout similarity, Hamming
     distance, Jaccard, cluster (shown when both pages are in the same cluster).
+
+    Sorting and filtering read the result's :class:`~dedup_gui.core.columns.PairColumns` (one
+    NumPy array per field, shared with the other views); cells read the :class:`Pair` objects.
 
     Args:
         parent: the Qt parent object, or ``None``.
@@ -142,25 +197,36 @@ class PairsModel(ResultTableModel):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        self._result: ScanResult | None = None
         self._pages: list[Page] = []
         self._pairs: list[Pair] = []
         self._names: list[str] = []
-        self._clusters: list[int | None] = []
+        self._page_clusters = np.zeros(0, dtype=np.int32)
+        self._cluster_list: list[int] = []  # page -> cluster id as Python ints, for data()
+        self._columns: PairColumns | None = None
 
     def load(self, result: ScanResult | None) -> int:
-        """Take the pairs of ``result``; return their number (int)."""
+        """Take the pairs of ``result``; return their number (int).  Costs one pass over the
+        pages; the pair columns are built when a sort or filter first needs them."""
+        self._result = result
         self._pages = [] if result is None else list(result.pages)
-        self._pairs = [] if result is None else list(result.pairs)
+        self._pairs = [] if result is None else result.pairs  # a result is never changed in place
         self._names = [p.path.casefold() for p in self._pages]
-        cluster_of = {} if result is None else result.cluster_of()
-        self._clusters = []
-        for pair in self._pairs:
-            cluster = cluster_of.get(pair.left)
-            self._clusters.append(cluster if cluster == cluster_of.get(pair.right) else None)
+        self._page_clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
+        self._cluster_list = self._page_clusters.tolist()
+        self._columns = None if result is None else pair_columns(result)
         return len(self._pairs)
 
+    def pair_of(self, record: int) -> Pair:
+        """The :class:`Pair` of record ``record`` (its index in ``result.pairs``)."""
+        return self._pairs[record]
+
     def pair_at(self, row: int) -> Pair:
-        """The :class:`Pair` shown in ``row``."""
+        """The :class:`Pair` shown in ``row``.
+
+        Raises:
+            IndexError: no such row.
+        """
         return self._pairs[self.record(row)]
 
     def pages_of(self, row: int) -> tuple[Page, Page]:
@@ -168,17 +234,27 @@ class PairsModel(ResultTableModel):
         pair = self.pair_at(row)
         return self._pages[pair.left], self._pages[pair.right]
 
-    def paths_at(self, row: int) -> list[str]:
+    def paths_of(self, record: int) -> list[str]:
         """The absolute paths of the pair's two files, left then right (list[str])."""
-        return [page.abspath for page in self.pages_of(row)]
+        pair = self._pairs[record]
+        return [self._pages[pair.left].abspath, self._pages[pair.right].abspath]
 
-    def first_duplicate_row(self) -> int | None:
-        """The row of the result's first (most similar) non-distinct pair, else of its first
-        pair (int); ``None`` when there are no pairs."""
-        for record, pair in enumerate(self._pairs):
-            if pair.type is not DupType.DISTINCT:
-                return self.row_of(record)
-        return self.row_of(0) if self._pairs else None
+    def shown_pairs(self) -> list[Pair]:
+        """The pairs the rows show, in row order (list[Pair])."""
+        pairs = self._pairs
+        return [pairs[r] for r in self.shown_records().tolist()]
+
+    def first_duplicate_record(self) -> int | None:
+        """The result's first (most similar) non-distinct pair, else its first pair, as a
+        record index (int); ``None`` when there are no pairs."""
+        if not self._pairs:
+            return None
+        distinct = DupType.DISTINCT
+        return next((i for i, pair in enumerate(self._pairs) if pair.type is not distinct), 0)
+
+    def _pair_cluster(self, pair: Pair) -> int:
+        cluster = self._cluster_list[pair.left]
+        return cluster if cluster == self._cluster_list[pair.right] else NO_CLUSTER
 
     def display(self, record: int, col: int) -> str:
         """Text of a cell (str); similarities with 3 decimals."""
@@ -187,9 +263,10 @@ class PairsModel(ResultTableModel):
             return self._pages[pair.right if col else pair.left].path
         if col == 2:
             return pair.type.label
-        key = self.sort_key(record, col)
         if col == 8:
-            return "" if key == NO_VALUE else str(key)
+            cluster = self._pair_cluster(pair)
+            return "" if cluster == NO_CLUSTER else str(cluster)
+        key = self.sort_key(record, col)
         return str(key) if col == 6 else format_score(key)
 
     def sort_key(self, record: int, col: int) -> Any:
@@ -200,23 +277,44 @@ class PairsModel(ResultTableModel):
         if col <= 1:
             return self._names[pair.right if col else pair.left]
         if col == 2:
-            return TYPE_ORDER.index(pair.type)
+            return TYPE_CODE[pair.type]
         if col == 8:
-            cluster = self._clusters[record]
-            return NO_VALUE if cluster is None else cluster
+            return self._pair_cluster(pair)  # NO_CLUSTER == NO_VALUE
         return (s.content_similarity, s.content_containment, s.layout_similarity,
                 s.hamming_distance, s.jaccard)[col - 3]  # fmt: skip
+
+    def sort_keys(self, col: int) -> np.ndarray:
+        """Sort keys of every pair for column ``col`` (shape (pairs,)): the pages' path ranks,
+        the type codes, the score columns, the clusters (-1 = none)."""
+        columns = self._columns
+        if columns is None:
+            return np.zeros(0, dtype=np.int64)
+        if col <= 1:
+            ranks = text_ranks(self._names)
+            return ranks[columns.right if col else columns.left]
+        if col == 2:
+            return columns.type_code
+        if col == 8:
+            return pair_clusters(self._result, self._page_clusters)
+        return getattr(columns, _SCORE_COLUMNS[col])
 
     def foreground(self, record: int) -> QColor | None:
         """Grey for distinct pairs."""
         return _MUTED if self._pairs[record].type is DupType.DISTINCT else None
 
-    def accepts(self, record: int, type_filter: TypeFilter, text: str) -> bool:
-        """Whether the pair's type is in ``type_filter`` and a file name contains ``text`` (bool)."""
-        pair = self._pairs[record]
-        if type_filter is not None and pair.type not in type_filter:
-            return False
-        return not text or text in self._names[pair.left] or text in self._names[pair.right]
+    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
+        """Which pairs have one of these types (``np.bool_``, shape (pairs,))."""
+        wanted = np.zeros(len(TYPE_CODE), dtype=np.bool_)
+        wanted[[TYPE_CODE[t] for t in type_filter]] = True
+        return wanted[self._columns.type_code] if self._columns is not None else np.zeros(0, np.bool_)
+
+    def text_mask(self, text: str) -> np.ndarray:
+        """Which pairs have a file name containing ``text`` (case-folded), on either side
+        (``np.bool_``, shape (pairs,)); each page's name is tested once."""
+        if self._columns is None:
+            return np.zeros(0, dtype=np.bool_)
+        pages = substring_mask(self._names, text)
+        return pages[self._columns.left] | pages[self._columns.right]
 
 
 class ErrorsModel(ResultTableModel):
@@ -242,9 +340,9 @@ class ErrorsModel(ResultTableModel):
         self._names = [e.path.casefold() for e in self._errors]
         return len(self._errors)
 
-    def paths_at(self, row: int) -> list[str]:
-        """The absolute path of the file in ``row`` (a one-item list[str])."""
-        return [os.path.join(self._root, *self._errors[self.record(row)].path.split("/"))]
+    def paths_of(self, record: int) -> list[str]:
+        """The absolute path of error ``record``'s file (a one-item list[str])."""
+        return [os.path.join(self._root, *self._errors[record].path.split("/"))]
 
     def display(self, record: int, col: int) -> str:
         """The path (column 0) or the reason (column 1) (str)."""
@@ -255,6 +353,10 @@ class ErrorsModel(ResultTableModel):
         """Case-folded text of the cell (str)."""
         return self.display(record, col).casefold()
 
-    def accepts(self, record: int, type_filter: TypeFilter, text: str) -> bool:
-        """Whether the path contains ``text``; errors have no duplicate type (bool)."""
-        return type_filter is None and (not text or text in self._names[record])
+    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
+        """No error has a duplicate type: nothing passes a type filter (``np.bool_`` zeros)."""
+        return np.zeros(len(self._errors), dtype=np.bool_)
+
+    def text_mask(self, text: str) -> np.ndarray:
+        """Which errors' paths contain ``text`` (case-folded) (``np.bool_``, shape (errors,))."""
+        return substring_mask(self._names, text)

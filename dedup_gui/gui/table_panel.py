@@ -23,20 +23,24 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import DupType
 from dedup_gui.gui.file_actions import copy_paths, file_menu
-from dedup_gui.gui.filter_proxy import ResultFilterProxy
 from dedup_gui.gui.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420
 _MIN_ELASTIC_WIDTH = 110
 _SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
-_TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering 100,000 rows
+_TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a million rows
 #: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
 _DUPLICATES_ONLY = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f == DUPLICATE_TYPES)
 _ALL_TYPES = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f is None)
 
 
 class TablePanel(QWidget):
-    """A :class:`ResultTableModel` shown through a :class:`ResultFilterProxy`, with filters.
+    """A :class:`ResultTableModel` in a table view, with its filter bar.
+
+    The model sorts and filters itself (NumPy, see :mod:`dedup_gui.gui.table_model`); the
+    panel only turns header clicks and the filter bar into calls of the model.  The panel
+    speaks in *records* (indices into the scan result: a pair, a file), which stay the same
+    when rows are sorted or filtered.
 
     The view sorts on header clicks; until then rows keep the model's order (for pairs: most
     similar first).  Keyboard: the arrows move the selection, Enter activates the row (the
@@ -48,29 +52,27 @@ class TablePanel(QWidget):
     chooses "Duplicates only", unchecking it chooses "All types".
 
     Args:
-        model: the source table model (the panel does not take ownership of its data).
+        model: the table model (the panel does not take ownership of its data).
         with_type_filter: show the duplicate-type combo (``False`` for the errors table).
         with_duplicates_only: show the "Show duplicates only" check box.
         parent: the Qt parent widget, or ``None``.
 
     Signals:
-        current_source_row_changed(int): the source row of the new current row, -1 for none.
-        visible_rows_changed(int, int): rows shown after filtering, and rows in the model.
-        row_activated(int): Enter (or a double click) on a row; its source row.
+        current_record_changed(int): the record of the new current row, -1 for none.
+        visible_rows_changed(int, int): rows shown after filtering, and records in the model.
+        record_activated(int): Enter (or a double click) on a row; its record.
         record_filter_changed(str): the record filter's label, ``""`` when it was cleared.
     """
 
-    current_source_row_changed = Signal(int)
+    current_record_changed = Signal(int)
     visible_rows_changed = Signal(int, int)
-    row_activated = Signal(int)
+    record_activated = Signal(int)
     record_filter_changed = Signal(str)
 
     def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
                  with_duplicates_only: bool = False, parent=None) -> None:  # fmt: skip
         super().__init__(parent)
         self.model = model
-        self.proxy = ResultFilterProxy(self)
-        self.proxy.setSourceModel(model)
 
         self.type_combo = QComboBox()
         for label, _type_filter in TYPE_FILTERS:
@@ -95,7 +97,7 @@ class TablePanel(QWidget):
         self.text_filter.textChanged.connect(self._on_text_changed)
 
         self.view = QTableView()
-        self.view.setModel(self.proxy)
+        self.view.setModel(model)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -124,8 +126,7 @@ class TablePanel(QWidget):
         self.menu_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.menu_action.triggered.connect(lambda: self._show_context_menu(QPoint(-1, -1)))
         self.view.addAction(self.menu_action)
-        for signal in (self.proxy.modelReset, self.proxy.rowsInserted, self.proxy.rowsRemoved,
-                       self.proxy.layoutChanged):  # fmt: skip
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._emit_counts)
 
         type_label = QLabel("Type:")
@@ -146,7 +147,8 @@ class TablePanel(QWidget):
     def apply_text_filter(self) -> None:
         """Filter by the file-name box now (typing applies it after a short pause)."""
         self._text_timer.stop()
-        self.proxy.set_text_filter(self.text_filter.text())
+        if self.text_filter.text().strip().casefold() != self.model.text_filter():
+            self.model.set_text_filter(self.text_filter.text())
 
     def set_type_filter_index(self, index: int) -> None:
         """Select entry ``index`` of :data:`~dedup_gui.gui.table_model.TYPE_FILTERS`."""
@@ -165,22 +167,25 @@ class TablePanel(QWidget):
         distance), with a chip ``"<label> ×"`` that clears the filter when clicked.
 
         Args:
-            records: an iterable of record indices.
+            records: an iterable or NumPy array of record indices.
             label: what the filter is, e.g. ``"Hamming distance = 4"`` (plain text).
+
+        Raises:
+            IndexError: a record index outside the model's records.
         """
+        self.model.set_record_filter(records)
         self._record_filter_label = label
         self.filter_chip.setText(f"{label} ×")
         self.filter_chip.show()
-        self.proxy.set_record_filter(frozenset(records))
         self.record_filter_changed.emit(label)
 
     def clear_record_filter(self) -> None:
         """Remove the record filter and its chip (nothing happens if there is none)."""
-        if self.proxy.record_filter() is None:
+        if self.model.record_filter() is None:
             return
         self._record_filter_label = ""
         self.filter_chip.hide()
-        self.proxy.set_record_filter(None)
+        self.model.set_record_filter(None)
         self.record_filter_changed.emit("")
         self.view.scrollTo(self.view.currentIndex())
 
@@ -189,55 +194,60 @@ class TablePanel(QWidget):
         return self._record_filter_label
 
     def refresh_filter(self) -> None:
-        """Filter again after the model's values changed (e.g. re-classified types)."""
-        self.proxy.invalidate()
+        """Sort and filter again after the model's values changed in place."""
+        self.model.refilter()
 
-    def select_source_row(self, source_row: int) -> bool:
-        """Make ``source_row`` current and selected, clearing the filters if they hide it.
+    def select_record(self, record: int) -> bool:
+        """Make the row of ``record`` current and selected, clearing the filters if they hide
+        it (first the file-name and record filters, then the type filter).
+
+        Args:
+            record: an index into the model's records (e.g. into ``result.pairs``).
 
         Returns:
-            ``True`` if the row is now selected (bool).
+            ``True`` if the record's row is now selected (bool); ``False`` for no such record.
         """
-        index = self.proxy.mapFromSource(self.model.index(source_row, 0))
-        if not index.isValid():
+        if not 0 <= record < self.model.record_count():
+            return False
+        if self.model.row_of(record) < 0:
             self.text_filter.clear()
             self.apply_text_filter()
             self.clear_record_filter()
-            index = self.proxy.mapFromSource(self.model.index(source_row, 0))
-        if not index.isValid():
+        if self.model.row_of(record) < 0:
             self.type_combo.setCurrentIndex(0)
-            index = self.proxy.mapFromSource(self.model.index(source_row, 0))
-        if not index.isValid():
+        row = self.model.row_of(record)
+        if row < 0:
             return False
-        self.view.setCurrentIndex(index)
-        self.view.selectRow(index.row())
-        self.view.scrollTo(index)
+        self._select_row(row)
         return True
 
     def select_first_row(self) -> bool:
         """Make the first visible row current (``False`` when no row is visible)."""
-        if self.proxy.rowCount() == 0:
+        if self.model.rowCount() == 0:
             return False
-        index = self.proxy.index(0, 0)
-        self.view.setCurrentIndex(index)
-        self.view.selectRow(0)
-        self.view.scrollTo(index)
+        self._select_row(0)
         return True
 
-    def current_source_row(self) -> int:
-        """The source row of the current row, or -1 when there is none (int)."""
-        index = self.proxy.mapToSource(self.view.currentIndex())
-        return index.row() if index.isValid() else -1
+    def _select_row(self, row: int) -> None:
+        index = self.model.index(row, 0)
+        self.view.setCurrentIndex(index)
+        self.view.selectRow(row)
+        self.view.scrollTo(index)
 
-    def context_menu(self, source_row: int) -> QMenu:
-        """The context menu for ``source_row``: open, open in the browser, show in folder, copy
+    def current_record(self) -> int:
+        """The record of the current row, or -1 when there is none (int)."""
+        index = self.view.currentIndex()
+        return self.model.record(index.row()) if index.isValid() else -1
+
+    def context_menu(self, record: int) -> QMenu:
+        """The context menu for ``record``: open, open in the browser, show in folder, copy
         paths (see :func:`~dedup_gui.gui.file_actions.file_menu`)."""
-        return file_menu(self.model.paths_at(source_row), self)
+        return file_menu(self.model.paths_of(record), self)
 
     def copy_current_paths(self) -> str:
         """Copy the current row's paths to the clipboard, one per line; return them (str)."""
-        row = self.current_source_row()
-        return copy_paths(self.model.paths_at(row)) if row >= 0 else ""
+        record = self.current_record()
+        return copy_paths(self.model.paths_of(record)) if record >= 0 else ""
 
     def fit_columns(self, available: int) -> None:
         """Size columns to their contents (Qt samples the rows), then shrink the model's
@@ -264,7 +274,7 @@ class TablePanel(QWidget):
         self.duplicates_check.blockSignals(True)
         self.duplicates_check.setChecked(type_filter is not None and DupType.DISTINCT not in type_filter)
         self.duplicates_check.blockSignals(False)
-        self.proxy.set_type_filter(type_filter)
+        self.model.set_type_filter(type_filter)
 
     def _on_duplicates_toggled(self, checked: bool) -> None:
         type_filter = TYPE_FILTERS[self.type_combo.currentIndex()][1]
@@ -275,9 +285,8 @@ class TablePanel(QWidget):
             self.type_combo.setCurrentIndex(_ALL_TYPES)
 
     def _on_activated(self, index: QModelIndex) -> None:
-        source = self.proxy.mapToSource(index)
-        if source.isValid():
-            self.row_activated.emit(source.row())
+        if index.isValid():
+            self.record_activated.emit(self.model.record(index.row()))
 
     def _show_context_menu(self, pos: QPoint) -> None:
         index = self.view.indexAt(pos)
@@ -285,17 +294,15 @@ class TablePanel(QWidget):
             index = self.view.currentIndex()
             rect = self.view.visualRect(index)
             pos = rect.center() if rect.isValid() else QPoint(0, 0)
-        source = self.proxy.mapToSource(index)
-        if not source.isValid():
+        if not index.isValid():
             return
         self.view.setCurrentIndex(index)
-        menu = self.context_menu(source.row())
+        menu = self.context_menu(self.model.record(index.row()))
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.view.viewport().mapToGlobal(pos))
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        source = self.proxy.mapToSource(current)
-        self.current_source_row_changed.emit(source.row() if source.isValid() else -1)
+        self.current_record_changed.emit(self.model.record(current.row()) if current.isValid() else -1)
 
     def _emit_counts(self, *_args) -> None:
-        self.visible_rows_changed.emit(self.proxy.rowCount(), self.model.rowCount())
+        self.visible_rows_changed.emit(self.model.rowCount(), self.model.record_count())

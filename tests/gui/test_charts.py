@@ -123,26 +123,26 @@ def test_clicking_a_bar_filters_the_pairs_table_to_that_distance(qtbot, window, 
 
     panel = window.pairs_panel
     assert window.tabs.currentWidget() is panel
-    assert panel.proxy.rowCount() == 1
-    row = panel.proxy.mapToSource(panel.proxy.index(0, 0)).row()
-    assert window.pairs_model.pair_at(row) is sample_scan.pairs[pair_index(sample_scan, AUDAX)]
-    assert panel.current_source_row() == row  # the only pair shown is selected
+    assert panel.model.rowCount() == 1
+    record = panel.model.record(0)
+    assert window.pairs_model.pair_at(0) is sample_scan.pairs[pair_index(sample_scan, AUDAX)]
+    assert panel.current_record() == record  # the only pair shown is selected
     assert panel.filter_chip.isVisible() and panel.filter_chip.text() == "Hamming distance = 6 ×"
     assert window.tabs.tabText(0) == "Pairs (1 of 6)"
 
     qtbot.mouseClick(panel.filter_chip, Qt.MouseButton.LeftButton)  # the chip clears the filter
-    assert panel.proxy.rowCount() == 6 and not panel.filter_chip.isVisible()
-    assert panel.current_source_row() == row  # the selection stays
+    assert panel.model.rowCount() == 6 and not panel.filter_chip.isVisible()
+    assert panel.current_record() == record  # the selection stays
 
 
 def test_clicking_the_distance_of_several_pairs_shows_them_all(qtbot, window):
     view = show_histogram(qtbot, window)
     window.histogram_view.click_distance(0)
     panel = window.pairs_panel
-    distances = {panel.proxy.index(r, 6).data() for r in range(panel.proxy.rowCount())}
-    assert panel.proxy.rowCount() == 4 and distances == {"0"}
+    distances = {panel.model.index(r, 6).data() for r in range(panel.model.rowCount())}
+    assert panel.model.rowCount() == 4 and distances == {"0"}
     view.click_distance(40)  # no pair of pages at all: nothing happens
-    assert panel.filter_chip.text() == "Hamming distance = 0 ×" and panel.proxy.rowCount() == 4
+    assert panel.filter_chip.text() == "Hamming distance = 0 ×" and panel.model.rowCount() == 4
 
 
 def test_histogram_k_line_log_scale_and_selected_distance(qtbot, window, sample_scan):

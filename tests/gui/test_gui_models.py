@@ -1,4 +1,5 @@
-"""The table models, the filter proxy and the small helpers, on a hand-built ScanResult."""
+"""The table models (with their NumPy sorting and filtering) and the small helpers, on a hand-built
+ScanResult."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from dedup_gui.core.model import DupType
 from dedup_gui.core.progress import CancelToken
-from dedup_gui.gui.filter_proxy import ResultFilterProxy
 from dedup_gui.gui.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.table_model import DUPLICATE_TYPES, SORT_ROLE, TYPE_FILTERS
 from dedup_gui.gui.scan_status import format_eta
@@ -19,10 +19,10 @@ def column(model, col: int, role=Qt.ItemDataRole.DisplayRole) -> list:
     return [model.data(model.index(r, col), role) for r in range(model.rowCount())]
 
 
-def proxied(model) -> ResultFilterProxy:
-    proxy = ResultFilterProxy()
-    proxy.setSourceModel(model)
-    return proxy
+def loaded(model, result):
+    """``model`` showing ``result``."""
+    model.set_result(result)
+    return model
 
 
 def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
@@ -60,74 +60,69 @@ def test_pairs_model_shows_scores_with_three_decimals(qapp, result):
     assert model.data(model.index(1, 6), Qt.ItemDataRole.TextAlignmentRole) == int(right)
     assert model.data(model.index(1, 0), Qt.ItemDataRole.TextAlignmentRole) is None
     assert model.pages_of(1) == (result.pages[0], result.pages[1])
-    assert model.first_duplicate_row() == 1
+    assert model.first_duplicate_record() == 1 and model.row_of(1) == 1
 
 
 def test_numeric_columns_sort_as_numbers(qapp, result):
-    pairs = proxied(PairsModel())
-    pairs.sourceModel().set_result(result)
+    pairs = loaded(PairsModel(), result)
     pairs.sort(6, Qt.SortOrder.AscendingOrder)  # Hamming distance: 2, 10, 20, 25, 33
     assert column(pairs, 6) == ["2", "10", "20", "25", "33"]
     pairs.sort(3, Qt.SortOrder.DescendingOrder)
     assert column(pairs, 3) == ["0.990", "0.950", "0.600", "0.400", "0.050"]
 
-    pages = proxied(PagesModel())
-    pages.sourceModel().set_result(result)
+    pages = loaded(PagesModel(), result)
     pages.sort(3, Qt.SortOrder.DescendingOrder)  # words; errors (no value) last
     assert column(pages, 3) == ["1,500", "120", "40", "9", "0", "", ""]
 
 
 def test_pairs_type_and_text_filters(qapp, result):
-    proxy = proxied(PairsModel())
-    proxy.sourceModel().set_result(result)
-    assert proxy.rowCount() == 5
+    model = loaded(PairsModel(), result)
+    assert model.rowCount() == 5
     expected = {None: 5, DUPLICATE_TYPES: 4}
     for dup_type in DupType:
         expected[frozenset({dup_type})] = 1
     for _label, type_filter in TYPE_FILTERS:
-        proxy.set_type_filter(type_filter)
-        assert proxy.rowCount() == expected[type_filter], _label
-    proxy.set_type_filter(frozenset({DupType.PARTIAL}))
-    assert column(proxy, 2) == ["partial duplicate"]
-    proxy.set_type_filter(DUPLICATE_TYPES)
-    assert "distinct" not in column(proxy, 2)
+        model.set_type_filter(type_filter)
+        assert model.rowCount() == expected[type_filter], _label
+    model.set_type_filter(frozenset({DupType.PARTIAL}))
+    assert column(model, 2) == ["partial duplicate"]
+    model.set_type_filter(DUPLICATE_TYPES)
+    assert "distinct" not in column(model, 2)
 
-    proxy.set_type_filter(None)
-    proxy.set_text_filter("  ALPHA ")  # either side, ignoring case and spaces
-    assert sorted(column(proxy, 2)) == ["content duplicate", "full duplicate"]
-    proxy.set_text_filter("delta")
-    proxy.set_type_filter(DUPLICATE_TYPES)
-    assert column(proxy, 2) == ["partial duplicate"]
-    proxy.set_text_filter("")
-    assert proxy.rowCount() == 4
+    model.set_type_filter(None)
+    model.set_text_filter("  ALPHA ")  # either side, ignoring case and spaces
+    assert sorted(column(model, 2)) == ["content duplicate", "full duplicate"]
+    model.set_text_filter("delta")
+    model.set_type_filter(DUPLICATE_TYPES)
+    assert column(model, 2) == ["partial duplicate"]
+    model.set_text_filter("")
+    assert model.rowCount() == 4
 
 
 def test_pages_type_filter_uses_the_pages_pairs(qapp, result):
-    proxy = proxied(PagesModel())
-    proxy.sourceModel().set_result(result)
-    proxy.set_type_filter(frozenset({DupType.FULL}))
-    assert column(proxy, 0) == ["a/alpha.html", "a/beta.html"]
-    proxy.set_type_filter(frozenset({DupType.DISTINCT}))  # pages without any duplicate
-    assert column(proxy, 0) == ["c/empty.html"]
-    proxy.set_type_filter(DUPLICATE_TYPES)
-    assert proxy.rowCount() == 4
-    proxy.set_type_filter(None)
-    assert proxy.rowCount() == 7  # error rows appear only without a type filter
-    proxy.set_text_filter("html")
-    assert proxy.rowCount() == 7
-    proxy.set_text_filter("b/")
-    assert column(proxy, 0) == ["b/gamma.html", "b/delta.html"]
+    model = loaded(PagesModel(), result)
+    model.set_type_filter(frozenset({DupType.FULL}))
+    assert column(model, 0) == ["a/alpha.html", "a/beta.html"]
+    model.set_type_filter(frozenset({DupType.DISTINCT}))  # pages without any duplicate
+    assert column(model, 0) == ["c/empty.html"]
+    model.set_type_filter(DUPLICATE_TYPES)
+    assert model.rowCount() == 4
+    model.set_type_filter(None)
+    assert model.rowCount() == 7  # error rows appear only without a type filter
+    model.set_text_filter("html")
+    assert model.rowCount() == 7
+    model.set_text_filter("b/")
+    assert column(model, 0) == ["b/gamma.html", "b/delta.html"]
 
 
 def test_errors_model(qapp, result):
-    proxy = proxied(ErrorsModel())
-    proxy.sourceModel().set_result(result)
-    assert [proxy.data(proxy.index(r, 1)) for r in range(2)] == [
+    model = loaded(ErrorsModel(), result)
+    assert [model.data(model.index(r, 1)) for r in range(2)] == [
         "could not be decoded", "too large (60 MB)"]  # fmt: skip
-    proxy.set_text_filter("huge")
-    assert column(proxy, 0) == ["huge.html"]
-    assert proxy.sourceModel().rowCount(proxy.sourceModel().index(0, 0)) == 0
-    assert proxy.sourceModel().rowCount(QModelIndex()) == 2
+    model.set_text_filter("huge")
+    assert column(model, 0) == ["huge.html"]
+    assert model.rowCount(model.index(0, 0)) == 0
+    assert model.rowCount(QModelIndex()) == 1 and model.record_count() == 2
 
 
 def test_type_filter_choices():
@@ -166,25 +161,23 @@ def test_qt_progress_throttles_and_reads_the_token(qapp):
 def test_sorting_moves_rows_and_keeps_persistent_indexes(qapp, result):
     model = PairsModel()
     model.set_result(result)
-    proxy = proxied(model)
-    full = QPersistentModelIndex(proxy.index(1, 0))  # alpha/beta, the full duplicate
-    assert model.first_duplicate_row() == 1
-    proxy.sort(3, Qt.SortOrder.DescendingOrder)  # content similarity: full pair first
-    assert full.row() == 0 and proxy.data(full) == "a/alpha.html"
-    assert model.first_duplicate_row() == 0 and model.pair_at(0).type is DupType.FULL
+    full = QPersistentModelIndex(model.index(1, 0))  # alpha/beta, the full duplicate
+    assert model.first_duplicate_record() == 1 and model.row_of(1) == 1
+    model.sort(3, Qt.SortOrder.DescendingOrder)  # content similarity: full pair first
+    assert full.row() == 0 and model.data(full) == "a/alpha.html"
+    assert model.row_of(model.first_duplicate_record()) == 0 and model.pair_at(0).type is DupType.FULL
     assert model.pages_of(0) == (result.pages[0], result.pages[1])
-    proxy.sort(-1)  # back to the result's order
+    model.sort(-1)  # back to the result's order
     assert full.row() == 1
-    assert column(proxy, 2)[0] == "distinct"
+    assert column(model, 2)[0] == "distinct"
     # a new result keeps the sort column
-    proxy.sort(6, Qt.SortOrder.DescendingOrder)
+    model.sort(6, Qt.SortOrder.DescendingOrder)
     model.set_result(result)
-    assert column(proxy, 6) == ["33", "25", "20", "10", "2"]
+    assert column(model, 6) == ["33", "25", "20", "10", "2"]
 
 
 def test_sort_ties_keep_the_result_order(qapp, result):
-    pages = proxied(PagesModel())
-    pages.sourceModel().set_result(result)
+    pages = loaded(PagesModel(), result)
     pages.sort(5, Qt.SortOrder.AscendingOrder)  # cluster: empty (-1) first, then cluster 1
     assert column(pages, 0) == ["c/empty.html", "broken.html", "huge.html", "a/alpha.html",
                                 "a/beta.html", "b/gamma.html", "b/delta.html"]  # fmt: skip
@@ -193,8 +186,11 @@ def test_sort_ties_keep_the_result_order(qapp, result):
 def test_none_returning_overrides_cannot_exhaust_none(qapp):
     """PySide6 6.12.0 on CPython 3.11 drops a reference to None per call; the session guard
     (tests/gui/conftest.py, dedup_gui.gui.compat) must keep the interpreter alive."""
+    from PySide6.QtCore import QSortFilterProxyModel
+
     model = ErrorsModel()
-    proxy = proxied(model)
+    proxy = QSortFilterProxyModel()  # a C++ caller of the Python override
+    proxy.setSourceModel(model)
     model.set_result(None)
     before = sys.getrefcount(None)
     for _ in range(20_000):  # headerData of the vertical header returns None

@@ -55,20 +55,20 @@ def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_windo
     assert scan.thread_names[0] != threading.current_thread().name  # ran off the GUI thread
     assert str(tmp_path.resolve()) in window.windowTitle()
 
-    assert window.pages_panel.proxy.rowCount() == len(result.pages) + len(result.errors) == 7
-    assert window.pairs_panel.proxy.rowCount() == 5
-    assert window.errors_panel.proxy.rowCount() == 2
+    assert window.pages_panel.model.rowCount() == len(result.pages) + len(result.errors) == 7
+    assert window.pairs_panel.model.rowCount() == 5
+    assert window.errors_panel.model.rowCount() == 2
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
     assert titles == ["Pairs (5)", "Pages (7)", "Errors (2)", "Histogram", "Map"]
     assert window.tabs.currentWidget() is window.pairs_panel
 
     # the result's first pair is distinct: the first non-distinct one (alpha/beta) is selected
-    row = window.pairs_panel.current_source_row()
-    assert row == 1 and window.pairs_model.pair_at(row).type is DupType.FULL
+    record = window.pairs_panel.current_record()
+    assert record == 1 and window.pairs_model.pair_of(record).type is DupType.FULL
     assert window.pairs_panel.view.selectionModel().isRowSelected(
         window.pairs_panel.view.currentIndex().row())
     view = window.inspector.text_diff_view  # the inspector shows the selected pair
-    assert window.inspector.current_pair() is window.pairs_model.pair_at(row)
+    assert window.inspector.current_pair() is window.pairs_model.pair_of(record)
     assert view.left_edit.toPlainText() == displayed("Alpha text\nsecond paragraph")
     assert view.right_edit.toPlainText() == "Beta text"
     assert view.left_name.text() == "left: a/alpha.html"
@@ -84,10 +84,10 @@ def test_selecting_another_pair_shows_its_texts(qtbot, make_window, fake_scan, t
     wait_for_end(qtbot, window)
     panel = window.pairs_panel
     panel.type_combo.setCurrentText("partial duplicate")
-    assert panel.proxy.rowCount() == 1
+    assert panel.model.rowCount() == 1
     assert window.tabs.tabText(0) == "Pairs (1 of 5)"
     panel.view.selectRow(0)
-    panel.view.setCurrentIndex(panel.proxy.index(0, 0))
+    panel.view.setCurrentIndex(panel.model.index(0, 0))
     assert window.inspector.text_diff_view.left_name.text() == "left: b/gamma.html"
     assert window.inspector.text_diff_view.right_name.text() == "right: b/delta.html"
     assert window.inspector.current_pair().type is DupType.PARTIAL
@@ -102,10 +102,10 @@ def test_header_click_sorts_numbers_and_keeps_the_selected_pair(qtbot, make_wind
     header = panel.view.horizontalHeader()
     x = header.sectionViewportPosition(6) + header.sectionSize(6) // 2
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
-    hamming = [panel.proxy.index(r, 6).data() for r in range(panel.proxy.rowCount())]
+    hamming = [panel.model.index(r, 6).data() for r in range(panel.model.rowCount())]
     assert hamming in (["2", "10", "20", "25", "33"], ["33", "25", "20", "10", "2"])
-    row = panel.current_source_row()
-    assert window.pairs_model.pair_at(row).type is DupType.FULL  # the selection followed
+    record = panel.current_record()
+    assert window.pairs_model.pair_of(record).type is DupType.FULL  # the selection followed
     assert window.inspector.text_diff_view.left_name.text() == "left: a/alpha.html"
 
 
@@ -115,8 +115,8 @@ def test_typing_a_file_name_filters_the_tables(qtbot, make_window, fake_scan, tm
     wait_for_end(qtbot, window)
     panel = window.pages_panel
     qtbot.keyClicks(panel.text_filter, "GAMMA")
-    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 1, timeout=5000)
-    assert panel.proxy.index(0, 0).data() == "b/gamma.html"
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=5000)
+    assert panel.model.index(0, 0).data() == "b/gamma.html"
     assert window.tabs.tabText(1) == "Pages (1 of 7)"
 
 
@@ -292,10 +292,10 @@ def test_scan_of_the_bundled_samples(qtbot, make_window):
     }
     assert html and html <= rows  # every saved page has its row
     assert all((SAMPLES_DIR / path).is_file() for path in rows)
-    assert window.pairs_panel.proxy.rowCount() > 0
-    row = window.pairs_panel.current_source_row()
-    assert row >= 0 and window.pairs_model.pair_at(row).type in DUPLICATE_TYPES
-    left, right = window.pairs_model.pages_of(row)
+    assert window.pairs_panel.model.rowCount() > 0
+    record = window.pairs_panel.current_record()
+    assert record >= 0 and window.pairs_model.pair_of(record).type in DUPLICATE_TYPES
+    left, right = window.pairs_model.pages_of(window.pairs_model.row_of(record))
     view = window.inspector.text_diff_view
     assert view.left_edit.toPlainText() == displayed(left.main_text)
     assert view.right_edit.toPlainText() == displayed(right.main_text)

@@ -61,7 +61,7 @@ def pair_index(result, paths) -> int:
 
 
 def type_shown(win: MainWindow, index: int) -> str:
-    """The Type cell of pair ``index`` in the pairs table (the source model)."""
+    """The Type cell of pair ``index`` in the pairs table (the pair must be shown)."""
     return win.pairs_model.index(win.pairs_model.row_of(index), 2).data()
 
 
@@ -104,10 +104,10 @@ def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample
 def test_duplicates_only_hides_a_pair_that_turns_distinct(qtbot, make_window, sample_scan):
     win = make_window(sample_scan)
     win.pairs_panel.set_duplicates_only(True)
-    assert win.pairs_panel.proxy.rowCount() == 6
+    assert win.pairs_panel.model.rowCount() == 6
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         win.thresholds_panel.content_partial.setValue(0.6)
-    assert win.pairs_panel.proxy.rowCount() == 4
+    assert win.pairs_panel.model.rowCount() == 4
     assert win.tabs.tabText(0) == "Pairs (4 of 6)"
 
 
@@ -160,16 +160,16 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     assert other != cluster.id
     view.tree.setCurrentIndex(top)
     panel = win.pairs_panel
-    assert panel.proxy.rowCount() == 1 and panel.filter_chip.text() == f"Cluster {cluster.id} ×"
+    assert panel.model.rowCount() == 1 and panel.filter_chip.text() == f"Cluster {cluster.id} ×"
     assert win.current_pair_index() == audax
-    assert win.pages_panel.proxy.rowCount() == 2
+    assert win.pages_panel.model.rowCount() == 2
     assert view.highlighted_cluster() == cluster.id
 
     # a page row: its pair is selected; clearing the chip shows every pair again
     view.tree.setCurrentIndex(model.index(1, 0, top))
     assert win.current_pair_index() == audax
     panel.filter_chip.click()
-    assert panel.proxy.rowCount() == 6
+    assert panel.model.rowCount() == 6
 
 
 # --- the pairs table -------------------------------------------------------------------------
@@ -179,15 +179,15 @@ def test_show_duplicates_only_and_the_type_combo_agree(qtbot, make_window, resul
     win = make_window(result)
     panel = win.pairs_panel
     assert panel.duplicates_check.isVisible() and not panel.duplicates_check.isChecked()
-    assert panel.proxy.rowCount() == 5  # distinct pairs are shown until asked otherwise
+    assert panel.model.rowCount() == 5  # distinct pairs are shown until asked otherwise
     panel.duplicates_check.click()
-    assert panel.proxy.rowCount() == 4 and panel.type_combo.currentText() == "Duplicates only"
+    assert panel.model.rowCount() == 4 and panel.type_combo.currentText() == "Duplicates only"
     panel.type_combo.setCurrentText("distinct")
-    assert not panel.duplicates_check.isChecked() and panel.proxy.rowCount() == 1
+    assert not panel.duplicates_check.isChecked() and panel.model.rowCount() == 1
     panel.type_combo.setCurrentText("layout duplicate")
-    assert panel.duplicates_check.isChecked() and panel.proxy.rowCount() == 1
+    assert panel.duplicates_check.isChecked() and panel.model.rowCount() == 1
     panel.duplicates_check.click()  # unchecking shows every type again
-    assert panel.type_combo.currentText() == "All types" and panel.proxy.rowCount() == 5
+    assert panel.type_combo.currentText() == "All types" and panel.model.rowCount() == 5
     assert not win.pages_panel.duplicates_check.isVisibleTo(win.pages_panel)
 
 
@@ -207,7 +207,7 @@ def test_text_filter_and_keyboard_navigation(qtbot, make_window, sample_scan):
     win.focus_filter()  # Ctrl+F
     assert QApplication.focusWidget() is panel.text_filter
     qtbot.keyClicks(panel.text_filter, "audax")
-    qtbot.waitUntil(lambda: panel.proxy.rowCount() == 1, timeout=5000)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=5000)
     win.tab_actions[3].trigger()  # Ctrl+4: the histogram
     assert win.tabs.currentWidget() is win.histogram_view
 
@@ -219,8 +219,8 @@ def test_context_menu_actions(qtbot, make_window, sample_scan, monkeypatch):
     win = make_window(sample_scan)
     audax = pair_index(sample_scan, AUDAX)
     win.select_pair(audax)
-    row = win.pairs_panel.current_source_row()
-    menu = win.pairs_panel.context_menu(row)
+    record = win.pairs_panel.current_record()
+    menu = win.pairs_panel.context_menu(record)
     actions = {a.objectName(): a for a in menu.actions() if a.objectName()}
     assert set(actions) == {"open", "open-right", "browser", "browser-right", "folder", "copy"}
     left, right = (
@@ -253,7 +253,7 @@ def test_the_context_menu_opens_on_a_right_click(qtbot, make_window, sample_scan
     monkeypatch.setattr(table_panel.QMenu, "popup", lambda menu, pos, *a: shown.append(menu))
     win = make_window(sample_scan)
     view = win.pairs_panel.view
-    rect = view.visualRect(win.pairs_panel.proxy.index(2, 0))
+    rect = view.visualRect(win.pairs_panel.model.index(2, 0))
     view.customContextMenuRequested.emit(rect.center())
     assert len(shown) == 1 and win.pairs_panel.view.currentIndex().row() == 2
     view.setFocus()
@@ -265,7 +265,7 @@ def test_the_context_menu_opens_on_a_right_click(qtbot, make_window, sample_scan
 def test_errors_panel_lists_every_file_and_why(qtbot, make_window, result):
     win = make_window(result)
     panel = win.errors_panel
-    rows = {(panel.proxy.index(r, 0).data(), panel.proxy.index(r, 1).data()) for r in range(panel.proxy.rowCount())}
+    rows = {(panel.model.index(r, 0).data(), panel.model.index(r, 1).data()) for r in range(panel.model.rowCount())}
     assert rows == {("broken.html", "could not be decoded"), ("huge.html", "too large (60 MB)")}
     assert win.tabs.tabText(2) == "Errors (2)"
     assert panel.context_menu(0).actions()  # copy the path, show it in its folder
