@@ -271,7 +271,7 @@ def substring_mask(strings: Sequence[str], text: str) -> np.ndarray:
 
 def distance_counts_by_type(result: ScanResult, bits: int = 64) -> dict[DupType, np.ndarray]:
     """For each duplicate type, how many classified pairs lie at each Hamming distance: the
-    same counts as :func:`dedup_gui.core.histogram.type_counts_by_distance` (distinct pairs and
+    counts behind :func:`dedup_gui.core.histogram.type_counts_by_distance` (distinct pairs and
     pairs involving a page without text are left out), from the pair columns in one
     ``np.bincount`` instead of a Python step per pair.
 

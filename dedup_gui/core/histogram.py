@@ -128,11 +128,9 @@ def type_counts_by_distance(result: ScanResult) -> dict[DupType, np.ndarray]:
 
     Returns:
         ``{type: np.int64 array of 65 counts}`` for the four duplicate types (distinct pairs and
-        pairs involving pages without text are left out, as in :func:`result_histogram`).
+        pairs involving pages without text are left out, as in :func:`result_histogram`),
+        counted from the pair columns in one ``np.bincount``.
     """
-    out = {t: np.zeros(BITS + 1, dtype=np.int64) for t in DupType if t is not DupType.DISTINCT}
-    for pair in result.pairs:
-        if pair.type is DupType.DISTINCT or not pair.scores.both_have_text:
-            continue
-        out[pair.type][pair.scores.hamming_distance] += 1
-    return out
+    from .columns import distance_counts_by_type  # columns imports the model, as this module does
+
+    return distance_counts_by_type(result, BITS)
