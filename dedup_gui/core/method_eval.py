@@ -451,7 +451,7 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
                 mark.set_gid(f"{spec.key}:default")
                 lowest = min(lowest, d.precision)
     bottom = max(0.0, math.floor(lowest * 20) / 20 - 0.05)
-    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlim(-0.02, 1.07)  # room for the labels of rings near recall 1
     ax.set_ylim(bottom, 1.0 + (1.0 - bottom) * 0.03)
     ax.set_xlabel("recall (share of the duplicate pairs found)")
     ax.set_ylabel("precision (share of the pairs called duplicates that are)")
