@@ -18,6 +18,7 @@ import hashlib
 import os
 import pickle
 import sqlite3
+import sys
 import time
 import zlib
 from dataclasses import asdict, fields
@@ -186,6 +187,9 @@ class FeatureCache:
                 "UPDATE features SET used = ? WHERE sha1 = ? AND version = ?", (int(time.time()), sha1, self.version)
             )
             values = pickle.loads(zlib.decompress(found[0]))
+            # one string object per element name, as a fresh extraction gives (entries written
+            # before the names were interned hold one per element: 3x the memory)
+            values["tag_sequence"] = tuple(map(sys.intern, values["tag_sequence"]))
             page = Page(path=path, abspath=abspath, **values)
         except Exception:
             self.misses += 1  # an entry from another version or a damaged row: re-extract

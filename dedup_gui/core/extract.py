@@ -9,6 +9,7 @@ web pages", COMPSAC 2002).  Nothing is fetched and no script runs: lxml only par
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 from dataclasses import dataclass
 from urllib.parse import urljoin
@@ -68,10 +69,15 @@ def parse_html(text: str) -> lxml.html.HtmlElement | None:
 
 
 def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
-    """Element names of the tree in document order, e.g. ``("html", "head", "title", ...)``."""
+    """Element names of the tree in document order, e.g. ``("html", "head", "title", ...)``.
+
+    The names are interned: a page of 1,000 elements then holds a few dozen string objects, not
+    1,000, and pickling (to the main process, to the cache) writes each name once.  At 100,000
+    pages that is about 2.5 GB less memory.
+    """
     if root is None:
         return ()
-    return tuple(el.tag.lower() for el in root.iter() if isinstance(el.tag, str))
+    return tuple(sys.intern(el.tag.lower()) for el in root.iter() if isinstance(el.tag, str))
 
 
 def page_title(root: lxml.html.HtmlElement | None) -> str:
