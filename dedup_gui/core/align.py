@@ -16,13 +16,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from rapidfuzz.distance import Indel, Levenshtein
+from rapidfuzz.process import cdist
 
 #: Texts up to this many characters get the exact Levenshtein distance.
 EXACT_LIMIT = 100_000
 #: A changed block larger than this (product of lengths, characters^2) is not compared
 #: character by character: its distance is bounded by max(len) instead.
 BLOCK_LIMIT = 4_000_000_000
+
+#: From this product of the two lengths (characters^2, about 3 ms of work) on, a distance is
+#: computed with the GIL released (see :func:`plain_distance`).
+GIL_FREE_MIN_PRODUCT = 10_000_000
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s*|\n")
 
@@ -97,11 +103,25 @@ def align(a: Sequence, b: Sequence) -> list[Opcode]:
     return merged
 
 
+def plain_distance(a: str, b: str) -> int:
+    """The exact Levenshtein distance of two strings (characters, int), as
+    ``rapidfuzz.distance.Levenshtein.distance``.
+
+    Large comparisons (:data:`GIL_FREE_MIN_PRODUCT`) go through ``rapidfuzz.process.cdist``,
+    which computes with the GIL released: ``Levenshtein.distance`` holds it for the whole call
+    (most of a second for two 50,000-character texts), and the window's GUI thread, which needs
+    the GIL for every Python slot, would freeze meanwhile when a scan runs in its process.
+    """
+    if len(a) * len(b) < GIL_FREE_MIN_PRODUCT:
+        return int(Levenshtein.distance(a, b))
+    return int(cdist([a], [b], scorer=Levenshtein.distance, dtype=np.int64, workers=1)[0, 0])
+
+
 def levenshtein_distance(a: str, b: str) -> int:
     """Levenshtein distance of two texts (characters); exact up to :data:`EXACT_LIMIT`
     characters, sentence-aligned (an upper bound, see the module doc) beyond."""
     if max(len(a), len(b)) <= EXACT_LIMIT:
-        return int(Levenshtein.distance(a, b))
+        return plain_distance(a, b)
     ua, ub = split_sentences(a), split_sentences(b)
     distance = 0
     for op in align(ua, ub):
@@ -112,7 +132,7 @@ def levenshtein_distance(a: str, b: str) -> int:
         if len(block_a) * len(block_b) > BLOCK_LIMIT:
             distance += max(len(block_a), len(block_b))
         else:
-            distance += int(Levenshtein.distance(block_a, block_b))
+            distance += plain_distance(block_a, block_b)
     return distance
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-from .align import levenshtein_similarity
+from .align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
 from .features import normalized_text
 from .model import Page, PairScores
 from .shingles import containment, jaccard
@@ -60,8 +60,13 @@ def text_similarity(a: str, b: str) -> float:
 
 
 def layout_similarity(a: Sequence[str], b: Sequence[str]) -> float:
-    """Normalized Levenshtein similarity of two tag sequences, in [0, 1]."""
-    return float(Levenshtein.normalized_similarity(tag_string(a), tag_string(b)))
+    """Normalized Levenshtein similarity of two tag sequences, in [0, 1]: 1 - distance /
+    max(len); 1.0 for two empty sequences.  Long sequences are compared with the GIL released
+    (:func:`~dedup_gui.core.align.plain_distance`)."""
+    sa, sb = tag_string(a), tag_string(b)
+    if len(sa) * len(sb) < GIL_FREE_MIN_PRODUCT:
+        return float(Levenshtein.normalized_similarity(sa, sb))
+    return 1.0 - plain_distance(sa, sb) / max(len(sa), len(sb))
 
 
 def pair_scores(a: Page, b: Page) -> PairScores:

@@ -7,8 +7,11 @@ CLI one that prints to the terminal, tests :class:`NullProgress`.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
+from collections import deque
+from collections.abc import Sequence
 from typing import Protocol
 
 
@@ -59,27 +62,182 @@ class CancelToken:
 
 
 class EtaEstimator:
-    """Estimates the remaining time of a stage from its rate so far.
+    """Estimates the seconds left in a stage, for people: nothing until the rate is known, then
+    a figure that counts down smoothly instead of jumping with every update.
+
+    * The rate is measured from the stage's first finished item on, so the start-up before it
+      (worker processes starting, the first page's imports) does not inflate early estimates.
+    * It is the rate over the last ``window`` seconds, so it follows a stage whose speed changes.
+    * No estimate is given until the stage has run ``min_seconds`` since that first item and
+      done ``min_fraction`` of its items, or has run ``patience`` seconds (a huge stage).
+    * The returned figure counts down between updates and moves towards each new raw estimate
+      with the time constant ``smoothing``.
 
     Args:
         clock: a monotonic clock in seconds (for tests); defaults to ``time.monotonic``.
+        min_seconds: seconds of a stage's measured work before any estimate (float).
+        min_fraction: share of a stage's items done before any estimate ([0, 1], float).
+        patience: seconds after which an estimate is given even below ``min_fraction`` (float).
+        window: seconds of recent updates the rate is measured over (float).
+        smoothing: time constant of the smoothing, seconds (float; 0 = no smoothing).
     """
 
-    def __init__(self, clock=time.monotonic) -> None:
+    def __init__(
+        self,
+        clock=time.monotonic,
+        min_seconds: float = 3.0,
+        min_fraction: float = 0.01,
+        patience: float = 20.0,
+        window: float = 60.0,
+        smoothing: float = 5.0,
+    ) -> None:
         self._clock = clock
+        self.min_seconds = min_seconds
+        self.min_fraction = min_fraction
+        self.patience = patience
+        self.window = window
+        self.smoothing = smoothing
         self._stage: str | None = None
-        self._start = 0.0
+        self._samples: deque[tuple[float, int]] = deque()
+        self._first: tuple[float, int] | None = None
+        self._shown: tuple[float, float] | None = None  # (estimate, when)
 
     def eta(self, stage: str, done: int, total: int) -> float | None:
-        """Return the estimated seconds left in ``stage`` (float), or ``None`` if unknown yet."""
+        """Return the estimated seconds left in ``stage`` (float >= 0), or ``None`` while it is
+        not known well enough yet.
+
+        Args:
+            stage: the stage's name; a new name starts a new estimate.
+            done: items of the stage done so far (int).
+            total: the stage's items (int; 0 or less: unknown, gives ``None``).
+        """
         now = self._clock()
         if stage != self._stage:
-            self._stage, self._start = stage, now
+            self._stage = stage
+            self._samples.clear()
+            self._first = self._shown = None
+        if total <= 0 or done <= 0 or done > total:
             return None
-        if done <= 0 or total <= 0 or done > total:
+        if done == total:
+            return 0.0
+        if self._first is None:
+            self._first = (now, done)  # the rate is timed from here: start-up is excluded
+        samples = self._samples
+        if not samples or done > samples[-1][1]:
+            samples.append((now, done))
+        while len(samples) > 2 and samples[1][0] <= now - self.window:
+            samples.popleft()  # keep one sample at or before the window's start
+        run = now - self._first[0]
+        share = (done - self._first[1]) / total
+        if run < self.min_seconds or (share < self.min_fraction and run < self.patience):
             return None
-        elapsed = now - self._start
-        return elapsed / done * (total - done)
+        (t0, d0), (t1, d1) = samples[0], samples[-1]
+        if d1 <= d0 or t1 <= t0:
+            return self._countdown(now)
+        raw = (total - done) / ((d1 - d0) / (t1 - t0))
+        if self._shown is None or self.smoothing <= 0:
+            estimate = raw
+        else:
+            predicted = self._countdown(now)
+            pull = 1.0 - math.exp(-(now - self._shown[1]) / self.smoothing)
+            estimate = predicted + pull * (raw - predicted)
+        self._shown = (estimate, now)
+        return estimate
+
+    def _countdown(self, now: float) -> float | None:
+        """The last estimate, less the time since it was made (``None`` if there was none)."""
+        if self._shown is None:
+            return None
+        return max(0.0, self._shown[0] - (now - self._shown[1]))
+
+
+#: The scan's stages, in order, with the share of the whole scan's progress bar each one
+#: nominally takes (see :class:`OverallProgress`).  The names are the ones the scan reports.
+STAGE_CACHE = "looking up the feature cache"
+STAGE_READ = "reading pages"
+STAGE_CANDIDATES = "finding candidate pairs"
+STAGE_MEASURE = "comparing pairs"
+SCAN_STAGES: tuple[tuple[str, float], ...] = (
+    (STAGE_CACHE, 0.05),
+    (STAGE_READ, 0.70),
+    (STAGE_CANDIDATES, 0.05),
+    (STAGE_MEASURE, 0.20),
+)
+
+
+class OverallProgress:
+    """One figure for a job of several stages, which never goes backwards.
+
+    Each stage takes a share of the bar.  When a stage starts, it gets its nominal weight's part
+    of what is left of the bar, among itself and the stages still to come; a stage that is
+    skipped leaves its share to the later ones.  The reading stage's weight shrinks to the
+    share of the files it has to read after a cache lookup (a warm cache reads few files).
+    A stage that is not in the plan is added after the current one, with the smallest weight.
+
+    Args:
+        stages: ``(name, weight)`` in the order the job runs them (weights > 0, any scale);
+            defaults to :data:`SCAN_STAGES`.
+
+    Example:
+        >>> p = OverallProgress([("a", 1.0), ("b", 1.0)])
+        >>> p.update("a", 5, 10), p.update("a", 10, 10), p.update("b", 2, 4)
+        (0.25, 0.5, 0.75)
+    """
+
+    def __init__(self, stages: Sequence[tuple[str, float]] = SCAN_STAGES) -> None:
+        self._names = [name for name, _w in stages]
+        self._weights = {name: float(w) for name, w in stages}
+        self._current: str | None = None
+        self._start = 0.0  # the bar's fraction when the current stage started
+        self._span = 0.0  # the current stage's share of the bar
+        self._fraction = 0.0
+        self._cache_files = 0  # files the cache stage looked up (the read stage's reference)
+        self._last_total = 0
+
+    @property
+    def fraction(self) -> float:
+        """The job's progress so far, in [0, 1] (float)."""
+        return self._fraction
+
+    def step(self, stage: str) -> tuple[int, int]:
+        """``(number, count)`` of ``stage`` among the planned stages, e.g. ``(2, 4)``; stages
+        not seen yet but planned count too (tuple[int, int])."""
+        if stage not in self._names:
+            return (len(self._names) + 1, len(self._names) + 1)
+        return (self._names.index(stage) + 1, len(self._names))
+
+    def update(self, stage: str, done: int, total: int) -> float:
+        """Take a progress report and return the job's overall fraction done, in [0, 1].
+
+        Args:
+            stage: the stage reporting.
+            done: its items done (int).
+            total: its items (int; 0 or less while unknown: the stage counts as just started).
+        """
+        if stage != self._current:
+            self._enter(stage, total)
+        part = min(1.0, max(0.0, done / total)) if total > 0 else 0.0
+        self._fraction = max(self._fraction, min(1.0, self._start + self._span * part))
+        return self._fraction
+
+    def _enter(self, stage: str, total: int) -> None:
+        if stage not in self._names:
+            at = self._names.index(self._current) + 1 if self._current in self._names else 0
+            self._names.insert(at, stage)
+            self._weights[stage] = min(self._weights.values(), default=1.0)
+        if self._current == STAGE_CACHE:
+            self._cache_files = self._last_total
+        previous = self._names.index(self._current) if self._current in self._names else -1
+        self._current = stage
+        self._last_total = total
+        index = self._names.index(stage)
+        index = max(index, previous)  # a stage seen again (a second pass): carry on from there
+        weight = self._weights[stage]
+        if stage == STAGE_READ and self._cache_files > 0 and total >= 0:
+            weight *= min(1.0, total / self._cache_files)
+        rest = weight + sum(self._weights[n] for n in self._names[index + 1 :])
+        self._start = self._fraction
+        self._span = (1.0 - self._fraction) * (weight / rest if rest > 0 else 1.0)
 
 
 def check_cancel(progress: Progress) -> None:

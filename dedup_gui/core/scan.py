@@ -8,6 +8,7 @@ folder is only read.
 
 from __future__ import annotations
 
+import heapq
 import multiprocessing
 import os
 import time
@@ -23,12 +24,20 @@ from .features import load_page
 from .loading import NotAPageError, PageReadError, SourceFile, discover
 from .measures import pair_scores
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
-from .progress import NullProgress, Progress, check_cancel
+from .progress import (  # the stage names stay part of this module's interface
+    STAGE_CACHE,
+    STAGE_CANDIDATES,
+    STAGE_MEASURE,
+    STAGE_READ,
+    NullProgress,
+    Progress,
+    check_cancel,
+)
 
-STAGE_CACHE = "looking up the feature cache"
-STAGE_READ = "reading pages"
-STAGE_CANDIDATES = "finding candidate pairs"
-STAGE_MEASURE = "comparing pairs"
+#: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
+WORKER_NICENESS = 5
+#: Sorts of more items than this run in slices merged in Python (:func:`sorted_in_slices`).
+SORT_SLICE = 20_000
 #: From this many files to analyse, pages run in worker processes, where the per-page time and
 #: memory limits apply (a single file runs in-process: no other page waits behind it).
 POOL_MIN_FILES = 2
@@ -61,13 +70,23 @@ def _worker_count(settings: ScanSettings, n_files: int) -> int:
 
 def _limit_memory(limit_bytes: int) -> None:
     """Pool initializer: cap the worker's address space, so a page that explodes in memory
-    raises MemoryError in its worker instead of exhausting the machine."""
+    raises MemoryError in its worker instead of exhausting the machine, and lower the worker's
+    CPU priority by :data:`WORKER_NICENESS`.
+
+    With one worker per core, the workers would otherwise compete as equals for the cores with
+    the process that started them, which in the window runs the GUI thread.  At a lower
+    priority they still use every idle cycle.
+    """
     try:
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
     except (ImportError, ValueError, OSError):
         pass  # not on this platform, or not allowed: run without the cap
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):
+        pass  # no nice() on this platform: same priority as the caller
 
 
 def _worker_ready() -> bool:
@@ -309,9 +328,43 @@ def score_pairs(
     return sort_pairs(pairs, pages)
 
 
+def sorted_in_slices(items: list, key, slice_size: int = SORT_SLICE) -> list:
+    """``sorted(items, key=key)`` (the same order, stable), made of short C-level sorts.
+
+    ``sorted`` holds the GIL for the whole sort (a few tenths of a second for 200,000 tuples),
+    which freezes the window's GUI thread when the scan runs in its process.  Here slices of
+    ``slice_size`` items are sorted one at a time and merged with ``heapq.merge``, which runs
+    Python code between items, so other threads get the GIL every few milliseconds.
+
+    Args:
+        items: the items (list; not changed).
+        key: the sort key, a function of one item.
+        slice_size: items per C-level sort (int > 0).
+
+    Returns:
+        a new sorted list.
+    """
+    keys = [key(item) for item in items]
+    if len(items) <= slice_size:
+        order = sorted(range(len(items)), key=keys.__getitem__)
+    else:
+        runs = [sorted(range(start, min(start + slice_size, len(items))), key=keys.__getitem__)
+                for start in range(0, len(items), slice_size)]  # fmt: skip
+        order = heapq.merge(*runs, key=keys.__getitem__)  # ties: the earlier run first (stable)
+    return [items[i] for i in order]
+
+
 def sort_pairs(pairs: list[Pair], pages: list[Page]) -> list[Pair]:
-    """Pairs most similar first (duplicates, then content and layout similarity, then paths)."""
-    return sorted(
+    """Pairs most similar first (duplicates, then content and layout similarity, then paths).
+
+    Args:
+        pairs: the pairs (not changed).
+        pages: the pages their indices refer to.
+
+    Returns:
+        a new list (list[Pair]), sorted without holding the GIL long (:func:`sorted_in_slices`).
+    """
+    return sorted_in_slices(
         pairs,
         key=lambda p: (
             p.type is DupType.DISTINCT,

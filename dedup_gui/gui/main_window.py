@@ -34,6 +34,7 @@ from dedup_gui.core.classify import reclassify
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.extract import EXTRACTORS
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.gui.clusters_view import ClustersView
 from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, plain_message_box, shown_pairs
@@ -65,6 +66,13 @@ def summarize(result: ScanResult) -> str:
         f"Scanned {files:,} files: {duplicates:,} duplicate pairs in {len(result.clusters):,}"
         f" clusters, {len(result.errors):,} errors ({result.elapsed:.1f} s)"
     )
+
+
+def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:
+    """The steps a scan with ``settings`` goes through, as ``(name, weight)`` for the progress
+    bar (:class:`~dedup_gui.core.progress.OverallProgress`): without the feature cache there is
+    no cache lookup step."""
+    return tuple(s for s in SCAN_STAGES if settings.use_cache or s[0] != STAGE_CACHE)
 
 
 def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
@@ -317,7 +325,7 @@ class MainWindow(QMainWindow):
         thread.finished.connect(self._reap_threads, _QUEUED)
         self._thread = thread
         self._threads.append(thread)
-        self.scan_status.start(self.folder)
+        self.scan_status.start(self.folder, scan_stages(self._settings))
         thread.start()
 
     def cancel_scan(self) -> None:

@@ -1,13 +1,17 @@
-"""The scan status area: a progress bar, the current stage with an ETA, and a Cancel button."""
+"""The scan status area: one progress bar for the whole scan, the current step with its count
+and an estimate of the time left in it, and a Cancel button."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
-from dedup_gui.core.progress import EtaEstimator
+from dedup_gui.core.progress import SCAN_STAGES, EtaEstimator, OverallProgress
+
+#: The progress bar's range: the whole scan is 0..BAR_STEPS (tenths of a percent).
+BAR_STEPS = 1000
 
 
 def format_eta(seconds: float | None) -> str:
@@ -27,7 +31,11 @@ def format_eta(seconds: float | None) -> str:
 
 
 class ScanStatus(QWidget):
-    """Shows a running scan's stage, progress and ETA, and offers Cancel.
+    """Shows a running scan's progress, step and ETA, and offers Cancel.
+
+    The bar covers the whole scan (:class:`~dedup_gui.core.progress.OverallProgress`): it never
+    starts again at a new stage.  The label names the step ("Step 2 of 4, reading pages: 1,234
+    of 10,000") and, once it can be estimated, the time left in that step.
 
     Args:
         eta_factory: makes the estimator of the remaining time, one per scan (a callable
@@ -44,6 +52,7 @@ class ScanStatus(QWidget):
         super().__init__(parent)
         self._eta_factory = eta_factory
         self._eta = eta_factory()
+        self._overall = OverallProgress()
         self.label = QLabel("Ready")
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # messages may quote file names
         self.progress_bar = QProgressBar()
@@ -58,9 +67,17 @@ class ScanStatus(QWidget):
         layout.addWidget(self.cancel_button)
         self.finish("Ready")
 
-    def start(self, folder: str) -> None:
-        """Enter the running state for a scan of ``folder``."""
+    def start(self, folder: str, stages: Sequence[tuple[str, float]] = SCAN_STAGES) -> None:
+        """Enter the running state for a scan of ``folder``.
+
+        Args:
+            folder: the folder being scanned (shown until the first update).
+            stages: the scan's steps as ``(name, weight)`` in order (see
+                :class:`~dedup_gui.core.progress.OverallProgress`); the default is every stage
+                of a scan with the feature cache.
+        """
         self._eta = self._eta_factory()
+        self._overall = OverallProgress(stages)
         self.label.setText(f"Scanning {folder}…")
         self.progress_bar.setRange(0, 0)  # busy until the first update
         self.progress_bar.show()
@@ -68,16 +85,23 @@ class ScanStatus(QWidget):
         self.cancel_button.show()
 
     def update_progress(self, stage: str, done: int, total: int) -> None:
-        """Show that ``done`` of ``total`` items of ``stage`` are done, with an ETA."""
+        """Show that ``done`` of ``total`` items of ``stage`` are done: the whole scan's share
+        done on the bar, the step and its count in the label, with the time left in the step
+        once it can be estimated."""
+        fraction = self._overall.update(stage, done, total)
+        if self.progress_bar.maximum() != BAR_STEPS:
+            self.progress_bar.setRange(0, BAR_STEPS)
+        self.progress_bar.setValue(round(fraction * BAR_STEPS))
+        number, count = self._overall.step(stage)
+        text = f"Step {number} of {count}, {stage}" if count > 1 else stage[:1].upper() + stage[1:]
         if total > 0:
-            self.progress_bar.setRange(0, total)
-            self.progress_bar.setValue(min(done, total))
-            text = f"{stage}: {done:,} of {total:,}"
-        else:
-            self.progress_bar.setRange(0, 0)
-            text = stage
+            text += f": {done:,} of {total:,}"
         eta = format_eta(self._eta.eta(stage, done, total))
-        self.label.setText(f"{text} — {eta}" if eta else text)
+        if eta and count > 1:
+            eta += " in this step"
+        text = f"{text} — {eta}" if eta else text
+        if text != self.label.text():
+            self.label.setText(text)
 
     def cancelling(self) -> None:
         """Show that a cancel was asked for and is under way."""

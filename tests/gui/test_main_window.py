@@ -154,9 +154,10 @@ def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_pat
     window.start_scan(tmp_path)
     status = window.scan_status
     qtbot.waitUntil(lambda: "reading pages:" in status.label.text(), timeout=LONG)
-    assert status.progress_bar.maximum() == 400
+    assert status.label.text().startswith("Step 2 of 4, reading pages:")  # cache lookup is step 1
+    assert status.progress_bar.maximum() == 1000  # one bar for the whole scan, not per stage
     assert status.cancel_button.isVisible() and status.cancel_button.isEnabled()
-    qtbot.waitUntil(lambda: "left" in status.label.text(), timeout=LONG)  # the ETA appears
+    qtbot.waitUntil(lambda: "left in this step" in status.label.text(), timeout=LONG)  # the ETA appears
     window.cancel_scan()
     wait_for_end(qtbot, window)
 

@@ -8,7 +8,10 @@ selection can never overwrite the current one.
 Python's cyclic garbage collector runs in whichever thread happens to allocate; run in a pool
 thread it may free Qt objects (a widget, a text cursor into a shown document) outside the GUI
 thread, which crashes Qt.  Automatic collection is therefore paused while a job runs
-(:func:`gc_pause`) and switched back on from the GUI thread when no job is running.
+(:func:`gc_pause`) and switched back on from the GUI thread when no job is running.  While it is
+paused, the GUI thread collects only the young generations, often: a full collection walks every
+object of the process (a 10,000-page scan's pages and pairs) and would freeze the window for
+tenths of a second each time.
 """
 
 from __future__ import annotations
@@ -20,13 +23,25 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 
+#: While a job runs, the GUI thread collects the young generations this often (ms).
+YOUNG_COLLECT_INTERVAL_MS = 500
+#: The generation those collections go up to: 1 collects generations 0 and 1, never the oldest.
+YOUNG_GENERATION = 1
+
 
 class _GcPause(QObject):
     """Counts running background jobs; automatic garbage collection is off while any runs.
 
     Jobs enter in their pool thread (:meth:`enter`) and leave through a queued signal, so
     collection is switched back on in the GUI thread, never in a pool thread (where the very
-    next allocation could start a collection).  Created in the GUI thread, never deleted.
+    next allocation could start a collection).  Created in the GUI thread; when the process
+    ends (and the object is deleted) while a job still runs, that job's :meth:`leave` does
+    nothing.
+
+    While paused, a timer collects generations 0 and 1 from the GUI thread every
+    :data:`YOUNG_COLLECT_INTERVAL_MS`: each such collection only walks what was allocated since
+    the previous one, so it stays short however large the scan.  Cyclic garbage that survives
+    into the oldest generation waits for the automatic collector, once the jobs are done.
     """
 
     _leave = Signal()
@@ -38,11 +53,11 @@ class _GcPause(QObject):
         self._running = 0
         self._was_enabled = False
         self._leave.connect(self._resume)  # queued when emitted from a pool thread
-        # While paused, collect from the GUI thread now and then, so a long scan cannot
-        # accumulate cyclic garbage.
+        # While paused, collect the young generations from the GUI thread now and then, so a
+        # long scan cannot pile up short-lived cyclic garbage.
         self._timer = QTimer(self)
-        self._timer.setInterval(2000)
-        self._timer.timeout.connect(gc.collect)
+        self._timer.setInterval(YOUNG_COLLECT_INTERVAL_MS)
+        self._timer.timeout.connect(self.collect_young)
         self._entered.connect(self._timer.start)  # queued from a pool thread: starts in the GUI thread
 
     def enter(self) -> None:
@@ -55,8 +70,24 @@ class _GcPause(QObject):
             self._running += 1
 
     def leave(self) -> None:
-        """A job ends (any thread): collection resumes in the GUI thread when none is left."""
-        self._leave.emit()
+        """A job ends (any thread): collection resumes in the GUI thread when none is left.
+
+        Does nothing if this object was already deleted (the application is shutting down
+        while the job ran on): there is no event loop left to resume collection in.
+        """
+        try:
+            self._leave.emit()
+        except RuntimeError:  # "Signal source has been deleted": at exit, nothing to resume
+            pass
+
+    @staticmethod
+    def collect_young() -> int:
+        """Collect generations 0 and 1 (never the oldest); call from the GUI thread.
+
+        Returns:
+            the number of unreachable objects found (int).
+        """
+        return gc.collect(YOUNG_GENERATION)
 
     def running(self) -> int:
         """Jobs between :meth:`enter` and the GUI thread's handling of their :meth:`leave` (int)."""

@@ -1,0 +1,133 @@
+"""Progress reporting: the whole-scan progress figure and the time-left estimate."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from dedup_gui.core.progress import (
+    SCAN_STAGES,
+    STAGE_CACHE,
+    STAGE_CANDIDATES,
+    STAGE_MEASURE,
+    STAGE_READ,
+    EtaEstimator,
+    OverallProgress,
+)
+
+
+class Clock:
+    """A settable monotonic clock."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def run_scan(progress: OverallProgress, files: int, to_read: int, candidates: int) -> list[float]:
+    """Feed a scan's reports in the order the engine makes them; return every figure."""
+    seen = []
+    for i in range(0, files, 64):
+        seen.append(progress.update(STAGE_CACHE, i, files))
+    for i in range(to_read + 1):
+        seen.append(progress.update(STAGE_READ, i, to_read))
+    seen += [progress.update(STAGE_CANDIDATES, 0, 1), progress.update(STAGE_CANDIDATES, 1, 1)]
+    for i in range(0, candidates + 1, max(1, candidates // 200)):
+        seen.append(progress.update(STAGE_MEASURE, i, candidates))
+    seen.append(progress.update(STAGE_MEASURE, candidates, candidates))
+    return seen
+
+
+def test_the_overall_figure_never_goes_back_and_ends_at_one():
+    seen = run_scan(OverallProgress(), files=1000, to_read=1000, candidates=3000)
+    assert seen[0] == 0.0
+    assert all(b >= a for a, b in itertools.pairwise(seen))  # no restart at a new stage
+    assert seen[-1] == pytest.approx(1.0)
+
+
+def test_each_stage_moves_the_bar_by_its_share():
+    progress = OverallProgress([("a", 1.0), ("b", 3.0)])
+    assert progress.update("a", 10, 10) == pytest.approx(0.25)
+    assert progress.update("b", 1, 3) == pytest.approx(0.5)
+    assert progress.step("a") == (1, 2) and progress.step("b") == (2, 2)
+
+
+def test_reading_is_a_small_share_when_the_cache_has_most_pages():
+    progress = OverallProgress()
+    progress.update(STAGE_CACHE, 960, 1000)  # 40 files are not in the cache
+    start = progress.update(STAGE_READ, 0, 40)
+    after_reading = progress.update(STAGE_READ, 40, 40)
+    read_share = SCAN_STAGES[1][1]
+    assert after_reading - start == pytest.approx((1 - start) * read_share * 0.04 / (read_share * 0.04 + 0.25))
+    assert after_reading - start < 0.1  # not the 70 % of a cold scan
+
+
+def test_a_skipped_stage_leaves_its_share_to_the_others():
+    progress = OverallProgress([(n, w) for n, w in SCAN_STAGES if n != STAGE_CACHE])
+    assert progress.step(STAGE_READ) == (1, 3)
+    assert progress.update(STAGE_READ, 5, 10) == pytest.approx(0.5 * 0.70 / 0.95)
+
+
+def test_an_unplanned_stage_is_added_and_the_figure_still_never_goes_back():
+    progress = OverallProgress([("a", 1.0), ("b", 1.0)])
+    progress.update("a", 10, 10)
+    x = progress.update("surprise", 0, 0)  # unknown total: the stage has just started
+    y = progress.update("surprise", 5, 10)
+    z = progress.update("b", 1, 1)
+    assert 0.5 == x <= y <= z == pytest.approx(1.0)
+    assert progress.step("surprise") == (2, 3) and progress.step("b") == (3, 3)
+
+
+def test_no_eta_before_the_rate_is_known():
+    clock = Clock()
+    eta = EtaEstimator(clock=clock, min_seconds=3.0, min_fraction=0.01)
+    assert eta.eta("reading pages", 0, 1000) is None  # nothing done: no rate
+    clock.now += 10  # worker start-up: not counted in the rate
+    assert eta.eta("reading pages", 1, 1000) is None  # the first item starts the clock
+    clock.now += 1
+    assert eta.eta("reading pages", 11, 1000) is None  # too early (1 s)
+    clock.now += 2
+    assert eta.eta("reading pages", 31, 1000) == pytest.approx(969 * 3 / 30)  # 10 items/s
+
+
+def test_no_eta_before_min_fraction_unless_the_stage_is_long():
+    clock = Clock()
+    eta = EtaEstimator(clock=clock, min_seconds=3.0, min_fraction=0.05, patience=20.0)
+    eta.eta("s", 1, 10_000)
+    clock.now += 10
+    assert eta.eta("s", 101, 10_000) is None  # 1 % done
+    clock.now += 10
+    assert eta.eta("s", 201, 10_000) == pytest.approx(9799 / 10)  # 20 s: shown anyway
+
+
+def test_eta_is_smoothed_and_counts_down_between_estimates():
+    clock = Clock()
+    eta = EtaEstimator(clock=clock, min_seconds=0.0, min_fraction=0.0, window=1000, smoothing=5.0)
+    eta.eta("s", 1, 1001)
+    clock.now += 10
+    first = eta.eta("s", 101, 1001)  # 10 items/s: 90 s left
+    assert first == pytest.approx(90.0)
+    clock.now += 1
+    burst = eta.eta("s", 301, 1001)  # a burst of fast items: the raw figure drops to 38.5 s
+    assert 38.5 < burst < 89.0  # moved towards it, not jumped
+    assert burst == pytest.approx(89 + (1 - 2.718281828 ** -0.2) * (700 / (300 / 11) - 89), rel=1e-6)
+
+
+def test_eta_follows_the_recent_rate_and_restarts_per_stage():
+    clock = Clock()
+    eta = EtaEstimator(clock=clock, min_seconds=0.0, min_fraction=0.0, window=10.0, smoothing=0.0)
+    eta.eta("s", 1, 10_000)
+    for _ in range(10):  # 100 items/s for 10 s
+        clock.now += 1
+        eta.eta("s", 1 + 100 * (_ + 1), 10_000)
+    done = 1001
+    for _ in range(20):  # then 10 items/s
+        clock.now += 1
+        done += 10
+        value = eta.eta("s", done, 10_000)
+    assert value == pytest.approx((10_000 - done) / 10)  # only the last 10 s count
+    assert eta.eta("other stage", 5, 10) is None
+    assert eta.eta("other stage", 10, 10) == 0.0
