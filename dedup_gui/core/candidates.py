@@ -145,10 +145,25 @@ def shared_content_counts(
     ids = [i for i, p in enumerate(pages) if p.has_text and len(p.shingles)]
     if len(ids) < 2:
         return empty, empty, empty
-    shingles = np.concatenate([pages[i].shingles for i in ids])
-    owners = np.concatenate([np.full(len(pages[i].shingles), i, dtype=np.int64) for i in ids])
-    order = np.argsort(shingles, kind="stable")
-    shingles, owners = shingles[order], owners[order]
+    # One sort of (shingle << 32 | page): 8 bytes per shingle occurrence, no argsort index.
+    entries = np.empty(sum(len(pages[i].shingles) for i in ids), dtype=np.uint64)
+    at = 0
+    for i in ids:
+        k = len(pages[i].shingles)
+        np.left_shift(pages[i].shingles, np.uint64(32), out=entries[at : at + k], dtype=np.uint64)
+        entries[at : at + k] |= np.uint64(i)
+        at += k
+    entries.sort()
+    shingles = (entries >> np.uint64(32)).astype(np.uint32)
+    repeated = shingles[1:] == shingles[:-1]
+    # Most shingles are in one page only: keep the occurrences of shingles in two or more.
+    shared_occurrence = np.zeros(len(entries), dtype=bool)
+    shared_occurrence[1:] |= repeated
+    shared_occurrence[:-1] |= repeated
+    del repeated
+    shingles = shingles[shared_occurrence]
+    owners = (entries[shared_occurrence] & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    del entries, shared_occurrence
     starts = np.flatnonzero(np.r_[True, shingles[1:] != shingles[:-1]])
     sizes = np.diff(np.r_[starts, len(shingles)])
     n = len(pages)
