@@ -120,7 +120,10 @@ def exhaustive_check(pages, candidates, planted: set[tuple[int, int]], limit: in
     from dedup_gui.core.candidates import shared_content_counts
 
     t = Thresholds()
-    idx = [i for i, p in enumerate(pages) if p.has_text][:limit]
+    # In the order the corpus was made (p000000, d000001, ...: the number in the name), so a
+    # planted copy is in the same range as its page; path order would put all copies first.
+    with_text = [i for i, p in enumerate(pages) if p.has_text]
+    idx = sorted(sorted(with_text, key=lambda i: Path(pages[i].path).stem[1:])[:limit])
     sub = [pages[i] for i in idx]
     vocab, inverse = np.unique(np.concatenate([p.shingles for p in sub]), return_inverse=True)
     rows = np.repeat(np.arange(len(sub)), [len(p.shingles) for p in sub])
@@ -318,6 +321,8 @@ def main() -> None:
             print(f"  per-page stage on {m} pages: one process {one:.1f} pages/s, {os.cpu_count()} processes "
                   f"{pool:.1f} pages/s ({pool / one:.2f}x)")
         if args.cache_dir:
+            me, children = peak_rss_mb()
+            print(f"  peak RSS of the scan: {me:.0f} MiB (this process), {children:.0f} MiB (largest worker)")
             t0 = time.perf_counter()
             result = scan_folder(folder, ScanSettings(cache_dir=str(args.cache_dir), extractor=args.extractor))
             print(f"  rescan from the cache in {args.cache_dir}: {time.perf_counter() - t0:.1f} s")
