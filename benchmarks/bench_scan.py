@@ -149,7 +149,8 @@ def exhaustive_check(pages, candidates, planted: set[tuple[int, int]], limit: in
         first_of.setdefault(pages[i].text_hash, i)
     through_copy = sum(
         1 for x, y in missed
-        if pages[x].text_hash != pages[y].text_hash
+        if (x, y) in content_shared  # not already counted as boilerplate only
+        and pages[x].text_hash != pages[y].text_hash
         and (first_of[pages[x].text_hash] != x or first_of[pages[y].text_hash] != y)
     )
     chosen = set(idx)
