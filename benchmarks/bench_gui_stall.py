@@ -230,6 +230,10 @@ def report(name: str, gaps: list[tuple[float, float]], log: StageLog, waits: dic
         cpu_bound = sum(1 for m, g in over if g[0] in waits and g[1] in waits
                         and m - (waits[g[1]] - waits[g[0]]) * 1000 <= STALL_MS)  # fmt: skip
         print(f"      of which {cpu_bound} would be under {STALL_MS:.0f} ms without the wait for a free CPU")
+        rest = sorted(((m, g) for m, g in over if g[0] in waits and g[1] in waits
+                       and m - (waits[g[1]] - waits[g[0]]) * 1000 > STALL_MS), key=lambda mg: -mg[0])  # fmt: skip
+        for m, g in rest[:5]:
+            print(f"      not from CPU waits: {m:.0f} ms{queued(g)}, in: {log.during(*g)}")
     by_stage: dict[str, list[float]] = {}
     for m, g in over:
         by_stage.setdefault(log.during(*g), []).append(m)

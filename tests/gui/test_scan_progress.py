@@ -174,3 +174,19 @@ def test_startup_objects_are_left_out_of_later_collections():
         assert len(gc.get_objects()) < frozen  # a full collection now walks only newer objects
     finally:
         gc.unfreeze()  # the test process goes on with its normal collector
+
+
+def test_cluster_count_columns_fit_their_widest_text(qtbot, sample_scan):
+    from dedup_gui.gui.clusters_view import ClustersView
+
+    view = ClustersView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_result(sample_scan)  # sized from the font, without asking the model row by row
+    header, metrics = view.tree.header(), view.tree.fontMetrics()
+    widest_types = max(metrics.horizontalAdvance(s.short_types_text) for s in view.model.summaries())
+    assert header.sectionSize(2) >= widest_types
+    ours = [header.sectionSize(c) for c in (1, 2)]
+    for column in (1, 2):
+        view.tree.resizeColumnToContents(column)  # what Qt's own measuring gives
+    assert all(abs(a - header.sectionSize(c)) <= 4 for a, c in zip(ours, (1, 2)))
