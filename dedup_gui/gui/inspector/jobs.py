@@ -24,7 +24,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 
 #: While a job runs, the GUI thread collects the young generations this often (ms): often, so
-#: that each collection has few new objects to walk (a scan can make 100,000 a second).
+#: that each collection walks only the objects made in the last tenth of a second.
 YOUNG_COLLECT_INTERVAL_MS = 100
 #: The generation those collections go up to: 1 collects generations 0 and 1, never the oldest.
 YOUNG_GENERATION = 1
