@@ -104,7 +104,11 @@ def clip(text: str | None, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-_UNSAFE_SVG = re.compile(r"<script|<foreignObject|\son[a-z]+\s*=|href\s*=\s*\"(?!#)|url\((?!#)", re.IGNORECASE)
+# A reference may point inside the SVG (#id) or be an inline PNG: matplotlib embeds one when a
+# map of many points is rasterized (the CSP allows data: images; nothing is fetched).
+_UNSAFE_SVG = re.compile(
+    r"<script|<foreignObject|\son[a-z]+\s*=|href\s*=\s*\"(?!#|data:image/png;base64,)|url\((?!#)", re.IGNORECASE
+)
 
 
 def chart_svg(figure, prefix: str) -> str:

@@ -522,3 +522,20 @@ def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
     assert len(report.duplicates) == 2 and report.omitted == 4  # six duplicate pairs in the samples
     assert len(report.clusters) == 6  # every cluster is still listed
     assert "4 more are in the CSV and JSON exports" in html_from_report(report)
+
+
+def test_a_rasterized_chart_is_allowed_in_the_report_but_not_a_remote_image():
+    # A map of more than RASTERIZE_POINTS points is drawn as an embedded PNG
+    # (href="data:image/png;base64,..."): allowed, the CSP permits data: images.  An image from
+    # elsewhere would be fetched: refused.
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    ax.scatter(range(3000), range(3000)).set_rasterized(True)
+    svg = chart_svg(fig, "m1")
+    assert 'href="data:image/png;base64,' in svg
+    fig2 = Figure()
+    fig2.add_subplot().plot([0, 1]).pop().set_url("https://example.com/x.png")
+    with pytest.raises(ValueError):
+        chart_svg(fig2, "m2")
