@@ -141,10 +141,16 @@ def shared_content_counts(
         ``(left, right, shared)``: three equal-length ``np.int64`` arrays, ``left < right``
         (indices into ``pages``), ``shared`` >= 1 (shingles in common), sorted by pair.
     """
+    return _shingle_index(pages, max_posting)[:3]
+
+
+def _shingle_index(pages: list[Page], max_posting: int):
+    """:func:`shared_content_counts` and, per page, how many of its shingles are boilerplate."""
     empty = np.zeros(0, dtype=np.int64)
+    boilerplate = np.zeros(len(pages), dtype=np.int64)
     ids = [i for i, p in enumerate(pages) if p.has_text and len(p.shingles)]
     if len(ids) < 2:
-        return empty, empty, empty
+        return empty, empty, empty, boilerplate
     # One sort of (shingle << 32 | page): 8 bytes per shingle occurrence, no argsort index.
     entries = np.empty(sum(len(pages[i].shingles) for i in ids), dtype=np.uint64)
     at = 0
@@ -167,6 +173,7 @@ def shared_content_counts(
     starts = np.flatnonzero(np.r_[True, shingles[1:] != shingles[:-1]])
     sizes = np.diff(np.r_[starts, len(shingles)])
     n = len(pages)
+    boilerplate = np.bincount(owners[np.repeat(sizes > max_posting, sizes)], minlength=n)
     keys = []
     for size in range(2, max_posting + 1):
         group_starts = starts[sizes == size]
@@ -177,9 +184,9 @@ def shared_content_counts(
         left, right = members[:, a].ravel(), members[:, b].ravel()
         keys.append(np.minimum(left, right) * n + np.maximum(left, right))
     if not keys:
-        return empty, empty, empty
+        return empty, empty, empty, boilerplate
     pair_keys, shared = np.unique(np.concatenate(keys), return_counts=True)
-    return pair_keys // n, pair_keys % n, shared.astype(np.int64)
+    return pair_keys // n, pair_keys % n, shared.astype(np.int64), boilerplate
 
 
 def containment_pairs(
@@ -214,7 +221,7 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
 
     Args:
         pages: the scanned pages.
-        settings: scan settings (LSH threshold and permutations).
+        settings: scan settings (``boilerplate_pages``, ``candidate_containment``).
 
     Returns:
         Sorted list of ``(i, j)`` page indices with ``i < j``.
@@ -228,7 +235,14 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
             seen.add(page.text_hash)
             reps.append(i)
     sub = [pages[i] for i in reps]
-    left, right, shared = shared_content_counts(sub, settings.boilerplate_pages)
-    similar = simhash_pairs(sub) | _contained(sub, left, right, shared, settings.candidate_containment)
+    left, right, shared, boilerplate = _shingle_index(sub, settings.boilerplate_pages)
+    contained = _contained(sub, left, right, shared, settings.candidate_containment)
+    # A SimHash pair must share content too, or pages of one template whose short main texts are
+    # mostly template text come in this way; unless a page has no content shingle at all (its
+    # whole text is boilerplate, or a copy found in more than boilerplate_pages pages).
+    all_boilerplate = {k for k, page in enumerate(sub) if boilerplate[k] >= len(page.shingles)}
+    similar = contained | {
+        (a, b) for a, b in simhash_pairs(sub) if (a, b) in contained or a in all_boilerplate or b in all_boilerplate
+    }
     pairs |= {(reps[a], reps[b]) for a, b in similar}
     return sorted(pairs)

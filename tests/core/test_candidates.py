@@ -66,3 +66,26 @@ def test_pages_of_one_template_are_not_all_candidates():
     assert candidate_pairs(pages, ScanSettings(boilerplate_pages=50)) == [(3, 4)]
     every = candidate_pairs(pages, ScanSettings(boilerplate_pages=100))
     assert len(every) == 60 * 59 // 2  # with a limit of 100 pages the block is content
+
+
+def test_simhash_pairs_of_one_template_need_shared_content():
+    # The 60 template pages again, now with SimHashes 1 bit apart (short main texts that are
+    # mostly template text): SimHash alone must not pair them; pages 3 and 4 share content.
+    # Pages 60..62 are all boilerplate (only the template block, e.g. thin "no results" pages):
+    # for them SimHash is the only signal, so their SimHash pairs stay.
+    from dataclasses import replace
+
+    from dedup_gui.core.candidates import candidate_pairs
+    from dedup_gui.core.model import ScanSettings
+
+    pages = []
+    for i in range(63):
+        own = list(range(1000 * (i + 1), 1000 * (i + 1) + 40)) if i < 60 else []
+        if i in (3, 4):
+            own += list(range(900_000, 900_040))
+        pages.append(replace(fake_page(i, list(range(40)) + own), simhash=(1 << 40) | (1 << (i % 40))))
+    found = candidate_pairs(pages, ScanSettings(boilerplate_pages=50))
+    assert [p for p in found if p[1] < 60] == [(3, 4)]
+    # each all-boilerplate page pairs with its SimHash neighbours (all 63 are within 2 bits)
+    assert {(60, 61), (60, 62), (61, 62)} <= set(found)
+    assert all(60 <= p[1] for p in found if p != (3, 4))
