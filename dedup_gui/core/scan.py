@@ -136,7 +136,9 @@ class _PagePool:
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.pool = None
 
-    def run(self, progress: Progress) -> list:
+    def run(self, progress: Progress, on_result=None) -> list:
+        """Analyse every file; ``on_result(i, outcome)`` is called as each one finishes (so a
+        cancelled scan keeps what it did).  Returns the outcomes in file order."""
         total = len(self.files)
         results: list = [None] * total
         queue = list(range(total))
@@ -168,6 +170,8 @@ class _PagePool:
                     i, _start, alone = in_flight.pop(future)
                     try:
                         results[i] = future.result()
+                        if on_result is not None:
+                            on_result(i, results[i])
                     except Exception as exc:
                         if not alone:
                             failed.append(i)  # maybe another page killed the pool: retry alone
@@ -242,7 +246,7 @@ def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: 
     return results
 
 
-def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
+def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progress, on_result=None) -> list:
     total = len(files)
     if settings.dask_scheduler and files:
         progress.update(STAGE_READ, 0, total)
@@ -254,9 +258,11 @@ def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Prog
         for i, source in enumerate(files):
             check_cancel(progress)
             results[i] = analyse_file(source, settings)
+            if on_result is not None:
+                on_result(i, results[i])
             progress.update(STAGE_READ, i + 1, total)
         return results
-    return _PagePool(files, settings, workers).run(progress)
+    return _PagePool(files, settings, workers).run(progress, on_result)
 
 
 def _analyse_with_cache(
@@ -275,10 +281,15 @@ def _analyse_with_cache(
         outcomes[i] = cache.lookup(source.path, source.abspath)
         if outcomes[i] is None:
             todo.append(i)
-    fresh = _analyse_all([files[i] for i in todo], settings, progress)
+    def keep(k: int, outcome) -> None:
+        # Stored as each page finishes, so a cancelled scan keeps the pages it had analysed.
+        if isinstance(outcome, Page):
+            cache.store(outcome)
+
+    fresh = _analyse_all([files[i] for i in todo], settings, progress, None if settings.dask_scheduler else keep)
     for i, outcome in zip(todo, fresh):
         outcomes[i] = outcome
-        if isinstance(outcome, Page):
+        if settings.dask_scheduler and isinstance(outcome, Page):
             cache.store(outcome)
     return outcomes
 

@@ -1,8 +1,11 @@
 """The feature cache: hits on rescans, misses on changes, never fatal."""
 
+import hashlib
 import os
 import shutil
 import sqlite3
+
+import pytest
 
 from dedup_gui.core.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
 from dedup_gui.core.model import ScanSettings
@@ -139,3 +142,33 @@ def test_tag_names_are_one_string_object_per_name(tmp_path):
         for page in result.pages:
             if page.tag_sequence:
                 assert len({id(t) for t in page.tag_sequence}) == len(set(page.tag_sequence)), page.path
+
+
+def test_a_cancelled_scan_keeps_the_pages_it_analysed(tmp_path):
+    # Cancel after the 5th page is read: those 5 pages are in the cache (keyed by content, so a
+    # byte-identical copy of one of them hits too), and only the rest need reading again.
+    from dedup_gui.core.progress import ScanCancelled
+
+    class CancelAfterFive:
+        read = 0
+
+        def update(self, stage, done, total):
+            if stage.startswith("reading"):
+                self.read = done
+
+        def cancelled(self):
+            return self.read >= 5
+
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    with pytest.raises(ScanCancelled):
+        scan_folder(folder, settings, progress=CancelAfterFive())
+    from dedup_gui.core.loading import discover
+
+    files = discover(folder).files
+    first_five = {hashlib.sha1(open(f.abspath, "rb").read()).digest() for f in files[:5]}
+    expected = sum(hashlib.sha1(open(f.abspath, "rb").read()).digest() in first_five for f in files)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        for f in files:
+            cache.lookup(f.path, f.abspath)
+    assert cache.hits == expected and 5 <= expected < len(files)
