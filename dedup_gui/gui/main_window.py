@@ -157,6 +157,7 @@ class MainWindow(QMainWindow):
         self.folder: str | None = None
         self.result: ScanResult | None = None
         self.scan_result: ScanResult | None = None
+        self._previous_result: ScanResult | None = None
         self._cluster_of: dict[int, int] = {}
         self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
         self._fit_width = 0
@@ -315,6 +316,9 @@ class MainWindow(QMainWindow):
         self.folder = str(Path(folder).expanduser().resolve())
         self.setWindowTitle(f"{self.folder} — {APP_NAME}")
         self.app_settings.add_recent_folder(self.folder)
+        # A rescan that is cancelled or fails gives the previous result of this folder back.
+        previous = self.scan_result
+        self._previous_result = previous if previous is not None and previous.root == self.folder else None
         self._set_result(None)
         thread = ScanThread(self._scan_id, self.folder, self._settings, self._thresholds,
                             with_pair_columns(self._scan_fn))  # fmt: skip
@@ -405,6 +409,7 @@ class MainWindow(QMainWindow):
         if not self._is_current(scan_id):
             return
         self._thread = None
+        self._previous_result = None
         self._set_result(result)
         self.scan_status.finish(summarize(result))
         if result.thresholds != self._thresholds:  # changed while the scan ran
@@ -415,14 +420,27 @@ class MainWindow(QMainWindow):
         if not self._is_current(scan_id):
             return
         self._thread = None
-        self.scan_status.finish("Scan cancelled")
+        restored = self._restore_previous_result()
+        self.scan_status.finish("Scan cancelled" + ("; showing the previous scan" if restored else ""))
         self.scan_ended.emit("cancelled")
+
+    def _restore_previous_result(self) -> bool:
+        """Show the folder's previous result again after a cancelled or failed rescan (bool:
+        whether there was one)."""
+        previous, self._previous_result = self._previous_result, None
+        if previous is None:
+            return False
+        self._set_result(previous)
+        if previous.thresholds != self._thresholds:
+            self.apply_thresholds(self._thresholds)
+        return True
 
     def _on_failed(self, scan_id: int, message: str, details: str) -> None:
         if not self._is_current(scan_id):
             return
         self._thread = None
-        self.scan_status.finish(f"Scan failed: {message}")
+        restored = self._restore_previous_result()
+        self.scan_status.finish(f"Scan failed: {message}" + ("; showing the previous scan" if restored else ""))
         box = QMessageBox(QMessageBox.Icon.Critical, "Scan failed", "", parent=self)
         box.setTextFormat(Qt.TextFormat.PlainText)  # the message may quote file names
         box.setText(f"The scan of {self.folder} failed:\n\n{message}")

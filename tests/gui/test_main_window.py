@@ -341,3 +341,23 @@ def test_cancel_stops_a_real_scan(qtbot, make_window, tmp_path, monkeypatch):
     assert outcomes == ["ScanCancelled"]
     assert window.scan_status.label.text() == "Scan cancelled"
     assert window.result is None and window.pairs_model.rowCount() == 0
+
+
+def test_a_cancelled_rescan_gives_the_previous_result_back(qtbot, make_window, fake_scan, result,
+                                                           tmp_path):  # fmt: skip
+    # Rescan (F5) then Cancel must not leave the window empty: the folder's last result returns.
+    first = fake_scan(result=dataclasses.replace(result, root=str(tmp_path.resolve())))
+    window = make_window(scan_fn=first)
+    window.start_scan(tmp_path)
+    wait_for_end(qtbot, window)
+    assert window.pages_model.rowCount() == 7
+    slow = fake_scan(steps=100_000, delay=0.01)
+    window._scan_fn = slow
+    window.rescan()
+    qtbot.waitUntil(slow.started.is_set, timeout=LONG)
+    assert window.pages_model.rowCount() == 0  # while rescanning, the old result is not shown
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
+        window.cancel_scan()
+    assert ended.args == ["cancelled"]
+    assert window.pages_model.rowCount() == 7 and window.result is not None
+    assert window.scan_status.label.text() == "Scan cancelled; showing the previous scan"
