@@ -104,7 +104,7 @@ def _add_setting_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
-                   help="processes for reading pages (default 0: one per core; 1: in this process)")  # fmt: skip
+                   help="worker processes that read and extract the pages (default 0: one per core; 1: all in this process)")  # fmt: skip
 
 
 def _thresholds(args) -> Thresholds:
