@@ -40,11 +40,23 @@ class TerminalProgress:
         self.live = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.eta = EtaEstimator()
         self.stage: str | None = None
+        self.named: str | None = None  # the step without a count last named
         self.last = 0.0
 
     def update(self, stage: str, done: int, total: int) -> None:
-        """Show ``done`` of ``total`` for ``stage``."""
+        """Show ``done`` of ``total`` for ``stage`` (a step with no count, ``total <= 0``, is
+        named once)."""
         eta = self.eta.eta(stage, done, total)
+        if total <= 0:
+            if stage != self.named:
+                if self.live and self.stage is not None:
+                    self.stream.write("\n")
+                    self.stage = None
+                self.stream.write(f"{stage}...\n")
+                self.stream.flush()
+                self.named = stage
+            return
+        self.named = None
         if stage != self.stage:
             if self.live and self.stage is not None:
                 self.stream.write("\n")

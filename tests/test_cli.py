@@ -155,3 +155,22 @@ def test_binary_labels_file_names_the_file(tmp_path):
 def test_top_level_help_names_the_window_options():
     proc = run("--help")
     assert "--screenshot OUT.png" in proc.stdout and "--window-help" in proc.stdout
+
+
+def test_a_step_without_a_count_is_named_once_on_a_terminal():
+    # "writing the report" reports 0 of 0 many times; a terminal must show it once, not one
+    # line per update (a tester saw 501 lines for one report).
+    import io
+
+    from dedup_gui.cli import TerminalProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    progress = TerminalProgress(out)
+    progress.update("reading pages", 4, 4)
+    for _ in range(500):
+        progress.update("writing the report", 0, 0)
+    assert out.getvalue() == "\rreading pages: 4/4    \nwriting the report...\n"
