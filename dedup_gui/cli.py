@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import signal
 import sys
 import time
 from pathlib import Path
@@ -325,6 +326,19 @@ def _cmd_evaluate(args) -> int:
     return 0
 
 
+def _stop_on_sigterm() -> None:
+    """Make ``kill PID`` stop a headless run the way Ctrl+C does, so the worker processes are
+    stopped too (by default SIGTERM ends only this process and leaves them running)."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (e.g. called from a test runner's thread)
+        pass
+
+
 def run_cli(argv: list[str]) -> int:
     """Run a headless subcommand.
 
@@ -335,6 +349,7 @@ def run_cli(argv: list[str]) -> int:
         The process exit code (0 = success, 1 = failure, 2 = bad usage, 130 = interrupted).
     """
     args = build_parser().parse_args(argv)
+    _stop_on_sigterm()
     try:
         return {"scan": _cmd_scan, "classify": _cmd_classify, "evaluate": _cmd_evaluate}[args.command](args)
     except (ValueError, OSError) as exc:
