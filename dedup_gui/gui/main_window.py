@@ -62,9 +62,13 @@ def summarize(result: ScanResult) -> str:
     counts = result.type_counts()
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
     files = len(result.pages) + len(result.errors)
+
+    def count(n: int, noun: str) -> str:
+        return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
     return (
-        f"Scanned {files:,} files: {duplicates:,} duplicate pairs in {len(result.clusters):,}"
-        f" clusters, {len(result.errors):,} errors ({result.elapsed:.1f} s)"
+        f"Scanned {count(files, 'file')}: {count(duplicates, 'duplicate pair')} in "
+        f"{count(len(result.clusters), 'cluster')}, {count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
     )
 
 
