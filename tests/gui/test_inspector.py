@@ -520,6 +520,8 @@ def test_inspector_computes_the_shown_tab_only_and_clears(qtbot, sample_scan):
     inspector.set_pair(sample_scan, None, sample_scan.thresholds)
     assert inspector.current_pair() is None
     assert inspector.text_diff_view.diff is None and inspector.text_diff_view.left_edit.toPlainText() == ""
+    # with no pair, the empty panes do not claim a page has "no usable main text"
+    assert inspector.text_diff_view.left_edit.placeholderText() == ""
     assert inspector.fingerprints_view.bit_grid.row_bits(0) == [] and inspector.why_view.text() == ""
 
 

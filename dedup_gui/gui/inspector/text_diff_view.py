@@ -247,6 +247,8 @@ class TextDiffView(QWidget):
         self.diff, self._changes, self.current = None, [], -1
         self.left_name.setText(f"left: {a.path}")
         self.right_name.setText(f"right: {b.path}")
+        for edit in (self.left_edit, self.right_edit):
+            edit.setPlaceholderText("(no usable main text)")
         self.left_edit.show_text(a.main_text)
         self.right_edit.show_text(b.main_text)
         self.status_label.setText("comparing…")
@@ -265,8 +267,9 @@ class TextDiffView(QWidget):
         self._key, self.diff, self._changes, self.current = None, None, [], -1
         self.left_name.setText("left: no pair selected")
         self.right_name.setText("right: no pair selected")
-        self.left_edit.show_text("")
-        self.right_edit.show_text("")
+        for edit in (self.left_edit, self.right_edit):
+            edit.setPlaceholderText("")  # not "(no usable main text)": there is no page
+            edit.show_text("")
         self.status_label.setText("Select a pair to compare its main texts.")
         self._page_notes = []
         self._show_notes([])
