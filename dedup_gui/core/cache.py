@@ -109,6 +109,8 @@ class FeatureCache:
         self.hits = 0
         self.misses = 0
         self.db: sqlite3.Connection | None = None
+        self._last_commit = time.monotonic()
+        self._read_only = False  # set when another scan holds the write lock, or the file is read-only
         self._open()
 
     def _open(self) -> None:
@@ -131,6 +133,12 @@ class FeatureCache:
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False)
+        try:
+            # Write-ahead log: a second scan (another window, the CLI) reads while this one
+            # writes, instead of finding the file locked.
+            db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError:
+            pass  # a file system without shared memory: the default journal works too
         db.executescript(_SCHEMA)
         db.execute("SELECT count(*) FROM features").fetchone()  # fails on a corrupt file
         return db
@@ -143,6 +151,29 @@ class FeatureCache:
             except sqlite3.Error:
                 pass
         self.db = None
+
+    def _write(self, sql: str, params) -> None:
+        """Run one write; if the cache cannot be written (another scan holds the lock past the
+        busy timeout, or the file is read-only), keep reading it and stop writing."""
+        if self._read_only:
+            return
+        try:
+            self.db.execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            if not any(word in str(exc) for word in ("locked", "busy", "readonly", "read-only")):
+                raise
+            self._read_only = True
+            self.problem = self.problem or f"feature cache is busy or read-only ({exc}); using it without adding to it"
+
+    def _commit_now_and_then(self) -> None:
+        # Short transactions: the write lock is held for a second at most, so another scan of
+        # the cache waits briefly (busy timeout) instead of failing, and a crash loses little.
+        if self.db is not None and not self._read_only and time.monotonic() - self._last_commit > 1.0:
+            try:
+                self.db.commit()
+            except sqlite3.Error as exc:
+                self._disable(f"feature cache failed ({exc}); scanning without it")
+            self._last_commit = time.monotonic()
 
     @property
     def enabled(self) -> bool:
@@ -172,7 +203,7 @@ class FeatureCache:
                 if sha1 is None:
                     self.misses += 1
                     return None
-                self.db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
+                self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
             found = self.db.execute(
                 "SELECT data FROM features WHERE sha1 = ? AND version = ?", (sha1, self.version)
             ).fetchone()
@@ -183,7 +214,7 @@ class FeatureCache:
             self.misses += 1
             return None
         try:
-            self.db.execute(
+            self._write(
                 "UPDATE features SET used = ? WHERE sha1 = ? AND version = ?", (int(time.time()), sha1, self.version)
             )
             values = pickle.loads(zlib.decompress(found[0]))
@@ -195,6 +226,7 @@ class FeatureCache:
             self.misses += 1  # an entry from another version or a damaged row: re-extract
             return None
         self.hits += 1
+        self._commit_now_and_then()
         return page
 
     def store(self, page: Page) -> None:
@@ -211,14 +243,18 @@ class FeatureCache:
                 sha1 = file_sha1(page.abspath, self.settings.max_file_bytes)
                 if sha1 is None:
                     return
-                self.db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
+                self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
+            if self._read_only:
+                return
             values = {name: getattr(page, name) for name in _PAGE_FIELDS}
             blob = zlib.compress(pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL), 3)
-            self.db.execute(
+            self._write(
                 "INSERT OR REPLACE INTO features VALUES (?, ?, ?, ?)", (sha1, self.version, blob, int(time.time()))
             )
         except (sqlite3.Error, OSError) as exc:
             self._disable(f"feature cache failed ({exc}); scanning without it")
+            return
+        self._commit_now_and_then()
 
     def lookup_scores(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], PairScores]:
         """Cached measures of page pairs, by the pages' content hashes.
@@ -252,7 +288,7 @@ class FeatureCache:
 
     def store_scores(self, items: list[tuple[tuple[str, str], PairScores]]) -> None:
         """Remember the measures of page pairs (keys as in :meth:`lookup_scores`)."""
-        if self.db is None or not items:
+        if self.db is None or not items or self._read_only:
             return
         now = int(time.time())
         try:
@@ -265,7 +301,7 @@ class FeatureCache:
 
     def commit(self) -> None:
         """Write pending changes and prune entries unused for :data:`MAX_AGE`."""
-        if self.db is None:
+        if self.db is None or self._read_only:
             return
         try:
             self.db.execute("DELETE FROM features WHERE used < ?", (int(time.time()) - MAX_AGE,))

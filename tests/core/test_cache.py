@@ -172,3 +172,23 @@ def test_a_cancelled_scan_keeps_the_pages_it_analysed(tmp_path):
         for f in files:
             cache.lookup(f.path, f.abspath)
     assert cache.hits == expected and 5 <= expected < len(files)
+
+
+def test_two_scans_share_the_cache(tmp_path):
+    # While one connection holds an open write transaction on the cache (another scan storing
+    # pages), a second scan still reads its pages from the cache (write-ahead logging); after
+    # one busy timeout it stops trying to write, instead of dropping the cache.
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    scan_folder(folder, settings)
+    other = sqlite3.connect(tmp_path / "cache" / CACHE_FILE)
+    other.execute("BEGIN IMMEDIATE")  # a writer that has not committed yet
+    other.execute("DELETE FROM pairs WHERE 0")
+    try:
+        with FeatureCache(settings, settings.cache_dir) as cache:
+            cached = [cache.lookup(p.path, p.abspath) for p in scan_folder(folder, ScanSettings(workers=1, use_cache=False)).pages]
+        assert all(c is not None for c in cached)  # every page still comes from the cache
+        assert "using it without adding to it" in cache.problem  # and the scan says why it adds nothing
+    finally:
+        other.rollback()
+        other.close()
