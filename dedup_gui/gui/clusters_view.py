@@ -185,7 +185,7 @@ class ClustersView(QWidget):
             self._quiet = False
         self._fit_count_columns()
         if result is None:
-            self.summary_label.setText("No scan yet")
+            self.summary_label.setText("No scan result yet")
         else:
             pages = sum(len(c.pages) for c in result.clusters)
             self.summary_label.setText(f"{len(result.clusters):,} clusters of {pages:,} pages")

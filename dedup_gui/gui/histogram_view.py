@@ -75,7 +75,7 @@ class HistogramView(ChartView):
         if result is None:
             self._cancel()
             self._pages_key, self.counts, self.by_type = None, None, {}
-            self.status_label.setText("No scan yet")
+            self.status_label.setText("No scan result yet")
             self.redraw()
             return
         self.by_type = distance_counts_by_type(result)  # vectorized: a million pairs in tens of ms
@@ -152,7 +152,7 @@ class HistogramView(ChartView):
         if self._result is None or self.counts is None:
             fig.clear()
             fig.set_facecolor(palette.background)
-            message = "No scan yet" if self._result is None else "Computing the Hamming distances…"
+            message = "No scan result yet" if self._result is None else "Computing the Hamming distances…"
             fig.text(0.5, 0.5, message, ha="center", va="center", color=palette.foreground)
             return
         histogram_figure(self.counts, self.by_type, self._result.thresholds.hamming_k,

@@ -64,7 +64,7 @@ class MapView(ChartView):
         self._hovered = []
         if result is None:
             self._selected = None
-            self.status_label.setText("No scan yet")
+            self.status_label.setText("No scan result yet")
         else:
             self.status_label.setText(
                 f"{len(result.pairs):,} candidate pairs. Click a point to select its pair; hover to see the pages."
@@ -99,7 +99,7 @@ class MapView(ChartView):
         if self._result is None:
             fig.clear()
             fig.set_facecolor(palette.background)
-            fig.text(0.5, 0.5, "No scan yet", ha="center", va="center", color=palette.foreground)
+            fig.text(0.5, 0.5, "No scan result yet", ha="center", va="center", color=palette.foreground)
             return
         self._points = map_points(self._result)
         map_figure(self._result, self._result.thresholds, palette=palette, fig=fig)

@@ -158,7 +158,7 @@ class ExampleCard(QGroupBox):
         """Show ``pair`` of ``result`` (or say that the scan has no pair of this type)."""
         if result is None or pair is None:
             self.paths = None
-            self.files_label.setText("The scan found no pair of this type." if result else "No scan yet.")
+            self.files_label.setText("The scan found no pair of this type." if result else "No scan result yet.")
             for label in (self.titles_label, self.measures_label, self.regions_label):
                 label.setText("")
             for edit in self.excerpts:
