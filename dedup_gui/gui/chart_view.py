@@ -35,6 +35,21 @@ from dedup_gui.core.charts import DARK, LIGHT, Palette  # noqa: E402
 
 #: Chart file formats offered by "Save chart…": dialog filter -> suffix.
 CHART_FORMATS = {"PNG image (*.png)": ".png", "SVG image (*.svg)": ".svg"}
+
+
+def ask_chart_path(parent: QWidget, title: str, folder: str, name: str) -> str | None:
+    """Ask where to save a chart (PNG or SVG), starting at ``folder/name.png``.
+
+    Returns:
+        The chosen path (str), with the chosen filter's suffix added when the name has neither
+        ``.png`` nor ``.svg``; ``None`` if the user cancelled.
+    """
+    path, chosen = QFileDialog.getSaveFileName(parent, title, str(Path(folder) / f"{name}.png"), ";;".join(CHART_FORMATS))
+    if not path:
+        return None
+    if Path(path).suffix.lower() not in CHART_FORMATS.values():
+        path += CHART_FORMATS.get(chosen, ".png")
+    return path
 _PNG_DPI = 150
 
 
@@ -161,12 +176,9 @@ class ChartView(QWidget):
 
     def ask_save(self) -> None:
         """Ask for a file name (PNG or SVG) and save the chart there."""
-        start = str(Path(self._last_dir) / f"{self.name}.png")
-        path, chosen = QFileDialog.getSaveFileName(self, "Save Chart", start, ";;".join(CHART_FORMATS))
-        if not path:
+        path = ask_chart_path(self, "Save Chart", self._last_dir, self.name)
+        if path is None:
             return
-        if Path(path).suffix.lower() not in CHART_FORMATS.values():
-            path += CHART_FORMATS.get(chosen, ".png")
         self._last_dir = str(Path(path).parent)
         try:
             self.save_chart(path)

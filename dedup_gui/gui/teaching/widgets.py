@@ -20,7 +20,6 @@ from PySide6.QtCore import QRectF, QSize, Qt, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMessageBox,
@@ -32,7 +31,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from dedup_gui.core.charts import Palette  # noqa: E402
 from dedup_gui.core.model import Page, ScanResult  # noqa: E402
-from dedup_gui.gui.chart_view import CHART_FORMATS, chart_palette, save_figure  # noqa: E402
+from dedup_gui.gui.chart_view import ask_chart_path, chart_palette, save_figure  # noqa: E402
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
 BIT_FILL = {1: QColor("#263238"), 0: QColor("#eceff1")}
@@ -475,13 +474,9 @@ class FigurePanel(QWidget):
 
     def ask_save(self) -> None:
         """Ask for a file name and save the figure there, reporting a failure in a message box."""
-        filters = ";;".join(CHART_FORMATS)
-        path, chosen = QFileDialog.getSaveFileName(self, "Save figure", str(Path(self._last_dir) / f"{self.name}.png"),
-                                                   filters)  # fmt: skip
-        if not path:
+        path = ask_chart_path(self, "Save figure", self._last_dir, self.name)
+        if path is None:
             return
-        if Path(path).suffix.lower() not in CHART_FORMATS.values():
-            path += CHART_FORMATS.get(chosen, ".png")
         self._last_dir = str(Path(path).parent)
         try:
             self.save(path)
