@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import DupType, Pair, PairScores, ScanResult, Thresholds
+from .model import DupType, PairScores, ScanResult, Thresholds
 
 
 def _same_content(s: PairScores, t: Thresholds) -> bool:
