@@ -20,7 +20,13 @@ one template (356 of them then classified layout duplicates for their shared tem
 also took most of the candidate time.  It stays for the methods comparison and teaching.
 
 A bucket of identical pages larger than :data:`FULL_BUCKET_LIMIT` yields a star (each member
-with the first), not all pairs: union-find still puts them all in one cluster.
+with the first), not all pairs: union-find still puts them all in one cluster.  So does a group of
+near-copies (:func:`near_copy_groups`: SimHash within k bits and Jaccard similarity >=
+:data:`NEAR_COPY_JACCARD` of the group's first page), such as 1,500 copies of one
+page that differ in a date or a few words.  Only the first page of such a group goes on to the
+inverted index, so boilerplate is counted over distinct texts, not over copies: otherwise every
+shingle of a page copied more than ``boilerplate_pages`` times would be boilerplate, and its copies
+would be found by nothing.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import numpy as np
 from datasketch import MinHashLSH
 
 from .model import Page, ScanSettings
-from .shingles import lean_minhash
+from .shingles import jaccard, lean_minhash
 from .simhash import block_keys, hamming_distance
 
 #: Largest group of identical pages for which every pair is listed.
@@ -41,6 +47,10 @@ FULL_BUCKET_LIMIT = 30
 SHARED_SHINGLE_LIMIT = ScanSettings.boilerplate_pages
 #: SimHash blocks are built for this Hamming distance (bits): k = 3 for 64 bits (Manku et al.).
 SIMHASH_BLOCK_K = 3
+#: Jaccard similarity of the shingle sets ([0, 1], all shingles) from which a page within
+#: SIMHASH_BLOCK_K bits of a group's first page is a near-copy of it (:func:`near_copy_groups`).
+#: Pages of one template whose own text is a fifth of their shingles or more stay below it.
+NEAR_COPY_JACCARD = 0.8
 
 
 def _bucket_pairs(groups: Iterable[list[int]]) -> set[tuple[int, int]]:
@@ -95,6 +105,84 @@ def simhash_pairs(pages: list[Page], k: int = SIMHASH_BLOCK_K) -> set[tuple[int,
                 if hamming_distance(fa, pages[b].simhash) <= k:
                     pairs.add((a, b))
     return pairs
+
+
+class _Leaders:
+    """The group leaders in one SimHash block: page ids and fingerprints in NumPy arrays that
+    grow by doubling."""
+
+    __slots__ = ("ids", "fingerprints", "n")
+
+    def __init__(self) -> None:
+        self.ids = np.empty(4, dtype=np.int64)
+        self.fingerprints = np.empty(4, dtype=np.uint64)
+        self.n = 0
+
+    def add(self, page: int, fingerprint: np.uint64) -> None:
+        if self.n == len(self.ids):
+            self.ids = np.resize(self.ids, 2 * self.n)
+            self.fingerprints = np.resize(self.fingerprints, 2 * self.n)
+        self.ids[self.n] = page
+        self.fingerprints[self.n] = fingerprint
+        self.n += 1
+
+    def within(self, fingerprint: np.uint64, k: int) -> list[int]:
+        """The leaders within ``k`` bits of ``fingerprint``, earliest first."""
+        close = np.bitwise_count(self.fingerprints[: self.n] ^ fingerprint) <= k
+        return self.ids[: self.n][close].tolist()
+
+
+def near_copy_groups(
+    pages: list[Page], k: int = SIMHASH_BLOCK_K, min_jaccard: float = NEAR_COPY_JACCARD
+) -> list[list[int]]:
+    """Groups of near-copies, found in one pass by leader clustering on SimHash blocks.
+
+    Each page with text, in order, joins the first earlier group whose first page (its leader)
+    has a SimHash within ``k`` bits (found through the k + 1 blocks, Manku et al. 2007) and a
+    Jaccard similarity of the shingle sets of at least ``min_jaccard`` (exact; all shingles
+    count, boilerplate included); else it starts a group.  Every member is thus a near-copy of
+    its leader, not necessarily of the others.  Copies whose SimHashes drift more than ``k``
+    bits from their leader start groups of their own; the leaders of two such groups still
+    pair through the inverted index, which sees one page per group.
+
+    Args:
+        pages: the pages (pages without usable text are left out of every group).
+        k: SimHash Hamming distance (bits).
+        min_jaccard: estimated Jaccard similarity, in [0, 1].
+
+    Returns:
+        Groups of two or more page indices (``list[list[int]]``), each ascending, leader first.
+    """
+    # Per SimHash block value, the leaders' fingerprints as a growing NumPy array, so that a
+    # page is checked against a crowded block (a thousand leaders) in one vector operation.
+    blocks: dict[tuple[int, int], _Leaders] = {}
+    members: dict[int, list[int]] = {}
+    for i, page in enumerate(pages):
+        if not page.has_text or not len(page.shingles):
+            continue
+        keys = block_keys(page.simhash, k)
+        fingerprint = np.uint64(page.simhash)
+        leader = -1
+        for key in keys:
+            block = blocks.get(key)
+            if block is None:
+                continue
+            for other in block.within(fingerprint, k):
+                if jaccard(page.shingles, pages[other].shingles) >= min_jaccard:
+                    leader = other
+                    break
+            if leader >= 0:
+                break
+        if leader >= 0:
+            members[leader].append(i)
+            continue
+        members[i] = [i]
+        for key in keys:
+            block = blocks.get(key)
+            if block is None:
+                block = blocks[key] = _Leaders()
+            block.add(i, fingerprint)
+    return [group for group in members.values() if len(group) > 1]
 
 
 def lsh_pairs(pages: list[Page], settings: ScanSettings) -> set[tuple[int, int]]:
@@ -234,12 +322,18 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
         if page.has_text and page.text_hash not in seen:
             seen.add(page.text_hash)
             reps.append(i)
+    # A large group of near-copies is a star too, and only its first page goes on: its shingles
+    # would otherwise all be boilerplate (in more than boilerplate_pages texts) and pair nothing.
+    near = [[reps[k] for k in group] for group in near_copy_groups([pages[i] for i in reps])]
+    pairs |= _bucket_pairs(group for group in near if len(group) > FULL_BUCKET_LIMIT)
+    starred = {i for group in near if len(group) > FULL_BUCKET_LIMIT for i in group[1:]}
+    reps = [i for i in reps if i not in starred]
     sub = [pages[i] for i in reps]
     left, right, shared, boilerplate = _shingle_index(sub, settings.boilerplate_pages)
     contained = _contained(sub, left, right, shared, settings.candidate_containment)
     # A SimHash pair must share content too, or pages of one template whose short main texts are
     # mostly template text come in this way; unless a page has no content shingle at all (its
-    # whole text is boilerplate, or a copy found in more than boilerplate_pages pages).
+    # whole text is boilerplate, e.g. thin "no results" pages of one site).
     all_boilerplate = {k for k, page in enumerate(sub) if boilerplate[k] >= len(page.shingles)}
     similar = contained | {
         (a, b) for a, b in simhash_pairs(sub) if (a, b) in contained or a in all_boilerplate or b in all_boilerplate

@@ -77,15 +77,76 @@ def test_simhash_pairs_of_one_template_need_shared_content():
 
     from dedup_gui.core.candidates import candidate_pairs
     from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.shingles import minhash_signature
 
     pages = []
     for i in range(63):
         own = list(range(1000 * (i + 1), 1000 * (i + 1) + 40)) if i < 60 else []
         if i in (3, 4):
             own += list(range(900_000, 900_040))
-        pages.append(replace(fake_page(i, list(range(40)) + own), simhash=(1 << 40) | (1 << (i % 40))))
+        page = fake_page(i, list(range(40)) + own)
+        signature = minhash_signature(page.shingles, 128)
+        pages.append(replace(page, simhash=(1 << 40) | (1 << (i % 40)), minhash=signature))
     found = candidate_pairs(pages, ScanSettings(boilerplate_pages=50))
     assert [p for p in found if p[1] < 60] == [(3, 4)]
     # each all-boilerplate page pairs with its SimHash neighbours (all 63 are within 2 bits)
     assert {(60, 61), (60, 62), (61, 62)} <= set(found)
     assert all(60 <= p[1] for p in found if p != (3, 4))
+
+
+def near_copies(n, shared=200, own=2, seed=5):
+    """``n`` pages sharing ``shared`` shingles, each with ``own`` of its own, SimHashes 1 bit
+    apart, with real 128-permutation MinHash signatures."""
+    from dataclasses import replace
+
+    from dedup_gui.core.shingles import minhash_signature
+
+    pages = []
+    for i in range(n):
+        page = fake_page(i, list(range(shared)) + list(range(10_000 + own * i, 10_000 + own * (i + 1))))
+        pages.append(replace(page, simhash=(1 << 50) | (1 << (i % 48)), minhash=minhash_signature(page.shingles, 128)))
+    return pages
+
+
+def test_near_copy_groups_gather_copies_not_pages_of_one_template():
+    from dedup_gui.core.candidates import near_copy_groups
+
+    # 40 copies: 200 common shingles and 2 of their own, so Jaccard 200/204 = 0.98 >= 0.8.
+    assert near_copy_groups(near_copies(40)) == [list(range(40))]
+    # One template with 40 own shingles per page: Jaccard 200/280 = 0.71 < 0.8, no group.
+    assert near_copy_groups(near_copies(40, own=40)) == []
+    # SimHashes 4 bits apart (more than k = 3) are not near-copies, whatever their shingles.
+    from dataclasses import replace
+
+    far = [replace(p, simhash=(1 << 50) | (0b1111 << (4 * i))) for i, p in enumerate(near_copies(3))]
+    assert near_copy_groups(far) == []
+
+
+def test_many_near_copies_are_a_star_not_boilerplate():
+    # 120 near-copies: every common shingle is in 120 > 50 texts, so by the boilerplate rule
+    # alone nothing would pair them (the bug this guards).  They are one group of near-copies,
+    # more than FULL_BUCKET_LIMIT = 30, so the pairs are a star around the first page.
+    from dedup_gui.core.candidates import candidate_pairs
+    from dedup_gui.core.model import ScanSettings
+
+    assert candidate_pairs(near_copies(120), ScanSettings(boilerplate_pages=50)) == [(0, j) for j in range(1, 120)]
+    # 20 copies (a group within the limit) keep every pair, as before.
+    assert len(candidate_pairs(near_copies(20), ScanSettings(boilerplate_pages=50))) == 20 * 19 // 2
+
+
+def test_scan_of_sixty_near_copies_finds_one_cluster(tmp_path):
+    from dedup_gui.core.model import DupType, ScanSettings
+    from dedup_gui.core.scan import scan_folder
+
+    words = [f"word{i}" for i in range(300)]
+    for i in range(60):  # each copy has two words of its own: a date and a counter, say
+        body = " ".join(words[:100] + [f"day{i}"] + words[100:200] + [f"count{i}"] + words[200:])
+        (tmp_path / f"c{i:02d}.html").write_text(f"<html><body><article><p>{body}</p></article></body></html>")
+    result = scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False, boilerplate_pages=50))
+    # Not none (every common shingle is in 60 > 50 texts), and not all 60 * 59 / 2 = 1,770:
+    # the copies within 3 SimHash bits of c00 are a star around it; the few whose SimHash drifted
+    # further (2 words of 302 change it by up to 5 bits here) are paired through the index.
+    assert 59 <= len(result.pairs) < 1770 // 2
+    assert sum(result.pages[p.left].path == "c00.html" for p in result.pairs) >= 31
+    assert all(p.type is DupType.FULL for p in result.pairs)
+    assert len(result.clusters) == 1 and len(result.clusters[0].pages) == 60
