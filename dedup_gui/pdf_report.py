@@ -243,6 +243,7 @@ class _Html:
         o.append("<tr>" + "".join(
             f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{n:,}</span><br>{self.muted(_e(label))}</td>"
             for n, label in stats) + "</tr></table>")  # fmt: skip
+        o += [f"<p>Note: {_e(note)}</p>" for note in s["notes"]]
         o.append(self.h3("Pairs by type"))
         o.append(self.table("70%"))
         head = "".join(self.th(h) for h in ("type", "content", "layout")) + self.th("pairs", "align='right'")

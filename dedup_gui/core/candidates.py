@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
 
 import numpy as np
 from datasketch import MinHashLSH
@@ -304,8 +305,25 @@ def _contained(pages, left, right, shared, threshold: float) -> set[tuple[int, i
     return {(int(x), int(y)) for x, y in zip(left[keep], right[keep])}
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """The candidate pairs of a collection and what the candidate stage decided on the way.
+
+    Attributes:
+        pairs: sorted ``(i, j)`` page indices, ``i < j`` (``list[tuple[int, int]]``).
+        mostly_boilerplate: how many pages (distinct texts) have half of their shingles or more
+            in more than ``boilerplate_pages`` texts (int): their text counts as template text.
+        near_copy_stars: groups of more than :data:`FULL_BUCKET_LIMIT` near-copies that were
+            paired as a star around their first page (int).
+    """
+
+    pairs: list[tuple[int, int]]
+    mostly_boilerplate: int = 0
+    near_copy_stars: int = 0
+
+
 def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int, int]]:
-    """All candidate pairs from every source, sorted.
+    """All candidate pairs from every source, sorted (:func:`find_candidates`'s pairs).
 
     Args:
         pages: the scanned pages.
@@ -313,6 +331,19 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
 
     Returns:
         Sorted list of ``(i, j)`` page indices with ``i < j``.
+    """
+    return find_candidates(pages, settings).pairs
+
+
+def find_candidates(pages: list[Page], settings: ScanSettings) -> Candidates:
+    """All candidate pairs from every source, with the counts a scan reports.
+
+    Args:
+        pages: the scanned pages.
+        settings: scan settings (``boilerplate_pages``, ``candidate_containment``).
+
+    Returns:
+        :class:`Candidates`.
     """
     pairs = exact_pairs(pages)
     # Pages with the same main text are already joined by the exact buckets (a star): only one
@@ -339,4 +370,6 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
         (a, b) for a, b in simhash_pairs(sub) if (a, b) in contained or a in all_boilerplate or b in all_boilerplate
     }
     pairs |= {(reps[a], reps[b]) for a, b in similar}
-    return sorted(pairs)
+    mostly = int(np.count_nonzero([2 * boilerplate[k] >= len(page.shingles) > 0 for k, page in enumerate(sub)]))
+    stars = sum(1 for group in near if len(group) > FULL_BUCKET_LIMIT)
+    return Candidates(sorted(pairs), mostly, stars)

@@ -54,6 +54,7 @@ class PairColumns:
         hamming_distance: ``np.int64`` (bits, 0..64).
         jaccard: ``np.float64``.
         both_have_text: ``np.bool_``.
+        identical_bytes: ``np.bool_``.
     """
 
     def __init__(self, pairs: Sequence) -> None:
@@ -65,7 +66,7 @@ class PairColumns:
 
     #: Every column's name.
     NAMES = ("left", "right", "type_code", "content_similarity", "content_containment", "layout_similarity",
-             "hamming_distance", "jaccard", "both_have_text")  # fmt: skip
+             "hamming_distance", "jaccard", "both_have_text", "identical_bytes")  # fmt: skip
 
     def build_all(self) -> PairColumns:
         """Build every column now (e.g. in a worker thread, before a view needs them); returns
@@ -128,6 +129,27 @@ class PairColumns:
         """``np.bool_``, shape (n,)."""
         return self._score("both_have_text", np.bool_)
 
+    @cached_property
+    def identical_bytes(self) -> np.ndarray:
+        """``np.bool_``, shape (n,)."""
+        return self._score("identical_bytes", np.bool_)
+
+    def with_types(self, pairs: Sequence, type_code: np.ndarray) -> PairColumns:
+        """Columns of ``pairs``, the same pairs as this object's with other types (a
+        re-classification): the measure columns built here are shared, not rebuilt.
+
+        Args:
+            pairs: the re-typed pairs, in the same order.
+            type_code: their type codes (``np.int8``, shape (n,)).
+
+        Returns:
+            A new :class:`PairColumns`.
+        """
+        out = PairColumns(pairs)
+        out.__dict__.update({k: v for k, v in self.__dict__.items() if k in self.NAMES or k == "_scores"})
+        out.__dict__["type_code"] = type_code
+        return out
+
 
 # One PairColumns per live ScanResult, found by id and checked by a weak reference, so a result
 # that is dropped takes its columns with it (a million pairs' columns are some 50 MB).
@@ -135,12 +157,14 @@ _CACHE: dict[int, tuple[weakref.ref, PairColumns]] = {}
 _CACHE_LOCK = threading.RLock()  # re-entrant: a weakref callback may run inside pair_columns
 
 
-def pair_columns(result: ScanResult) -> PairColumns:
+def pair_columns(result: ScanResult, columns: PairColumns | None = None) -> PairColumns:
     """The :class:`PairColumns` of ``result``'s pairs, shared by every caller while ``result``
     lives (the columns themselves are built on first use).
 
     Args:
         result: a scan.
+        columns: columns already made for ``result``'s pairs (see :meth:`PairColumns.with_types`)
+            to register for it; ignored if it has some already.
 
     Returns:
         The result's :class:`PairColumns`.
@@ -150,7 +174,7 @@ def pair_columns(result: ScanResult) -> PairColumns:
         entry = _CACHE.get(key)
         if entry is not None and entry[0]() is result:
             return entry[1]
-        columns = PairColumns(result.pairs)
+        columns = columns if columns is not None else PairColumns(result.pairs)
 
         def forget(ref: weakref.ref, key: int = key) -> None:
             """Drop the entry when ``result`` dies (unless the id was reused meanwhile)."""

@@ -253,7 +253,10 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     ]
     out.append("<section id='summary'><h2>Summary</h2><div class='stats'>")
     out += [f"<div class='stat'><b>{n:,}</b><span>{esc(label)}</span></div>" for n, label in stats]
-    out.append("</div><h3>Pairs by type</h3>")
+    out.append("</div>")
+    if s["notes"]:
+        out.append("<ul class='notes'>" + "".join(f"<li>Note: {esc(n)}</li>" for n in s["notes"]) + "</ul>")
+    out.append("<h3>Pairs by type</h3>")
     out.append(
         "<table class='types'><tr><th>type</th><th>content</th><th>layout</th><th class='n'>pairs</th>"
         + ("<th class='n'>in this report</th>" if report.subset else "")

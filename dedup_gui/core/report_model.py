@@ -167,7 +167,8 @@ def scan_summary(result: ScanResult) -> dict:
 
     Returns:
         ``{"pages", "pages_without_text", "errors", "skipped", "pairs_compared",
-        "pairs_by_type": {type value: n, in TYPE_ORDER}, "clusters", "seconds"}`` (dict).
+        "pairs_by_type": {type value: n, in TYPE_ORDER}, "clusters", "seconds", "notes"}``
+        (dict; ``notes`` is the scan's notes, list[str]).
     """
     return {
         "pages": len(result.pages),
@@ -178,6 +179,7 @@ def scan_summary(result: ScanResult) -> dict:
         "pairs_by_type": {t.value: n for t, n in result.type_counts().items()},
         "clusters": len(result.clusters),
         "seconds": round(result.elapsed, 2),
+        "notes": list(result.notes),
     }
 
 

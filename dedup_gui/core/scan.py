@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from .cache import FeatureCache
-from .candidates import candidate_pairs
+from .candidates import FULL_BUCKET_LIMIT, Candidates, find_candidates
 from .classify import classify
 from .cluster import build_clusters
 from .features import load_page
@@ -396,6 +396,25 @@ def sort_pairs(pairs: list[Pair], pages: list[Page]) -> list[Pair]:
     )
 
 
+def candidate_notes(candidates: Candidates, settings: ScanSettings) -> list[str]:
+    """What the candidate stage decided that a user should know, in words (list[str])."""
+    notes = []
+    if candidates.mostly_boilerplate:
+        n = candidates.mostly_boilerplate
+        notes.append(
+            f"{n:,} page{'s' if n != 1 else ''} had half of {'their' if n != 1 else 'its'} main text or more in "
+            f"more than {settings.boilerplate_pages} pages; that text counted as boilerplate (template text) "
+            "and made no candidate pair (--boilerplate-pages)"
+        )
+    if candidates.near_copy_stars:
+        n = candidates.near_copy_stars
+        notes.append(
+            f"{n:,} group{'s' if n != 1 else ''} of more than {FULL_BUCKET_LIMIT} near-copies of one page "
+            f"{'were' if n != 1 else 'was'} paired as a star: each copy with the group's first page, not every two"
+        )
+    return notes
+
+
 def scan_folder(
     root: str | Path,
     settings: ScanSettings | None = None,
@@ -437,16 +456,17 @@ def scan_folder(
             else:
                 skipped.append(outcome)
         progress.update(STAGE_CANDIDATES, 0, 1)
-        candidates = candidate_pairs(pages, settings)
+        candidates = find_candidates(pages, settings)
         check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 1, 1)
-        pairs = score_pairs(pages, candidates, thresholds, progress, cache)
+        pairs = score_pairs(pages, candidates.pairs, thresholds, progress, cache)
     finally:
         if cache is not None:
             cache.close()
     notes = [cache.problem] if cache is not None and cache.problem else []
     if not found.files:
         notes.append("no files that could be HTML pages were found in the folder")
+    notes += candidate_notes(candidates, settings)
     clusters = build_clusters(len(pages), pairs)
     return ScanResult(
         root=str(Path(root).resolve()),

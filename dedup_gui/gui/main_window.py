@@ -58,7 +58,8 @@ _QUEUED = Qt.ConnectionType.QueuedConnection
 
 
 def summarize(result: ScanResult) -> str:
-    """One status line for a finished scan, e.g. ``"12 files, 3 duplicate pairs ..."`` (str)."""
+    """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs ..."``,
+    followed by the scan's notes (str)."""
     counts = result.type_counts()
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
     files = len(result.pages) + len(result.errors)
@@ -66,10 +67,11 @@ def summarize(result: ScanResult) -> str:
     def count(n: int, noun: str) -> str:
         return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
-    return (
+    line = (
         f"Scanned {count(files, 'file')}: {count(duplicates, 'duplicate pair')} in "
         f"{count(len(result.clusters), 'cluster')}, {count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
     )
+    return "".join([line, *(f". Note: {note}" for note in result.notes)])
 
 
 def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from dedup_gui.core.progress import SCAN_STAGES, EtaEstimator, OverallProgress
 
@@ -55,6 +55,9 @@ class ScanStatus(QWidget):
         self._overall = OverallProgress()
         self.label = QLabel("Ready")
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # messages may quote file names
+        # A long message (a scan's notes) is cut at the window's edge, not widening the window;
+        # the tooltip shows it whole.
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.progress_bar = QProgressBar()
         self.progress_bar.setFixedWidth(220)
         self.progress_bar.setTextVisible(True)
@@ -111,6 +114,7 @@ class ScanStatus(QWidget):
     def finish(self, message: str) -> None:
         """Leave the running state and show ``message`` (e.g. ``"Scan cancelled"``)."""
         self.label.setText(message)
+        self.label.setToolTip(message.replace(". Note: ", ".\nNote: ") if len(message) > 80 else "")
         self.progress_bar.hide()
         self.cancel_button.hide()
 

@@ -64,6 +64,17 @@ def test_pages_of_one_template_are_not_all_candidates():
         page = fake_page(i, list(range(40)) + own)
         pages.append(replace(page, minhash=minhash_signature(page.shingles, 128), simhash=int(rng.integers(0, 2**63))))
     assert candidate_pairs(pages, ScanSettings(boilerplate_pages=50)) == [(3, 4)]
+    # The scan tells it: 58 pages have half their shingles (40 of 80) in the boilerplate block;
+    # pages 3 and 4 have 40 of 120.
+    from dedup_gui.core.candidates import find_candidates
+    from dedup_gui.core.scan import candidate_notes
+
+    found = find_candidates(pages, ScanSettings(boilerplate_pages=50))
+    assert (found.mostly_boilerplate, found.near_copy_stars) == (58, 0)
+    assert candidate_notes(found, ScanSettings(boilerplate_pages=50)) == [
+        "58 pages had half of their main text or more in more than 50 pages; that text counted as "
+        "boilerplate (template text) and made no candidate pair (--boilerplate-pages)"
+    ]
     every = candidate_pairs(pages, ScanSettings(boilerplate_pages=100))
     assert len(every) == 60 * 59 // 2  # with a limit of 100 pages the block is content
 
@@ -150,3 +161,9 @@ def test_scan_of_sixty_near_copies_finds_one_cluster(tmp_path):
     assert sum(result.pages[p.left].path == "c00.html" for p in result.pairs) >= 31
     assert all(p.type is DupType.FULL for p in result.pairs)
     assert len(result.clusters) == 1 and len(result.clusters[0].pages) == 60
+    assert any("near-copies of one page was paired as a star" in note for note in result.notes)
+    from dedup_gui.core.report import summary_dict
+    from dedup_gui.gui.main_window import summarize
+
+    assert summary_dict(result)["notes"] == result.notes  # the JSON and HTML reports say it too
+    assert summarize(result).endswith(". Note: " + result.notes[-1])  # and the window's status line

@@ -3,7 +3,7 @@
 import pytest
 
 from dedup_gui.core.classify import classify, explain
-from dedup_gui.core.cluster import UnionFind, build_clusters
+from dedup_gui.core.cluster import build_clusters
 from dedup_gui.core.evaluate import LabeledPair, ScoredPair, evaluate
 from dedup_gui.core.model import DupType, Pair, PairScores, Thresholds
 
@@ -56,11 +56,7 @@ def test_explain_in_words():
     assert lines[-1] == "same content and different layout => content duplicate"
 
 
-def test_union_find_and_clusters():
-    uf = UnionFind(5)
-    uf.union(0, 1)
-    uf.union(3, 4)
-    assert uf.find(1) == uf.find(0) and uf.find(2) != uf.find(0)
+def test_clusters_are_connected_components_of_duplicate_pairs():
     s = scores(1, 1, 1, 1, 0)
     pairs = [
         Pair(0, 1, s, DupType.FULL),
@@ -85,3 +81,42 @@ def test_evaluate_counts_and_macro_f1():
     assert ev.f1[C] == pytest.approx(2 / 3)
     assert ev.macro_f1 == pytest.approx((2 / 3 + 2 / 3 + 1) / 3)
     assert ev.accuracy == pytest.approx(3 / 4)
+
+
+def test_clusters_order_and_types_on_a_chain_and_a_star():
+    # A chain 9-8-7-6 (given in reverse order) and a star around 0 of the same size: both have
+    # 4 pages, so the star (smallest page 0) comes first; pages are listed ascending.
+    s = scores(1, 1, 1, 1, 0)
+    pairs = [Pair(8, 9, s, DupType.PARTIAL), Pair(7, 8, s, DupType.PARTIAL), Pair(6, 7, s, DupType.LAYOUT)]
+    pairs += [Pair(0, j, s, DupType.FULL) for j in (1, 2, 3)] + [Pair(4, 5, s, DupType.DISTINCT)]
+    clusters = build_clusters(10, pairs)
+    assert [(c.id, c.pages, c.types) for c in clusters] == [
+        (1, (0, 1, 2, 3), {DupType.FULL}),
+        (2, (6, 7, 8, 9), {DupType.PARTIAL, DupType.LAYOUT}),
+    ]
+    assert build_clusters(10, [Pair(4, 5, s, DupType.DISTINCT)]) == []
+    assert build_clusters(0, []) == []
+
+
+def test_type_codes_match_classify_on_every_kind_of_pair():
+    # The vectorized rule (reclassify's) must give classify()'s type for every pair, including
+    # the edges: values exactly at a threshold, identical bytes, pages without text.
+    import numpy as np
+
+    from dedup_gui.core.classify import type_codes
+    from dedup_gui.core.columns import TYPE_CODE, PairColumns
+    from dedup_gui.core.model import PairScores
+
+    t = Thresholds()
+    grid = [0.0, 0.2, 0.3, 0.6, 0.925, 1.0]
+    rng = np.random.default_rng(3)
+    pairs = []
+    for k in range(3000):
+        c, cc, lay, jac = (float(rng.choice(grid)) for _ in range(4))
+        s = PairScores(c, cc, lay, int(rng.integers(0, 64)), jac, identical_bytes=k % 97 == 0,
+                       both_have_text=k % 13 != 0)  # fmt: skip
+        pairs.append(Pair(0, 1, s, DupType.DISTINCT))
+    got = type_codes(PairColumns(pairs), t)
+    want = np.array([TYPE_CODE[classify(p.scores, t)] for p in pairs])
+    assert (got == want).all()
+    assert set(want.tolist()) == {0, 1, 2, 3, 4}  # every type occurs, so each branch is tested
