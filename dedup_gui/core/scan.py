@@ -227,6 +227,16 @@ def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: 
     total = len(files)
     results: list = [None] * total
     with Client(settings.dask_scheduler, timeout=30) as client:
+        # Every worker must be able to load the engine; if one cannot, every page would fail
+        # with the same error: say it once instead.
+        try:
+            client.run(_worker_ready)
+        except Exception as exc:
+            raise ConnectionError(  # an OSError, as when the scheduler cannot be reached
+                f"the Dask workers at {settings.dask_scheduler} cannot run dedup-gui "
+                f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); "
+                "install dedup-gui, the same version as here, on every worker"
+            ) from exc
         futures = client.map(analyse_file, files, settings=settings, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         done = 0

@@ -21,3 +21,15 @@ def test_scan_on_a_local_cluster_equals_a_local_scan():
         (p.left, p.right, p.type, p.scores) for p in local.pairs
     ]
     assert [c.pages for c in remote.clusters] == [c.pages for c in local.clusters]
+
+
+def test_workers_that_cannot_load_the_engine_stop_the_scan_with_one_clear_error(tmp_path):
+    # A worker without dedup-gui installed (simulated: its preload script blocks the import)
+    # would fail every page with the same deserialization error: the scan must say it once.
+    blocker = tmp_path / "no_dedup_gui.py"
+    blocker.write_text("import sys\nsys.modules['dedup_gui'] = None  # 'import dedup_gui' now fails\n")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, preload=[str(blocker)]
+    ) as cluster:
+        with pytest.raises(ConnectionError, match="cannot run dedup-gui .*install dedup-gui.* on every worker"):
+            scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))
