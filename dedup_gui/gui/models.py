@@ -51,6 +51,7 @@ class PagesModel(ResultTableModel):
     """
 
     COLUMNS = ("File", "Title", "URL", "Words", "SimHash", "Cluster", "Status")
+    PATH_COLUMNS = frozenset({0})
     NUMERIC = frozenset({3, 5})
     ELASTIC = frozenset({0, 1, 2, 6})
 
@@ -193,6 +194,7 @@ class PairsModel(ResultTableModel):
         "Cluster",
     )
     NUMERIC = frozenset(range(3, 9))
+    PATH_COLUMNS = frozenset({0, 1})
     ELASTIC = frozenset({0, 1})
 
     def __init__(self, parent=None) -> None:
@@ -325,6 +327,7 @@ class ErrorsModel(ResultTableModel):
     """
 
     COLUMNS = ("File", "Reason")
+    PATH_COLUMNS = frozenset({0})
     ELASTIC = frozenset({0, 1})
 
     def __init__(self, parent=None) -> None:

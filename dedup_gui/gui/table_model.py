@@ -66,7 +66,8 @@ class ResultTableModel(QAbstractTableModel):
     """Base of the result tables: rows are the filtered records in sort order (see the module).
 
     Subclasses set :attr:`COLUMNS` (header titles), :attr:`NUMERIC` (right-aligned numeric
-    columns) and :attr:`ELASTIC` (text columns that give up width when the table is too wide),
+    columns), :attr:`ELASTIC` (text columns that give up width when the table is too wide) and
+    :attr:`PATH_COLUMNS` (file paths),
     and implement :meth:`load`, :meth:`display`, :meth:`sort_key`, :meth:`type_mask` and
     :meth:`text_mask`, all in terms of *record* indices (positions in the scan result's order).
     They may override :meth:`sort_keys` with a vectorized version (the default calls
@@ -79,6 +80,8 @@ class ResultTableModel(QAbstractTableModel):
     COLUMNS: tuple[str, ...] = ()
     NUMERIC: frozenset[int] = frozenset()
     ELASTIC: frozenset[int] = frozenset()
+    #: Columns of file paths: a narrow one keeps the file name whole (:class:`PathDelegate`).
+    PATH_COLUMNS: frozenset[int] = frozenset()
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)

@@ -5,9 +5,10 @@ context menu (open, open in the browser, copy paths, show in folder) and keyboar
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
@@ -15,6 +16,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -32,6 +36,43 @@ _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a mil
 #: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
 _DUPLICATES_ONLY = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f == DUPLICATE_TYPES)
 _ALL_TYPES = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f is None)
+
+
+def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
+    """``path`` shortened to fit ``width`` pixels, keeping the file name whole while it fits:
+    the folders are elided from the middle (``site/ar…es/river-trail.html``), then the leading
+    folders dropped (``…/river-trail.html``); only a file name wider than the column is itself
+    elided in the middle.  Two files of one folder thus stay tell-apart in a narrow column.
+
+    Args:
+        path: a relative path with ``/`` separators.
+        metrics: the font metrics of the text.
+        width: the room, in pixels.
+
+    Returns:
+        The text to draw (str).
+    """
+    if metrics.horizontalAdvance(path) <= width:
+        return path
+    folder, sep, name = path.rpartition("/")
+    name_width = metrics.horizontalAdvance(sep + name)
+    if not sep or name_width + metrics.horizontalAdvance("…") > width:
+        return metrics.elidedText(path if not sep else "…/" + name, Qt.TextElideMode.ElideMiddle, width)
+    return metrics.elidedText(folder, Qt.TextElideMode.ElideMiddle, width - name_width) + sep + name
+
+
+class PathDelegate(QStyledItemDelegate):
+    """Draws file paths with :func:`elide_path`, so a narrow column keeps the file names."""
+
+    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """Draw the cell with its path elided by :func:`elide_path` (the size hint, which
+        fits the columns, still measures the whole path)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
+        opt.text = elide_path(opt.text, opt.fontMetrics, opt.rect.width() - margin)
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
 
 
 class TablePanel(QWidget):
@@ -103,7 +144,10 @@ class TablePanel(QWidget):
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setAlternatingRowColors(True)
         self.view.setWordWrap(False)
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep both ends of paths
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep both ends of long text
+        self._path_delegate = PathDelegate(self.view)
+        for column in model.PATH_COLUMNS:
+            self.view.setItemDelegateForColumn(column, self._path_delegate)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.view.horizontalHeader()

@@ -197,3 +197,27 @@ def test_reclassified_types_are_sorted_and_filtered_again_keeping_the_selection(
     with pytest.raises(ValueError):
         panel.model.update_result(dataclasses.replace(ties, pairs=ties.pairs[:2]))
     assert panel.model.record_count() == 2  # shown after a reset, consistent
+
+
+def test_narrow_path_columns_keep_the_file_name_whole(qtbot):
+    # Middle elision of whole paths made "site/articl…enance.html" and "site/articles…er-trail.html"
+    # look alike; the folders give way first, then the leading folders, then the name itself.
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    from dedup_gui.gui.table_panel import elide_path
+
+    fm = QFontMetrics(QApplication.font())
+    path = "site/archive/winter/2023/winter-maintenance.html"
+    assert elide_path(path, fm, fm.horizontalAdvance(path)) == path  # it fits: untouched
+    name_room = fm.horizontalAdvance("/winter-maintenance.html")
+    for width in (name_room + fm.horizontalAdvance("…") + 1, name_room + fm.horizontalAdvance("site/ar…23")):
+        shown = elide_path(path, fm, width)
+        assert shown.endswith("/winter-maintenance.html") and "…" in shown
+        assert fm.horizontalAdvance(shown) <= width
+    narrow = elide_path(path, fm, fm.horizontalAdvance("…/winter-m"))
+    assert narrow.startswith("…/") and narrow.endswith("html") and fm.horizontalAdvance(narrow) <= fm.horizontalAdvance("…/winter-m")
+    # the pairs table draws both path columns with it
+    panel = TablePanel(PairsModel())
+    qtbot.addWidget(panel)
+    assert {c for c in range(2) if panel.view.itemDelegateForColumn(c) is not None} == {0, 1}
