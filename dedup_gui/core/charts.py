@@ -86,12 +86,21 @@ def histogram_figure(
         fig: a figure to draw into (cleared first); a new one if ``None``.
 
     Returns:
-        The figure; each bar patch has the ``gid`` ``"all"`` or its type's value, and its
-        centre x is the distance, so a click on a bar maps back to a distance.
+        The figure.  ``fig.axes[0]`` holds every pair of pages (grey) with the classified pairs
+        drawn over it; when there are classified pairs, ``fig.axes[1]`` below repeats them on
+        their own linear scale, because next to 50 million pairs of pages a thousand
+        duplicates are flat on a linear axis.  Each bar patch has the ``gid`` ``"all"`` or its
+        type's value, and its centre x is the distance, so a click on a bar maps back to a
+        distance.
     """
     fig = fig or Figure(figsize=(8, 4), layout="constrained")
     fig.clear()
-    ax = fig.add_subplot()
+    classified = any(c is not None and c.any() for c in by_type.values())
+    if classified:
+        ax, below = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+        _style(fig, below, palette)
+    else:
+        ax, below = fig.add_subplot(), None
     _style(fig, ax, palette)
     x = np.arange(len(all_pairs))
     bars = ax.bar(x, all_pairs, width=0.9, color=palette.muted, label="all pairs of pages", log=log)
@@ -109,7 +118,25 @@ def histogram_figure(
     ax.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
     ax.text(k + 0.8, 0.97, f"k = {k}", transform=ax.get_xaxis_transform(), va="top", color=palette.foreground)
     ax.set_xlim(-0.8, 64.8)
-    ax.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
+    if not log:  # "3.5 M", not a "1e6" above the axis where the selected-pair mark goes
+        from matplotlib.ticker import EngFormatter
+
+        ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
+    if below is not None:
+        bottom = np.zeros(len(all_pairs))
+        for t in TYPE_ORDER:
+            counts = by_type.get(t)
+            if counts is None or not counts.any():
+                continue
+            for bar in below.bar(x, counts, width=0.9, bottom=bottom, color=TYPE_COLORS[t]):
+                bar.set_gid(t.value)
+            bottom = bottom + counts
+        below.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
+        below.set_ylabel("compared pairs")
+        below.yaxis.get_major_locator().set_params(integer=True)
+        below.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
+    else:
+        ax.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
     ax.set_ylabel("pairs of pages" + (" (log scale)" if log else ""))
     total = int(all_pairs.sum())
     ax.set_title(f"Hamming distances of all {total:,} pairs of pages", color=palette.foreground)

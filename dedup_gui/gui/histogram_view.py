@@ -166,7 +166,7 @@ class HistogramView(ChartView):
     # --- mouse --------------------------------------------------------------------------------
 
     def _distance_of(self, event) -> int | None:
-        if self.counts is None or not self.figure.axes or event.inaxes is not self.figure.axes[0]:
+        if self.counts is None or event.inaxes is None or event.inaxes not in self.figure.axes:
             return None
         return distance_at(event.xdata)
 

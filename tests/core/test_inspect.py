@@ -199,3 +199,24 @@ def test_changes_in_two_paragraphs_stay_apart():
     # "x\n" between two changes has weight 0 but holds a paragraph break: not folded.
     a, b = "alpha one\nbeta two", "gamma one\ndelta two"
     assert [(a[c.a_start : c.a_end]) for c in text_diff(a, b).changes()] == ["alpha", "beta"]
+
+
+def test_histogram_shows_the_classified_pairs_on_their_own_scale_below(sample_scan):
+    # Next to millions of pairs of pages, a few hundred duplicates are flat on a linear axis;
+    # a second panel below draws the classified pairs alone, each type stacked at its distance.
+    import numpy as np
+
+    from dedup_gui.core.charts import histogram_figure
+
+    all_pairs = np.zeros(65, dtype=np.int64)
+    all_pairs[20:40] = 3_000_000
+    by_type = {DupType.FULL: np.zeros(65, dtype=np.int64), DupType.PARTIAL: np.zeros(65, dtype=np.int64)}
+    by_type[DupType.FULL][0] = 400
+    by_type[DupType.PARTIAL][[0, 12]] = 30
+    fig = histogram_figure(all_pairs, by_type, k=3)
+    assert len(fig.axes) == 2
+    below = {(p.get_gid(), round(p.get_x() + p.get_width() / 2)): (p.get_y(), p.get_height())
+             for p in fig.axes[1].patches if p.get_height()}  # fmt: skip
+    assert below == {("full", 0): (0, 400), ("partial", 0): (400, 30), ("partial", 12): (0, 30)}
+    assert fig.axes[1].get_ylim()[1] < 1000  # its own scale, not the 3 million of the panel above
+    assert len(histogram_figure(all_pairs, {}, k=3).axes) == 1  # nothing classified: one panel
