@@ -4,6 +4,7 @@ context menu (open, open in the browser, copy paths, show in folder) and keyboar
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
@@ -293,13 +294,36 @@ class TablePanel(QWidget):
         record = self.current_record()
         return copy_paths(self.model.paths_of(record)) if record >= 0 else ""
 
+    def content_widths(self) -> list[int]:
+        """Each column's width for its contents (pixels, list[int]): the widest of its header
+        and the display text of a sample of rows (the first rows and rows spread over the
+        table, :data:`_SIZE_SAMPLE_ROWS` in all).
+
+        Measured here from the display text alone: ``resizeColumnsToContents`` asks every
+        sampled cell for each of its roles through Python (some 17,000 calls for a 9-column
+        table, 0.4 s of frozen window when a result arrives).
+        """
+        model, header = self.model, self.view.horizontalHeader()
+        n = model.rowCount()
+        head = min(n, _SIZE_SAMPLE_ROWS // 2)
+        rows = sorted(set(range(head)) | set(np.linspace(0, n - 1, _SIZE_SAMPLE_ROWS - head, dtype=np.int64).tolist()) if n else ())
+        metrics = self.view.fontMetrics()
+        style = self.view.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        widths = []
+        records = [model.record(r) for r in rows]
+        for col in range(model.columnCount()):
+            texts = {model.display(record, col) for record in records}
+            text = max((metrics.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
+            widths.append(max(text + margin, header.sectionSizeHint(col)))
+        return widths
+
     def fit_columns(self, available: int) -> None:
-        """Size columns to their contents (Qt samples the rows), then shrink the model's
+        """Size columns to their contents (:meth:`content_widths`), then shrink the model's
         elastic text columns (paths, titles) so that all columns fit in ``available`` pixels.
         """
-        self.view.resizeColumnsToContents()
         header = self.view.horizontalHeader()
-        widths = [min(header.sectionSize(c) + 12, _MAX_COLUMN_WIDTH) for c in range(header.count())]
+        widths = [min(w + 12, _MAX_COLUMN_WIDTH) for w in self.content_widths()]
         elastic = [c for c in self.model.ELASTIC if widths[c] > _MIN_ELASTIC_WIDTH]
         excess = sum(widths) - available
         slack = sum(widths[c] - _MIN_ELASTIC_WIDTH for c in elastic)
