@@ -31,6 +31,7 @@ would be found by nothing.
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -87,8 +88,14 @@ def exact_pairs(pages: list[Page]) -> set[tuple[int, int]]:
     return pairs
 
 
-def simhash_pairs(pages: list[Page], k: int = SIMHASH_BLOCK_K) -> set[tuple[int, int]]:
-    """Pairs of pages with text whose SimHashes are within Hamming distance ``k`` (bits).
+def simhash_pairs(pages: list[Page], k: int = SIMHASH_BLOCK_K, only: Iterable[int] | None = None) -> set[tuple[int, int]]:
+    """Pairs of pages with text whose SimHashes are within Hamming distance ``k`` (bits), found
+    through the k + 1 blocks of each fingerprint (Manku, Jain and Das Sarma, WWW 2007).
+
+    Args:
+        pages: the pages (only those with usable text take part).
+        k: the Hamming distance (bits).
+        only: if given, only the pairs with at least one of these page indices.
 
     Returns:
         Set of ``(i, j)`` with ``i < j``.
@@ -99,6 +106,20 @@ def simhash_pairs(pages: list[Page], k: int = SIMHASH_BLOCK_K) -> set[tuple[int,
             for key in block_keys(page.simhash, k):
                 blocks[key].append(i)
     pairs: set[tuple[int, int]] = set()
+    if only is not None:
+        # Each chosen page against the members of its blocks, one vector operation per block.
+        for i in only:
+            page = pages[i]
+            if not page.has_text:
+                continue
+            fingerprint = np.uint64(page.simhash)
+            for key in block_keys(page.simhash, k):
+                members = np.asarray(blocks[key], dtype=np.int64)
+                prints = np.fromiter((pages[j].simhash for j in blocks[key]), np.uint64, len(members))
+                for j in members[np.bitwise_count(prints ^ fingerprint) <= k].tolist():
+                    if j != i:
+                        pairs.add((min(i, j), max(i, j)))
+        return pairs
     for members in blocks.values():
         for x, a in enumerate(members):
             fa = pages[a].simhash
@@ -133,6 +154,19 @@ class _Leaders:
         return self.ids[: self.n][close].tolist()
 
 
+def _block_key_table(pages: list[Page], k: int) -> list[list[int]]:
+    """Every page's k + 1 SimHash block keys (:func:`~dedup_gui.core.simhash.block_keys`), each
+    as one int (block value * (k + 1) + block index), computed for all pages at once."""
+    prints = np.fromiter((p.simhash for p in pages), np.uint64, len(pages))
+    blocks = k + 1
+    bounds = [round(i * 64 / blocks) for i in range(blocks + 1)]
+    table = np.empty((len(pages), blocks), dtype=np.uint64)
+    for b in range(blocks):
+        width = bounds[b + 1] - bounds[b]
+        table[:, b] = ((prints >> np.uint64(bounds[b])) & np.uint64((1 << width) - 1)) * np.uint64(blocks) + np.uint64(b)
+    return table.tolist()
+
+
 def near_copy_groups(
     pages: list[Page], k: int = SIMHASH_BLOCK_K, min_jaccard: float = NEAR_COPY_JACCARD
 ) -> list[list[int]]:
@@ -156,12 +190,13 @@ def near_copy_groups(
     """
     # Per SimHash block value, the leaders' fingerprints as a growing NumPy array, so that a
     # page is checked against a crowded block (a thousand leaders) in one vector operation.
-    blocks: dict[tuple[int, int], _Leaders] = {}
+    blocks: dict[int, _Leaders] = {}
     members: dict[int, list[int]] = {}
+    all_keys = _block_key_table(pages, k)
     for i, page in enumerate(pages):
         if not page.has_text or not len(page.shingles):
             continue
-        keys = block_keys(page.simhash, k)
+        keys = all_keys[i]
         fingerprint = np.uint64(page.simhash)
         leader = -1
         for key in keys:
@@ -233,35 +268,76 @@ def shared_content_counts(
     return _shingle_index(pages, max_posting)[:3]
 
 
+#: The inverted index is built in parts of about this many shingle occurrences (8 bytes each),
+#: one part per value of the shingle hash's low bits, so that 100,000 pages need about 50 MB at a
+#: time, not 400.
+INDEX_PART_OCCURRENCES = 8_000_000
+_INDEX_BATCH = 2048
+
+
 def _shingle_index(pages: list[Page], max_posting: int):
     """:func:`shared_content_counts` and, per page, how many of its shingles are boilerplate."""
     empty = np.zeros(0, dtype=np.int64)
-    boilerplate = np.zeros(len(pages), dtype=np.int64)
+    n = len(pages)
+    boilerplate = np.zeros(n, dtype=np.int64)
     ids = [i for i, p in enumerate(pages) if p.has_text and len(p.shingles)]
     if len(ids) < 2:
         return empty, empty, empty, boilerplate
+    occurrences = sum(len(pages[i].shingles) for i in ids)
+    parts = 1 << max(0, int(np.ceil(np.log2(max(1, occurrences / INDEX_PART_OCCURRENCES)))))  # a power of 2
+    keys, counts = [], []
+    for part in range(parts):
+        # Each shingle falls in exactly one part, so per-part pair counts add up.
+        part_keys, part_counts, part_boilerplate = _index_part(pages, ids, part, parts, max_posting)
+        keys.append(part_keys)
+        counts.append(part_counts)
+        boilerplate += part_boilerplate
+    pair_keys = np.concatenate(keys)
+    shared = np.concatenate(counts)
+    if parts > 1 and len(pair_keys):
+        pair_keys, inverse = np.unique(pair_keys, return_inverse=True)
+        shared = np.bincount(inverse, weights=shared, minlength=len(pair_keys)).astype(np.int64)
+    return pair_keys // n, pair_keys % n, shared, boilerplate
+
+
+def _index_part(pages: list[Page], ids: list[int], part: int, parts: int, max_posting: int):
+    """The inverted index over the shingles ``s`` with ``s & (parts - 1) == part`` (``parts`` a
+    power of 2): (sorted unique
+    pair keys ``i * n + j``, shingles shared per key, boilerplate shingles per page)."""
+    n = len(pages)
+    # Pages in batches: one concatenation per batch, so that each part costs a few NumPy calls
+    # per batch rather than per page.
+    pieces = []
+    for start in range(0, len(ids), _INDEX_BATCH):
+        batch = ids[start : start + _INDEX_BATCH]
+        shingles = np.concatenate([pages[i].shingles for i in batch])
+        owners = np.repeat(np.asarray(batch, dtype=np.uint32), [len(pages[i].shingles) for i in batch])
+        if parts > 1:
+            mine = shingles & np.uint32(parts - 1) == part
+            shingles, owners = shingles[mine], owners[mine]
+        piece = shingles.astype(np.uint64)
+        piece <<= np.uint64(32)
+        piece |= owners
+        pieces.append(piece)
     # One sort of (shingle << 32 | page): 8 bytes per shingle occurrence, no argsort index.
-    entries = np.empty(sum(len(pages[i].shingles) for i in ids), dtype=np.uint64)
-    at = 0
-    for i in ids:
-        k = len(pages[i].shingles)
-        np.left_shift(pages[i].shingles, np.uint64(32), out=entries[at : at + k], dtype=np.uint64)
-        entries[at : at + k] |= np.uint64(i)
-        at += k
+    entries = np.concatenate(pieces)
+    del pieces, shingles, owners, piece
     entries.sort()
-    shingles = (entries >> np.uint64(32)).astype(np.uint32)
-    repeated = shingles[1:] == shingles[:-1]
+    # The two 32-bit halves of each entry, read in place (copies would cost 12 bytes per
+    # occurrence).
+    halves = entries.view(np.uint32)
+    high, low = (halves[1::2], halves[0::2]) if sys.byteorder == "little" else (halves[0::2], halves[1::2])
+    repeated = high[1:] == high[:-1]
     # Most shingles are in one page only: keep the occurrences of shingles in two or more.
     shared_occurrence = np.zeros(len(entries), dtype=bool)
     shared_occurrence[1:] |= repeated
     shared_occurrence[:-1] |= repeated
     del repeated
-    shingles = shingles[shared_occurrence]
-    owners = (entries[shared_occurrence] & np.uint64(0xFFFFFFFF)).astype(np.int64)
-    del entries, shared_occurrence
-    starts = np.flatnonzero(np.r_[True, shingles[1:] != shingles[:-1]])
+    shingles = high[shared_occurrence]
+    owners = low[shared_occurrence].astype(np.int64)
+    del entries, halves, high, low, shared_occurrence
+    starts = np.flatnonzero(np.r_[True, shingles[1:] != shingles[:-1]]) if len(shingles) else np.zeros(0, np.int64)
     sizes = np.diff(np.r_[starts, len(shingles)])
-    n = len(pages)
     boilerplate = np.bincount(owners[np.repeat(sizes > max_posting, sizes)], minlength=n)
     keys = []
     for size in range(2, max_posting + 1):
@@ -273,9 +349,9 @@ def _shingle_index(pages: list[Page], max_posting: int):
         left, right = members[:, a].ravel(), members[:, b].ravel()
         keys.append(np.minimum(left, right) * n + np.maximum(left, right))
     if not keys:
-        return empty, empty, empty, boilerplate
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), boilerplate
     pair_keys, shared = np.unique(np.concatenate(keys), return_counts=True)
-    return pair_keys // n, pair_keys % n, shared.astype(np.int64), boilerplate
+    return pair_keys, shared.astype(np.int64), boilerplate
 
 
 def containment_pairs(
@@ -366,9 +442,7 @@ def find_candidates(pages: list[Page], settings: ScanSettings) -> Candidates:
     # mostly template text come in this way; unless a page has no content shingle at all (its
     # whole text is boilerplate, e.g. thin "no results" pages of one site).
     all_boilerplate = {k for k, page in enumerate(sub) if boilerplate[k] >= len(page.shingles)}
-    similar = contained | {
-        (a, b) for a, b in simhash_pairs(sub) if (a, b) in contained or a in all_boilerplate or b in all_boilerplate
-    }
+    similar = contained | simhash_pairs(sub, only=sorted(all_boilerplate))
     pairs |= {(reps[a], reps[b]) for a, b in similar}
     mostly = int(np.count_nonzero([2 * boilerplate[k] >= len(page.shingles) > 0 for k, page in enumerate(sub)]))
     stars = sum(1 for group in near if len(group) > FULL_BUCKET_LIMIT)
