@@ -3,7 +3,7 @@
 import pytest
 
 from dedup_gui.core.classify import classify, explain
-from dedup_gui.core.cluster import build_clusters
+from dedup_gui.core.cluster import UnionFind, build_clusters
 from dedup_gui.core.evaluate import LabeledPair, ScoredPair, evaluate
 from dedup_gui.core.model import DupType, Pair, PairScores, Thresholds
 
@@ -56,7 +56,11 @@ def test_explain_in_words():
     assert lines[-1] == "same content and different layout => content duplicate"
 
 
-def test_clusters_are_connected_components_of_duplicate_pairs():
+def test_union_find_and_clusters():
+    uf = UnionFind(5)
+    uf.union(0, 1)
+    uf.union(3, 4)
+    assert uf.find(1) == uf.find(0) and uf.find(2) != uf.find(0)
     s = scores(1, 1, 1, 1, 0)
     pairs = [
         Pair(0, 1, s, DupType.FULL),
