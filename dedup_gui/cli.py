@@ -23,7 +23,7 @@ from .core.method_eval import METHOD_KEYS, evaluate_methods, format_methods, par
 from .core.model import ScanSettings, Thresholds
 from .core.progress import EtaEstimator, ScanCancelled
 from .core.report import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
-from .core.scan import scan_folder
+from .core.scan import WORKERS_PER_CORE, max_workers, scan_folder
 from .export import export
 
 SUBCOMMANDS = ("scan", "classify", "evaluate")
@@ -137,6 +137,12 @@ def _check_ranges(args) -> None:
             raise ValueError(f"--{name.replace('_', '-')} must be greater than {low:g}, got {value:g}")
     if getattr(args, "workers", 0) < 0:
         raise ValueError(f"--workers must be 0 (one per core) or more, got {args.workers}")
+    if getattr(args, "workers", 0) > max_workers():
+        raise ValueError(
+            f"--workers {args.workers} is more than {max_workers()} ({WORKERS_PER_CORE} per core on this machine): "
+            "the per-page work is CPU-bound, so more workers only take memory (each loads the engine, about "
+            "100 MB, and may grow to the per-page memory limit)"
+        )
     if getattr(args, "boilerplate_pages", 2) < 2:
         raise ValueError(f"--boilerplate-pages must be 2 or more, got {args.boilerplate_pages}")
     if getattr(args, "min_tokens", 1) < 1:

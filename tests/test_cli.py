@@ -133,6 +133,21 @@ def test_negative_settings_are_refused(tmp_path):
     assert not (tmp_path / "x.json").exists()
 
 
+def test_too_many_workers_are_refused_and_capped(tmp_path):
+    # 500 workers would each load the engine (about 100 MB): a tester's machine ran out of memory.
+    import os
+
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.scan import WORKERS_PER_CORE, _worker_count
+
+    proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.json"), "--workers", "500")
+    assert proc.returncode == 1 and "--workers 500 is more than" in proc.stderr
+    assert not (tmp_path / "x.json").exists()
+    # The engine caps it too, for callers other than the command line.
+    assert _worker_count(ScanSettings(workers=500), 10_000) == WORKERS_PER_CORE * (os.cpu_count() or 1)
+    assert _worker_count(ScanSettings(workers=2), 10_000) == 2
+
+
 def test_output_paths_are_checked_before_the_work(tmp_path):
     # Each of these mistakes is refused up front (exit 1 or 2) and nothing is written.
     proc = run("classify", "--pairs", str(SAMPLES / "EXPECTED.csv"), "-o", str(tmp_path / "p.txt"))

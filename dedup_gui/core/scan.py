@@ -63,9 +63,20 @@ def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError
         return FileError(source.path, f"could not be analysed: {type(exc).__name__}: {exc}")
 
 
+#: The most worker processes per core (:func:`max_workers`).
+WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    """The most worker processes a scan starts, whatever ``ScanSettings.workers`` asks (int):
+    :data:`WORKERS_PER_CORE` per core.  The per-page work is CPU-bound, so more only take memory:
+    hundreds of workers, each loading the engine, would exhaust the machine."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 def _worker_count(settings: ScanSettings, n_files: int) -> int:
     if settings.workers > 0:
-        return settings.workers
+        return min(settings.workers, max_workers())
     return max(1, min(os.cpu_count() or 1, n_files)) if n_files >= POOL_MIN_FILES else 1
 
 
