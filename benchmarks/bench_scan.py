@@ -342,6 +342,9 @@ def main() -> None:
             one, pool, m = pool_speedup(folder, args.pool_pages)
             print(f"  per-page stage on {m} pages: one process {one:.1f} pages/s, {os.cpu_count()} processes "
                   f"{pool:.1f} pages/s ({pool / one:.2f}x)")
+        # The scans below hold their own pages: drop the first scan's, or the peak RSS printed
+        # after them counts two scans' pages at once.
+        r.clear()
         if args.cache_dir:
             me, children = peak_rss_mb()
             print(f"  peak RSS of the scan: {me:.0f} MiB (this process), {children:.0f} MiB (largest worker)")
@@ -361,7 +364,7 @@ def main() -> None:
         any_type, right_type, planted = recall(folder, result)
         print(f"  recall of {planted} planted pairs: {any_type:.3f} as duplicates, {right_type:.3f} with their planted type")
         me, children = peak_rss_mb()
-        print(f"  peak RSS: {me:.0f} MiB (this process), {children:.0f} MiB (largest worker)")
+        print(f"  peak RSS of the whole run: {me:.0f} MiB (this process), {children:.0f} MiB (largest worker)")
         if args.baseline_pages:
             m = min(args.baseline_pages, n)
             seconds, pairs = baseline(folder, m)
