@@ -306,6 +306,20 @@ def run_config(n_pairs: int, n_pages: int, with_map: bool, repeat: int = 3) -> d
     out["scroll_jump_mean_s"] = (time.perf_counter() - start) / len(steps)
     view.scrollToTop()
 
+    # a threshold change: every pair re-classified in the background, then every view updated
+    if hasattr(window, "apply_thresholds"):
+        import dataclasses
+
+        changed = []
+        window.results_changed.connect(lambda: changed.append(time.perf_counter()))
+        stalls = Stalls()
+        stalls.start()
+        start = time.perf_counter()
+        window.apply_thresholds(dataclasses.replace(window.thresholds(), layout_same=0.7))
+        settle(0.3, until=lambda: changed and not window.is_busy(), limit=300.0)
+        out["threshold_change_stall_s"] = stalls.stop()
+        out["threshold_change_s"] = (changed[-1] - start) if changed else float("nan")
+
     if with_map:
         from matplotlib.backend_bases import MouseButton, MouseEvent
 
@@ -370,6 +384,8 @@ ROWS = [
     ("clear all filters", "filter_clear_all_s"),
     ("scrollToBottom + repaint", "scroll_bottom_s"),
     ("scroll jump + repaint (mean)", "scroll_jump_mean_s"),
+    ("threshold change: until every view shows it", "threshold_change_s"),
+    ("threshold change: longest event-loop stall", "threshold_change_stall_s"),
     ("map: show tab (full draw)", "map_show_s"),
     ("map: longest stall on showing", "map_show_stall_s"),
     ("map: redraw (new result, palette)", "map_redraw_s"),
