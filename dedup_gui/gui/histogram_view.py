@@ -10,7 +10,7 @@ threshold change only redraws (new k line, new type colours).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox
 
 from dedup_gui.core.charts import Palette, histogram_figure
@@ -22,6 +22,10 @@ from dedup_gui.core.selection import bar_text, distance_at
 from dedup_gui.gui.chart_view import ChartView
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.worker import QtProgress
+
+
+#: How long after a result arrives a hidden histogram starts counting (ms).
+HIDDEN_START_DELAY_MS = 1000
 
 
 class HistogramView(ChartView):
@@ -58,6 +62,12 @@ class HistogramView(ChartView):
         self._job = LatestJob(self)
         self._job.finished.connect(self._on_counts)
         self._job.failed.connect(self._on_failed)
+        # A hidden histogram starts counting a moment after a result arrives, not with it: its
+        # threads would otherwise take the cores while the window shows the new result.
+        self._start_timer = QTimer(self)
+        self._start_timer.setSingleShot(True)
+        self._start_timer.setInterval(HIDDEN_START_DELAY_MS)
+        self._start_timer.timeout.connect(self._start_pending)
         self.log_check = QCheckBox("Log scale")
         self.log_check.setToolTip("Logarithmic count axis: shows the few near-duplicate pairs next to the many others")
         self.log_check.toggled.connect(lambda _on: self.redraw())
@@ -82,7 +92,12 @@ class HistogramView(ChartView):
         key = (id(result.pages), len(result.pages))  # re-classification keeps the pages list
         if key != self._pages_key:
             self._pages_key = key
-            self._start(result)
+            self._cancel()
+            self.counts = None
+            if self.isVisible():
+                self._start(result)
+            else:
+                self._start_timer.start()
         else:
             self._show_status()
         self.redraw()
@@ -101,7 +116,20 @@ class HistogramView(ChartView):
         """Stop a computation that is still running (before the window goes)."""
         self._cancel()
 
+    def _start_pending(self) -> None:
+        if self._start_timer.isActive():
+            self._start_timer.stop()
+        if self._result is not None and self.counts is None and not self._job.is_running():
+            self._start(self._result)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Shown before the delayed start: count now."""
+        if self._start_timer.isActive():
+            self._start_pending()
+        super().showEvent(event)
+
     def _cancel(self) -> None:
+        self._start_timer.stop()
         self._token.cancel()
         self._job.cancel()
         self.progress_bar.hide()
