@@ -232,3 +232,22 @@ def test_charts_save_as_png_and_svg(qtbot, window, tmp_path, monkeypatch):
     assert "<svg" in svg and "candidate pairs" in svg
     with pytest.raises(ValueError):
         view.save_chart(tmp_path / "chart.gif")
+
+
+def test_a_hidden_histogram_counts_a_moment_after_the_result_not_with_it(qtbot, sample_scan):
+    # Counting starts threads that take the cores; while the window is busy showing a new result
+    # a hidden histogram waits (HIDDEN_START_DELAY_MS), and counts at once when it is shown.
+    from dedup_gui.gui.histogram_view import HistogramView
+
+    view = HistogramView()
+    qtbot.addWidget(view)
+    view.set_result(sample_scan)
+    assert view.counts is None and not view.is_busy() and view._start_timer.isActive()
+    view.show()
+    qtbot.waitUntil(lambda: view.counts is not None, timeout=LONG)
+    assert not view._start_timer.isActive() and int(view.counts.sum()) == 66
+    hidden = HistogramView()  # never shown: it still counts, after the delay
+    qtbot.addWidget(hidden)
+    hidden.set_result(sample_scan)
+    qtbot.waitUntil(lambda: hidden.counts is not None, timeout=LONG)
+    assert int(hidden.counts.sum()) == 66
