@@ -277,6 +277,16 @@ def _has_tokens(text: str, n: int) -> bool:
     return len(tokenize(text[:4096])) >= n or (len(text) > 4096 and len(tokenize(text)) >= n)
 
 
+#: libxml2's element depth limit with ``huge_tree`` (levels); a deeper page is cut there.
+LXML_DEPTH_LIMIT = 2048
+
+
+def _too_deep() -> bool:
+    """Whether the last :func:`parse_html` stopped at libxml2's depth limit (its error log says
+    "Excessive depth in document")."""
+    return any("Excessive depth" in entry.message for entry in _PARSER.error_log)
+
+
 def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> Extracted:
     """Title, URL, main text and tag sequence of a decoded HTML page.
 
@@ -293,7 +303,14 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
         :class:`Extracted`.
     """
     root = parse_html(text)
-    content, notes = main_text(text, extractor)
+    notes: tuple[str, ...] = ()
+    if extractor != "readability" and _too_deep():
+        # The lexbor and Resiliparse trees keep every level, and their extraction slows to a
+        # halt on a page nested 100,000 levels deep; lxml stops at its depth limit.
+        notes = (f"nested too deeply for {extractor} (over {LXML_DEPTH_LIMIT} levels): extracted with readability",)
+        extractor = "readability"
+    content, more = main_text(text, extractor)
+    notes = (*notes, *more)
     if root is not None and not _has_tokens(content, min_tokens):
         body = root.find(".//body")
         whole = element_text(body if body is not None else root)

@@ -228,8 +228,8 @@ class ScanSettings:
         boilerplate_pages: a content shingle found in more than this many distinct main texts
             is boilerplate of the collection (template text the extractor left in): it does not
             make pages candidates (:mod:`dedup_gui.core.candidates`).
-        workers: processes for the per-page stage (1 = in-process; 0 = one per core when the
-            folder has enough files to repay starting them).
+        workers: processes for the per-page stage (1 = in this process, with no per-page time
+            limit; 0 = one per core, at most one per file; at most 4 per core in any case).
         page_timeout: seconds one page may take in a worker process before it is cut off and
             reported (in-process scans, ``workers=1``, have no time limit).
         page_memory_bytes: address-space limit of each worker process (bytes); a page that

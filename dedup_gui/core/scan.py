@@ -39,9 +39,6 @@ from .progress import (  # the stage names stay part of this module's interface
 WORKER_NICENESS = 5
 #: Sorts of more items than this run in slices merged in Python (:func:`sorted_in_slices`).
 SORT_SLICE = 20_000
-#: From this many files to analyse, pages run in worker processes, where the per-page time and
-#: memory limits apply (a single file runs in-process: no other page waits behind it).
-POOL_MIN_FILES = 2
 
 
 def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError | str:
@@ -77,7 +74,7 @@ def max_workers() -> int:
 def _worker_count(settings: ScanSettings, n_files: int) -> int:
     if settings.workers > 0:
         return min(settings.workers, max_workers())
-    return max(1, min(os.cpu_count() or 1, n_files)) if n_files >= POOL_MIN_FILES else 1
+    return max(1, min(os.cpu_count() or 1, n_files))
 
 
 def _limit_memory(limit_bytes: int) -> None:
@@ -274,7 +271,10 @@ def _analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Prog
         return _analyse_on_dask(files, settings, progress)
     workers = _worker_count(settings, total)
     progress.update(STAGE_READ, 0, total)
-    if workers <= 1 or total == 0:
+    # Only ``workers=1`` runs in this process.  Otherwise even a single file goes to a worker,
+    # where the per-page time and memory limits apply: one pathological page (100,000 nested
+    # elements) must not hang the scan.
+    if settings.workers == 1 or total == 0:
         results: list = [None] * total
         for i, source in enumerate(files):
             check_cancel(progress)

@@ -252,3 +252,14 @@ def test_empty_document() -> None:
 def test_nul_bytes_do_not_break_parsing() -> None:
     found = extract("<html><head><title>A\x00B</title></head><body><p>x</p></body></html>")
     assert found.title == "AB"
+
+
+@pytest.mark.parametrize("extractor", ["fast", "resiliparse"])
+def test_a_page_nested_100000_levels_deep_falls_back_to_readability(extractor) -> None:
+    # A tester's page of 100,000 nested <div>s never finished with the lexbor and Resiliparse
+    # extractors (their trees keep every level); lxml stops at 2048 levels, so readability is used.
+    page = "<html><body>" + "<div>" * 100_000 + "<p>" + "word " * 50 + "</p>" + "</div>" * 100_000 + "</body></html>"
+    result = extract(page, extractor=extractor)
+    assert result.notes[0] == f"nested too deeply for {extractor} (over 2048 levels): extracted with readability"
+    shallow = "<html><body><div><p>" + "word " * 50 + "</p></div></body></html>"
+    assert not extract(shallow, extractor=extractor).notes  # an ordinary page keeps its extractor
