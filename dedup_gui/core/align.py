@@ -13,6 +13,7 @@ distance and equals it when the changes stay inside aligned sentences, as in nea
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,6 +70,37 @@ def split_sentences(text: str) -> list[str]:
     return units
 
 
+#: A sentence longer than this (characters) is cut further at content-defined word boundaries
+#: (:func:`split_units`): lists, tables and text without punctuation have no sentence ends.
+LONG_UNIT = 2_000
+#: A word ends a unit when its CRC-32 is divisible by this: units of about this many words.
+_WORDS_PER_UNIT = 64
+_WORD = re.compile(r"\S+\s*")
+
+
+def split_units(text: str) -> list[str]:
+    """:func:`split_sentences`, with every unit longer than :data:`LONG_UNIT` characters cut
+    after words whose CRC-32 is divisible by 64 (content-defined, as in chunking: an edit moves
+    no boundary beyond its own words); joining them gives the text back exactly.
+
+    Without this, two long lists one item apart, with no sentence punctuation, are one unit
+    each, too large to compare character by character (:data:`BLOCK_LIMIT`).
+    """
+    units = []
+    for unit in split_sentences(text):
+        if len(unit) <= LONG_UNIT:
+            units.append(unit)
+            continue
+        start = 0
+        for match in _WORD.finditer(unit):
+            if zlib.crc32(match.group().rstrip().encode("utf-8", "surrogatepass")) % _WORDS_PER_UNIT == 0:
+                units.append(unit[start : match.end()])
+                start = match.end()
+        if start < len(unit):
+            units.append(unit[start:])
+    return units
+
+
 def symbolize(a: Sequence, b: Sequence) -> tuple[str, str]:
     """Map two sequences of hashable items to strings of one symbol per distinct item, so that
     rapidfuzz's string algorithms can align them."""
@@ -122,7 +154,7 @@ def levenshtein_distance(a: str, b: str) -> int:
     characters, sentence-aligned (an upper bound, see the module doc) beyond."""
     if max(len(a), len(b)) <= EXACT_LIMIT:
         return plain_distance(a, b)
-    ua, ub = split_sentences(a), split_sentences(b)
+    ua, ub = split_units(a), split_units(b)
     distance = 0
     for op in align(ua, ub):
         if op.tag == "equal":
