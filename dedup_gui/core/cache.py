@@ -28,8 +28,9 @@ import platformdirs
 
 from .model import Page, PairScores, ScanSettings
 
-#: Bump when extraction or fingerprints change in a way that changes stored features.
-FEATURES_VERSION = "5"
+#: Bump when extraction, fingerprints or pair measures change what is stored (6: the
+#: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries).
+FEATURES_VERSION = "6"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600
