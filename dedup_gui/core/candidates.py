@@ -51,8 +51,9 @@ SHARED_SHINGLE_LIMIT = ScanSettings.boilerplate_pages
 SIMHASH_BLOCK_K = 3
 #: Jaccard similarity of the shingle sets ([0, 1], all shingles) from which a page within
 #: SIMHASH_BLOCK_K bits of a group's first page is a near-copy of it (:func:`near_copy_groups`).
-#: Pages of one template whose own text is a fifth of their shingles or more stay below it.
-NEAR_COPY_JACCARD = 0.8
+#: Copies with about 5% of their words changed reach it (each changed word changes 4 shingles);
+#: pages of one template whose own text is more than a quarter of their shingles stay below it.
+NEAR_COPY_JACCARD = 0.6
 
 
 def _bucket_pairs(groups: Iterable[list[int]]) -> set[tuple[int, int]]:
