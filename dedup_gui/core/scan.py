@@ -221,6 +221,10 @@ class _PagePool:
         return results
 
 
+#: How long a Dask scan waits for a first worker to connect to the scheduler (seconds).
+DASK_WORKER_WAIT = 30.0
+
+
 def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
     """Run :func:`analyse_file` for every file on a Dask distributed cluster.
 
@@ -235,6 +239,14 @@ def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: 
     total = len(files)
     results: list = [None] * total
     with Client(settings.dask_scheduler, timeout=30) as client:
+        # With no worker the pages would wait forever, silently: wait a little, then say so.
+        try:
+            client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
+        except Exception as exc:  # TimeoutError, in whichever form this distributed raises it
+            raise ConnectionError(
+                f"no Dask worker is connected to the scheduler at {settings.dask_scheduler} "
+                f"(waited {DASK_WORKER_WAIT:g} s); start one with: dask worker {settings.dask_scheduler}"
+            ) from exc
         # Every worker must be able to load the engine; if one cannot, every page would fail
         # with the same error: say it once instead.
         try:
