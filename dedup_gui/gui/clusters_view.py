@@ -188,7 +188,8 @@ class ClustersView(QWidget):
             self.summary_label.setText("No scan result yet")
         else:
             pages = sum(len(c.pages) for c in result.clusters)
-            self.summary_label.setText(f"{len(result.clusters):,} clusters of {pages:,} pages")
+            n = len(result.clusters)
+            self.summary_label.setText(f"{n:,} cluster{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}")
 
     def _fit_count_columns(self) -> None:
         # The "Pages" and "Types" columns get the width of their widest cluster-row text,

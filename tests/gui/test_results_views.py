@@ -141,6 +141,11 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     view, model = win.clusters_view, win.clusters_view.model
     assert view.cluster_count() == 6 == len(sample_scan.clusters)
     assert view.summary_label.text() == "6 clusters of 12 pages"
+    import dataclasses
+
+    view.set_result(dataclasses.replace(sample_scan, clusters=sample_scan.clusters[:1]))
+    assert view.summary_label.text() == "1 cluster of 2 pages"  # not "1 clusters"
+    view.set_result(sample_scan)
     audax = pair_index(sample_scan, AUDAX)
     cluster = next(c for c in sample_scan.clusters if sample_scan.pairs[audax].left in c.pages)
     top = model.cluster_index(cluster.id)
