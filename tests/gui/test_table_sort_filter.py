@@ -221,3 +221,16 @@ def test_narrow_path_columns_keep_the_file_name_whole(qtbot):
     panel = TablePanel(PairsModel())
     qtbot.addWidget(panel)
     assert {c for c in range(2) if panel.view.itemDelegateForColumn(c) is not None} == {0, 1}
+
+
+def test_the_inspector_file_names_elide_like_the_tables(qtbot):
+    # The "left:"/"right:" headers over the two texts cut long paths at the end (the file name
+    # was lost); they now draw with elide_path and keep the whole path in text() and the tooltip.
+    from dedup_gui.gui.inspector.text_diff_view import TextDiffView
+    from dedup_gui.gui.inspector.widgets import PathLabel
+
+    view = TextDiffView()
+    qtbot.addWidget(view)
+    assert isinstance(view.left_name, PathLabel) and isinstance(view.right_name, PathLabel)
+    view.left_name.setText("left: a/very/long/folder/name/index.html")
+    assert view.left_name.toolTip() == view.left_name.text() == "left: a/very/long/folder/name/index.html"

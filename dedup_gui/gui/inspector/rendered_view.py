@@ -158,7 +158,7 @@ class RenderedView(QWidget):
         self._job.failed.connect(lambda exc: self._show_messages(f"The pages could not be rendered: {exc}"))
         self.notice_label = plain_label(NOTICE, muted=True, wrap=True)
         self.notes_label = plain_label(muted=True, wrap=True)
-        self.left_name, self.right_name = plain_label(bold=True, clip=True), plain_label(bold=True, clip=True)
+        self.left_name, self.right_name = (plain_label(bold=True, clip=True, path=True) for _ in range(2))
         self.left_browser, self.right_browser = SafeBrowser(), SafeBrowser()
         splitter = QSplitter(Qt.Orientation.Horizontal)
         for name, browser in ((self.left_name, self.left_browser), (self.right_name, self.right_browser)):

@@ -188,7 +188,7 @@ class TextDiffView(QWidget):
         self.position_label = plain_label()
         self.prev_action = self._action("Previous change", "Shift+F8", "Alt+Up", self.previous_change)
         self.next_action = self._action("Next change", "F8", "Alt+Down", self.next_change)
-        self.left_name, self.right_name = plain_label(bold=True, clip=True), plain_label(bold=True, clip=True)
+        self.left_name, self.right_name = (plain_label(bold=True, clip=True, path=True) for _ in range(2))
         self.left_edit, self.right_edit = _Pane(), _Pane()
         self.left_edit.verticalScrollBar().valueChanged.connect(lambda: self._sync(self.left_edit, self.right_edit))
         self.right_edit.verticalScrollBar().valueChanged.connect(lambda: self._sync(self.right_edit, self.left_edit))

@@ -6,7 +6,7 @@ Page-derived strings are untrusted: every label made here is forced to ``Qt.Plai
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from dedup_gui.core.model import Page, Pair, ScanResult
@@ -19,8 +19,37 @@ ADDED = QColor("#c8e6c9")  # only in the right text (inserted)
 ON_TINT = QColor("#000000")
 
 
+class PathLabel(QLabel):
+    """A one-line label of the form ``"left: site/articles/page.html"`` that, when too narrow,
+    elides the path's folders first and keeps the file name (:func:`elide_path`); ``text()``
+    stays whole, and the tooltip shows it."""
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
+        """Set the whole text (the tooltip repeats it)."""
+        super().setText(text)
+        self.setToolTip(text)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Draw the text, its path elided to the label's width."""
+        from dedup_gui.gui.table_panel import elide_path  # the tables' rule, in one place
+
+        full, metrics, rect = self.text(), self.fontMetrics(), self.contentsRect()
+        if metrics.horizontalAdvance(full) <= rect.width():
+            super().paintEvent(event)
+            return
+        head, sep, path = full.partition(": ")
+        if not sep:
+            head, path = "", full
+        prefix = head + sep
+        shown = prefix + elide_path(path, metrics, rect.width() - metrics.horizontalAdvance(prefix))
+        painter = QPainter(self)
+        self.style().drawItemText(painter, rect, int(self.alignment()), self.palette(), self.isEnabled(), shown,
+                                  self.foregroundRole())  # fmt: skip
+        painter.end()
+
+
 def plain_label(text: str = "", bold: bool = False, muted: bool = False, wrap: bool = False,
-                clip: bool = False) -> QLabel:  # fmt: skip
+                clip: bool = False, path: bool = False) -> QLabel:  # fmt: skip
     """A ``QLabel`` that shows ``text`` as plain text, never as HTML.
 
     Args:
@@ -29,11 +58,13 @@ def plain_label(text: str = "", bold: bool = False, muted: bool = False, wrap: b
         muted: draw it in a muted colour (the text colour blended towards the background).
         wrap: wrap long lines.
         clip: let the label be narrower than its text (for file names and titles).
+        path: the text is ``"name: path"``; when narrow, elide the path's folders, not its file
+            name (a :class:`PathLabel`).
 
     Returns:
         The label (QLabel), selectable with the mouse.
     """
-    label = QLabel()
+    label = PathLabel() if path else QLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setWordWrap(wrap)
