@@ -54,6 +54,10 @@ SIMHASH_BLOCK_K = 3
 #: Copies with about 5% of their words changed reach it (each changed word changes 4 shingles);
 #: pages of one template whose own text is more than a quarter of their shingles stay below it.
 NEAR_COPY_JACCARD = 0.6
+#: A page is compared with at most this many group leaders per SimHash block, the earliest
+#: first: on 2,000 pages of one template (all within 3 bits) every page was compared with every
+#: earlier one.
+LEADER_CHECKS = 16
 
 
 def _bucket_pairs(groups: Iterable[list[int]]) -> set[tuple[int, int]]:
@@ -149,10 +153,12 @@ class _Leaders:
         self.fingerprints[self.n] = fingerprint
         self.n += 1
 
-    def within(self, fingerprint: np.uint64, k: int) -> list[int]:
-        """The leaders within ``k`` bits of ``fingerprint``, earliest first."""
+    def within(self, fingerprint: np.uint64, k: int, most: int) -> list[int]:
+        """The earliest ``most`` leaders within ``k`` bits of ``fingerprint``.  Earliest, not
+        nearest: copies then join the first group of their page, not the group of a copy whose
+        SimHash drifted, which would split them into groups too small for a star."""
         close = np.bitwise_count(self.fingerprints[: self.n] ^ fingerprint) <= k
-        return self.ids[: self.n][close].tolist()
+        return self.ids[: self.n][close][:most].tolist()
 
 
 def _block_key_table(pages: list[Page], k: int) -> list[list[int]]:
@@ -204,7 +210,7 @@ def near_copy_groups(
             block = blocks.get(key)
             if block is None:
                 continue
-            for other in block.within(fingerprint, k):
+            for other in block.within(fingerprint, k, LEADER_CHECKS):
                 if jaccard(page.shingles, pages[other].shingles) >= min_jaccard:
                     leader = other
                     break
