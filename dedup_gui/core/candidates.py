@@ -175,7 +175,10 @@ def _block_key_table(pages: list[Page], k: int) -> list[list[int]]:
 
 
 def near_copy_groups(
-    pages: list[Page], k: int = SIMHASH_BLOCK_K, min_jaccard: float = NEAR_COPY_JACCARD
+    pages: list[Page],
+    k: int = SIMHASH_BLOCK_K,
+    min_jaccard: float = NEAR_COPY_JACCARD,
+    check: Callable[[], None] | None = None,
 ) -> list[list[int]]:
     """Groups of near-copies, found in one pass by leader clustering on SimHash blocks.
 
@@ -190,7 +193,8 @@ def near_copy_groups(
     Args:
         pages: the pages (pages without usable text are left out of every group).
         k: SimHash Hamming distance (bits).
-        min_jaccard: estimated Jaccard similarity, in [0, 1].
+        min_jaccard: Jaccard similarity, in [0, 1].
+        check: called every 1,024 pages; it may raise to stop (a cancelled scan).
 
     Returns:
         Groups of two or more page indices (``list[list[int]]``), each ascending, leader first.
@@ -201,6 +205,8 @@ def near_copy_groups(
     members: dict[int, list[int]] = {}
     all_keys = _block_key_table(pages, k)
     for i, page in enumerate(pages):
+        if check is not None and i % 1024 == 0:
+            check()
         if not page.has_text or not len(page.shingles):
             continue
         keys = all_keys[i]
@@ -282,7 +288,7 @@ INDEX_PART_OCCURRENCES = 8_000_000
 _INDEX_BATCH = 2048
 
 
-def _shingle_index(pages: list[Page], max_posting: int):
+def _shingle_index(pages: list[Page], max_posting: int, check: Callable[[], None] | None = None):
     """:func:`shared_content_counts` and, per page, how many of its shingles are boilerplate."""
     empty = np.zeros(0, dtype=np.int64)
     n = len(pages)
@@ -294,6 +300,8 @@ def _shingle_index(pages: list[Page], max_posting: int):
     parts = 1 << max(0, int(np.ceil(np.log2(max(1, occurrences / INDEX_PART_OCCURRENCES)))))  # a power of 2
     keys, counts = [], []
     for part in range(parts):
+        if check is not None:
+            check()
         # Each shingle falls in exactly one part, so per-part pair counts add up.
         part_keys, part_counts, part_boilerplate = _index_part(pages, ids, part, parts, max_posting)
         keys.append(part_keys)
@@ -418,12 +426,13 @@ def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int
     return find_candidates(pages, settings).pairs
 
 
-def find_candidates(pages: list[Page], settings: ScanSettings) -> Candidates:
+def find_candidates(pages: list[Page], settings: ScanSettings, check: Callable[[], None] | None = None) -> Candidates:
     """All candidate pairs from every source, with the counts a scan reports.
 
     Args:
         pages: the scanned pages.
         settings: scan settings (``boilerplate_pages``, ``candidate_containment``).
+        check: called now and then; it may raise to stop (e.g. ``ScanCancelled``).
 
     Returns:
         :class:`Candidates`.
@@ -438,12 +447,12 @@ def find_candidates(pages: list[Page], settings: ScanSettings) -> Candidates:
             reps.append(i)
     # A large group of near-copies is a star too, and only its first page goes on: its shingles
     # would otherwise all be boilerplate (in more than boilerplate_pages texts) and pair nothing.
-    near = [[reps[k] for k in group] for group in near_copy_groups([pages[i] for i in reps])]
+    near = [[reps[k] for k in group] for group in near_copy_groups([pages[i] for i in reps], check=check)]
     pairs |= _bucket_pairs(group for group in near if len(group) > FULL_BUCKET_LIMIT)
     starred = {i for group in near if len(group) > FULL_BUCKET_LIMIT for i in group[1:]}
     reps = [i for i in reps if i not in starred]
     sub = [pages[i] for i in reps]
-    left, right, shared, boilerplate = _shingle_index(sub, settings.boilerplate_pages)
+    left, right, shared, boilerplate = _shingle_index(sub, settings.boilerplate_pages, check)
     contained = _contained(sub, left, right, shared, settings.candidate_containment)
     # A SimHash pair must share content too, or pages of one template whose short main texts are
     # mostly template text come in this way; unless a page has no content shingle at all (its

@@ -489,7 +489,7 @@ def scan_folder(
             else:
                 skipped.append(outcome)
         progress.update(STAGE_CANDIDATES, 0, 1)
-        candidates = find_candidates(pages, settings)
+        candidates = find_candidates(pages, settings, lambda: check_cancel(progress))
         check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 1, 1)
         pairs = score_pairs(pages, candidates.pairs, thresholds, progress, cache)
