@@ -93,7 +93,8 @@ def _add_threshold_args(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--layout-same", type=float, default=d.layout_same, metavar="X",
                    help=f"layout similarity for 'same layout' (default {d.layout_same})")
     g.add_argument("--hamming-k", type=int, default=d.hamming_k, metavar="K",
-                   help=f"SimHash Hamming distance for near duplicates, bits (default {d.hamming_k})")  # fmt: skip
+                   help=f"SimHash Hamming distance (bits) drawn as the near-duplicate line in charts and used by the "
+                        f"SimHash method's verdict; not part of the type rule (default {d.hamming_k})")  # fmt: skip
 
 
 def _add_setting_args(parser: argparse.ArgumentParser) -> None:

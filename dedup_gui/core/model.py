@@ -70,8 +70,9 @@ class Thresholds:
             above which two pages share a layout.
         hamming_k: SimHash Hamming distance (bits, 0..64) at or below which two fingerprints are
             near duplicates (k = 3 for 64-bit fingerprints, Manku, Jain and Das Sarma, WWW 2007).
-            Shown in the views and used for SimHash candidate checks; the type rule itself uses
-            the exact measures above.
+            Shown in the views (the histogram's k line, the SimHash method's verdict); the type
+            rule uses the exact measures above, and the candidate stage always searches SimHash
+            blocks for 3 bits (``candidates.SIMHASH_BLOCK_K``).
         same_min_jaccard: see ``content_same`` ([0, 1]).
     """
 
