@@ -41,7 +41,7 @@ from datasketch import MinHashLSH
 
 from .model import Page, ScanSettings
 from .shingles import jaccard, lean_minhash
-from .simhash import block_keys, hamming_distance
+from .simhash import block_key_table
 
 #: Largest group of identical pages for which every pair is listed.
 FULL_BUCKET_LIMIT = 30
@@ -93,44 +93,38 @@ def exact_pairs(pages: list[Page]) -> set[tuple[int, int]]:
     return pairs
 
 
-def simhash_pairs(pages: list[Page], k: int = SIMHASH_BLOCK_K, only: Iterable[int] | None = None) -> set[tuple[int, int]]:
-    """Pairs of pages with text whose SimHashes are within Hamming distance ``k`` (bits), found
-    through the k + 1 blocks of each fingerprint (Manku, Jain and Das Sarma, WWW 2007).
+def simhash_pairs(pages: list[Page], only: Iterable[int], k: int = SIMHASH_BLOCK_K) -> set[tuple[int, int]]:
+    """Pairs of pages with text whose SimHashes are within Hamming distance ``k`` (bits) and
+    that include one of the pages ``only``, found through the k + 1 blocks of each fingerprint
+    (Manku, Jain and Das Sarma, WWW 2007).
 
     Args:
         pages: the pages (only those with usable text take part).
+        only: page indices; every pair has at least one of them.
         k: the Hamming distance (bits).
-        only: if given, only the pairs with at least one of these page indices.
 
     Returns:
         Set of ``(i, j)`` with ``i < j``.
     """
-    blocks: dict[tuple[int, int], list[int]] = defaultdict(list)
+    keys = _block_key_table(pages, k)
+    blocks: dict[int, list[int]] = defaultdict(list)
     for i, page in enumerate(pages):
         if page.has_text:
-            for key in block_keys(page.simhash, k):
+            for key in keys[i]:
                 blocks[key].append(i)
     pairs: set[tuple[int, int]] = set()
-    if only is not None:
-        # Each chosen page against the members of its blocks, one vector operation per block.
-        for i in only:
-            page = pages[i]
-            if not page.has_text:
-                continue
-            fingerprint = np.uint64(page.simhash)
-            for key in block_keys(page.simhash, k):
-                members = np.asarray(blocks[key], dtype=np.int64)
-                prints = np.fromiter((pages[j].simhash for j in blocks[key]), np.uint64, len(members))
-                for j in members[np.bitwise_count(prints ^ fingerprint) <= k].tolist():
-                    if j != i:
-                        pairs.add((min(i, j), max(i, j)))
-        return pairs
-    for members in blocks.values():
-        for x, a in enumerate(members):
-            fa = pages[a].simhash
-            for b in members[x + 1 :]:
-                if hamming_distance(fa, pages[b].simhash) <= k:
-                    pairs.add((a, b))
+    # Each chosen page against the members of its blocks, one vector operation per block.
+    for i in only:
+        page = pages[i]
+        if not page.has_text:
+            continue
+        fingerprint = np.uint64(page.simhash)
+        for key in keys[i]:
+            members = np.asarray(blocks[key], dtype=np.int64)
+            prints = np.fromiter((pages[j].simhash for j in blocks[key]), np.uint64, len(members))
+            for j in members[np.bitwise_count(prints ^ fingerprint) <= k].tolist():
+                if j != i:
+                    pairs.add((min(i, j), max(i, j)))
     return pairs
 
 
@@ -162,16 +156,8 @@ class _Leaders:
 
 
 def _block_key_table(pages: list[Page], k: int) -> list[list[int]]:
-    """Every page's k + 1 SimHash block keys (:func:`~dedup_gui.core.simhash.block_keys`), each
-    as one int (block value * (k + 1) + block index), computed for all pages at once."""
-    prints = np.fromiter((p.simhash for p in pages), np.uint64, len(pages))
-    blocks = k + 1
-    bounds = [round(i * 64 / blocks) for i in range(blocks + 1)]
-    table = np.empty((len(pages), blocks), dtype=np.uint64)
-    for b in range(blocks):
-        width = bounds[b + 1] - bounds[b]
-        table[:, b] = ((prints >> np.uint64(bounds[b])) & np.uint64((1 << width) - 1)) * np.uint64(blocks) + np.uint64(b)
-    return table.tolist()
+    """Every page's SimHash block keys (:func:`~dedup_gui.core.simhash.block_key_table`)."""
+    return block_key_table(np.fromiter((p.simhash for p in pages), np.uint64, len(pages)), k)
 
 
 def near_copy_groups(
@@ -458,7 +444,7 @@ def find_candidates(pages: list[Page], settings: ScanSettings, check: Callable[[
     # mostly template text come in this way; unless a page has no content shingle at all (its
     # whole text is boilerplate, e.g. thin "no results" pages of one site).
     all_boilerplate = {k for k, page in enumerate(sub) if boilerplate[k] >= len(page.shingles)}
-    similar = contained | simhash_pairs(sub, only=sorted(all_boilerplate))
+    similar = contained | simhash_pairs(sub, sorted(all_boilerplate))
     pairs |= {(reps[a], reps[b]) for a, b in similar}
     mostly = int(np.count_nonzero([2 * boilerplate[k] >= len(page.shingles) > 0 for k, page in enumerate(sub)]))
     stars = sum(1 for group in near if len(group) > FULL_BUCKET_LIMIT)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 
 import numpy as np
 
+from .columns import DISTINCT_CODE, PairColumns
 from .model import TYPE_ORDER, Cluster, DupType, Pair
-
-_CODE_OF_VALUE = {t.value: i for i, t in enumerate(TYPE_ORDER)}
 
 
 class UnionFind:
@@ -58,14 +56,12 @@ def build_clusters(n_pages: int, pairs: Iterable[Pair]) -> list[Cluster]:
         Clusters of two or more pages, largest first (ties by smallest page index), numbered
         from 1, each with the set of duplicate types of the pairs inside it.
     """
-    pairs = pairs if isinstance(pairs, Sequence) else list(pairs)
-    n = len(pairs)
-    code = np.fromiter(map(_CODE_OF_VALUE.__getitem__, map(attrgetter("type._value_"), pairs)), np.int8, n)
-    dup = np.flatnonzero(code != _CODE_OF_VALUE[DupType.DISTINCT.value])
+    columns = PairColumns(pairs if isinstance(pairs, Sequence) else list(pairs))
+    code = columns.type_code
+    dup = np.flatnonzero(code != DISTINCT_CODE)
     if not len(dup) or not n_pages:
         return []
-    left = np.fromiter(map(attrgetter("left"), pairs), np.int64, n)[dup]
-    right = np.fromiter(map(attrgetter("right"), pairs), np.int64, n)[dup]
+    left, right = columns.left[dup], columns.right[dup]
     uf = UnionFind(n_pages)
     for a, b in zip(left.tolist(), right.tolist()):
         uf.union(a, b)

@@ -74,13 +74,33 @@ def block_keys(fingerprint: int, k: int) -> list[tuple[int, int]]:
     Returns:
         ``[(block_index, block_value), ...]``, k + 1 keys.
     """
-    blocks = k + 1
-    bounds = [round(i * BITS / blocks) for i in range(blocks + 1)]
-    keys = []
-    for i in range(blocks):
-        width = bounds[i + 1] - bounds[i]
-        keys.append((i, (fingerprint >> bounds[i]) & ((1 << width) - 1)))
-    return keys
+    bounds = _block_bounds(k)
+    return [(i, (fingerprint >> lo) & ((1 << (hi - lo)) - 1)) for i, (lo, hi) in enumerate(zip(bounds, bounds[1:]))]
+
+
+def block_key_table(fingerprints: np.ndarray, k: int) -> list[list[int]]:
+    """:func:`block_keys` of many fingerprints at once, each key as one int
+    (``block_value * (k + 1) + block_index``, so that keys of different blocks never meet).
+
+    Args:
+        fingerprints: 64-bit SimHashes, ``np.uint64`` array of shape (n,).
+        k: the Hamming distance to be guaranteed (bits).
+
+    Returns:
+        n lists of k + 1 ints (``list[list[int]]``).
+    """
+    bounds = _block_bounds(k)
+    blocks = np.uint64(k + 1)
+    table = np.empty((len(fingerprints), k + 1), dtype=np.uint64)
+    for i, (lo, hi) in enumerate(zip(bounds, bounds[1:])):
+        value = (fingerprints >> np.uint64(lo)) & np.uint64((1 << (hi - lo)) - 1)
+        table[:, i] = value * blocks + np.uint64(i)
+    return table.tolist()
+
+
+def _block_bounds(k: int) -> list[int]:
+    """The bit offsets where the k + 1 blocks start, and 64 at the end."""
+    return [round(i * BITS / (k + 1)) for i in range(k + 2)]
 
 
 def to_bits(fingerprint: int) -> np.ndarray:

@@ -299,3 +299,15 @@ def test_minhash_signature_deterministic_and_identical_sets() -> None:
 def test_minhash_of_empty_set() -> None:
     sig = minhash_signature(shingle_hashes([], 3), 64)
     assert sig.shape == (64,) and sig.dtype == np.uint64
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, 6])
+def test_block_key_table_encodes_block_keys(k: int) -> None:
+    # The vectorized table (candidates' search) must hold the same blocks as block_keys.
+    from dedup_gui.core.simhash import block_key_table
+
+    rng = np.random.default_rng(k)
+    fps = rng.integers(0, 2**63, size=50, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    table = block_key_table(fps, k)
+    for fp, row in zip(fps.tolist(), table):
+        assert row == [value * (k + 1) + i for i, value in block_keys(fp, k)]
