@@ -63,7 +63,8 @@ class TerminalProgress:
                 self.stream.write("\n")
             self.stage = stage
             if not self.live:
-                self.stream.write(f"{stage} ({total})...\n")
+                count = f" ({total})" if total > 1 else ""  # a one-step stage has nothing to count
+                self.stream.write(f"{stage}{count}...\n")
                 self.stream.flush()
         if not self.live:
             return

@@ -189,3 +189,18 @@ def test_a_step_without_a_count_is_named_once_on_a_terminal():
     for _ in range(500):
         progress.update("writing the report", 0, 0)
     assert out.getvalue() == "\rreading pages: 4/4    \nwriting the report...\n"
+
+
+def test_a_one_step_stage_is_named_without_a_count_in_a_log():
+    # the candidate stage reports 0 of 1 and 1 of 1; a log printed "finding candidate pairs
+    # (1)...", as if there were one pair to find (a tester).
+    import io
+
+    from dedup_gui.cli import TerminalProgress
+
+    out = io.StringIO()  # not a terminal: one line per stage
+    progress = TerminalProgress(out)
+    progress.update("reading pages", 0, 4)
+    progress.update("finding candidate pairs", 0, 1)
+    progress.update("finding candidate pairs", 1, 1)
+    assert out.getvalue() == "reading pages (4)...\nfinding candidate pairs...\n"

@@ -88,9 +88,13 @@ def exact_pairs(pages: list[Page]) -> set[tuple[int, int]]:
     Returns:
         Set of ``(i, j)`` page indices with ``i < j``.
     """
-    pairs = _bucket_pairs(_group_by(pages, lambda p: p.sha1))
-    pairs |= _bucket_pairs(_group_by(pages, lambda p: p.text_hash if p.has_text else None))
-    return pairs
+    by_bytes, by_text = _identical_groups(pages)
+    return _bucket_pairs(by_bytes) | _bucket_pairs(by_text)
+
+
+def _identical_groups(pages: list[Page]) -> tuple[list[list[int]], list[list[int]]]:
+    """Page indices grouped by identical bytes, and (pages with text) by identical main text."""
+    return _group_by(pages, lambda p: p.sha1), _group_by(pages, lambda p: p.text_hash if p.has_text else None)
 
 
 def simhash_pairs(pages: list[Page], only: Iterable[int], k: int = SIMHASH_BLOCK_K) -> set[tuple[int, int]]:
@@ -392,11 +396,14 @@ class Candidates:
             in more than ``boilerplate_pages`` texts (int): their text counts as template text.
         near_copy_stars: groups of more than :data:`FULL_BUCKET_LIMIT` near-copies that were
             paired as a star around their first page (int).
+        identical_stars: groups of more than :data:`FULL_BUCKET_LIMIT` pages with identical main
+            text (or, without usable text, identical bytes) that were paired as a star (int).
     """
 
     pairs: list[tuple[int, int]]
     mostly_boilerplate: int = 0
     near_copy_stars: int = 0
+    identical_stars: int = 0
 
 
 def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int, int]]:
@@ -423,7 +430,11 @@ def find_candidates(pages: list[Page], settings: ScanSettings, check: Callable[[
     Returns:
         :class:`Candidates`.
     """
-    pairs = exact_pairs(pages)
+    by_bytes, by_text = _identical_groups(pages)
+    pairs = _bucket_pairs(by_bytes) | _bucket_pairs(by_text)
+    # text groups hold the byte groups of pages with text: count those without text apart
+    identical = sum(1 for g in by_text if len(g) > FULL_BUCKET_LIMIT)
+    identical += sum(1 for g in by_bytes if len(g) > FULL_BUCKET_LIMIT and not pages[g[0]].has_text)
     # Pages with the same main text are already joined by the exact buckets (a star): only one
     # of each goes on to the similarity searches, or 2,000 copies would make 2,000,000 pairs.
     reps, seen = [], set()
@@ -448,4 +459,4 @@ def find_candidates(pages: list[Page], settings: ScanSettings, check: Callable[[
     pairs |= {(reps[a], reps[b]) for a, b in similar}
     mostly = int(np.count_nonzero([2 * boilerplate[k] >= len(page.shingles) > 0 for k, page in enumerate(sub)]))
     stars = sum(1 for group in near if len(group) > FULL_BUCKET_LIMIT)
-    return Candidates(sorted(pairs), mostly, stars)
+    return Candidates(sorted(pairs), mostly, stars, identical)

@@ -132,12 +132,16 @@ def histogram_figure(
                 bar.set_gid(t.value)
             bottom = bottom + counts
         below.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
-        below.set_ylabel("compared pairs")
+        below.set_ylabel("compared")  # short: in a small window the panel is 60 px high
         below.yaxis.get_major_locator().set_params(integer=True)
         below.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
     else:
         ax.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
-    ax.set_ylabel("pairs of pages" + (" (log scale)" if log else ""))
+    # short labels: two long ones ran into each other in a small window (a tester); the title
+    # and the legend say what the pairs are
+    ax.set_ylabel("all pairs" + (" (log)" if log else ""))
+    if below is not None:
+        fig.align_ylabels([ax, below])
     total = int(all_pairs.sum())
     ax.set_title(f"Hamming distances of all {total:,} pairs of pages", color=palette.foreground)
     legend = ax.legend(loc="upper right", fontsize="small", facecolor=palette.background, edgecolor=palette.muted)

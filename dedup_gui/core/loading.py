@@ -129,7 +129,7 @@ def discover(root: str | Path) -> Discovery:
     seen_files: dict[tuple[int, int], str] = {}
     skip_reasons: dict[str, str] = {}
     root_stat = root_path.stat()
-    seen_dirs: set[tuple[int, int]] = {(root_stat.st_dev, root_stat.st_ino)}
+    seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
     stack: list[tuple[str, str]] = [(str(root_path), "")]
     first = True
     while stack:
@@ -157,8 +157,11 @@ def discover(root: str | Path) -> Discovery:
             key = (st.st_dev, st.st_ino)
             if stat.S_ISDIR(st.st_mode):
                 if key in seen_dirs:
-                    continue  # a symlink loop or a second path to a folder already walked
-                seen_dirs.add(key)
+                    # a symlink loop or a second path to a folder already walked: listed, not walked
+                    skipped.append(shown + "/")
+                    skip_reasons[shown + "/"] = _seen_folder_reason(seen_dirs[key], rel)
+                    continue
+                seen_dirs[key] = rel
                 if _is_resource_dir(entry, names):
                     skipped.append(shown + "/")
                     continue
@@ -182,6 +185,15 @@ def discover(root: str | Path) -> Discovery:
     files.sort(key=lambda f: f.path)
     skipped.sort()
     return Discovery(files, skipped, errors, skip_reasons)
+
+
+def _seen_folder_reason(seen_rel: str, rel: str) -> str:
+    """Why folder ``rel`` (relative to the scanned folder) is not walked: it is folder
+    ``seen_rel`` again ("" is the scanned folder itself)."""
+    if seen_rel == "" or rel.startswith(seen_rel + "/"):
+        where = "the scanned folder" if seen_rel == "" else display_path(seen_rel) + "/"
+        return f"a link back to {where}, which contains it (a loop): not followed"
+    return f"the same folder as {display_path(seen_rel)}/ (a link): walked once"
 
 
 def _suffix(name: str) -> str:

@@ -399,7 +399,7 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     """Draw every method's precision/recall curve on a plain matplotlib ``Figure``.
 
     Swept methods are lines through their thresholds, with the default threshold ringed and
-    labelled (``k = 3``, ``0.9``...); yes/no methods are single markers.  Points at zero precision
+    named in the legend (``ring: k = 3``, ``ring: 0.9``...); yes/no methods are single markers.  Points at zero precision
     and recall (the method found no duplicate) are left out, and the precision axis starts just
     below the lowest precision drawn, so close curves stay apart.
 
@@ -421,27 +421,25 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     fig.clear()
     ax = fig.add_subplot()
     _style(fig, ax, palette)
-    offsets = [(6, -14), (6, 7), (-34, 7), (-34, -14)]
     lowest = 1.0
-    swept = 0
     for spec in report.specs:
         color = METHOD_COLORS.get(spec.key, palette.foreground)
         d = report.defaults[spec.key]
         drawn = d.tp > 0
         if spec.sweep:
             points = [p for p, s in zip(report.sweeps[spec.key], _said(report, spec)) if s]
+            # the default threshold is named in the legend: labels beside rings that lie close
+            # together ran into each other
+            default = f"k = {d.threshold:g}" if spec.key == "simhash" else f"{d.threshold:g}"
+            label = f"{spec.name}; ring: {default}" if drawn else f"{spec.name} (default {default} found no duplicate)"
             (line,) = ax.plot([p[2] for p in points], [p[1] for p in points], "-o", color=color, markersize=3,
-                              linewidth=1.4, label=spec.name)  # fmt: skip
+                              linewidth=1.4, label=label)  # fmt: skip
             line.set_gid(spec.key)
             lowest = min([lowest, *(p[1] for p in points)])
             if drawn:
                 (mark,) = ax.plot([d.recall], [d.precision], "o", markersize=11, markerfacecolor="none",
                                   markeredgecolor=color, markeredgewidth=2)  # fmt: skip
                 mark.set_gid(f"{spec.key}:default")
-                text = f"k = {d.threshold:g}" if spec.key == "simhash" else f"{d.threshold:g}"
-                ax.annotate(text, (d.recall, d.precision), textcoords="offset points",
-                            xytext=offsets[swept % len(offsets)], color=color, fontsize="small")  # fmt: skip
-            swept += 1
         else:
             label = spec.name if drawn else f"{spec.name} (found no duplicate)"
             (mark,) = ax.plot([d.recall] if drawn else [], [d.precision] if drawn else [],
@@ -451,7 +449,7 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
                 mark.set_gid(f"{spec.key}:default")
                 lowest = min(lowest, d.precision)
     bottom = max(0.0, math.floor(lowest * 20) / 20 - 0.05)
-    ax.set_xlim(-0.02, 1.07)  # room for the labels of rings near recall 1
+    ax.set_xlim(-0.02, 1.03)
     ax.set_ylim(bottom, 1.0 + (1.0 - bottom) * 0.03)
     ax.set_xlabel("recall (share of the duplicate pairs found)")
     ax.set_ylabel("precision (share of the pairs called duplicates that are)")

@@ -437,7 +437,14 @@ def candidate_notes(candidates: Candidates, settings: ScanSettings) -> list[str]
         notes.append(
             f"{n:,} page{'s' if n != 1 else ''} had half of {'their' if n != 1 else 'its'} main text or more in "
             f"more than {settings.boilerplate_pages} pages; that text counted as boilerplate (template text) "
-            "and made no candidate pair (--boilerplate-pages)"
+            "and made no candidate pair (the command line's --boilerplate-pages sets the number of pages)"
+        )
+    if candidates.identical_stars:
+        n = candidates.identical_stars
+        notes.append(
+            f"{n:,} group{'s' if n != 1 else ''} of more than {FULL_BUCKET_LIMIT} pages with identical main text "
+            f"(or identical bytes) {'were' if n != 1 else 'was'} paired as a star: each page with the group's "
+            "first page, not every two"
         )
     if candidates.near_copy_stars:
         n = candidates.near_copy_stars

@@ -576,7 +576,11 @@ class MainWindow(QMainWindow):
         """Show only the pairs at Hamming ``distance`` in the pairs table (a clearable chip)."""
         if self.result is None:
             return
-        self.pairs_panel.set_record_filter(pairs_at_distance(self.result, distance), f"Hamming distance = {distance}")
+        empty = (
+            f"No candidate pair is {distance} bits apart. The histogram counts every pair of pages; this table lists "
+            "only the candidate pairs, the ones the scan compared."
+        )
+        self.pairs_panel.set_record_filter(pairs_at_distance(self.result, distance), f"Hamming distance = {distance}", empty)
         self.tabs.setCurrentWidget(self.pairs_panel)
         if self.pairs_panel.current_record() < 0:
             self.pairs_panel.select_first_row()

@@ -5,8 +5,8 @@ context menu (open, open in the browser, copy paths, show in folder) and keyboar
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFontMetrics, QKeySequence
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -171,6 +171,17 @@ class TablePanel(QWidget):
         self.menu_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.menu_action.triggered.connect(lambda: self._show_context_menu(QPoint(-1, -1)))
         self.view.addAction(self.menu_action)
+        # says why the table is empty when filters hide every row (plain text: it may quote a
+        # file-name filter)
+        self.empty_label = QLabel(self.view.viewport())
+        self.empty_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.empty_label.hide()
+        self._record_filter_empty = ""
+        self.view.viewport().installEventFilter(self)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._emit_counts)
 
@@ -207,17 +218,20 @@ class TablePanel(QWidget):
         """Whether the type filter leaves out distinct pairs (bool)."""
         return self.duplicates_check.isChecked()
 
-    def set_record_filter(self, records, label: str) -> None:
+    def set_record_filter(self, records, label: str, empty_text: str = "") -> None:
         """Show only these records (indices into the scan result, e.g. the pairs at one Hamming
         distance), with a chip ``"<label> ×"`` that clears the filter when clicked.
 
         Args:
             records: an iterable or NumPy array of record indices.
             label: what the filter is, e.g. ``"Hamming distance = 4"`` (plain text).
+            empty_text: shown over the table when ``records`` is empty (plain text; ``""``: a
+                generic line).
 
         Raises:
             IndexError: a record index outside the model's records.
         """
+        self._record_filter_empty = empty_text
         self.model.set_record_filter(records)
         self._record_filter_label = label
         self.filter_chip.setText(f"{label} ×")
@@ -229,6 +243,7 @@ class TablePanel(QWidget):
         if self.model.record_filter() is None:
             return
         self._record_filter_label = ""
+        self._record_filter_empty = ""
         self.filter_chip.hide()
         self.model.set_record_filter(None)
         self.record_filter_changed.emit("")
@@ -373,4 +388,28 @@ class TablePanel(QWidget):
         self.current_record_changed.emit(self.model.record(current.row()) if current.isValid() else -1)
 
     def _emit_counts(self, *_args) -> None:
+        self._update_empty_label()
         self.visible_rows_changed.emit(self.model.rowCount(), self.model.record_count())
+
+    def empty_text(self) -> str:
+        """Why no row is shown although the scan has records, in words; ``""`` when rows are
+        shown or there are no records at all (str)."""
+        if self.model.rowCount() > 0 or self.model.record_count() == 0:
+            return ""
+        record_filter = self.model.record_filter()
+        if record_filter is not None and len(record_filter) == 0:
+            return self._record_filter_empty or f"Nothing to list for {self._record_filter_label}."
+        return "No row matches the filters. Clear the file-name filter or the chip, or pick \"All types\"."
+
+    def _update_empty_label(self) -> None:
+        text = self.empty_text()
+        self.empty_label.setText(text)
+        self.empty_label.setVisible(bool(text))
+        if text:
+            self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        """Keeps the empty-table message centred on the table's viewport."""
+        if event.type() == QEvent.Type.Resize and watched is self.view.viewport() and self.empty_label.isVisible():
+            self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+        return super().eventFilter(watched, event)

@@ -42,6 +42,11 @@ def test_many_copies_of_one_text_make_a_star_not_all_pairs(tmp_path):
     assert len(result.pairs) == 119  # a star around the first copy, not 120 * 119 / 2 = 7,140
     assert all(p.type is DupType.FULL for p in result.pairs)
     assert len(result.clusters) == 1 and len(result.clusters[0].pages) == 120
+    # and the scan says so, or a user counting pairs would think 7,021 were missed
+    assert result.notes == [
+        "1 group of more than 30 pages with identical main text (or identical bytes) was paired as a star: "
+        "each page with the group's first page, not every two"
+    ]
 
 
 def test_pages_of_one_template_are_not_all_candidates():
@@ -73,7 +78,8 @@ def test_pages_of_one_template_are_not_all_candidates():
     assert (found.mostly_boilerplate, found.near_copy_stars) == (58, 0)
     assert candidate_notes(found, ScanSettings(boilerplate_pages=50)) == [
         "58 pages had half of their main text or more in more than 50 pages; that text counted as "
-        "boilerplate (template text) and made no candidate pair (--boilerplate-pages)"
+        "boilerplate (template text) and made no candidate pair (the command line's --boilerplate-pages sets the "
+        "number of pages)"
     ]
     every = candidate_pairs(pages, ScanSettings(boilerplate_pages=100))
     assert len(every) == 60 * 59 // 2  # with a limit of 100 pages the block is content

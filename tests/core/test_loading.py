@@ -93,6 +93,8 @@ def test_discover_reads_symlinked_file_once(tmp_path: Path) -> None:
     assert len(found.files) == 1
     assert os.path.samefile(found.files[0].abspath, tmp_path / "real" / "page.html")
     assert found.errors == []
+    # the folder reached twice is walked under its first name (sorted) and the second is listed
+    assert found.skip_reasons["real/"] == "the same folder as linked_dir/ (a link): walked once"
 
 
 def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
@@ -111,6 +113,13 @@ def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
     # page once.
     assert not worker.is_alive(), "discover() did not finish: it follows the symlink loop"
     assert paths(result["found"]) == ["a/page.html"]
+    # ...and each link not followed is listed with its reason (a tester found them missing)
+    found = result["found"]
+    assert found.skipped == ["a/self/", "a/up/"]
+    assert found.skip_reasons == {
+        "a/self/": "a link back to a/, which contains it (a loop): not followed",
+        "a/up/": "a link back to the scanned folder, which contains it (a loop): not followed",
+    }
 
 
 def _rmtree_iterative(top: str) -> None:

@@ -86,9 +86,13 @@ def test_pr_figure_draws_every_method():
     curve = next(line for line in ax.lines if line.get_gid() == "simhash")
     points = [p for p in report.sweeps["simhash"] if p[1] or p[2]]
     assert list(curve.get_xdata()) == [p[2] for p in points]  # recall on x
-    assert any(t.get_text() == "k = 3" for t in ax.texts)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    # the default thresholds are named in the legend, not beside the rings (labels of close
+    # rings overlapped): SimHash's k = 3 and shingles' 0.9 (Thresholds / the method specs)
+    assert "SimHash (64-bit); ring: k = 3" in legend and "shingles (Jaccard); ring: 0.9" in legend
+    assert len(ax.texts) == 0
     # No classifier value in these rows: it found no duplicate, and the legend says so.
-    assert "four-type classifier (found no duplicate)" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "four-type classifier (found no duplicate)" in legend
 
 
 def test_every_method_on_the_bundled_sample_labels():

@@ -145,6 +145,24 @@ def test_clicking_the_distance_of_several_pairs_shows_them_all(qtbot, window):
     assert panel.filter_chip.text() == "Hamming distance = 0 ×" and panel.model.rowCount() == 4
 
 
+def test_a_bar_of_pairs_that_were_not_compared_says_why_the_table_is_empty(qtbot, window, sample_scan):
+    # The histogram counts all 66 pairs of the 12 sample pages; the table lists the 6 compared
+    # ones.  A bar with pairs but none compared gave an empty table with no word (a tester).
+    view = show_histogram(qtbot, window)
+    compared = {p.scores.hamming_distance for p in sample_scan.pairs}
+    distance = next(d for d in range(65) if view.counts[d] and d not in compared)
+    view.click_distance(distance)
+    panel = window.pairs_panel
+    assert panel.model.rowCount() == 0 and panel.filter_chip.text() == f"Hamming distance = {distance} ×"
+    assert panel.empty_label.isVisible()
+    assert panel.empty_label.text().startswith(f"No candidate pair is {distance} bits apart.")
+    qtbot.mouseClick(panel.filter_chip, Qt.MouseButton.LeftButton)  # rows again: the line goes
+    assert panel.model.rowCount() == 6 and not panel.empty_label.isVisible()
+    panel.text_filter.setText("no-such-file")  # a file-name filter that hides everything
+    panel.apply_text_filter()
+    assert panel.empty_label.isVisible() and panel.empty_label.text().startswith("No row matches the filters.")
+
+
 def test_histogram_k_line_log_scale_and_selected_distance(qtbot, window, sample_scan):
     view = show_histogram(qtbot, window)
     ax = view.figure.axes[0]
