@@ -6,7 +6,8 @@ Every .html file under FOLDER is decoded once; then, page by page, each extracto
 page in turn, so that load from other jobs on the machine falls on all of them alike.  Printed:
 pages per second and the speed-up over readability-lxml, for main-content extraction alone
 (``main_text``) and for the whole per-page extraction (``extract``: also the title, URL and tag
-sequence, which lxml parses the same way for every extractor).
+sequence, from lxml's parse for readability and resiliparse, from the same lexbor parse as the
+main content for fast).
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ import platformdirs
 from .model import Page, PairScores, ScanSettings
 
 #: Bump when extraction, fingerprints or pair measures change what is stored (6: the
-#: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries).
-FEATURES_VERSION = "6"
+#: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries;
+#: 7: the fast extractor takes the title, URL and tag sequence from its lexbor tree).
+FEATURES_VERSION = "7"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600

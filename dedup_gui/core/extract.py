@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 
 import lxml.etree
 import lxml.html
+import numpy as np
 from readability import Document
 
 from .tokens import normalize_whitespace, tokenize
@@ -85,12 +86,7 @@ def page_title(root: lxml.html.HtmlElement | None) -> str:
     if root is None:
         return ""
     title = root.find(".//title")
-    if title is not None and title.text_content().strip():
-        return normalize_whitespace(title.text_content())
-    for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").lower() == "og:title":
-            return normalize_whitespace(meta.get("content") or "")
-    return ""
+    return _title_of(None if title is None else title.text_content(), _lxml_metas(root))
 
 
 def page_url(root: lxml.html.HtmlElement | None, text: str) -> str | None:
@@ -101,17 +97,40 @@ def page_url(root: lxml.html.HtmlElement | None, text: str) -> str | None:
     Returns:
         An absolute URL (str) or ``None``.
     """
+    if root is None:
+        return _url_of([], [], text)
+    links = [(link.get("rel"), link.get("href")) for link in root.iter("link")]
+    return _url_of(links, _lxml_metas(root), text)
+
+
+def _lxml_metas(root: lxml.html.HtmlElement) -> list[tuple[str | None, str | None]]:
+    return [(meta.get("property") or meta.get("name"), meta.get("content")) for meta in root.iter("meta")]
+
+
+def _title_of(title: str | None, metas: list[tuple[str | None, str | None]]) -> str:
+    """The title from the ``<title>`` text, else the ``og:title`` of ``(property or name,
+    content)`` pairs (the rule of :func:`page_title`, for either parser's tree)."""
+    if title is not None and title.strip():
+        return normalize_whitespace(title)
+    for key, content in metas:
+        if (key or "").lower() == "og:title":
+            return normalize_whitespace(content or "")
+    return ""
+
+
+def _url_of(links: list[tuple[str | None, str | None]], metas: list[tuple[str | None, str | None]],
+            text: str) -> str | None:  # fmt: skip
+    """The address of :func:`page_url` from ``(rel, href)`` of the ``<link>`` elements and
+    ``(property or name, content)`` of the ``<meta>`` elements, for either parser's tree."""
     saved = _SAVED_FROM.search(text[:8192])
     saved_url = saved.group(1) if saved else None
     found: list[str] = []
-    if root is not None:
-        for link in root.iter("link"):
-            rel = (link.get("rel") or "").lower().split()
-            if "canonical" in rel and link.get("href"):
-                found.append(link.get("href").strip())
-        for meta in root.iter("meta"):
-            if (meta.get("property") or meta.get("name") or "").lower() == "og:url" and meta.get("content"):
-                found.append(meta.get("content").strip())
+    for rel, href in links:
+        if "canonical" in (rel or "").lower().split() and href:
+            found.append(href.strip())
+    for key, content in metas:
+        if (key or "").lower() == "og:url" and content:
+            found.append(content.strip())
     if saved_url:
         found.append(saved_url)
     for url in found:
@@ -120,6 +139,30 @@ def page_url(root: lxml.html.HtmlElement | None, text: str) -> str | None:
         if url.lower().startswith(("http://", "https://")):
             return url
     return None
+
+
+def lexbor_page_facts(tree) -> tuple[str, list, list, tuple[str, ...]]:
+    """What :func:`extract` takes from lxml's tree, from a lexbor tree instead (the ``fast``
+    extractor parses each page once, with lexbor).
+
+    Args:
+        tree: a ``selectolax.lexbor.LexborHTMLParser`` not yet changed by extraction.
+
+    Returns:
+        ``(title, links, metas, tag_sequence)``: the title as :func:`page_title` finds it; the
+        ``(rel, href)`` of each ``<link>`` and ``(property or name, content)`` of each
+        ``<meta>`` for :func:`_url_of`; the element names in document order, lower case and
+        interned (lexbor builds the tree as browsers do, so it has the ``<tbody>`` a browser
+        inserts, which libxml2 does not).
+    """
+    metas = [(m.attributes.get("property") or m.attributes.get("name"), m.attributes.get("content"))
+             for m in tree.css("meta")]  # fmt: skip
+    links = [(n.attributes.get("rel"), n.attributes.get("href")) for n in tree.css("link")]
+    title_node = tree.css_first("title")
+    title = _title_of(None if title_node is None else title_node.text(), metas)
+    root = tree.root
+    tags = () if root is None else tuple(sys.intern(n.tag.lower()) for n in root.traverse() if n.tag[0] not in "-!")
+    return title, links, metas, tags
 
 
 def element_text(root: lxml.html.HtmlElement) -> str:
@@ -281,6 +324,31 @@ def _has_tokens(text: str, n: int) -> bool:
 LXML_DEPTH_LIMIT = 2048
 
 
+def may_nest_deeper_than(text: str, levels: int) -> bool:
+    """Whether elements of HTML ``text`` may nest more than ``levels`` deep: an upper bound
+    from the tags alone, without parsing (about 0.1 ms for 100 KB; lxml's parse takes 2 ms).
+
+    Every ``<`` followed by a letter counts as an element opened and every ``</`` as one
+    closed, so elements never closed (``<br>``, ``<img>``, an unclosed ``<p>``) only raise the
+    bound: ``False`` means the page is not that deep (unless a script's strings close tags it
+    never opened).
+
+    Args:
+        text: decoded HTML.
+        levels: the depth (int).
+
+    Returns:
+        bool.
+    """
+    if text.count("<") <= levels:  # fewer tags than levels
+        return False
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+    after = data[np.flatnonzero(data[:-1] == ord("<")) + 1]
+    letter = (after | 0x20) - ord("a") < 26  # ASCII letters (uint8 wraps below "a")
+    steps = letter.astype(np.int32) - (after == ord("/"))
+    return bool(np.cumsum(steps).max() > levels)
+
+
 def _too_deep() -> bool:
     """Whether the last :func:`parse_html` stopped at libxml2's depth limit (its error log says
     "Excessive depth in document")."""
@@ -290,9 +358,12 @@ def _too_deep() -> bool:
 def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> Extracted:
     """Title, URL, main text and tag sequence of a decoded HTML page.
 
-    When readability finds no article (fewer than ``min_tokens`` tokens) but the page has
+    When the extractor finds no article (fewer than ``min_tokens`` tokens) but the page has
     visible text, the whole visible text of the body is the main text, with a note saying so:
     a page of text that readability cannot score (forum posts, tables) is still compared.
+
+    ``"fast"`` parses the page once, with lexbor, for everything (:func:`lexbor_page_facts`);
+    the others take the title, URL and tag sequence from lxml's tree.
 
     Args:
         text: the decoded HTML.
@@ -301,26 +372,63 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
 
     Returns:
         :class:`Extracted`.
+
+    Raises:
+        ValueError: ``extractor`` is not a key of :data:`EXTRACTORS`.
     """
-    root = parse_html(text)
     notes: tuple[str, ...] = ()
-    if extractor != "readability" and _too_deep():
-        # The lexbor and Resiliparse trees keep every level, and their extraction slows to a
-        # halt on a page nested 100,000 levels deep; lxml stops at its depth limit.
-        notes = (f"nested too deeply for {extractor} (over {LXML_DEPTH_LIMIT} levels): extracted with readability",)
-        extractor = "readability"
+    root = None
+    if extractor == "resiliparse" or (extractor == "fast" and may_nest_deeper_than(text, LXML_DEPTH_LIMIT)):
+        root = parse_html(text)
+        if _too_deep():
+            # The lexbor and Resiliparse trees keep every level, and parsing or extraction slows
+            # to a halt on a page nested 100,000 levels deep; lxml stops at its depth limit.
+            notes = (f"nested too deeply for {extractor} (over {LXML_DEPTH_LIMIT} levels): extracted with readability",)
+            extractor = "readability"
+    if extractor == "fast":
+        fast = _extract_fast(text, min_tokens)
+        if fast is not None:
+            return fast
+        root = None  # lexbor failed on the page: lxml's tree, and the note main_text gives
+    if root is None:
+        root = parse_html(text)
     content, more = main_text(text, extractor)
-    notes = (*notes, *more)
-    if root is not None and not _has_tokens(content, min_tokens):
-        body = root.find(".//body")
-        whole = element_text(body if body is not None else root)
-        if _has_tokens(whole, min_tokens):
-            content = whole
-            notes = (*notes, f"{extractor} found no article: the main text is the whole visible text")
+    content, found_notes = _whole_text_if_no_article(root, content, min_tokens, extractor)
     return Extracted(
         title=page_title(root),
         url=page_url(root, text),
         main_text=content,
         tag_sequence=tag_sequence(root),
-        notes=notes,
+        notes=(*notes, *more, *found_notes),
     )
+
+
+def _whole_text_if_no_article(root, content: str, min_tokens: int, extractor: str) -> tuple[str, tuple[str, ...]]:
+    """``content``, or the whole visible text of lxml tree ``root`` (with a note) when
+    ``content`` has fewer than ``min_tokens`` tokens and the whole text has enough."""
+    if root is not None and not _has_tokens(content, min_tokens):
+        body = root.find(".//body")
+        whole = element_text(body if body is not None else root)
+        if _has_tokens(whole, min_tokens):
+            return whole, (f"{extractor} found no article: the main text is the whole visible text",)
+    return content, ()
+
+
+def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
+    """:func:`extract` with ``"fast"`` on one lexbor parse; ``None`` if lexbor fails on the
+    page (the caller then extracts as before, and says why)."""
+    from .readability_lexbor import LexborHTMLParser, readability_lexbor_text
+
+    clean = text.replace("\x00", "")
+    if not clean.strip():
+        return Extracted(title="", url=_url_of([], [], text), main_text="", tag_sequence=())
+    try:
+        tree = LexborHTMLParser(clean)
+        title, links, metas, tags = lexbor_page_facts(tree)
+        content = readability_lexbor_text(clean, tree)
+    except Exception:  # a bad page must not stop the scan
+        return None
+    notes: tuple[str, ...] = ()
+    if not _has_tokens(content, min_tokens):  # rare: lxml's whole visible text, as the others
+        content, notes = _whole_text_if_no_article(parse_html(text), content, min_tokens, "fast")
+    return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes)

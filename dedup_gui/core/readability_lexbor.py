@@ -89,7 +89,7 @@ _MIN_LEN = 25  # readability-lxml's min_text_length
 _RETRY_LENGTH = 250  # readability-lxml's retry_length
 
 
-def readability_lexbor_text(html: str) -> str:
+def readability_lexbor_text(html: str, tree: LexborHTMLParser | None = None) -> str:
     """Main-content text of a page with Readability's algorithm on the lexbor parser.
 
     A port of readability-lxml 0.9 (Arc90 Readability) to selectolax's lexbor DOM; see the
@@ -98,6 +98,8 @@ def readability_lexbor_text(html: str) -> str:
 
     Args:
         html: decoded HTML of the whole page (NUL characters are dropped).
+        tree: ``html`` already parsed by ``LexborHTMLParser`` (without its NULs), for the first
+            pass; it is changed in place.  ``None``: parsed here.
 
     Returns:
         The main text, one block (paragraph, heading, list item...) per line, whitespace
@@ -110,7 +112,7 @@ def readability_lexbor_text(html: str) -> str:
     """
     html = html.replace("\x00", "")  # (selectolax encodes the text to UTF-8, dropping lone surrogates)
     for ruthless in (True, False):
-        found = _Readability(html, ruthless).run()
+        found = _Readability(html, ruthless, tree if ruthless else None).run()
         if found is not None:
             return found
     return ""
@@ -212,8 +214,8 @@ def _move(node, into, first: bool = False) -> None:
 class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
-    def __init__(self, html: str, ruthless: bool):
-        self.tree = LexborHTMLParser(html)
+    def __init__(self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None):
+        self.tree = tree if tree is not None else LexborHTMLParser(html)
         # readability falls back to the whole document when there is no <body> (a frameset)
         self.body = self.tree.body or self.tree.root
         self.ruthless = ruthless

@@ -246,3 +246,51 @@ def test_token_count_looks_past_the_first_4096_characters(extractor: str) -> Non
     found = extract(short, extractor=extractor)
     assert found.main_text == "Home News\n" + paragraph.replace(" here", "")
     assert found.notes == (f"{extractor} found no article: the main text is the whole visible text",)
+
+
+HEADS = [
+    '<title>  Hello \n   World </title><meta property="og:title" content="OG">',  # <title> wins
+    '<title> </title><meta name="og:title" content="From meta name">',  # blank <title>: og:title
+    '<link rel="canonical" href="../b/c.html"><meta property="og:url" content="https://example.org/og/">',
+    '<link rel="alternate canonical" href="https://example.org/c/"><meta property="og:url" content="x">',
+    '<meta property="og:url" content="https://example.org/og/">',
+    '<link rel="canonical" href="javascript:void(0)">',
+    "",
+]
+
+
+@pytest.mark.parametrize("head", HEADS)
+@pytest.mark.parametrize("saved_from", ["", "<!-- saved from url=(0022)https://example.org/a/ -->\n"])
+def test_fast_takes_title_and_url_from_its_own_parse_by_the_same_rules(head: str, saved_from: str) -> None:
+    # The fast extractor reads the title and URL from its lexbor tree (one parse, not two): the
+    # rules of page_title and page_url must give the same answers as on lxml's tree.
+    html = f"{saved_from}<!DOCTYPE html><html><head>{head}</head><body>{ARTICLE}</body></html>"
+    found, reference = extract(html, extractor="fast"), extract(html)
+    assert (found.title, found.url) == (reference.title, reference.url)
+
+
+def test_fast_parses_an_ordinary_page_once(monkeypatch) -> None:
+    import dedup_gui.core.extract as extract_module
+
+    parsed = []
+    real = extract_module.parse_html
+    monkeypatch.setattr(extract_module, "parse_html", lambda text: parsed.append(1) or real(text))
+    html = page("<table><tr><td>" + ARTICLE + "</td></tr></table>")
+    found = extract(html, extractor="fast")
+    assert parsed == []  # lxml is not used at all: lexbor gives everything
+    # lexbor builds the tree as a browser does, with the implied <tbody> (libxml2 adds none)
+    assert found.tag_sequence == ("html", "head", "title", "body", "table", "tbody", "tr", "td", "p", "p", "p")
+    assert extract(html).tag_sequence == ("html", "head", "title", "body", "table", "tr", "td", "p", "p", "p")
+    assert found.main_text == "\n".join(P)
+
+
+def test_depth_bound_without_parsing() -> None:
+    from dedup_gui.core.extract import may_nest_deeper_than
+
+    assert not may_nest_deeper_than("<div>" * 5, 5)  # 5 tags cannot nest 6 deep
+    assert may_nest_deeper_than("<div>" * 6, 5)
+    assert not may_nest_deeper_than("<div></div>" * 100, 5)  # 100 siblings: depth 1
+    assert may_nest_deeper_than("<div>" * 6 + "</div>" * 6, 5)  # closed only at the end
+    assert may_nest_deeper_than("<br>" * 6, 5)  # void elements count as opened: an upper bound
+    assert not may_nest_deeper_than("<!-- -->" * 6 + "< 1" * 6, 5)  # no letter after "<": no tag
+    assert not may_nest_deeper_than("<p>深</p>" * 10, 5)  # non-ASCII text is fine
