@@ -15,8 +15,9 @@ from __future__ import annotations
 import dataclasses
 
 from pathlib import Path
+from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
@@ -42,7 +43,7 @@ from dedup_gui.gui.file_actions import dropped_folder
 from dedup_gui.gui.histogram_view import HistogramView
 from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
 from dedup_gui.gui.inspector import PairInspector
-from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
 from dedup_gui.gui.map_view import MapView
 from dedup_gui.gui.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.scan_status import ScanStatus
@@ -167,6 +168,8 @@ class MainWindow(QMainWindow):
         self._cluster_of: dict[int, int] = {}
         self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
         self._fit_width = 0
+        self._showing = 0  # number of the newest result hand-over (_set_result)
+        self._showing_pending = False  # its later steps have not run yet
         self.error_box: QMessageBox | None = None
         self._image_dir = str(Path.home())
         self._reclassify_job = LatestJob(self)
@@ -348,10 +351,16 @@ class MainWindow(QMainWindow):
         """Whether a scan the window follows is running (bool)."""
         return self._thread is not None
 
+    def is_showing_result(self) -> bool:
+        """Whether a result is still being handed to the views (the clusters, the charts and
+        the first duplicate follow the tables in later turns of the event loop) (bool)."""
+        return self._showing_pending
+
     def is_busy(self) -> bool:
         """Whether a scan, a re-classification or a chart computation is running (bool)."""
-        return (self.is_scanning() or self._reclassify_job.is_running() or self.thresholds_panel.is_pending()
-                or self.histogram_view.is_busy() or self.exporter.is_running())  # fmt: skip
+        return (self.is_scanning() or self.is_showing_result() or self._reclassify_job.is_running()
+                or self.thresholds_panel.is_pending() or self.histogram_view.is_busy()
+                or self.exporter.is_running())  # fmt: skip
 
     def open_folder(self) -> None:
         """Ask for a folder (File > Open Folder…) and scan it."""
@@ -416,11 +425,15 @@ class MainWindow(QMainWindow):
             return
         self._thread = None
         self._previous_result = None
-        self._set_result(result)
+        freeze_long_lived()  # before collection resumes (the scan thread's end resumes it)
         self.scan_status.finish(summarize(result))
-        if result.thresholds != self._thresholds:  # changed while the scan ran
-            self.apply_thresholds(self._thresholds)
-        self.scan_ended.emit("finished")
+
+        def shown() -> None:
+            if result.thresholds != self._thresholds:  # changed while the scan ran
+                self.apply_thresholds(self._thresholds)
+            self.scan_ended.emit("finished")
+
+        self._set_result(result, shown)
 
     def _on_cancelled(self, scan_id: int) -> None:
         if not self._is_current(scan_id):
@@ -438,7 +451,7 @@ class MainWindow(QMainWindow):
             return False
         self._set_result(previous)
         if previous.thresholds != self._thresholds:
-            self.apply_thresholds(self._thresholds)
+            self.apply_thresholds(self._thresholds)  # after the hand-over: its job is not cancelled
         return True
 
     def _on_failed(self, scan_id: int, message: str, details: str) -> None:
@@ -475,14 +488,23 @@ class MainWindow(QMainWindow):
     def _on_reclassified(self, result: ScanResult) -> None:
         if self.scan_result is None or result.pages is not self.scan_result.pages:
             return  # from a scan that is no longer shown
+        freeze_long_lived()  # the new pairs live until the next change
         self._update_result(result)
         self.results_changed.emit()
 
     # --- views ------------------------------------------------------------------------------
 
-    def _set_result(self, result: ScanResult | None) -> None:
-        """Show a new scan's result (or nothing) in every view, and select its first duplicate."""
+    def _set_result(self, result: ScanResult | None, shown: Callable[[], None] | None = None) -> None:
+        """Show a new scan's result (or nothing) in every view, and select its first duplicate.
+
+        The tables are filled now; the clusters, the charts and the first duplicate's pair
+        follow in later turns of the event loop, so that the window repaints in between: done
+        at once, the hand-over of a 10,000-page result stalled the window for 0.1 to 0.3 s.
+        ``shown`` is called when every step has run (not if another result came first).
+        """
         self._reclassify_job.cancel()
+        self._showing += 1
+        showing = self._showing
         self.scan_result = result
         self.result = result
         self._cluster_of = {} if result is None else result.cluster_of()
@@ -492,22 +514,49 @@ class MainWindow(QMainWindow):
         self.inspector.clear()
         if getattr(self, "teaching_window", None) is not None:
             self.teaching_window.set_result(result)
+        self.export_action.setEnabled(result is not None)
+        if result is None:
+            self._showing_pending = False
+            self._set_result_views(None)
+            self._show_pair(-1)
+            if shown is not None:
+                shown()
+            return
+        self._fit_columns()
+        self._showing_pending = True
+
+        def views() -> None:
+            if showing == self._showing:
+                self._set_result_views(self.result)  # re-classified meanwhile, perhaps
+                QTimer.singleShot(0, first_pair)
+
+        def first_pair() -> None:
+            if showing != self._showing:
+                return
+            self._showing_pending = False
+            if self.pairs_panel.current_record() < 0:  # unless the user picked a row meanwhile
+                self._select_first_duplicate()
+            if shown is not None:
+                shown()
+
+        QTimer.singleShot(0, views)
+
+    def _set_result_views(self, result: ScanResult | None) -> None:
         self.clusters_view.set_result(result)
         self.histogram_view.set_result(result)
         self.map_view.set_result(result)
-        self._show_pair(-1)
-        self.export_action.setEnabled(result is not None)
-        if result is None:
-            return
-        self._fit_columns()
+
+    def _select_first_duplicate(self) -> None:
         record = self.pairs_model.first_duplicate_record()
-        if record is not None:
-            if isinstance(self.tabs.currentWidget(), TablePanel):
-                self.tabs.setCurrentWidget(self.pairs_panel)
-            if self.pairs_model.row_of(record) < 0:
-                self.pairs_panel.select_first_row()  # the filters hide it: keep them
-            else:
-                self.pairs_panel.select_record(record)
+        if record is None:
+            self._show_pair(-1)
+            return
+        if isinstance(self.tabs.currentWidget(), TablePanel):
+            self.tabs.setCurrentWidget(self.pairs_panel)
+        if self.pairs_model.row_of(record) < 0:
+            self.pairs_panel.select_first_row()  # the filters hide it: keep them
+        else:
+            self.pairs_panel.select_record(record)
 
     def _fit_columns(self) -> None:
         # hidden tabs have stale sizes: fit every table to the width of the tab area.  Sizing

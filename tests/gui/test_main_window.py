@@ -41,7 +41,7 @@ def make_window(qtbot):
 
 
 def wait_for_end(qtbot, window: MainWindow, timeout: int = LONG) -> None:
-    qtbot.waitUntil(lambda: not window.is_scanning(), timeout=timeout)
+    qtbot.waitUntil(lambda: not window.is_scanning() and not window.is_showing_result(), timeout=timeout)
 
 
 def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_window, fake_scan,
@@ -252,7 +252,7 @@ def test_run_gui_scans_the_samples_and_returns_the_exit_code(qtbot, fake_scan, m
         # no assert in here: run_gui shows exceptions in a message box instead of raising
         windows = [w for w in QApplication.topLevelWidgets()
                    if isinstance(w, MainWindow) and w.isVisible()]  # fmt: skip
-        if any(w.is_scanning() for w in windows):
+        if any(w.is_scanning() or w.is_showing_result() for w in windows):
             QTimer.singleShot(20, close_when_done)
             return
         seen["titles"] = [w.windowTitle() for w in windows]
@@ -361,3 +361,42 @@ def test_a_cancelled_rescan_gives_the_previous_result_back(qtbot, make_window, f
     assert ended.args == ["cancelled"]
     assert window.pages_model.rowCount() == 7 and window.result is not None
     assert window.scan_status.label.text() == "Scan cancelled; showing the previous scan"
+
+
+def test_a_result_is_handed_over_in_steps_that_yield_to_the_event_loop(qtbot, make_window, sample_scan):
+    # A 10,000-page result stalled the window 0.1-0.3 s when every view took it at once; the
+    # tables come first, the clusters, charts and first duplicate in later turns of the loop.
+    window = make_window(scan_fn=lambda *_args: sample_scan)
+    shown = []
+    window._set_result(sample_scan, lambda: shown.append(1))
+    assert window.pairs_model.rowCount() == len(sample_scan.pairs)  # the tables at once
+    assert window.clusters_view.cluster_count() == 0 and window.is_showing_result() and window.is_busy()
+    qtbot.waitUntil(lambda: not window.is_showing_result(), timeout=LONG)
+    assert shown == [1] and window.clusters_view.cluster_count() == len(sample_scan.clusters) > 0
+    assert window.pairs_model.pair_of(window.pairs_panel.current_record()).type is not DupType.DISTINCT
+
+    # a row the user picks before the last step is kept
+    window._set_result(sample_scan)
+    window.pairs_panel.select_record(len(sample_scan.pairs) - 1)
+    qtbot.waitUntil(lambda: not window.is_showing_result(), timeout=LONG)
+    assert window.pairs_panel.current_record() == len(sample_scan.pairs) - 1
+
+    # a newer hand-over (here: a new scan starting, which shows nothing) drops the older steps
+    shown.clear()
+    window._set_result(sample_scan, lambda: shown.append("old"))
+    window._set_result(None, lambda: shown.append("none"))
+    qtbot.wait(50)
+    assert shown == ["none"] and window.clusters_view.cluster_count() == 0 and window.result is None
+
+
+def test_a_scan_result_is_kept_out_of_full_collections(qtbot, make_window, fake_scan, tmp_path):
+    # Collection is paused during a scan; the full collection that followed a 10,000-page
+    # result walked every page object on the GUI thread (0.1 s).  The result is frozen instead.
+    import gc
+
+    window = make_window(scan_fn=fake_scan())
+    with qtbot.waitSignal(window.scan_ended, timeout=LONG):
+        window.start_scan(tmp_path)
+    page = window.result.pages[0]
+    assert gc.is_tracked(page) and not any(o is page for o in gc.get_objects())  # frozen
+    assert gc.get_freeze_count() > 0

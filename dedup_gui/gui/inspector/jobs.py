@@ -106,6 +106,20 @@ class _GcPause(QObject):
 _gc_pause: _GcPause | None = None
 
 
+def freeze_long_lived() -> None:
+    """Move every object alive now out of the garbage collector's sight (``gc.freeze``).
+
+    Call when a long-lived structure has just been built, such as a scan's result, which lives
+    until the next scan.  Collection was paused while it was built, and the full collection
+    that follows walks every object: 0.1 s on the GUI thread for a 10,000-page result, and it
+    grows with the pages.  Frozen objects are still freed by reference counting when the
+    result is dropped; only reference cycles among them would never be collected, and a
+    result makes none (a collection at a 10,000-page result's arrival found no unreachable
+    object).
+    """
+    gc.freeze()
+
+
 def gc_pause() -> _GcPause:
     """The process's :class:`_GcPause` (created on first use, which must be in the GUI thread)."""
     global _gc_pause
