@@ -62,7 +62,7 @@ class PairColumns:
         self.n = len(pairs)
 
     def _column(self, getter, dtype) -> np.ndarray:
-        return np.fromiter(map(getter, self._pairs), dtype, self.n)
+        return _gather(self._pairs, lambda part: map(getter, part), dtype)
 
     #: Every column's name.
     NAMES = ("left", "right", "type_code", "content_similarity", "content_containment", "layout_similarity",
@@ -77,10 +77,15 @@ class PairColumns:
 
     @cached_property
     def _scores(self) -> list:
-        return list(map(attrgetter("scores"), self._pairs))
+        get = attrgetter("scores")
+        scores: list = []
+        for start in range(0, self.n, GATHER_CHUNK):  # in parts, as _gather
+            scores += map(get, self._pairs[start : start + GATHER_CHUNK])
+        return scores
 
     def _score(self, name: str, dtype) -> np.ndarray:
-        return np.fromiter(map(attrgetter(name), self._scores), dtype, self.n)
+        getter = attrgetter(name)
+        return _gather(self._scores, lambda part: map(getter, part), dtype)
 
     @cached_property
     def left(self) -> np.ndarray:
@@ -96,8 +101,8 @@ class PairColumns:
     def type_code(self) -> np.ndarray:
         """Each pair's type as its index in ``TYPE_ORDER`` (``np.int8``, shape (n,))."""
         # the enum's plain ``_value_`` attribute: hashing the enum itself is a Python-level call
-        return np.fromiter(map(_CODE_OF_VALUE.__getitem__, map(attrgetter("type._value_"), self._pairs)),
-                           np.int8, self.n)  # fmt: skip
+        value = attrgetter("type._value_")
+        return _gather(self._pairs, lambda part: map(_CODE_OF_VALUE.__getitem__, map(value, part)), np.int8)
 
     @cached_property
     def content_similarity(self) -> np.ndarray:
@@ -155,6 +160,30 @@ class PairColumns:
 # that is dropped takes its columns with it (a million pairs' columns are some 50 MB).
 _CACHE: dict[int, tuple[weakref.ref, PairColumns]] = {}
 _CACHE_LOCK = threading.RLock()  # re-entrant: a weakref callback may run inside pair_columns
+
+
+#: Pairs read per C-level pass when a column is built.  A pass holds the GIL throughout (no
+#: bytecode runs in ``np.fromiter(map(...))``), so in one pass over a million pairs the window's
+#: thread waited 0.1-0.15 s; between passes it gets its turn.
+GATHER_CHUNK = 65_536
+
+
+def _gather(items: Sequence, values, dtype) -> np.ndarray:
+    """``np.fromiter(values(items), dtype)``, built :data:`GATHER_CHUNK` items at a time.
+
+    Args:
+        items: a sequence that slices (a list of pairs or of scores).
+        values: ``values(part)`` iterates the column's value of each item of ``part``.
+        dtype: the column's NumPy dtype.
+
+    Returns:
+        ``np.ndarray`` of shape ``(len(items),)``.
+    """
+    out = np.empty(len(items), dtype)
+    for start in range(0, len(items), GATHER_CHUNK):
+        part = items[start : start + GATHER_CHUNK]
+        out[start : start + len(part)] = np.fromiter(values(part), dtype, len(part))
+    return out
 
 
 def pair_columns(result: ScanResult, columns: PairColumns | None = None) -> PairColumns:

@@ -226,3 +226,22 @@ def test_map_of_very_many_pairs_is_one_image(sample_scan):
     assert not [c for c in ax.collections if c.get_gid() == "pairs"]
     (image,) = [im for im in ax.images if im.get_gid() == "pairs"]
     assert image.get_array().shape[2] == 4 and (image.get_array()[..., 3] > 0).any()
+
+
+def test_columns_built_in_parts_equal_one_pass(monkeypatch):
+    # Columns are gathered GATHER_CHUNK pairs at a time, so the window's thread gets the GIL
+    # between parts; with parts of 3, 10 pairs take 4 parts (3 + 3 + 3 + 1), the last one short.
+    import dedup_gui.core.columns as columns_module
+    from dedup_gui.core.columns import PairColumns
+
+    types = list(TYPE_ORDER)
+    pairs = [Pair(i, i + 1, PairScores(i / 10, i / 20, 1 - i / 10, i, i / 30, identical_bytes=i % 2 == 0,
+                                       both_have_text=i % 3 != 0), types[i % len(types)])
+             for i in range(10)]  # fmt: skip
+    monkeypatch.setattr(columns_module, "GATHER_CHUNK", 3)
+    cols = PairColumns(pairs).build_all()
+    assert cols.left.tolist() == list(range(10)) and cols.right.tolist() == list(range(1, 11))
+    assert cols.hamming_distance.tolist() == list(range(10))
+    assert cols.content_similarity.tolist() == [i / 10 for i in range(10)]
+    assert cols.type_code.tolist() == [i % len(types) for i in range(10)]
+    assert cols.identical_bytes.tolist() == [i % 2 == 0 for i in range(10)]
