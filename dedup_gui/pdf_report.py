@@ -332,14 +332,8 @@ class _Html:
             )
             o += [f"<p>{self.page_block(p)}</p>" for p in no_text]
         if r.skipped:
-            o.append(
-                "<p>"
-                + self.muted(
-                    f"{len(r.skipped):,} other files (style sheets, images, a browser's resource folders...) were "
-                    "skipped as not pages."
-                )
-                + "</p>"
-            )
+            o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")
+            o += [f"<p>{self.muted(_e(path + ': ' + reason))}</p>" for path, reason in r.skipped_for_reasons()]
         o.append("</body></html>")
         return "\n".join(o)
 

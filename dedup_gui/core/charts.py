@@ -132,14 +132,15 @@ def histogram_figure(
                 bar.set_gid(t.value)
             bottom = bottom + counts
         below.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
-        below.set_ylabel("compared")  # short: in a small window the panel is 60 px high
+        below.set_ylabel("compared", fontsize="small")  # short: in a small window the panel is 60 px high
         below.yaxis.get_major_locator().set_params(integer=True)
         below.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
     else:
         ax.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
     # short labels: two long ones ran into each other in a small window (a tester); the title
     # and the legend say what the pairs are
-    ax.set_ylabel("all pairs" + (" (log)" if log else ""))
+    # (a log axis shows itself by its 10^n ticks; " (log)" made the label too long again)
+    ax.set_ylabel("all pairs", fontsize="small")
     if below is not None:
         fig.align_ylabels([ax, below])
     total = int(all_pairs.sum())

@@ -455,7 +455,7 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     ax.set_ylabel("precision (share of the pairs called duplicates that are)")
     ax.grid(True, color=palette.muted, linewidth=0.5)
     ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs ({report.positives} duplicates); '
-                 "rings: default thresholds", color=palette.foreground, fontsize="medium")  # fmt: skip
+                 "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium")  # fmt: skip
     legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", facecolor=palette.background,
                        edgecolor=palette.muted)  # fmt: skip
     for text in legend.get_texts():

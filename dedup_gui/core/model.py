@@ -296,6 +296,27 @@ class ScanResult:
         """Why skipped file ``path`` was not used (str)."""
         return self.skip_reasons.get(path, "not a page")
 
+    def skipped_for_reasons(self) -> list[tuple[str, str]]:
+        """The skipped paths with a reason of their own (a link to a file or folder already
+        read, a loop, a pipe...), not simply "not a page": ``(path, reason)`` in path order."""
+        return [(path, self.skip_reasons[path]) for path in self.skipped if path in self.skip_reasons]
+
+    def skipped_sentence(self) -> str:
+        """One sentence on the skipped files for reports ("" if none): how many were not pages
+        and how many were skipped for a reason of their own (listed with
+        :meth:`skipped_for_reasons`)."""
+        if not self.skipped:
+            return ""
+        special = len(self.skipped_for_reasons())
+        plain = len(self.skipped) - special
+        parts = []
+        if plain:
+            parts.append(f"{plain:,} as not pages (style sheets, images, a browser's resource folders...)")
+        if special:
+            parts.append(f"{special:,} for the reasons listed (links to files or folders already read, loops...)")
+        n = len(self.skipped)
+        return f"{n:,} other file{'s were' if n != 1 else ' was'} skipped: " + "; ".join(parts) + "."
+
     def cluster_of(self) -> dict[int, int]:
         """Map page index -> cluster id for pages inside a cluster (dict[int, int])."""
         return {p: c.id for c in self.clusters for p in c.pages}

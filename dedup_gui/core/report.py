@@ -373,6 +373,8 @@ def summary_text(result: ScanResult) -> str:
     ]
     for note in result.notes:
         lines.append(f"  note: {note}")
+    for path, reason in result.skipped_for_reasons():
+        lines.append(f"  skipped: {path}: {reason}")
     for err in result.errors:
         lines.append(f"  error: {err.path}: {err.reason}")
     return "\n".join(lines)

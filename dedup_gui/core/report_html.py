@@ -357,10 +357,12 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         out += [f"<li>{_page_cell(p)}</li>" for p in no_text]
         out.append("</ul>")
     if r.skipped:
-        out.append(
-            f"<p class='note'>{len(r.skipped):,} other files (style sheets, images, a browser's resource "
-            "folders...) were skipped as not pages.</p>"
-        )
+        out.append(f"<p class='note'>{esc(r.skipped_sentence())}</p>")
+        special = r.skipped_for_reasons()
+        if special:
+            out.append("<ul class='pages'>")
+            out += [f"<li>{esc(path)}: {esc(reason)}</li>" for path, reason in special]
+            out.append("</ul>")
     out.append("</section>")
     out.append(
         f"<footer>dedup-gui {esc(report.version)} · {esc(report.created_text)} · This file is self-contained: "

@@ -181,6 +181,7 @@ class TablePanel(QWidget):
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.empty_label.hide()
         self._record_filter_empty = ""
+        self._announced = -1  # the record current_record_changed last announced
         self.view.viewport().installEventFilter(self)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._emit_counts)
@@ -385,9 +386,15 @@ class TablePanel(QWidget):
         menu.popup(self.view.viewport().mapToGlobal(pos))
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        self.current_record_changed.emit(self.model.record(current.row()) if current.isValid() else -1)
+        self._announced = self.model.record(current.row()) if current.isValid() else -1
+        self.current_record_changed.emit(self._announced)
 
     def _emit_counts(self, *_args) -> None:
+        # a filter that hides the current row leaves Qt's current index invalid without a
+        # currentRowChanged: say so, or the inspector keeps showing a pair no longer listed
+        if self._announced >= 0 and not self.view.currentIndex().isValid():
+            self._announced = -1
+            self.current_record_changed.emit(-1)
         self._update_empty_label()
         self.visible_rows_changed.emit(self.model.rowCount(), self.model.record_count())
 
@@ -399,7 +406,17 @@ class TablePanel(QWidget):
         record_filter = self.model.record_filter()
         if record_filter is not None and len(record_filter) == 0:
             return self._record_filter_empty or f"Nothing to list for {self._record_filter_label}."
-        return "No row matches the filters. Clear the file-name filter or the chip, or pick \"All types\"."
+        undo = []  # only the filters in force, of the ones this table has
+        if self.model.text_filter():
+            undo.append("clear the file-name filter")
+        if record_filter is not None:
+            undo.append(f"remove \"{self._record_filter_label}\"")
+        if not self.type_combo.isHidden() and self.type_combo.currentIndex() != _ALL_TYPES:
+            undo.append('pick "All types"')
+        if not undo:
+            return "No row matches the filters."
+        steps = undo[0] if len(undo) == 1 else ", ".join(undo[:-1]) + " or " + undo[-1]
+        return f"No row matches the filters: {steps}."
 
     def _update_empty_label(self) -> None:
         text = self.empty_text()

@@ -294,3 +294,16 @@ def test_depth_bound_without_parsing() -> None:
     assert may_nest_deeper_than("<br>" * 6, 5)  # void elements count as opened: an upper bound
     assert not may_nest_deeper_than("<!-- -->" * 6 + "< 1" * 6, 5)  # no letter after "<": no tag
     assert not may_nest_deeper_than("<p>深</p>" * 10, 5)  # non-ASCII text is fine
+
+
+def test_depth_bound_ignores_end_tags_in_comments_scripts_and_at_depth_zero() -> None:
+    from dedup_gui.core.extract import may_nest_deeper_than
+
+    deep = "<div>" * 6
+    # a tester hid end tags in a comment before a deep page: they close nothing
+    assert may_nest_deeper_than("<!-- " + "</a>" * 6 + " -->" + deep, 5)
+    assert may_nest_deeper_than("<script>var s = '" + "</a>" * 6 + "';</script>" + deep, 5)
+    assert may_nest_deeper_than("</a>" * 6 + deep, 5)  # stray end tags at depth 0
+    assert may_nest_deeper_than("</ " * 6 + deep, 5)  # "</" and no letter: no end tag
+    assert not may_nest_deeper_than("<script>" + "<div>" * 6 + "</script><p>x</p>", 5)  # script text
+    assert not may_nest_deeper_than("<!--" + "<div>" * 6 + "-->", 5)

@@ -539,3 +539,30 @@ def test_a_rasterized_chart_is_allowed_in_the_report_but_not_a_remote_image():
     fig2.add_subplot().plot([0, 1]).pop().set_url("https://example.com/x.png")
     with pytest.raises(ValueError):
         chart_svg(fig2, "m2")
+
+
+def test_links_not_followed_are_listed_with_their_reasons_in_every_report(tmp_path):
+    # The reports said "3 other files (style sheets, images...) were skipped as not pages" for
+    # symlinked folders that were a loop or a second path (a tester).
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.report import html_report, summary_text
+    from dedup_gui.core.scan import scan_folder
+
+    site = tmp_path / "site"
+    (site / "a").mkdir(parents=True)
+    (site / "a" / "page.html").write_text("<html><body><p>" + "word " * 20 + "</p></body></html>")
+    (site / "a" / "style.css").write_text("p {}")
+    os.symlink("..", site / "a" / "up")  # a loop
+    os.symlink("a", site / "b")  # a second path to a/ (walked first: "a" < "b")
+    result = scan_folder(site, ScanSettings(workers=1, use_cache=False))
+    assert result.skipped == ["a/style.css", "a/up/", "b/"]
+    assert result.skipped_sentence() == (
+        "3 other files were skipped: 1 as not pages (style sheets, images, a browser's resource folders...); "
+        "2 for the reasons listed (links to files or folders already read, loops...)."
+    )
+    text = summary_text(result)
+    assert "  skipped: a/up/: a link back to the scanned folder, which contains it (a loop): not followed" in text
+    assert "  skipped: b/: the same folder as a/ (a link): walked once" in text
+    page = html_report(result)
+    assert "<li>b/: the same folder as a/ (a link): walked once</li>" in page
+    assert "skipped as not pages." not in page

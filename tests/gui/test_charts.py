@@ -160,7 +160,15 @@ def test_a_bar_of_pairs_that_were_not_compared_says_why_the_table_is_empty(qtbot
     assert panel.model.rowCount() == 6 and not panel.empty_label.isVisible()
     panel.text_filter.setText("no-such-file")  # a file-name filter that hides everything
     panel.apply_text_filter()
-    assert panel.empty_label.isVisible() and panel.empty_label.text().startswith("No row matches the filters.")
+    # the message names only the filters in force (the Errors tab has no type box and no chip)
+    assert panel.empty_label.isVisible()
+    assert panel.empty_label.text() == "No row matches the filters: clear the file-name filter."
+    panel.type_combo.setCurrentText("layout duplicate")
+    assert panel.empty_label.text() == 'No row matches the filters: clear the file-name filter or pick "All types".'
+    pages = window.pages_panel  # no type box there: the message does not name one
+    pages.text_filter.setText("no-such-file")
+    pages.apply_text_filter()
+    assert pages.empty_label.text() == "No row matches the filters: clear the file-name filter."
 
 
 def test_histogram_k_line_log_scale_and_selected_distance(qtbot, window, sample_scan):
@@ -269,3 +277,28 @@ def test_a_hidden_histogram_counts_a_moment_after_the_result_not_with_it(qtbot, 
     hidden.set_result(sample_scan)
     qtbot.waitUntil(lambda: hidden.counts is not None, timeout=LONG)
     assert int(hidden.counts.sum()) == 66
+
+
+def test_a_filter_that_hides_the_selected_pair_clears_the_inspector(qtbot, window, sample_scan):
+    # The inspector kept showing a pair that the table no longer listed (a tester).
+    view = show_histogram(qtbot, window)
+    compared = {p.scores.hamming_distance for p in sample_scan.pairs}
+    distance = next(d for d in range(65) if view.counts[d] and d not in compared)
+    assert window.inspector.current_pair() is not None  # the first duplicate is shown
+    view.click_distance(distance)
+    assert window.current_pair_index() is None and window.inspector.current_pair() is None
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_histogram_y_labels_stay_apart_in_a_small_window(qtbot, window, log):
+    # At the histogram's smallest size in the window (about 800 x 200 px), the two panels' y
+    # labels ran into each other with "Log scale" on ("comparedall pairs (log)", a tester).
+    view = show_histogram(qtbot, window)
+    view.canvas.setFixedSize(800, 200)
+    view.log_check.setChecked(log)
+    qtbot.waitUntil(lambda: not view.is_stale(), timeout=LONG)
+    view.canvas.draw()
+    top, below = (ax.yaxis.label.get_window_extent() for ax in view.figure.axes[:2])
+    # display y grows upwards: the top panel's label is wholly above, with a clear gap (the
+    # labels of the tester's screenshot were 5 px apart and read as one word)
+    assert top.y0 - below.y1 >= 10
