@@ -324,10 +324,16 @@ def _has_tokens(text: str, n: int) -> bool:
 LXML_DEPTH_LIMIT = 2048
 
 
-#: Comments and the contents of elements whose text is not markup: a ``</x>`` in them closes
-#: nothing (a tester hid 100,000 of them in a comment before 100,000 nested ``<div>``s).
+#: Comments and the contents of elements whose text is not markup, by the HTML5 tokenizer's
+#: rules: a ``</x>`` in them closes nothing (a tester hid 100,000 of them in a comment before
+#: 100,000 nested ``<div>``s).  ``<!-->`` and ``<!--->`` are whole comments, ``--!>`` also ends
+#: one, and an unclosed comment or raw-text element runs to the end.  ``<noscript>`` is not here:
+#: the parsers read it as markup (no scripting).
 _NOT_MARKUP = re.compile(
-    r"<!--.*?(?:-->|\Z)|<(script|style|textarea|title|xmp|noembed|noframes|iframe|noscript)\b.*?(?:</\1\s*>|\Z)",
+    r"<!--(?:-?>|.*?(?:--!?>|\Z))"
+    r"|<(script|style|textarea|title|xmp|noembed|noframes|iframe)(?=[\s/>])"
+    r".*?(?:</\1(?=[\s/>])|\Z)"
+    r"|<plaintext(?=[\s/>]).*",
     re.S | re.I,
 )
 
@@ -340,8 +346,9 @@ def may_nest_deeper_than(text: str, levels: int) -> bool:
     followed by a letter counts as an element opened and every ``</`` followed by a letter as
     one closed, and the count never goes below zero.  Elements never closed (``<br>``,
     ``<img>``, an unclosed ``<p>``) only raise the bound.  It can still be fooled by end tags of
-    elements that are not open (a parser ignores them) between the opening tags; such a page
-    then takes lexbor long to parse, and the per-page time limit of the scan stops it.
+    elements that are not open (a parser ignores them) between the opening tags, e.g.
+    ``"<div></b>" * 100000``; such a page then takes lexbor long to parse, and the per-page time
+    limit of the scan stops it with an error that says so.
 
     Args:
         text: decoded HTML.

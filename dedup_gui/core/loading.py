@@ -170,7 +170,7 @@ def discover(root: str | Path) -> Discovery:
                 if key in seen_files:
                     # The same file through a symlink or hard link: read once, never its own duplicate.
                     skipped.append(shown)
-                    skip_reasons[shown] = f"the same file as {seen_files[key]} (a link): read once"
+                    skip_reasons[shown] = f"the same file as {seen_files[key]}, reached through a link: read once"
                     continue
                 seen_files[key] = shown
                 suffix = _suffix(entry.name)
@@ -190,10 +190,11 @@ def discover(root: str | Path) -> Discovery:
 def _seen_folder_reason(seen_rel: str, rel: str) -> str:
     """Why folder ``rel`` (relative to the scanned folder) is not walked: it is folder
     ``seen_rel`` again ("" is the scanned folder itself)."""
+    # which of the two paths is the link is not known here (either may be): say what is
     if seen_rel == "" or rel.startswith(seen_rel + "/"):
         where = "the scanned folder" if seen_rel == "" else display_path(seen_rel) + "/"
-        return f"a link back to {where}, which contains it (a loop): not followed"
-    return f"the same folder as {display_path(seen_rel)}/ (a link): walked once"
+        return f"{where} again, inside itself through a link (a loop): not followed"
+    return f"the same folder as {display_path(seen_rel)}/, reached through a link: walked once"
 
 
 def _suffix(name: str) -> str:

@@ -366,8 +366,8 @@ def evaluate_methods(
 
 
 def format_methods(report: MethodsReport) -> str:
-    """The comparison as a plain-text table: each method at its default and at its best sweep
-    threshold (str)."""
+    """The comparison as a plain-text table: each method at the threshold in use (the default
+    unless given) and at its best sweep threshold (str)."""
     width = max(len(s.name) for s in report.specs) + 2
     lines = [
         (
@@ -375,7 +375,7 @@ def format_methods(report: MethodsReport) -> str:
             f"{report.n - report.positives} distinct)"
         ),
         "",
-        f"{'method':<{width}}{'default':>10}{'P':>7}{'R':>7}{'F1':>7}   {'best':>10}{'P':>7}{'R':>7}{'F1':>7}",
+        f"{'method':<{width}}{'in use':>10}{'P':>7}{'R':>7}{'F1':>7}   {'best':>10}{'P':>7}{'R':>7}{'F1':>7}",
     ]
     for spec in report.specs:
         d, b = report.defaults[spec.key], report.best[spec.key]
@@ -383,7 +383,8 @@ def format_methods(report: MethodsReport) -> str:
         if spec.sweep:
             row += f"   {spec.label(b.threshold):>10}{b.precision:>7.3f}{b.recall:>7.3f}{b.f1:>7.3f}"
         lines.append(row)
-    lines += ["", "defaults:"] + [f"  {s.name}: {s.rule}" for s in report.specs]
+    # "in use": the thresholds given (the defaults unless the command line changed them)
+    lines += ["", "rules in use:"] + [f"  {s.name}: {s.rule}" for s in report.specs]
     return "\n".join(lines)
 
 

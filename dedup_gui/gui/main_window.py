@@ -43,7 +43,7 @@ from dedup_gui.gui.file_actions import dropped_folder
 from dedup_gui.gui.histogram_view import HistogramView
 from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
 from dedup_gui.gui.inspector import PairInspector
-from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
+from dedup_gui.gui.inspector.jobs import LatestJob, collect_unfrozen, freeze_long_lived
 from dedup_gui.gui.map_view import MapView
 from dedup_gui.gui.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.scan_status import ScanStatus
@@ -329,6 +329,7 @@ class MainWindow(QMainWindow):
         previous = self.scan_result
         self._previous_result = previous if previous is not None and previous.root == self.folder else None
         self._set_result(None)
+        collect_unfrozen()  # before the new result is frozen with the garbage of the old one's views
         thread = ScanThread(self._scan_id, self.folder, self._settings, self._thresholds,
                             with_pair_columns(self._scan_fn))  # fmt: skip
         thread.progress.updated.connect(self._on_progress, _QUEUED)
@@ -488,7 +489,6 @@ class MainWindow(QMainWindow):
     def _on_reclassified(self, result: ScanResult) -> None:
         if self.scan_result is None or result.pages is not self.scan_result.pages:
             return  # from a scan that is no longer shown
-        freeze_long_lived()  # the new pairs live until the next change
         self._update_result(result)
         self.results_changed.emit()
 

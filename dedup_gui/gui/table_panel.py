@@ -233,8 +233,8 @@ class TablePanel(QWidget):
             IndexError: a record index outside the model's records.
         """
         self._record_filter_empty = empty_text
+        self._record_filter_label = label  # before the model's signals update the empty-table line
         self.model.set_record_filter(records)
-        self._record_filter_label = label
         self.filter_chip.setText(f"{label} ×")
         self.filter_chip.show()
         self.record_filter_changed.emit(label)

@@ -307,3 +307,22 @@ def test_depth_bound_ignores_end_tags_in_comments_scripts_and_at_depth_zero() ->
     assert may_nest_deeper_than("</ " * 6 + deep, 5)  # "</" and no letter: no end tag
     assert not may_nest_deeper_than("<script>" + "<div>" * 6 + "</script><p>x</p>", 5)  # script text
     assert not may_nest_deeper_than("<!--" + "<div>" * 6 + "-->", 5)
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "<!-- a --!>",  # "--!>" ends a comment too
+        "<!-->",  # a whole (empty) comment
+        "<!--->",
+        "<noscript></noscript>",  # markup, not raw text, for a parser without scripting
+        "<script-x></script-x>",  # a custom element, not <script>
+    ],
+)
+def test_depth_bound_follows_the_html5_comment_and_raw_text_rules(prefix: str) -> None:
+    # A tester's prefixes that the first rules read as a comment or script running to the end,
+    # hiding every <div> after them.
+    from dedup_gui.core.extract import may_nest_deeper_than
+
+    assert may_nest_deeper_than(prefix + "<div>" * 6, 5)
+    assert not may_nest_deeper_than(prefix + "<div></div>" * 6, 5)

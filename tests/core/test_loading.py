@@ -94,7 +94,7 @@ def test_discover_reads_symlinked_file_once(tmp_path: Path) -> None:
     assert os.path.samefile(found.files[0].abspath, tmp_path / "real" / "page.html")
     assert found.errors == []
     # the folder reached twice is walked under its first name (sorted) and the second is listed
-    assert found.skip_reasons["real/"] == "the same folder as linked_dir/ (a link): walked once"
+    assert found.skip_reasons["real/"] == "the same folder as linked_dir/, reached through a link: walked once"
 
 
 def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
@@ -117,8 +117,8 @@ def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
     found = result["found"]
     assert found.skipped == ["a/self/", "a/up/"]
     assert found.skip_reasons == {
-        "a/self/": "a link back to a/, which contains it (a loop): not followed",
-        "a/up/": "a link back to the scanned folder, which contains it (a loop): not followed",
+        "a/self/": "a/ again, inside itself through a link (a loop): not followed",
+        "a/up/": "the scanned folder again, inside itself through a link (a loop): not followed",
     }
 
 

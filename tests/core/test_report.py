@@ -561,8 +561,8 @@ def test_links_not_followed_are_listed_with_their_reasons_in_every_report(tmp_pa
         "2 for the reasons listed (links to files or folders already read, loops...)."
     )
     text = summary_text(result)
-    assert "  skipped: a/up/: a link back to the scanned folder, which contains it (a loop): not followed" in text
-    assert "  skipped: b/: the same folder as a/ (a link): walked once" in text
+    assert "  skipped: a/up/: the scanned folder again, inside itself through a link (a loop): not followed" in text
+    assert "  skipped: b/: the same folder as a/, reached through a link: walked once" in text
     page = html_report(result)
-    assert "<li>b/: the same folder as a/ (a link): walked once</li>" in page
+    assert "<li>b/: the same folder as a/, reached through a link: walked once</li>" in page
     assert "skipped as not pages." not in page

@@ -165,6 +165,9 @@ def test_a_bar_of_pairs_that_were_not_compared_says_why_the_table_is_empty(qtbot
     assert panel.empty_label.text() == "No row matches the filters: clear the file-name filter."
     panel.type_combo.setCurrentText("layout duplicate")
     assert panel.empty_label.text() == 'No row matches the filters: clear the file-name filter or pick "All types".'
+    window.filter_by_distance(0)  # the line names the chip just set, not the one before (a tester)
+    assert panel.empty_label.text() == ('No row matches the filters: clear the file-name filter, remove '
+                                        '"Hamming distance = 0" or pick "All types".')  # fmt: skip
     pages = window.pages_panel  # no type box there: the message does not name one
     pages.text_filter.setText("no-such-file")
     pages.apply_text_filter()
