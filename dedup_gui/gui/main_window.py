@@ -192,6 +192,9 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([460, 400])
         restore_window_layout(self, self.app_settings)
         self._update_tab_titles()
+        # The modules and widgets loaded so far live as long as the window: out of the
+        # collector's sight, the collection when a scan starts walks only newer objects.
+        freeze_long_lived()
 
     def _build_views(self) -> None:
         self.pages_model = PagesModel(self)
