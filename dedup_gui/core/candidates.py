@@ -82,18 +82,10 @@ def _group_by(pages: list[Page], key: Callable[[Page], Hashable | None]) -> list
     return list(groups.values())
 
 
-def exact_pairs(pages: list[Page]) -> set[tuple[int, int]]:
-    """Pairs of pages with identical bytes or identical normalized main text.
-
-    Returns:
-        Set of ``(i, j)`` page indices with ``i < j``.
-    """
-    by_bytes, by_text = _identical_groups(pages)
-    return _bucket_pairs(by_bytes) | _bucket_pairs(by_text)
-
-
 def _identical_groups(pages: list[Page]) -> tuple[list[list[int]], list[list[int]]]:
-    """Page indices grouped by identical bytes, and (pages with text) by identical main text."""
+    """Page indices grouped by identical bytes, and (pages with text) by identical main text
+    (normalized); :func:`find_candidates` pairs each group (a star past
+    :data:`FULL_BUCKET_LIMIT`)."""
     return _group_by(pages, lambda p: p.sha1), _group_by(pages, lambda p: p.text_hash if p.has_text else None)
 
 

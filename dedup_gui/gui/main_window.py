@@ -13,9 +13,8 @@ cluster filters or selects in the tables.
 from __future__ import annotations
 
 import dataclasses
-
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication

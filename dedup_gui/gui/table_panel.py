@@ -423,10 +423,13 @@ class TablePanel(QWidget):
         self.empty_label.setText(text)
         self.empty_label.setVisible(bool(text))
         if text:
-            self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+            self._place_empty_label()
+
+    def _place_empty_label(self) -> None:
+        self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
         """Keeps the empty-table message centred on the table's viewport."""
         if event.type() == QEvent.Type.Resize and watched is self.view.viewport() and self.empty_label.isVisible():
-            self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+            self._place_empty_label()
         return super().eventFilter(watched, event)
