@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import gc
-import os
 import shutil
-import struct
 import threading
-import zlib
-from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QByteArray, Qt, QThreadPool, QUrl
-from PySide6.QtGui import QImage, QPixmap, QTextDocument
+from PySide6.QtCore import Qt, QThreadPool
 
 from dedup_gui.core.diff import text_diff
 from dedup_gui.core.layout_diff import layout_diff, page_layout
@@ -24,8 +19,6 @@ from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector import text_diff_view as text_diff_module
 from dedup_gui.gui.inspector.fingerprints_view import CELL_COLORS, FingerprintsView
 from dedup_gui.gui.inspector.layout_diff_view import LayoutDiffView, layout_rows
-from dedup_gui.gui.inspector.rendered_view import RenderedView
-from dedup_gui.gui.inspector.safe_html import clean_html, data_image_bytes, local_image_path
 from dedup_gui.gui.inspector.text_diff_view import CHANGE_TAG, TextDiffView, displayed
 from dedup_gui.gui.inspector.why_view import WhyView
 
@@ -33,19 +26,6 @@ LAYOUT_PAIR = ("site/articles/spring-audax-2023.html", "site/articles/spring-aud
 CONTENT_PAIR = ("site/articles/night-ride-safety.html", "print/night-ride-safety.html")
 ZH_PAIR = ("zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html")
 WAIT = 8000
-
-
-def _png(width: int = 3, height: int = 2) -> bytes:
-    """A small valid PNG image (grey pixels), built without Qt."""
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + b"\x80\x80\x80" * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
-
-
-PNG = _png()
 
 
 @pytest.fixture(autouse=True)
@@ -296,134 +276,6 @@ def test_layout_diff_reports_a_page_that_cannot_be_read(qtbot, tmp_path, samples
     assert view.diff is None and view.model.rowCount() == 0
     assert view.status_label.text() == (
         "print/night-ride-safety.html cannot be read again: file disappeared during the scan")
-
-
-# -- rendered ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def hostile_scan(tmp_path: Path) -> ScanResult:
-    """Two pages with a script, a remote image, a local image, an image outside the root, a
-    data: image, an event handler and a link; the scanned root is tmp_path/site."""
-    (tmp_path / "outside.png").write_bytes(PNG)
-    site = tmp_path / "site"
-    (site / "img").mkdir(parents=True)
-    (site / "img" / "local.png").write_bytes(PNG)
-    (site / "img" / "notes.txt").write_text("secret")
-    data_url = "data:image/png;base64," + __import__("base64").b64encode(PNG).decode()
-    body = (
-        "<p>Riders meet at the hall at eight and leave at half past for the long loop over the hills.</p>"
-        "<p>Bring lights, a spare tube and food; the café at the top closes at noon on Sundays.</p>"
-    )
-    for name in ("a.html", "b.html"):
-        (site / name).write_text(
-            "<html><head><title>Ride</title><script>document.title='HACKED'</script>"
-            "<style>p { color: red }</style><link rel=stylesheet href='http://example.invalid/s.css'></head>"
-            f"<body onload=\"alert('HACKED-onload')\">{body}"
-            "<img src='http://example.invalid/x.png'><img src='img/local.png'><img src='../outside.png'>"
-            f"<img src='img/notes.txt'><img src='{data_url}'>"
-            "<iframe src='http://example.invalid/frame'></iframe><object data='x.swf'></object>"
-            "<a id=link href='http://example.invalid/next' onclick=\"document.title='HACKED'\">next page</a>"
-            "</body></html>",
-            encoding="utf-8",
-        )
-    return scan_folder(site)
-
-
-def test_rendered_view_loads_only_local_images_and_runs_no_script(qtbot, hostile_scan):
-    result = hostile_scan
-    assert result.pairs, "the two copies must form a pair"
-    view = RenderedView()
-    qtbot.addWidget(view)
-    view.resize(1000, 600)
-    view.show()
-    view.set_pair(result, result.pairs[0], result.thresholds)
-    browser = view.left_browser
-    qtbot.waitUntil(lambda: "Riders meet" in browser.toPlainText(), timeout=WAIT)
-    view.grab()  # lay out and paint: images are requested now
-    by_url = {r.url: r for r in browser.requests}
-    root = Path(result.root)
-    local = QUrl.fromLocalFile(str(root / "img" / "local.png")).toString()
-    assert by_url[local].loaded
-    assert not by_url["http://example.invalid/x.png"].loaded
-    assert not any(r.loaded for r in browser.requests if r.url.startswith(("http:", "https:", "ftp:")))
-    outside = QUrl.fromLocalFile(str(root.parent / "outside.png")).toString()
-    assert not by_url[outside].loaded  # escapes the scanned root
-    assert not next(r for u, r in by_url.items() if u.endswith("notes.txt")).loaded  # not an image
-    assert next(r for u, r in by_url.items() if u.startswith("data:image/png")).loaded
-    # what the document holds for each: an image for the local one, nothing for the others
-    doc = browser.document()
-    loaded = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(local))
-    assert isinstance(loaded, (QImage, QPixmap)) and loaded.width() == 3
-    remote = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl("http://example.invalid/x.png"))
-    assert remote is None or (isinstance(remote, QByteArray) and remote.isEmpty())
-    escaped = doc.resource(QTextDocument.ResourceType.ImageResource, QUrl(outside))
-    assert escaped is None or (isinstance(escaped, QByteArray) and escaped.isEmpty())
-    # no script, style, iframe or event handler survives
-    assert "HACKED" not in browser.toPlainText() and "HACKED" not in browser.toHtml()
-    assert "color: red" not in browser.toHtml() and "iframe" not in browser.toHtml().lower()
-    assert "Simplified, script-free rendering" in view.notice_label.text()
-
-
-def test_rendered_view_never_navigates(qtbot, hostile_scan):
-    view = RenderedView()
-    qtbot.addWidget(view)
-    view.resize(1000, 600)
-    view.show()
-    view.set_pair(hostile_scan, hostile_scan.pairs[0], hostile_scan.thresholds)
-    browser = view.left_browser
-    qtbot.waitUntil(lambda: "next page" in browser.toPlainText(), timeout=WAIT)
-    assert not browser.openLinks() and not browser.openExternalLinks()
-    before = browser.toPlainText()
-    cursor = browser.document().find("next page")
-    cursor.setPosition(cursor.selectionStart() + 2)
-    browser.ensureCursorVisible()
-    rect = browser.cursorRect(cursor)
-    with qtbot.waitSignal(browser.anchorClicked, timeout=WAIT) as clicked:
-        qtbot.mouseClick(browser.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert clicked.args[0].toString() == "http://example.invalid/next"  # the click did hit the link
-    browser.setSource(QUrl("http://example.invalid/next"))  # programmatic navigation is ignored too
-    qtbot.wait(50)
-    assert browser.toPlainText() == before and browser.source().isEmpty()
-
-
-def test_load_resource_refuses_everything_but_images_under_the_root(qtbot, hostile_scan):
-    view = RenderedView()
-    qtbot.addWidget(view)
-    view.set_pair(hostile_scan, hostile_scan.pairs[0], hostile_scan.thresholds)
-    browser = view.left_browser
-    qtbot.waitUntil(lambda: "Riders meet" in browser.toPlainText(), timeout=WAIT)
-    image, css = QTextDocument.ResourceType.ImageResource, QTextDocument.ResourceType.StyleSheetResource
-    local = browser.loadResource(image, QUrl("img/local.png"))
-    assert isinstance(local, QImage) and not local.isNull()
-    for kind, url in ((css, "img/local.png"), (image, "https://example.invalid/a.png"), (image, "ftp://h/a.png"),
-                      (image, "file:///etc/passwd"), (image, "../outside.png"), (css, "data:text/css,p{}"),
-                      (image, "data:text/html,<b>x</b>"), (image, "file://server/share/a.png")):  # fmt: skip
-        answer = browser.loadResource(kind, QUrl(url))
-        assert isinstance(answer, QByteArray) and answer.isEmpty(), url  # never None: Qt would read files
-
-
-def test_safe_html_policy(tmp_path):
-    cleaned = clean_html(
-        "<html><body onload='x()'><script>evil()</script><style>p{}</style><p onclick='y()'>Hi</p>"
-        "<iframe src='http://a'></iframe><object data='a'></object><embed src='b'><a href='javascript:z()'>j</a>"
-        "<base href='http://evil.invalid/'></body></html>"
-    )
-    for bad in ("evil()", "p{}", "onclick", "onload", "<iframe", "<object", "<embed", "javascript:", "<base"):
-        assert bad not in cleaned
-    assert "Hi" in cleaned
-    root = tmp_path / "root"
-    (root / "a").mkdir(parents=True)
-    (root / "a" / "x.png").write_bytes(PNG)
-    (tmp_path / "out.png").write_bytes(PNG)
-    os.symlink(tmp_path / "out.png", root / "a" / "link.png")
-    assert local_image_path(str(root / "a" / "x.png"), str(root)) == os.path.realpath(root / "a" / "x.png")
-    assert local_image_path(str(root / "a" / ".." / ".." / "out.png"), str(root)) is None
-    assert local_image_path(str(root / "a" / "link.png"), str(root)) is None  # a symlink out of the root
-    assert local_image_path("a/x.png", str(root)) is None  # relative: not resolved here
-    assert data_image_bytes("data:image/png;base64," + __import__("base64").b64encode(PNG).decode()) == PNG
-    assert data_image_bytes("data:image/svg+xml,<svg/>") is None
-    assert data_image_bytes("data:text/html,<script>x</script>") is None
 
 
 # -- fingerprints and why ----------------------------------------------------------------------

@@ -1,174 +1,207 @@
 """Rendered tab: both pages drawn side by side, simplified and safe.
 
-``QTextBrowser`` has no JavaScript engine and no network access of its own; on top of that the
-HTML is cleaned (:mod:`.safe_html`), links never navigate, and :meth:`SafeBrowser.loadResource`
-loads nothing but image files inside the scanned folder (and inline ``data:`` raster images).
-Every other request gets an empty answer, which also stops ``QTextDocument``'s own fallback
-from reading arbitrary local files.
+The window never lays out a page itself: a separate process (:mod:`dedup_gui.render_process`)
+reads each page, cleans it (:mod:`dedup_gui.core.safe_html`: no script, style, frame, form,
+SVG or remote resource; images only from inside the scanned folder), lays it out at this view's
+width and sends it back as PNG tiles, which :class:`TiledPage` shows as they scroll into view.
+A page that takes too long is stopped and reported; nothing on the page can stall this thread.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
+from collections import Counter, OrderedDict
+from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray, Qt, QUrl
-from PySide6.QtGui import QImage, QTextDocument
-from PySide6.QtWidgets import QSplitter, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, QTimer
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QScrollArea, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from dedup_gui.core.loading import PageReadError
 from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
+from dedup_gui.core.safe_html import ResourceRequest
+from dedup_gui.render_process import TILE_HEIGHT, RenderCancelled, RenderError, Rendered, RenderService, render_service
 
 from .jobs import LatestJob
-from .safe_html import data_image_bytes, local_image_path, render_html
 from .widgets import pair_pages, plain_label
 
-#: Images loaded per page at most (each is decoded in the GUI thread).
-MAX_IMAGES = 200
-
 NOTICE = (
-    "Simplified, script-free rendering: scripts, styles, frames, forms and embedded objects are "
-    "removed, links do not navigate, only images stored inside the scanned folder are shown, and "
-    "nothing is fetched from the network."
+    "Simplified, script-free rendering, drawn in a separate process: scripts, styles, frames, forms, "
+    "SVG and embedded objects are removed, links do not navigate, only PNG, JPEG, GIF and WebP images "
+    "stored inside the scanned folder are shown, and nothing is fetched from the network."
 )
+#: Decoded tiles kept per page (each about 3 MB at 800 pixels wide).
+TILE_CACHE = 8
+#: A width change smaller than this (logical pixels) does not draw the pages again.
+WIDTH_SLACK = 16
+#: Width used before the view has been shown (logical pixels).
+DEFAULT_WIDTH = 600
 
 
-@dataclass(frozen=True)
-class ResourceRequest:
-    """One resource the renderer asked for, and whether it got it.
-
-    Attributes:
-        url: the URL as requested (str).
-        kind: the ``QTextDocument.ResourceType`` value (int; 2 = image).
-        loaded: ``True`` when content was returned.
-        reason: why (``"image inside the scanned folder"``, ``"inline image"``, or the refusal).
-    """
-
-    url: str
-    kind: int
-    loaded: bool
-    reason: str
-
-
-class SafeBrowser(QTextBrowser):
-    """A ``QTextBrowser`` that never navigates and loads only local images under a root folder.
+class TiledPage(QWidget):
+    """A drawn page: its PNG tiles, decoded only when they scroll into view.
 
     Args:
         parent: the Qt parent widget, or ``None``.
-
-    Attributes:
-        requests: every :class:`ResourceRequest` since the last :meth:`show_page`.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-        self.requests: list[ResourceRequest] = []
-        self._loaded = 0
-        self._root: str | None = None
-        self._base = QUrl()
+        self.rendered: Rendered | None = None
+        self._decoded: OrderedDict[int, QImage] = OrderedDict()
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
-    def show_page(self, html: str, page_abspath: str, root: str) -> None:
-        """Render cleaned ``html`` of the page at ``page_abspath``, allowing images under ``root``."""
-        self.requests, self._loaded = [], 0
-        self._root = root
-        self._base = QUrl.fromLocalFile(os.path.dirname(page_abspath) + os.sep)
-        self.document().clear()  # also drops resources cached for the previous page
-        self.document().setBaseUrl(self._base)
-        self.setHtml(html)
+    def set_rendered(self, rendered: Rendered | None) -> None:
+        """Show ``rendered`` (or nothing)."""
+        self.rendered = rendered
+        self._decoded.clear()
+        self.resize(self.sizeHint())
+        self.updateGeometry()
+        self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """The drawn page's size in logical pixels (QSize)."""
+        r = self.rendered
+        return QSize(r.width, r.drawn_height) if r is not None else QSize(0, 0)
+
+    def tile(self, index: int) -> QImage:
+        """Tile ``index``, decoded (kept among the last :data:`TILE_CACHE` used)."""
+        image = self._decoded.pop(index, None)
+        if image is None:
+            image = QImage.fromData(self.rendered.tiles[index], "PNG")
+            image.setDevicePixelRatio(self.rendered.dpr)
+        self._decoded[index] = image
+        while len(self._decoded) > TILE_CACHE:
+            self._decoded.popitem(last=False)
+        return image
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Paint the tiles that intersect the exposed area, on white."""
+        painter = QPainter(self)
+        painter.fillRect(event.rect(), QColor("white"))
+        r = self.rendered
+        if r is not None and r.tiles:
+            exposed: QRect = event.rect()
+            first = max(0, exposed.top() // TILE_HEIGHT)
+            last = min(len(r.tiles) - 1, exposed.bottom() // TILE_HEIGHT)
+            for i in range(first, last + 1):
+                painter.drawImage(QPoint(0, i * TILE_HEIGHT), self.tile(i))
+        painter.end()
+
+
+class _Side(QWidget):
+    """One page's column: its name, then the drawn page or a message."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = plain_label(bold=True, clip=True, path=True)
+        self.page = TiledPage()
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.page)
+        self.scroll.setWidgetResizable(False)
+        self.scroll.viewport().setStyleSheet("background: white")  # the page's own background
+        self.message = plain_label(wrap=True)
+        self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.scroll)
+        self.stack.addWidget(self.message)
+        self.requests: list[ResourceRequest] = []
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(self.name)
+        column.addWidget(self.stack, 1)
+
+    def show_rendered(self, rendered: Rendered) -> None:
+        self.requests = [ResourceRequest(*r) for r in rendered.requests]
+        if rendered.empty:
+            self.show_message("(nothing to show once scripts, frames and embedded objects are removed)")
+            return
+        self.page.set_rendered(rendered)
+        self.scroll.verticalScrollBar().setValue(0)
+        self.stack.setCurrentWidget(self.scroll)
 
     def show_message(self, text: str) -> None:
-        """Show ``text`` (plain, e.g. an error) instead of a page."""
-        self.requests, self._loaded = [], 0
-        self._root = None
-        self.document().clear()
-        self.setPlainText(text)
-
-    def loadResource(self, kind: int, url: QUrl):  # noqa: N802 (Qt override)
-        """Return an image inside the scanned folder, or an empty byte array for anything else.
-
-        Args:
-            kind: the ``QTextDocument.ResourceType`` requested.
-            url: the resource's URL (relative ones are resolved against the page's folder).
-
-        Returns:
-            A ``QImage``, or an empty ``QByteArray`` (never ``None``: ``QTextDocument`` would then
-            read local files itself, wherever they are).
-        """
-        kind = int(getattr(kind, "value", kind))
-        if self._loaded >= MAX_IMAGES:
-            image, reason = None, f"more than {MAX_IMAGES} images"
-        else:
-            image, reason = self._image(kind, url)
-        self._loaded += image is not None
-        self.requests.append(ResourceRequest(url.toString(), kind, image is not None, reason))
-        return image if image is not None else QByteArray()
-
-    def _image(self, kind: int, url: QUrl) -> tuple[QImage | None, str]:
-        if kind != QTextDocument.ResourceType.ImageResource.value:
-            return None, "not an image"
-        if url.scheme().lower() == "data":
-            data = data_image_bytes(url.toString(QUrl.ComponentFormattingOption.FullyEncoded))
-            image = QImage.fromData(data) if data else QImage()
-            return (image, "inline image") if not image.isNull() else (None, "not an inline raster image")
-        if url.isRelative():
-            url = self._base.resolved(url)
-        if url.scheme().lower() != "file" or url.host() or self._root is None:
-            return None, "not a local file"
-        path = local_image_path(url.toLocalFile(), self._root)
-        if path is None:
-            return None, "not an image file inside the scanned folder"
-        image = QImage(path)
-        return (image, "image inside the scanned folder") if not image.isNull() else (None, "unreadable image")
-
-    def doSetSource(self, name: QUrl, kind=QTextDocument.ResourceType.UnknownResource) -> None:  # noqa: N802
-        """Ignore every navigation request (links, ``setSource``): the shown page never changes."""
+        self.page.set_rendered(None)
+        self.message.setText(text)
+        self.stack.setCurrentWidget(self.message)
 
 
-def render_pair(a: Page, b: Page, max_bytes: int) -> list[tuple[str | None, list[str] | str]]:
-    """Cleaned HTML of both pages, or each side's read error (runs off the GUI thread).
+def render_pair(service: RenderService, pages: tuple[Page, Page], root: str, max_bytes: int, width: int,
+                dpr: float, font: str, wanted: Callable[[], bool] = lambda: True) -> list[Rendered | str]:  # fmt: skip
+    """Draw both pages (runs off the GUI thread; the drawing itself in the drawing process).
+
+    Args:
+        service: the drawing service.
+        pages: the two pages.
+        root: the scanned folder (images must lie inside it).
+        max_bytes: the largest page file read (bytes).
+        width: the layout width (logical pixels).
+        dpr: the screen's device pixel ratio.
+        font: the default font (``QFont.toString()``).
+        wanted: ``False`` once a newer request superseded this one (checked before each page,
+            so a superseded request never holds the drawing process).
 
     Returns:
-        Two items ``(html, notes)``, or ``(None, message)`` for a page that cannot be read.
+        For each page, its :class:`Rendered`, or the message to show instead (str).
+
+    Raises:
+        RenderCancelled: a newer pair superseded this one.
     """
-    out: list[tuple[str | None, list[str] | str]] = []
-    for page in (a, b):
+    out: list[Rendered | str] = []
+    for page in pages:
+        if not wanted():
+            raise RenderCancelled("superseded by a newer request")
         try:
-            out.append(render_html(page, max_bytes))
-        except PageReadError as exc:
-            out.append((None, f"{page.path} cannot be read again: {exc}"))
+            out.append(service.render(page.path, page.abspath, root, max_bytes, width, dpr, font))
+        except RenderCancelled:
+            raise
+        except RenderError as exc:
+            out.append(str(exc))
     return out
 
 
+def resource_summary(requests: list[ResourceRequest]) -> str:
+    """One line on a page's images: how many are shown, and why the others are not (str)."""
+    if not requests:
+        return ""
+    shown = sum(r.loaded for r in requests)
+    refused = Counter(r.reason for r in requests if not r.loaded)
+    text = f"{shown} of {len(requests)} image{'s' if len(requests) != 1 else ''} shown"
+    if refused:
+        text += " (not shown: " + ", ".join(f"{n} {why}" for why, n in refused.most_common()) + ")"
+    return text
+
+
 class RenderedView(QWidget):
-    """The two pages rendered side by side in :class:`SafeBrowser` panes, with a safety notice.
+    """The two pages drawn side by side, with a safety notice and what was left out.
 
     Args:
         parent: the Qt parent widget, or ``None``.
+        service: the drawing service (:func:`~dedup_gui.render_process.render_service` if ``None``).
     """
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, service: RenderService | None = None) -> None:
         super().__init__(parent)
+        self.service = service or render_service()
         self._key: tuple | None = None
         self._pages: tuple[Page, Page] | None = None
         self._root = ""
+        self._max_bytes = 0
+        self._width = 0
         self._job = LatestJob(self)
-        self._job.finished.connect(self._show_html)
-        self._job.failed.connect(lambda exc: self._show_messages(f"The pages could not be rendered: {exc}"))
+        self._job.finished.connect(self._show)
+        self._job.failed.connect(self._failed)
+        self._resize_timer = QTimer(self)
+        self._resize_timer.setSingleShot(True)
+        self._resize_timer.setInterval(250)
+        self._resize_timer.timeout.connect(self._redraw_if_resized)
         self.notice_label = plain_label(NOTICE, muted=True, wrap=True)
         self.notes_label = plain_label(muted=True, wrap=True)
-        self.left_name, self.right_name = (plain_label(bold=True, clip=True, path=True) for _ in range(2))
-        self.left_browser, self.right_browser = SafeBrowser(), SafeBrowser()
+        self.left, self.right = _Side(), _Side()
+        self.left_name, self.right_name = self.left.name, self.right.name
+        self.left.stack.installEventFilter(self)  # its width sets the layout width
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        for name, browser in ((self.left_name, self.left_browser), (self.right_name, self.right_browser)):
-            side = QWidget()
-            column = QVBoxLayout(side)
-            column.setContentsMargins(0, 0, 0, 0)
-            column.setSpacing(2)
-            column.addWidget(name)
-            column.addWidget(browser, 1)
-            splitter.addWidget(side)
+        splitter.addWidget(self.left)
+        splitter.addWidget(self.right)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.notice_label)
@@ -178,7 +211,7 @@ class RenderedView(QWidget):
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:
-        """Start reading and cleaning both pages in the background, then render them.
+        """Start drawing both pages in the background, then show them.
 
         Args:
             result: the scan the pair belongs to (its root bounds what images may load).
@@ -193,37 +226,69 @@ class RenderedView(QWidget):
         if key == self._key:
             return
         self._key, self._pages, self._root = key, (a, b), result.root
+        self._max_bytes = result.settings.max_file_bytes
         self.left_name.setText(f"left: {a.path}")
         self.right_name.setText(f"right: {b.path}")
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._pages is None:
+            return
+        self.service.cancel()  # a drawing of the previous pair or width is of no use now
+        self._width = self._layout_width()
         self._show_messages("rendering…")
-        self._job.submit(render_pair, a, b, result.settings.max_file_bytes)
+        job, generation = self._job, self._job.generation + 1
+        job.submit(render_pair, self.service, self._pages, self._root, self._max_bytes, self._width,
+                   self.devicePixelRatioF(), self.font().toString(), lambda: job.generation == generation)  # fmt: skip
+
+    def _layout_width(self) -> int:
+        self.layout().activate()  # a view just shown has not placed its panes yet
+        # the stack's width, not the viewport's: a hidden page of the stack is not resized
+        scroll = self.left.scroll
+        inner = self.left.stack.width() - 2 * scroll.frameWidth() - scroll.verticalScrollBar().sizeHint().width()
+        return max(200, inner) if self.isVisible() and inner > 50 else DEFAULT_WIDTH
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt API)
+        """When the pane changes width, draw the pages again once resizing pauses."""
+        if event.type() == QEvent.Type.Resize and self._pages is not None:
+            self._resize_timer.start()
+        return False
+
+    def _redraw_if_resized(self) -> None:
+        if self._pages is not None and abs(self._layout_width() - self._width) > WIDTH_SLACK:
+            self._draw()
 
     def clear(self) -> None:
-        """Show no pair (and ignore a rendering still being prepared)."""
+        """Show no pair (and stop a drawing still in progress)."""
         self._job.cancel()
+        self.service.cancel()
         self._key, self._pages = None, None
         self.left_name.setText("left: no pair selected")
         self.right_name.setText("right: no pair selected")
         self._show_messages("")
 
     def is_rendering(self) -> bool:
-        """``True`` while the shown pair's pages are being read and cleaned (bool)."""
+        """``True`` while the shown pair's pages are being drawn (bool)."""
         return self._job.is_running()
 
     def _show_messages(self, text: str) -> None:
         self.notes_label.hide()
-        for browser in (self.left_browser, self.right_browser):
-            browser.show_message(text)
+        for side in (self.left, self.right):
+            side.requests = []
+            side.show_message(text)
 
-    def _show_html(self, sides: list) -> None:
+    def _failed(self, exc: object) -> None:
+        if not isinstance(exc, RenderCancelled):
+            self._show_messages(f"The pages could not be rendered: {exc}")
+
+    def _show(self, sides: list) -> None:
         notes = []
-        for page, browser, (html, extra) in zip(self._pages, (self.left_browser, self.right_browser), sides):
-            if html is None:
-                browser.show_message(extra)
+        for page, side, outcome in zip(self._pages, (self.left, self.right), sides):
+            if isinstance(outcome, str):
+                side.show_message(outcome)
                 continue
-            browser.show_page(html, page.abspath, self._root)
-            notes += [f"{page.path}: {note}" for note in extra]
-            if not browser.toPlainText().strip() and "<img" not in html:
-                browser.show_message("(nothing to show once scripts, frames and embedded objects are removed)")
-        self.notes_label.setText("; ".join(notes))
+            side.show_rendered(outcome)
+            summary = resource_summary(side.requests)
+            notes += [f"{page.path}: {note}" for note in ([summary] if summary else []) + outcome.notes]
+        self.notes_label.setText("\n".join(notes))
         self.notes_label.setVisible(bool(notes))
