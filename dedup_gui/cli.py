@@ -162,6 +162,7 @@ def _settings(args) -> ScanSettings:
         dask_scheduler=args.dask_scheduler,
         extractor=args.extractor,
         boilerplate_pages=args.boilerplate_pages,
+        follow_links=getattr(args, "follow_links", False),  # scan only: classify/evaluate read named files
     )
 
 
@@ -192,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also write a 'duplicate,keep' CSV: which page of each cluster to keep (canonical "
                       "URL, else longest main content, else oldest file)")  # fmt: skip
     scan.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
+    scan.add_argument("--follow-links", action="store_true",
+                      help="also follow symbolic links whose target lies outside FOLDER (read the files, walk the "
+                      "folders they point to); by default they are listed as skipped, not read")  # fmt: skip
     _add_threshold_args(scan)
     _add_setting_args(scan)
 
@@ -259,6 +263,13 @@ def _cmd_scan(args) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
     progress = None if args.quiet else TerminalProgress()
+    if args.follow_links:
+        # stderr, even with --quiet: files outside the folder may end up in the reports
+        print(
+            f"warning: following links out of the scanned folder: files and folders outside {folder} that "
+            "symbolic links point to are read, and their text goes into the reports (--follow-links)",
+            file=sys.stderr,
+        )
     result = scan_folder(folder, _settings(args), _thresholds(args), progress)
     if not args.quiet:
         print(summary_text(result))

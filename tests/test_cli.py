@@ -204,3 +204,42 @@ def test_a_one_step_stage_is_named_without_a_count_in_a_log():
     progress.update("finding candidate pairs", 0, 1)
     progress.update("finding candidate pairs", 1, 1)
     assert out.getvalue() == "reading pages (4)...\nfinding candidate pairs...\n"
+
+
+def test_scan_follows_links_out_of_the_folder_only_with_follow_links(tmp_path):
+    # Issue 13: a link to a file outside the scanned folder is listed, not read; --follow-links
+    # reads it, with a warning on stderr and a note in the summary and the report.
+    folder, outside = tmp_path / "pages", tmp_path / "outside"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "secret.html").write_text("<html><body><p>" + "Zanzibarsecret words " * 20 + "</p></body></html>")
+    (folder / "ok.html").write_text("<html><body><p>" + "text " * 50 + "</p></body></html>")
+    os.symlink(outside / "secret.html", folder / "page.html")
+    out = tmp_path / "r.json"
+    proc = run("scan", str(folder), "-o", str(out), "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "  skipped: page.html: a symbolic link to a file outside the scanned folder: not followed "
+        "(--follow-links follows it)"
+    ) in proc.stdout.splitlines()
+    assert "Zanzibarsecret" not in out.read_text(encoding="utf-8") and "warning" not in proc.stderr
+
+    proc = run("scan", str(folder), "-o", str(out), "--no-cache", "--follow-links")
+    assert proc.returncode == 0, proc.stderr
+    warning = f"warning: following links out of the scanned folder: files and folders outside {folder} "
+    assert proc.stderr.startswith(warning)
+    note = (
+        "following links out of the scanned folder (--follow-links): 1 symbolic link followed (page.html): "
+        "what it points to is scanned"
+    )
+    assert f"  note: {note}" in proc.stdout.splitlines()
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["summary"]["notes"] == [note] and data["settings"]["follow_links"] is True
+    assert {f["path"]: f["status"] for f in data["files"]} == {"ok.html": "ok", "page.html": "ok"}
+
+
+def test_follow_links_is_an_option_of_scan_only():
+    # classify and evaluate read the files a labels CSV names, wherever they are: nothing to follow
+    for cmd in ("classify", "evaluate"):
+        assert "--follow-links" not in run(cmd, "--help").stdout
+    assert "--follow-links" in run("scan", "--help").stdout

@@ -4,6 +4,9 @@ Which files are pages: a suffix of :data:`PAGE_SUFFIXES`, or (for files without 
 as crawls write them) content that sniffs as HTML.  Resource folders of browser saves
 (``page_files/`` beside ``page.html``) hold no pages of their own and are skipped.  Files reached
 twice (symlinks, hard links) are read once; symlinked folders are followed, loops are not.
+Symbolic links whose target (all links resolved) lies outside the scanned folder are not
+followed, so a link cannot bring an outside file (``/etc/passwd``) into a scan or its reports;
+they are listed as skipped with the reason, unless the caller opts in (``follow_links``).
 gzip-compressed pages are decompressed with a size limit; MHTML archives give their HTML part.
 """
 
@@ -75,13 +78,17 @@ class Discovery:
         skipped: relative paths of files that are not pages (resources), sorted.
         errors: folders or files that could not be read, with reasons.
         skip_reasons: why a skipped path was skipped, where it is not simply "not a page"
-            (a second path to a file already read, a pipe or device).
+            (a second path to a file already read, a pipe or device, a symbolic link out of
+            the scanned folder).
+        followed_out: with ``follow_links``, the symbolic links out of the scanned folder that
+            were followed (shown relative paths, folders ending in ``/``), sorted.
     """
 
     files: list[SourceFile]
     skipped: list[str]
     errors: list[FileError]
     skip_reasons: dict[str, str] = field(default_factory=dict)
+    followed_out: list[str] = field(default_factory=list)
 
 
 def display_path(path: str) -> str:
@@ -107,11 +114,18 @@ def _is_resource_dir(entry: os.DirEntry, names: set[str]) -> bool:
     return False
 
 
-def discover(root: str | Path) -> Discovery:
+def discover(root: str | Path, follow_links: bool = False) -> Discovery:
     """Walk ``root`` recursively (iteratively: no recursion limit) and list its page files.
+
+    A symbolic link whose target, with every link resolved (:func:`os.path.realpath`), lies
+    outside ``root`` is listed as skipped with its reason and neither read nor walked, unless
+    ``follow_links``.  Links that stay inside are followed (each file and folder once, loops
+    not followed).  Hard links cannot be told from the file itself and are read.
 
     Args:
         root: the folder to scan.
+        follow_links: follow symbolic links out of ``root`` too (bool; default ``False``);
+            the links followed are listed in :attr:`Discovery.followed_out`.
 
     Returns:
         A :class:`Discovery`.
@@ -128,6 +142,8 @@ def discover(root: str | Path) -> Discovery:
     errors: list[FileError] = []
     seen_files: dict[tuple[int, int], str] = {}
     skip_reasons: dict[str, str] = {}
+    followed_out: list[str] = []
+    root_real = str(root_path)
     root_stat = root_path.stat()
     seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
     stack: list[tuple[str, str]] = [(str(root_path), "")]
@@ -154,6 +170,14 @@ def discover(root: str | Path) -> Discovery:
                 reason = "broken symbolic link" if entry.is_symlink() else f"cannot be read: {exc.strerror or exc}"
                 errors.append(FileError(shown, reason))
                 continue
+            if entry.is_symlink() and not _is_inside(os.path.realpath(entry.path), root_real):
+                shown_link = shown + "/" if stat.S_ISDIR(st.st_mode) else shown
+                if not follow_links:
+                    # Walking is by link path, so a file below a folder link out is never reached either.
+                    skipped.append(shown_link)
+                    skip_reasons[shown_link] = _outside_link_reason(st.st_mode)
+                    continue
+                followed_out.append(shown_link)
             key = (st.st_dev, st.st_ino)
             if stat.S_ISDIR(st.st_mode):
                 if key in seen_dirs:
@@ -184,7 +208,42 @@ def discover(root: str | Path) -> Discovery:
         stack.extend(reversed(subdirs))
     files.sort(key=lambda f: f.path)
     skipped.sort()
-    return Discovery(files, skipped, errors, skip_reasons)
+    return Discovery(files, skipped, errors, skip_reasons, sorted(followed_out))
+
+
+def _is_inside(real: str, root_real: str) -> bool:
+    """Whether real path ``real`` is ``root_real`` or lies below it (both resolved, str)."""
+    try:
+        return os.path.commonpath([real, root_real]) == root_real
+    except ValueError:  # different drives on Windows
+        return False
+
+
+def _outside_link_reason(mode: int) -> str:
+    """Why a symbolic link out of the scanned folder, to a target of ``mode`` (st_mode), is skipped."""
+    if stat.S_ISDIR(mode):
+        return "a symbolic link to a folder outside the scanned folder: not walked (--follow-links walks it)"
+    what = "a file" if stat.S_ISREG(mode) else "a pipe, socket or device"
+    return f"a symbolic link to {what} outside the scanned folder: not followed (--follow-links follows it)"
+
+
+def followed_links_note(followed_out: list[str], shown: int = 10) -> str:
+    """The scan note of a scan with ``follow_links``: that links out of the folder were followed.
+
+    Args:
+        followed_out: the links followed (:attr:`Discovery.followed_out`).
+        shown: how many of them are named (int); the rest are counted.
+
+    Returns:
+        The note (str).
+    """
+    head = "following links out of the scanned folder (--follow-links): "
+    if not followed_out:
+        return head + "none were found"
+    n = len(followed_out)
+    names = ", ".join(followed_out[:shown]) + (f" and {n - shown:,} more" if n > shown else "")
+    text = head + f"{n:,} symbolic link{'s' if n != 1 else ''} followed ({names}): "
+    return text + ("what they point to is scanned" if n != 1 else "what it points to is scanned")
 
 
 def _seen_folder_reason(seen_rel: str, rel: str) -> str:

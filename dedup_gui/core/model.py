@@ -242,6 +242,11 @@ class ScanSettings:
         dask_scheduler: address of a Dask distributed scheduler (e.g. ``"tcp://10.0.0.5:8786"``)
             to run the per-page stage on; ``None`` to run it on this machine.
         cache_dir: the cache folder; ``None`` for the user's cache directory.
+        follow_links: follow symbolic links whose target lies outside the scanned folder (read
+            the files and walk the folders they point to); ``False`` (default) lists them as
+            skipped, so a link cannot bring outside files (``/etc/passwd``) into a scan and its
+            reports.  Links inside the folder are followed either way
+            (:func:`dedup_gui.core.loading.discover`).
     """
 
     max_file_bytes: int = 50 * 1024 * 1024
@@ -258,6 +263,7 @@ class ScanSettings:
     cache_dir: str | None = None
     extractor: str = "readability"
     dask_scheduler: str | None = None
+    follow_links: bool = False
 
 
 @dataclass(frozen=True)
@@ -275,7 +281,8 @@ class ScanResult:
         skipped: files that are not pages (stylesheets, images, scripts...), not errors.
         elapsed: wall time of the scan in seconds (float).
         skip_reasons: why a path in ``skipped`` was skipped, where it is not simply "not a
-            page" (a second path to a file already read, a pipe or device).
+            page" (a second path to a file already read, a pipe or device, a symbolic link
+            out of the scanned folder).
         notes: remarks about the scan as a whole (e.g. that the feature cache was rebuilt or
             could not be used, or that the folder holds no page).
     """

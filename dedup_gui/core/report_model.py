@@ -48,6 +48,7 @@ SETTING_HELP = {
     "cache_dir": "feature cache folder (none: the user's cache folder)",
     "extractor": "main-content extractor",
     "dask_scheduler": "Dask scheduler the per-page stage ran on (none: this machine)",
+    "follow_links": "follow symbolic links out of the scanned folder (--follow-links)",
 }
 
 

@@ -22,7 +22,7 @@ from .candidates import FULL_BUCKET_LIMIT, Candidates, find_candidates
 from .classify import classify
 from .cluster import build_clusters
 from .features import load_page
-from .loading import NotAPageError, PageReadError, SourceFile, discover
+from .loading import NotAPageError, PageReadError, SourceFile, discover, followed_links_note
 from .measures import pair_scores
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
 from .progress import (  # the stage names stay part of this module's interface
@@ -481,7 +481,7 @@ def scan_folder(
     thresholds = thresholds or Thresholds()
     progress = progress or NullProgress()
     start = time.monotonic()
-    found = discover(root)
+    found = discover(root, settings.follow_links)
     check_cancel(progress)
     pages: list[Page] = []
     errors = list(found.errors)
@@ -504,6 +504,8 @@ def scan_folder(
         if cache is not None:
             cache.close()
     notes = [cache.problem] if cache is not None and cache.problem else []
+    if settings.follow_links:
+        notes.append(followed_links_note(found.followed_out))
     if not found.files:
         notes.append("no files that could be HTML pages were found in the folder")
     notes += candidate_notes(candidates, settings)

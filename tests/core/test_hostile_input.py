@@ -154,6 +154,42 @@ def test_links_and_loops_read_each_file_once(tmp_path):
     assert again.skip_reason("pipe.html") == "not a regular file (a pipe, socket or device)"
 
 
+
+def test_links_out_of_the_folder_bring_nothing_into_the_scan_or_its_reports(tmp_path):
+    # The attack of issue 13: "ln -s /etc/passwd page.html" put an outside file's text into the
+    # JSON report.  Here a page-like file and a folder outside the scanned folder, linked in.
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (outside / "dir").mkdir(parents=True)
+    root.mkdir()
+    secret = page(ARTICLE.replace("library", "Zanzibarsecret"), "<title>Zanzibarsecret title</title>")
+    (outside / "secret.html").write_bytes(secret)
+    (outside / "dir" / "copy.html").write_bytes(secret)
+    (root / "a.html").write_bytes(page(ARTICLE))
+    os.symlink(outside / "secret.html", root / "page.html")
+    os.symlink(outside / "dir", root / "linked")
+    result = scan_folder(root, ScanSettings(workers=1, use_cache=False))
+    assert [p.path for p in result.pages] == ["a.html"] and result.errors == []
+    assert result.skipped_for_reasons() == [
+        ("linked/", "a symbolic link to a folder outside the scanned folder: not walked (--follow-links walks it)"),
+        ("page.html", "a symbolic link to a file outside the scanned folder: not followed (--follow-links follows it)"),
+    ]
+    assert result.notes == []
+    out = tmp_path / "r.json"
+    write_result(result, out)
+    report = out.read_text(encoding="utf-8")
+    assert "Zanzibarsecret" not in report and "secret.html" not in report and "copy.html" not in report
+    assert json.loads(report)["settings"]["follow_links"] is False
+
+    # With the opt-in both are read, and a scan note says so.
+    followed = scan_folder(root, ScanSettings(workers=1, use_cache=False, follow_links=True))
+    assert [p.path for p in followed.pages] == ["a.html", "linked/copy.html", "page.html"]
+    assert followed.pages[2].title == "Zanzibarsecret title"
+    assert followed.notes == [
+        "following links out of the scanned folder (--follow-links): 2 symbolic links followed "
+        "(linked/, page.html): what they point to is scanned"
+    ]
+
+
 def test_thousands_of_empty_files_form_one_cluster_without_n_squared_pairs(tmp_path):
     for i in range(2000):
         (tmp_path / f"e{i:04d}.html").write_bytes(b"")
@@ -182,8 +218,8 @@ def test_a_file_deleted_during_the_scan_is_reported(tmp_path, monkeypatch):
     (tmp_path / "b.html").write_bytes(page(ARTICLE))
     real = scan_mod.discover
 
-    def discover_then_delete(root):
-        found = real(root)
+    def discover_then_delete(root, *args):
+        found = real(root, *args)
         os.unlink(tmp_path / "b.html")
         return found
 

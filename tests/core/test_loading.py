@@ -122,6 +122,86 @@ def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
     }
 
 
+
+def _outside_fixture(tmp_path: Path) -> Path:
+    """A scanned folder ``root`` with symbolic links out of it: to a page-like file outside, to
+    a folder outside, by a relative target, through a link inside that points to a link out,
+    and to a file below the folder link (its path looks inside); and links that stay inside
+    (to a file, to a folder) and a broken one."""
+    root = tmp_path / "root"
+    write(root / "ok.html")
+    write(root / "sub" / "in.html")
+    write(tmp_path / "outside" / "secret.html", b"<html><body><p>OUTSIDE SECRET</p></body></html>")
+    write(tmp_path / "outside" / "sub" / "deep.html")
+    os.symlink(tmp_path / "outside" / "secret.html", root / "page.html")
+    os.symlink(tmp_path / "outside", root / "ext")
+    os.symlink("../outside/secret.html", root / "relative.html")
+    os.symlink(root / "ext", root / "via_inner")  # inside -> ext -> outside: out, all links resolved
+    os.symlink(root / "ext" / "secret.html", root / "sneaky.html")  # a path under root, a file outside
+    os.symlink("ok.html", root / "alias.html")  # inside
+    os.symlink(root / "sub", root / "zin")  # inside
+    os.symlink(tmp_path / "missing.html", root / "broken.html")
+    return root
+
+
+def test_discover_does_not_follow_links_out_of_the_folder(tmp_path: Path) -> None:
+    root = _outside_fixture(tmp_path)
+    found = discover(root)
+    # Safety promise (issue 13): a link whose real target (os.path.realpath) is outside the
+    # scanned folder is neither read nor walked, so outside files never enter a scan; each is
+    # listed with its reason, folders with a trailing "/".  Links that stay inside are followed
+    # as before (each file and folder once), and a broken link is still an error.
+    assert paths(found) == ["alias.html", "sub/in.html"]
+    assert [(e.path, e.reason) for e in found.errors] == [("broken.html", "broken symbolic link")]
+    file_reason = "a symbolic link to a file outside the scanned folder: not followed (--follow-links follows it)"
+    dir_reason = "a symbolic link to a folder outside the scanned folder: not walked (--follow-links walks it)"
+    assert found.skipped == ["ext/", "ok.html", "page.html", "relative.html", "sneaky.html", "via_inner/", "zin/"]
+    assert found.skip_reasons == {
+        "ext/": dir_reason,
+        "ok.html": "the same file as alias.html, reached through a link: read once",
+        "page.html": file_reason,
+        "relative.html": file_reason,
+        "sneaky.html": file_reason,
+        "via_inner/": dir_reason,
+        "zin/": "the same folder as sub/, reached through a link: walked once",
+    }
+    assert found.followed_out == []
+
+
+def test_discover_follows_links_out_of_the_folder_when_asked(tmp_path: Path) -> None:
+    root = _outside_fixture(tmp_path)
+    found = discover(root, follow_links=True)
+    # With the opt-in, the outside file is read once (four links reach it; files of a folder
+    # come before its subfolders, so page.html is first) and the outside folder is walked once
+    # (two links reach it); every link out that was taken is listed.
+    assert paths(found) == ["alias.html", "ext/sub/deep.html", "page.html", "sub/in.html"]
+    same = "the same file as page.html, reached through a link: read once"
+    assert found.skip_reasons == {
+        "ext/secret.html": same,
+        "ok.html": "the same file as alias.html, reached through a link: read once",
+        "relative.html": same,
+        "sneaky.html": same,
+        "via_inner/": "the same folder as ext/, reached through a link: walked once",
+        "zin/": "the same folder as sub/, reached through a link: walked once",
+    }
+    assert found.followed_out == ["ext/", "page.html", "relative.html", "sneaky.html", "via_inner/"]
+    assert read_page_bytes(found.files[2], MB) == b"<html><body><p>OUTSIDE SECRET</p></body></html>"
+
+
+def test_the_followed_links_note_names_the_links() -> None:
+    assert loading.followed_links_note([]) == (
+        "following links out of the scanned folder (--follow-links): none were found"
+    )
+    assert loading.followed_links_note(["ext/", "page.html"]) == (
+        "following links out of the scanned folder (--follow-links): 2 symbolic links followed "
+        "(ext/, page.html): what they point to is scanned"
+    )
+    many = [f"l{i:02d}.html" for i in range(12)]
+    assert loading.followed_links_note(many).endswith("(l00.html, l01.html, l02.html, l03.html, l04.html, "
+                                                      "l05.html, l06.html, l07.html, l08.html, l09.html and 2 more): "
+                                                      "what they point to is scanned")  # fmt: skip
+
+
 def _rmtree_iterative(top: str) -> None:
     """Remove a very deep tree without recursion (shutil.rmtree and os.walk of Python 3.11
     recurse once per level and fail past the recursion limit)."""

@@ -454,6 +454,8 @@ def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
     again = MainWindow(app_settings=app_settings)  # remembered
     qtbot.addWidget(again)
     assert again.scan_settings.extractor == "resiliparse" and again.scan_settings.use_cache is False
+    # no menu item sets it: the window never follows symbolic links out of the folder (issue 13)
+    assert window.scan_settings.follow_links is False and again.scan_settings.follow_links is False
     cache = default_cache_dir() / CACHE_FILE
     cache.parent.mkdir(parents=True)
     cache.write_bytes(b"x" * 100)
