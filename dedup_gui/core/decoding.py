@@ -9,21 +9,33 @@ Order of evidence (after the WHATWG encoding sniffing rules, simplified):
    UTF-8 with multi-byte sequences are decoded as UTF-8 even when a legacy charset is declared,
    because legacy-encoded text is practically never valid UTF-8 and mislabelled UTF-8 pages are
    common (e.g. pages still declaring ``gb2312``);
-4. detection with charset-normalizer.
+4. detection with charset-normalizer, limited to the encodings browsers know.
 
-Labels are mapped as browsers do: GB2312 and GBK decode as GB18030 (its superset), Latin-1 and
-ASCII as Windows-1252.  Undecodable bytes are replaced (U+FFFD), counted and reported, never
-dropped silently.
+Only the labels of the WHATWG Encoding Standard (https://encoding.spec.whatwg.org/, the labels
+browsers know; table from the ``webencodings`` package) are used, mapped to the encoding the
+standard names and then to the Python codec browsers effectively decode it with: GB2312 and GBK
+decode as GB18030 (the WHATWG gbk decoder is the gb18030 decoder), Big5 as Big5-HKSCS, Shift_JIS
+as cp932, EUC-KR as cp949, Latin-1 and ASCII as Windows-1252, ``x-user-defined`` as Windows-1252
+and UTF-16 labels in a page readable as ASCII as UTF-8 (both as the HTML prescan says).  Any other
+label (``rot13``, ``base64``, ``zlib``, ``utf-7``, ``utf-32``, EBCDIC ``cp037``...) is a Python
+codec but no web encoding: it is ignored and the page is read as if it declared nothing
+(detection), with :attr:`Decoded.ignored` saying so.  Labels of the WHATWG *replacement*
+encoding (``iso-2022-kr``, ``hz-gb-2312``, ``iso-2022-cn``...), which browsers turn into a single
+U+FFFD, are ignored the same way, so the page's text can still be read.  Undecodable bytes are
+replaced (U+FFFD), counted and reported, never dropped silently.
 """
 
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import re
 import threading
 from dataclasses import dataclass
 
 import charset_normalizer
+import webencodings
+from webencodings.labels import LABELS as _WHATWG_LABELS
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -33,46 +45,35 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 
-# Label -> codec, where browsers decode a label with a superset codec.
-_LABEL_ALIASES = {
-    "gb2312": "gb18030",
-    "gbk": "gb18030",
-    "x-gbk": "gb18030",
-    "gb_2312-80": "gb18030",
-    "gb_2312": "gb18030",
-    "chinese": "gb18030",
-    "csgb2312": "gb18030",
-    "euc-cn": "gb18030",
-    "cp936": "gb18030",
-    "ms936": "gb18030",
-    "windows-936": "gb18030",
-    "iso-8859-1": "cp1252",
-    "latin1": "cp1252",
-    "latin-1": "cp1252",
-    "l1": "cp1252",
-    "us-ascii": "cp1252",
-    "ascii": "cp1252",
+# WHATWG encoding name -> the Python codec browsers effectively decode it with, where that is not
+# Python's codec of the same name; None: no usable encoding (the WHATWG "replacement" encoding).
+_WHATWG_TO_CODEC: dict[str, str | None] = {
+    "gbk": "gb18030",  # the WHATWG gbk decoder is the gb18030 decoder
     "big5": "big5hkscs",
-    # Browsers decode these labels with the Windows supersets (WHATWG Encoding Standard).
     "shift_jis": "cp932",
-    "x-sjis": "cp932",
-    "shift-jis": "cp932",
-    "sjis": "cp932",
-    "ms_kanji": "cp932",
-    "windows-31j": "cp932",
-    "csshiftjis": "cp932",
     "euc-kr": "cp949",
-    "euc_kr": "cp949",
-    "ks_c_5601-1987": "cp949",
-    "korean": "cp949",
-    "windows-949": "cp949",
-    "tis-620": "cp874",
-    "iso-8859-11": "cp874",
-    "iso-8859-9": "cp1254",
-    "latin5": "cp1254",
-    "utf8": "utf-8",
-    "unicode": "utf-16",
+    "windows-874": "cp874",
+    "iso-8859-8-i": "iso8859-8",
+    "x-mac-cyrillic": "mac-cyrillic",
+    "macintosh": "mac-roman",
+    "x-user-defined": "cp1252",  # HTML prescan: x-user-defined -> windows-1252
+    "replacement": None,
 }
+
+
+def _whatwg_codec(name: str) -> str | None:
+    """The Python codec (canonical name) for a WHATWG encoding name, or None (replacement)."""
+    if name in _WHATWG_TO_CODEC:
+        return _WHATWG_TO_CODEC[name]
+    return codecs.lookup(name).name
+
+
+#: The Python codecs of all encodings browsers know (e.g. ``"cp1252"``, ``"gb18030"``,
+#: ``"utf-16-le"``): the only ones the decoder ever uses, apart from the UTF-32 BOMs.
+BROWSER_CODECS = frozenset(c for c in map(_whatwg_codec, set(_WHATWG_LABELS.values())) if c)
+# Detection never proposes UTF-16 (browsers do not guess it without a BOM; decode_html looks
+# for its NUL bytes itself).
+_DETECTABLE = sorted(BROWSER_CODECS - {"utf-16-le", "utf-16-be"})
 
 _SNIFF_BYTES = 64 * 1024
 _XML_DECL = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._:-]+)[\"']", re.I)
@@ -82,7 +83,7 @@ _CHARSET_IN_META = re.compile(rb"charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.
 #: How much more "chaos" (charset-normalizer's mess measure) Windows-1252 may show than the best
 #: guess and still be preferred for undeclared Western pages.
 WESTERN_MARGIN = 0.1
-_CJK_CODECS = ("gb18030", "big5hkscs", "cp932", "shift_jis", "euc_jp", "cp949", "euc_kr")
+_CJK_CODECS = ("gb18030", "big5hkscs", "cp932", "euc_jp", "iso2022_jp", "cp949")
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,12 @@ class Decoded:
         text: the decoded text (str), BOM removed.
         encoding: Python codec name used (e.g. ``"utf-8"``, ``"gb18030"``).
         source: ``"bom"``, ``"xml"``, ``"meta"``, ``"utf-8"``, ``"detected"`` or ``"fallback"``.
-        declared: the charset label the page declared, if any (str or None).
+        declared: the charset label the page declared, if any (str or None), as written.
         replaced: number of undecodable byte sequences replaced by U+FFFD (int).
+        ignored: why the declared label was not used, if it was ignored (str or None):
+            ``"unknown"`` (not a label of the WHATWG Encoding Standard, e.g. ``"rot13"``) or
+            ``"replacement"`` (a label of the WHATWG replacement encoding, e.g.
+            ``"iso-2022-kr"``); the page was then read as if it declared nothing.
     """
 
     text: str
@@ -102,30 +107,40 @@ class Decoded:
     source: str
     declared: str | None
     replaced: int
+    ignored: str | None = None
+
+
+def _clean_label(label: str) -> str:
+    # Quotes left over from sloppy markup (charset='gbk') are not part of the label.
+    return label.strip().strip("\"'")
 
 
 def normalize_label(label: str) -> str | None:
-    """Map a charset label to a Python codec name the way browsers do.
+    """Map a charset label to the Python codec browsers decode it with.
+
+    Only labels of the WHATWG Encoding Standard count (looked up with ``webencodings.lookup``,
+    ASCII case-insensitive, surrounding whitespace and quotes ignored); the WHATWG encoding is
+    then mapped to the codec browsers effectively use (see the module docstring).
 
     Args:
         label: a charset label as written in a page, e.g. ``"GB2312"``, ``"utf8"``.
 
     Returns:
-        A codec name (str), e.g. ``"gb18030"``, or ``None`` if Python knows no such codec.
+        A codec name (str), e.g. ``"gb18030"``, or ``None`` if the label is no WHATWG label
+        (``"bogus"``, ``"rot13"``, ``"utf-32"``, ``"cp037"``) or one of the replacement encoding
+        (``"iso-2022-kr"``).
 
     Example:
-        >>> normalize_label("GB2312"), normalize_label("ISO-8859-1"), normalize_label("bogus")
+        >>> normalize_label("GB2312"), normalize_label("ISO-8859-1"), normalize_label("rot13")
         ('gb18030', 'cp1252', None)
     """
-    key = label.strip().strip("\"'").lower()
-    key = _LABEL_ALIASES.get(key, key)
-    try:
-        name = codecs.lookup(key).name
-    except LookupError:
-        return None
-    if name in ("gb2312", "gbk"):
-        return "gb18030"
-    return name
+    encoding = webencodings.lookup(_clean_label(label))
+    return _whatwg_codec(encoding.name) if encoding is not None else None
+
+
+def _ignored_reason(label: str) -> str:
+    """Why :func:`normalize_label` gave no codec for a label: ``"replacement"`` or ``"unknown"``."""
+    return "unknown" if webencodings.lookup(_clean_label(label)) is None else "replacement"
 
 
 def declared_charset(data: bytes) -> str | None:
@@ -203,7 +218,7 @@ def decode_html(data: bytes) -> Decoded:
     label = declared_charset(data)
     encoding = normalize_label(label) if label else None
     source = "xml" if label and _XML_DECL.match(data[:_SNIFF_BYTES]) else "meta"
-    if encoding in ("utf-16-le", "utf-16-be", "utf-16", "utf-32"):
+    if encoding in ("utf-16-le", "utf-16-be"):
         # A page that could be read as ASCII to find its label is not UTF-16 (WHATWG rule).
         encoding = "utf-8"
     if encoding and encoding != "utf-8" and _is_multibyte_utf8(data):
@@ -218,12 +233,14 @@ def decode_html(data: bytes) -> Decoded:
             return Decoded(guessed.text, guessed.encoding, "detected", label, guessed.replaced)
         return Decoded(text, encoding, source, label, replaced)
 
+    # No label, or one browsers would not use (rot13, utf-7, cp037...): read as undeclared.
+    ignored = _ignored_reason(label) if label else None
     if data.isascii() or _is_multibyte_utf8(data):
-        return Decoded(data.decode("utf-8"), "utf-8", "detected", None, 0)
+        return Decoded(data.decode("utf-8"), "utf-8", "detected", label, 0, ignored)
     mostly = _mostly_utf8(data)
     if mostly is not None:
-        return Decoded(mostly[0], "utf-8", "detected", None, mostly[1])
-    return _detect(data)
+        return Decoded(mostly[0], "utf-8", "detected", label, mostly[1], ignored)
+    return dataclasses.replace(_detect(data), declared=label, ignored=ignored)
 
 
 def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
@@ -238,16 +255,26 @@ def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
     return None
 
 
+def _detected_codec(name: str) -> str | None:
+    """A charset-normalizer answer (e.g. ``"iso8859_2"``) as a codec browsers know, or None."""
+    codec = codecs.lookup(name).name
+    return codec if codec in BROWSER_CODECS else None
+
+
 def _detect(data: bytes) -> Decoded:
-    """Decode bytes with no usable declaration, by charset-normalizer's detection."""
-    matches = charset_normalizer.from_bytes(data[: 512 * 1024])
+    """Decode bytes with no usable declaration, by charset-normalizer's detection.
+
+    Detection only weighs the encodings browsers know (``cp_isolation``), and any answer outside
+    them is dropped as well, so it never picks a codec no browser would (EBCDIC, UTF-7, UTF-32).
+    """
+    matches = charset_normalizer.from_bytes(data[: 512 * 1024], cp_isolation=_DETECTABLE)
     best = matches.best()
-    encoding = normalize_label(best.encoding) if best is not None else None
-    # Western text reads almost equally well in a dozen single-byte code pages (cp850, cp1257,
-    # mac_roman...); where Windows-1252 is about as plausible as the best guess, take it, as
+    encoding = _detected_codec(best.encoding) if best is not None else None
+    # Western text reads almost equally well in a dozen single-byte code pages (cp1250, cp1257,
+    # iso8859-15...); where Windows-1252 is about as plausible as the best guess, take it, as
     # browsers do for undeclared pages.
     if best is not None and encoding != "cp1252":
-        western = [m for m in matches if normalize_label(m.encoding) == "cp1252"]
+        western = [m for m in matches if _detected_codec(m.encoding) == "cp1252"]
         if western and western[0].chaos <= best.chaos + WESTERN_MARGIN:
             encoding = "cp1252"
     # Detectors often take short Chinese texts for Cyrillic or Thai single-byte text; a strict

@@ -50,7 +50,14 @@ def page_from_bytes(path: str, abspath: str, data: bytes, settings: ScanSettings
         notes.append(
             f"{decoded.replaced} undecodable byte sequence(s) replaced by U+FFFD while decoding as {decoded.encoding}"
         )
-    if decoded.declared and decoded.source == "detected":
+    if decoded.ignored == "unknown":
+        notes.append(f"declared charset {decoded.declared!r} is not an encoding browsers know: ignored")
+    elif decoded.ignored == "replacement":
+        notes.append(
+            f"declared charset {decoded.declared!r} is one browsers refuse to decode"
+            " (WHATWG replacement encoding): ignored"
+        )
+    elif decoded.declared and decoded.source == "detected":
         notes.append(f"declared charset {decoded.declared!r} does not fit the bytes: read as {decoded.encoding} (detected)")
     if decoded.declared and decoded.source == "utf-8":
         notes.append(f"declared charset {decoded.declared!r} is wrong: the bytes are valid UTF-8")

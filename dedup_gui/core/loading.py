@@ -15,11 +15,13 @@ from __future__ import annotations
 import email
 import email.policy
 import os
+import re
 import stat
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .decoding import normalize_label
 from .model import FileError
 
 PAGE_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml", ".mht", ".mhtml"})
@@ -331,12 +333,35 @@ def _mhtml_html_part(data: bytes) -> bytes:
         if part.get_content_type() in ("text/html", "application/xhtml+xml"):
             payload = part.get_payload(decode=True)
             if payload:
-                charset = part.get_content_charset()
-                if charset and b"charset" not in payload[:4096].lower():
-                    # Carry the MIME part's charset into the page so the decoder sees it.
-                    payload = f'<meta charset="{charset}">'.encode("ascii", "replace") + payload
+                if b"charset" not in payload[:4096].lower():
+                    payload = _charset_meta(part.get_content_charset()) + payload
                 return payload
     raise PageReadError("MHTML archive without an HTML part")
+
+
+# What a charset label can consist of (the decoder reads the same characters after charset=).
+_LABEL_SHAPE = re.compile(r"[A-Za-z0-9._:-]{1,40}")
+
+
+def _charset_meta(charset: str | None) -> bytes:
+    """The ``<meta charset>`` that carries an MHTML part's MIME charset into its HTML, or ``b""``.
+
+    The decoder then applies its usual rules to it (WHATWG labels only; any other label is ignored
+    with a note, as in the page itself).  A charset that is not even shaped like a label (quotes,
+    ``<``, spaces) is dropped, so it can never add markup; a UTF-16 charset is left to the
+    decoder's BOM and NUL-byte sniffing, since ASCII put before UTF-16 text would read as junk.
+
+    Args:
+        charset: the part's ``Content-Type`` charset parameter (str or None).
+
+    Returns:
+        ASCII bytes to put before the part's HTML (bytes, possibly empty).
+    """
+    if not charset or not _LABEL_SHAPE.fullmatch(charset):
+        return b""
+    if normalize_label(charset) in ("utf-16-le", "utf-16-be"):
+        return b""
+    return f'<meta charset="{charset}">'.encode("ascii")
 
 
 def _check_is_html(data: bytes, named_as_page: bool) -> None:

@@ -10,7 +10,10 @@ import codecs
 
 import pytest
 
-from dedup_gui.core.decoding import decode_html, declared_charset, normalize_label
+from dedup_gui.core.decoding import BROWSER_CODECS, declared_charset, decode_html, normalize_label
+from dedup_gui.core.features import page_from_bytes
+from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.scan import scan_folder
 
 # A realistic Chinese paragraph (four sentences) about duplicate-page detection.
 ZH_PARAGRAPH = (
@@ -398,3 +401,250 @@ def test_declared_utf8_that_is_really_latin1_is_detected():
     text = '<html><head><meta charset="utf-8"></head><body><p>Café society: the naïve résumé, déjà vu.</p></body></html>'
     decoded = decode_html(text.encode("cp1252"))
     assert decoded.text == text and decoded.encoding == "cp1252" and decoded.declared == "utf-8"
+
+
+# --------------------------------------------------------------------------------------------
+# Only the labels of the WHATWG Encoding Standard (what browsers know) are used
+# --------------------------------------------------------------------------------------------
+
+ASCII_PAGE = (
+    "<html><head>{meta}<title>Plain page</title></head>"
+    "<body><p>Hello world: a plain ASCII page, a~~b, 1+1=2, C:\\temp and \\u0041.</p></body></html>"
+)
+LATIN_PAGE = (
+    "<html><head>{meta}<title>Café</title></head>"
+    "<body><p>La langue française est très répandue à Paris. Élève, garçon, naïve.</p></body></html>"
+)
+
+# Python codecs that are no web encodings.  Before, each went straight to codecs.lookup: the
+# text transforms (rot13, zlib, base64, hex, bz2, uu, quopri) and "undefined" raised on decode
+# (the whole page became an error), EBCDIC and UTF-32 gave garbage, idna and punycode changed
+# or rejected the text.
+NOT_WEB_LABELS = [
+    "rot13",
+    "zlib",
+    "base64",
+    "hex",
+    "bz2",
+    "uu",
+    "quopri",
+    "idna",
+    "punycode",
+    "undefined",
+    "cp037",
+    "ebcdic-cp-us",
+    "utf-32",
+    "utf-32le",
+    "UTF-32BE",
+    "utf-7",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "cp500",
+    "cp936",  # a Windows name of GBK, but no WHATWG label
+]
+
+
+@pytest.mark.parametrize("label", NOT_WEB_LABELS)
+def test_label_browsers_do_not_know_is_ignored_on_an_ascii_page(label: str) -> None:
+    page = ASCII_PAGE.format(meta=f'<meta charset="{label}">')
+    decoded = decode_html(page.encode("ascii"))
+    # Read as if undeclared: ASCII is UTF-8, the text is exactly the page.
+    assert decoded.text == page
+    assert decoded.encoding == "utf-8"
+    assert decoded.source == "detected"
+    assert decoded.declared == label
+    assert decoded.ignored == "unknown"
+    assert decoded.replaced == 0
+
+
+@pytest.mark.parametrize("label", NOT_WEB_LABELS)
+def test_label_browsers_do_not_know_is_ignored_on_a_latin_page(label: str) -> None:
+    page = LATIN_PAGE.format(meta=f'<meta http-equiv="Content-Type" content="text/html; charset={label}">')
+    decoded = decode_html(page.encode("cp1252"))
+    # Undeclared Western bytes are read as Windows-1252 (as browsers do): the exact text.
+    assert decoded.text == page
+    assert decoded.encoding == "cp1252"
+    assert decoded.source == "detected"
+    assert decoded.declared == label
+    assert decoded.ignored == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("label", "sequence"),
+    [
+        ("utf-7", "+ADw-script+AD4-alert(1)+ADw-/script+AD4-"),  # UTF-7 would make this a <script>
+        ("unicode_escape", "\\u0041\\x42\\n"),  # unicode_escape would make this "AB" and a newline
+        ("raw_unicode_escape", "\\u0041"),
+    ],
+)
+def test_escape_decoding_labels_do_not_change_the_text(label: str, sequence: str) -> None:
+    page = f'<html><head><meta charset="{label}"></head><body><p>Code: {sequence} end.</p></body></html>'
+    decoded = decode_html(page.encode("ascii"))
+    assert decoded.text == page
+    assert sequence in decoded.text
+    assert decoded.encoding == "utf-8"
+
+
+def test_xml_declaration_label_browsers_do_not_know_is_ignored() -> None:
+    page = '<?xml version="1.0" encoding="rot13"?>\n<html><body><p>Uryyb means Hello in rot13.</p></body></html>'
+    decoded = decode_html(page.encode("ascii"))
+    # Before: LookupError ("'rot-13' is not a text encoding").
+    assert decoded.text == page
+    assert decoded.encoding == "utf-8"
+    assert decoded.declared == "rot13"
+    assert decoded.ignored == "unknown"
+
+
+@pytest.mark.parametrize("label", ["iso-2022-kr", "csiso2022kr", "hz-gb-2312", "iso-2022-cn", "iso-2022-cn-ext"])
+def test_replacement_encoding_labels_are_ignored(label: str) -> None:
+    # WHATWG maps these to the "replacement" encoding (a browser shows one U+FFFD); the page is
+    # read as undeclared instead.  Before, Python's hz codec turned "a~~b" into "a~b".
+    page = ASCII_PAGE.format(meta=f'<meta charset="{label}">')
+    decoded = decode_html(page.encode("ascii"))
+    assert decoded.text == page
+    assert "a~~b" in decoded.text
+    assert decoded.encoding == "utf-8"
+    assert decoded.declared == label
+    assert decoded.ignored == "replacement"
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        # WHATWG aliases, mapped as browsers decode them.
+        ("GB2312", "gb18030"),
+        ("csiso58gb231280", "gb18030"),
+        ("iso-ir-58", "gb18030"),
+        ("latin1", "cp1252"),
+        ("ascii", "cp1252"),
+        ("cp819", "cp1252"),
+        ("x-sjis", "cp932"),
+        ("ms932", "cp932"),
+        ("unicode-1-1-utf-8", "utf-8"),
+        ("ks_c_5601-1987", "cp949"),
+        ("EUC-KR", "cp949"),
+        ("iso-8859-9", "cp1254"),
+        ("tis-620", "cp874"),
+        ("dos-874", "cp874"),
+        ("iso-8859-8-i", "iso8859-8"),
+        ("logical", "iso8859-8"),
+        ("x-mac-cyrillic", "mac-cyrillic"),
+        ("mac", "mac-roman"),
+        ("cseuckr", "cp949"),
+        ("big5-hkscs", "big5hkscs"),
+        ("x-euc-jp", "euc_jp"),
+        ("csiso2022jp", "iso2022_jp"),
+        ("ibm866", "cp866"),
+        ("koi8", "koi8-r"),
+        ("iso-8859-16", "iso8859-16"),
+        ("x-user-defined", "cp1252"),  # the HTML prescan reads x-user-defined as windows-1252
+        ("utf-16", "utf-16-le"),
+        ("utf-16be", "utf-16-be"),
+        # Not WHATWG labels: no codec.
+        ("rot13", None),
+        ("cp037", None),
+        ("utf-32", None),
+        ("utf-7", None),
+        ("euc-cn", None),
+        ("iso-2022-kr", None),  # replacement encoding
+    ],
+)
+def test_normalize_label_whatwg(label: str, expected: str | None) -> None:
+    assert normalize_label(label) == expected
+
+
+def test_x_user_defined_is_read_as_windows_1252() -> None:
+    page = LATIN_PAGE.format(meta='<meta charset="x-user-defined">')
+    decoded = decode_html(page.encode("cp1252"))
+    # Before: not a Python codec, so detection ("detected"); the prescan makes it windows-1252.
+    assert decoded.text == page
+    assert decoded.encoding == "cp1252"
+    assert decoded.source == "meta"
+    assert decoded.ignored is None
+
+
+def test_utf16_label_on_an_ascii_readable_page_is_utf8() -> None:
+    page = '<html><head><meta charset="utf-16le"></head><body><p>Grüße, 你好</p></body></html>'
+    decoded = decode_html(page.encode("utf-8"))
+    # The page could be read as ASCII to find its label, so it is not UTF-16 (WHATWG prescan).
+    assert decoded.text == page
+    assert decoded.encoding == "utf-8"
+    assert decoded.source == "meta"
+
+
+# Every Python codec the WHATWG encodings decode with (one per encoding name of the standard).
+WHATWG_CODECS = {
+    "utf-8", "cp866", "iso8859-2", "iso8859-3", "iso8859-4", "iso8859-5", "iso8859-6", "iso8859-7",
+    "iso8859-8", "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15", "iso8859-16", "koi8-r",
+    "koi8-u", "mac-roman", "cp874", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255",
+    "cp1256", "cp1257", "cp1258", "mac-cyrillic", "gb18030", "big5hkscs", "euc_jp", "iso2022_jp",
+    "cp932", "cp949", "utf-16-be", "utf-16-le",
+}  # fmt: skip
+
+
+def test_browser_codecs_are_the_whatwg_encodings() -> None:
+    assert BROWSER_CODECS == WHATWG_CODECS
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        # charset-normalizer alone reads these as the codecs they were written in, which no browser
+        # knows (before: cp437, johab, mac-latin2, cp855); detection must keep to web encodings.
+        ("<html><body><p>Grüße aus München, schöne Straße. Ça va très bien.</p></body></html>", "cp850"),
+        ("<html><body><p>안녕하세요 세계 여러분 반갑습니다</p></body></html>", "johab"),
+        ("<html><body><p>Zażółć gęślą jaźń, Příliš žluťoučký kůň.</p></body></html>", "mac_latin2"),
+        ("<html><body><p>Привет, как дела? Это русский текст.</p></body></html>", "cp855"),
+    ],
+)
+def test_detection_only_picks_encodings_browsers_know(text: str, codec: str) -> None:
+    decoded = decode_html(text.encode(codec))
+    assert decoded.encoding in WHATWG_CODECS
+    assert decoded.source in ("detected", "fallback")
+
+
+# --------------------------------------------------------------------------------------------
+# Ignored labels in a page and in a scan
+# --------------------------------------------------------------------------------------------
+
+
+def test_ignored_label_gets_a_note() -> None:
+    page = ASCII_PAGE.format(meta='<meta charset="rot13">').encode("ascii")
+    notes = page_from_bytes("a.html", "/x/a.html", page, ScanSettings(min_tokens=1)).notes
+    # Only the "ignored" note: the label is not said to "not fit the bytes".
+    assert [n for n in notes if "charset" in n] == [
+        "declared charset 'rot13' is not an encoding browsers know: ignored"
+    ]
+
+
+def test_replacement_label_gets_a_note() -> None:
+    page = ASCII_PAGE.format(meta='<meta charset="iso-2022-kr">').encode("ascii")
+    notes = page_from_bytes("a.html", "/x/a.html", page, ScanSettings(min_tokens=1)).notes
+    assert [n for n in notes if "charset" in n] == [
+        "declared charset 'iso-2022-kr' is one browsers refuse to decode (WHATWG replacement encoding): ignored"
+    ]
+
+
+def test_scan_reads_pages_with_labels_browsers_do_not_know(tmp_path) -> None:
+    article = " ".join(["The council met on Tuesday to discuss the new library budget."] * 20)
+    (tmp_path / "rot13.html").write_text(
+        f"<html><head><meta charset=rot13><title>Rot</title></head><body><p>{article}</p></body></html>"
+    )
+    (tmp_path / "zlib.html").write_text(
+        f'<html><head><meta charset="zlib"><title>Zlib</title></head><body><p>{article}</p></body></html>'
+    )
+    # An MHTML archive whose HTML part has a bogus MIME charset (put into the page as <meta>).
+    (tmp_path / "saved.mht").write_bytes(
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="XX"\r\n\r\n--XX\r\n'
+        b'Content-Type: text/html; charset="base64"\r\n\r\n'
+        + f"<html><head><title>Mht</title></head><body><p>{article}</p></body></html>".encode()
+        + b"\r\n--XX--\r\n"
+    )
+    result = scan_folder(tmp_path, ScanSettings(workers=1))
+    # Before: all three were errors ("LookupError").
+    assert result.errors == []
+    pages = {p.path: p for p in result.pages}
+    assert sorted(pages) == ["rot13.html", "saved.mht", "zlib.html"]
+    assert {p.main_text for p in pages.values()} == {article}
+    assert {p.encoding for p in pages.values()} == {"utf-8"}
+    assert "declared charset 'base64' is not an encoding browsers know: ignored" in pages["saved.mht"].notes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 import os
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from dedup_gui.core import loading
+from dedup_gui.core.decoding import decode_html
 from dedup_gui.core.loading import (
     NotAPageError,
     PageReadError,
@@ -368,6 +370,40 @@ def test_mhtml_part_charset_is_carried_into_the_page(tmp_path: Path) -> None:
     write(tmp_path / "saved.mhtml", data)
     out = read_page_bytes(source(tmp_path, "saved.mhtml"), MB)
     assert out == b'<meta charset="gbk"><html><head><title>\xcd\xf8\xd2\xb3</title></head><body><p>x</p></body></html>'
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b'; charset="x\\"><b>injected</b>"',  # a quote and markup inside the MIME parameter
+        b'; charset="gb 2312"',  # a space: no label
+        b'; charset="utf-8\\" onload=\\"x"',
+    ],
+)
+def test_mhtml_part_charset_that_is_no_label_adds_nothing(tmp_path: Path, header: bytes) -> None:
+    # A MIME charset that is not even shaped like a label must not be pasted into the page as
+    # markup: the HTML part comes back exactly as archived.  (Before: '<meta charset="x"><b>
+    # injected</b>">' was put in front of it.)
+    body = b"<html><head><title>T</title></head><body><p>x</p></body></html>"
+    data = MHTML.replace(b"{charset}", header).replace(b"{body}", body)
+    write(tmp_path / "saved.mhtml", data)
+    assert read_page_bytes(source(tmp_path, "saved.mhtml"), MB) == body
+
+
+def test_mhtml_utf16_part_is_left_to_the_decoder(tmp_path: Path) -> None:
+    # ASCII "<meta charset=...>" put before UTF-16 text would read as a run of CJK junk; the
+    # decoder's own BOM sniffing reads the part, so the bytes come back unchanged.
+    html = "<html><head><title>Über</title></head><body><p>Grüße</p></body></html>"
+    payload = b"\xff\xfe" + html.encode("utf-16-le")
+    data = (
+        MHTML.replace(b"{charset}", b'; charset="utf-16"')
+        .replace(b"quoted-printable\r\nContent-Location: https://example.org/a/", b"base64\r\nContent-Location: x")
+        .replace(b"{body}", base64.encodebytes(payload))
+    )
+    write(tmp_path / "saved.mhtml", data)
+    out = read_page_bytes(source(tmp_path, "saved.mhtml"), MB)
+    assert out == payload
+    assert decode_html(out).text == html
 
 
 def test_mhtml_without_html_part(tmp_path: Path) -> None:
