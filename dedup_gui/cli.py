@@ -2,12 +2,16 @@
 
 ``python app.py`` opens the GUI on the bundled sample pages, ``python app.py FOLDER`` on FOLDER;
 the subcommands run the same engine without a window (DESIGN.md, "Command line").
+
+Every string printed that comes from outside the program (paths, reasons and errors that quote
+them) goes through :func:`~dedup_gui.core.safe_text.terminal_text` (``show`` here): a file name's
+ESC, newline or bidi control is printed as ``\\x1b``, ``\\n``, ``\\u202e``, so it can neither
+recolour the terminal nor forge a line such as ``error: ...``.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import signal
 import sys
@@ -23,6 +27,8 @@ from .core.method_eval import METHOD_KEYS, evaluate_methods, format_methods, par
 from .core.model import ScanSettings, Thresholds
 from .core.progress import EtaEstimator, ScanCancelled
 from .core.report import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
+from .core.safe_text import csv_text
+from .core.safe_text import terminal_text as show
 from .core.scan import WORKERS_PER_CORE, max_workers, scan_folder
 from .export import export
 
@@ -53,7 +59,7 @@ class TerminalProgress:
                 if self.live and self.stage is not None:
                     self.stream.write("\n")
                     self.stage = None
-                self.stream.write(f"{stage}...\n")
+                self.stream.write(f"{show(stage)}...\n")
                 self.stream.flush()
                 self.named = stage
             return
@@ -64,7 +70,7 @@ class TerminalProgress:
             self.stage = stage
             if not self.live:
                 count = f" ({total})" if total > 1 else ""  # a one-step stage has nothing to count
-                self.stream.write(f"{stage}{count}...\n")
+                self.stream.write(f"{show(stage)}{count}...\n")
                 self.stream.flush()
         if not self.live:
             return
@@ -73,7 +79,7 @@ class TerminalProgress:
             return
         self.last = now
         left = f", about {eta:.0f} s left" if eta is not None and done < total else ""
-        self.stream.write(f"\r{stage}: {done}/{total}{left}    ")
+        self.stream.write(f"\r{show(stage)}: {done}/{total}{left}    ")
         if done >= total:
             self.stream.write("\n")
             self.stage = None
@@ -245,12 +251,12 @@ def _scan_outputs(args) -> list[tuple[Path, str]]:
 def _cmd_scan(args) -> int:
     folder = Path(args.folder)
     if not folder.is_dir():
-        print(f"error: not a folder: {folder}", file=sys.stderr)
+        print(f"error: not a folder: {show(folder)}", file=sys.stderr)
         return 2
     try:
         outputs = _scan_outputs(args)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {show(exc)}", file=sys.stderr)
         return 2
     if not outputs:
         print("error: nothing to write: give -o OUT, --pages-csv FILE and/or --keep-csv FILE", file=sys.stderr)
@@ -260,7 +266,7 @@ def _cmd_scan(args) -> int:
         try:
             check_writable(out)
         except ExportError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {show(exc)}", file=sys.stderr)
             return 1
     progress = None if args.quiet else TerminalProgress()
     if args.follow_links:
@@ -277,10 +283,10 @@ def _cmd_scan(args) -> int:
         try:
             export(result, out, fmt, progress=progress)
         except ExportError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"error: {show(exc)}", file=sys.stderr)
             return 1
         if not args.quiet:
-            print(f"wrote {out}")
+            print(f"wrote {show(out)}")
     if args.keep_csv and not args.quiet:
         print(f"keep rule: {KEEP_RULE}")
     if not result.pages and result.errors:
@@ -302,21 +308,21 @@ def _cmd_classify(args) -> int:
         raise ValueError(f"{args.output}: the predictions file must end in .csv")
     check_writable(args.output)
     scored = _load_scored(args)
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([*PREDICTION_COLUMNS, "error"])
+    # left and right are written spreadsheet-safe like every CSV cell ('=x.html); read_labels
+    # undoes that, so this file can be given back to classify or evaluate as LABELS.csv.
+    rows = []
     for s in scored:
         if s.scores is None:
-            writer.writerow([s.pair.left, s.pair.right, "", "", "", "", "", "", s.error])
-            print(f"warning: {s.error}", file=sys.stderr)
+            rows.append([s.pair.left, s.pair.right, "", "", "", "", "", "", s.error])
+            print(f"warning: {show(s.error)}", file=sys.stderr)
         else:
-            writer.writerow([s.pair.left, s.pair.right, s.predicted.value, *score_row(s.scores), ""])
+            rows.append([s.pair.left, s.pair.right, s.predicted.value, *score_row(s.scores), ""])
     try:
-        atomic_write_text(args.output, buf.getvalue())
+        atomic_write_text(args.output, csv_text([*PREDICTION_COLUMNS, "error"], rows))
     except OSError as exc:
-        print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"error: cannot write {show(args.output)}: {show(exc.strerror or exc)}", file=sys.stderr)
         return 1
-    print(f"wrote {len(scored)} predictions to {args.output}")
+    print(f"wrote {len(scored)} predictions to {show(args.output)}")
     return 0
 
 
@@ -332,7 +338,7 @@ def _cmd_evaluate(args) -> int:
         scored, report = evaluate_methods(args.pairs, keys, _thresholds(args), _settings(args), TerminalProgress())
     for s in scored:
         if s.error:
-            print(f"warning: not scored: {s.error}", file=sys.stderr)
+            print(f"warning: not scored: {show(s.error)}", file=sys.stderr)
     print(format_evaluation(evaluate(scored)))
     if report is not None:
         print()
@@ -341,7 +347,7 @@ def _cmd_evaluate(args) -> int:
         buf = io.BytesIO()
         pr_figure(report).savefig(buf, format=Path(args.pr_curves).suffix.lower()[1:], dpi=120)
         atomic_write_bytes(args.pr_curves, buf.getvalue())
-        print(f"wrote {args.pr_curves}")
+        print(f"wrote {show(args.pr_curves)}")
     return 0
 
 
@@ -372,7 +378,7 @@ def run_cli(argv: list[str]) -> int:
     try:
         return {"scan": _cmd_scan, "classify": _cmd_classify, "evaluate": _cmd_evaluate}[args.command](args)
     except (ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {show(exc)}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, ScanCancelled):
         print("\ninterrupted", file=sys.stderr)
@@ -402,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
                      help="with --screenshot: select the pair of these two files (paths relative to FOLDER)")  # fmt: skip
     args = gui.parse_args(argv)
     if args.folder and not Path(args.folder).is_dir():
-        print(f"error: not a folder: {args.folder}", file=sys.stderr)
+        print(f"error: not a folder: {show(args.folder)}", file=sys.stderr)
         return 2
     if (args.view or args.pair) and not args.screenshot:
         print("error: --view and --pair need --screenshot OUT.png", file=sys.stderr)
@@ -410,10 +416,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshot:
         out = Path(args.screenshot)
         if out.suffix.lower() != ".png":
-            print(f"error: {out}: the screenshot is a PNG image; name it *.png", file=sys.stderr)
+            print(f"error: {show(out)}: the screenshot is a PNG image; name it *.png", file=sys.stderr)
             return 2
         if not out.resolve().parent.is_dir():
-            print(f"error: {out}: the folder {out.resolve().parent} does not exist", file=sys.stderr)
+            print(f"error: {show(out)}: the folder {show(out.resolve().parent)} does not exist", file=sys.stderr)
             return 2
         pair = tuple(args.pair) if args.pair else None
         return run_gui(args.folder, screenshot=str(out), view=args.view or "window", pair=pair)

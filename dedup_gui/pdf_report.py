@@ -32,7 +32,7 @@ from .core.model import TYPE_ORDER, DupType, Pair, ScanResult
 from .core.progress import NullProgress, Progress, check_cancel
 from .core.report_html import TYPE_MEANING, clip
 from .core.report_model import Chart, PairEntry, Report, build_report, report_charts, why_text
-from dedup_gui.core.tokens import show_bidi_controls
+from .core.safe_text import show_bidi_controls
 
 #: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
 CJK_FALLBACK_FONT = Path(__file__).resolve().parents[1] / "resources" / "fonts" / "NotoSansCJKsc-Subset-Regular.otf"

@@ -243,3 +243,69 @@ def test_follow_links_is_an_option_of_scan_only():
     for cmd in ("classify", "evaluate"):
         assert "--follow-links" not in run(cmd, "--help").stdout
     assert "--follow-links" in run("scan", "--help").stdout
+
+
+def test_scan_writes_every_csv_spreadsheet_safe_and_the_json_exact(tmp_path):
+    # File names such as =HYPERLINK("x").html reached every CSV as live formulas (CSV injection).
+    from .core.test_report import FORMULA_NAMES, make_formula_folder
+
+    folder = make_formula_folder(tmp_path / "f")
+    pairs, pages, keep = tmp_path / "pairs.csv", tmp_path / "pages.csv", tmp_path / "keep.csv"
+    proc = run("scan", str(folder), "-o", str(pairs), "--pages-csv", str(pages), "--keep-csv", str(keep), "-q")
+    assert proc.returncode == 0, proc.stderr
+    neutral = set(FORMULA_NAMES.values())
+    rows = list(csv.DictReader(pairs.open(encoding="utf-8", newline="")))
+    assert len(rows) == 15 and {r["left"] for r in rows} | {r["right"] for r in rows} == neutral
+    rows = list(csv.DictReader(pages.open(encoding="utf-8", newline="")))
+    assert {r["path"] for r in rows} == {*neutral, "'-bad.html", "'@style.css"}
+    assert {r["title"] for r in rows if r["status"] == "ok"} == {"'=1+1"}
+    assert {r["keep"] for r in rows if r["status"] == "ok"} < neutral
+    rows = list(csv.reader(keep.open(encoding="utf-8", newline="")))
+    assert rows[0] == ["duplicate", "keep"] and len(rows) == 1 + 5  # 5 copies of the kept page
+    assert {cell for row in rows[1:] for cell in row} == neutral
+    out = tmp_path / "all.json"
+    assert run("scan", str(folder), "-o", str(out), "-q").returncode == 0
+    files = json.loads(out.read_text(encoding="utf-8"))["files"]
+    assert {f["path"] for f in files} == {*FORMULA_NAMES, "-bad.html", "@style.css"}
+
+
+def test_classify_writes_paths_spreadsheet_safe_and_reads_them_back(tmp_path):
+    # PREDICTIONS.csv is opened in spreadsheets too; its left/right get the apostrophe, and
+    # classify and evaluate read such a file (given as LABELS.csv) as the real paths.
+    from .core.test_report import make_formula_folder
+
+    folder = make_formula_folder(tmp_path / "f")
+    labels = folder / "labels.csv"
+    labels.write_text('left,right,type\n"=HYPERLINK(""x"").html",+1.html,full\n-1.html,@SUM.html,full\n')
+    pred = folder / "pred.csv"
+    proc = run("classify", "--pairs", str(labels), "-o", str(pred))
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(pred.open(encoding="utf-8", newline="")))
+    assert [(r["left"], r["right"], r["type"], r["error"]) for r in rows] == [
+        ('\'=HYPERLINK("x").html', "'+1.html", "full", ""),
+        ("'-1.html", "'@SUM.html", "full", ""),
+    ]
+    proc = run("evaluate", "--pairs", str(pred))
+    assert proc.returncode == 0 and "warning" not in proc.stderr, proc.stderr
+    assert "pairs evaluated: 2\n" in proc.stdout and "macro-F1: 1.000" in proc.stdout
+    again = folder / "again.csv"
+    assert run("classify", "--pairs", str(pred), "-o", str(again)).returncode == 0
+    assert again.read_text(encoding="utf-8") == pred.read_text(encoding="utf-8")
+
+
+def test_names_with_control_characters_are_printed_escaped(tmp_path):
+    # A file name with ESC and a newline recoloured the terminal and forged an "error:" line.
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a\x1b[31mred\n error: forged.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (folder / "ok.html").write_text("<html><body><p>" + "text " * 50 + "</p></body></html>")
+    proc = run("scan", str(folder), "-o", str(tmp_path / "r.json"))
+    assert proc.returncode == 0, proc.stderr
+    lines = (proc.stdout + proc.stderr).splitlines()
+    assert "  error: a\\x1b[31mred\\n error: forged.html: binary file (a PNG image), not an HTML page" in lines
+    assert "\x1b" not in proc.stdout + proc.stderr
+    assert not any(line.lstrip().startswith("error: forged") for line in lines)
+    # A folder argument is printed the same way.
+    proc = run("scan", str(tmp_path / "x\x1b]0;t\x07\nerror: forged"), "-o", str(tmp_path / "r.json"))
+    assert proc.returncode == 2
+    assert proc.stderr == f"error: not a folder: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"

@@ -16,6 +16,7 @@ from .loading import PageReadError, SourceFile
 from .measures import pair_scores
 from .model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
 from .progress import NullProgress, Progress, check_cancel
+from .safe_text import from_spreadsheet_cell
 
 STAGE_PAIRS = "scoring labelled pairs"
 
@@ -82,7 +83,9 @@ def read_labels(csv_path: str | Path) -> list[LabeledPair]:
         csv_path: the file.
 
     Returns:
-        The rows as :class:`LabeledPair`.
+        The rows as :class:`LabeledPair`.  A path written spreadsheet-safe, with an apostrophe
+        before a leading formula character (``'=x.html``, as in PREDICTIONS.csv and the scan's
+        CSVs), stands for the path without it (``=x.html``); :func:`.safe_text.from_spreadsheet_cell`.
 
     Raises:
         ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns, or a
@@ -112,7 +115,9 @@ def _read_labels(csv_path: str | Path) -> list[LabeledPair]:
                 raise ValueError(f"{csv_path}:{line}: type {raw!r} is not one of {allowed}") from None
             if not row.get("left") or not row.get("right"):
                 raise ValueError(f"{csv_path}:{line}: empty 'left' or 'right'")
-            rows.append(LabeledPair(row["left"], row["right"], label))
+            # A PREDICTIONS.csv or a scan's pairs CSV may be read as labels: undo the apostrophe
+            # they put before a path such as "=x.html" (spreadsheet safety, see safe_text).
+            rows.append(LabeledPair(from_spreadsheet_cell(row["left"]), from_spreadsheet_cell(row["right"]), label))
     return rows
 
 

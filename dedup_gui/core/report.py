@@ -11,15 +11,15 @@ since it draws with Qt, and :func:`dedup_gui.export.export` writes every format)
 * ``json``: everything, following ``resources/report.schema.json``;
 * ``html``: the self-contained report (:mod:`dedup_gui.core.report_html`).
 
-Every format may be limited to a subset of the pairs (what the GUI's filters show).  Every file
-is written atomically (:mod:`dedup_gui.core.atomic`): a failed or cancelled export leaves no
-half-written file and never damages an existing one.
+Every CSV cell that a spreadsheet would run as a formula (a file name such as ``=HYPERLINK(...)``)
+is written with a leading apostrophe (:func:`dedup_gui.core.safe_text.csv_text`); the JSON keeps
+every string exact.  Every format may be limited to a subset of the pairs (what the GUI's filters
+show).  Every file is written atomically (:mod:`dedup_gui.core.atomic`): a failed or cancelled
+export leaves no half-written file and never damages an existing one.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -32,6 +32,7 @@ from .model import DupType, Pair, ScanResult
 from .progress import Progress
 from .report_html import html_from_report
 from .report_model import EXCERPT_LIMIT, Report, build_report, scan_summary
+from .safe_text import csv_text, terminal_text
 
 __all__ = [
     "CORE_FORMATS",
@@ -136,17 +137,6 @@ def score_row(scores) -> list[str]:
     ]
 
 
-def _spreadsheet_safe(text: str | None) -> str:
-    """Free text for a CSV cell that a spreadsheet will not run as a formula.
-
-    A page title such as ``=HYPERLINK(...)`` would be a live formula in a spreadsheet (CSV
-    injection); a leading apostrophe keeps it text.  Used for titles and reasons (text for
-    people), not for paths and URLs, which tools match exactly.
-    """
-    text = text or ""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
     """CSV text with one row per pair that is not distinct: the PREDICTIONS.csv columns plus
     ``cluster``.
@@ -158,18 +148,14 @@ def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
     Returns:
         The CSV text (str, ``\\n`` line ends, header first).
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*PREDICTION_COLUMNS, "cluster"])
     cluster_of = result.cluster_of()
+    rows = []
     for pair in result.pairs if pairs is None else pairs:
         if pair.type is DupType.DISTINCT:
             continue
         left, right = result.pages[pair.left], result.pages[pair.right]
-        writer.writerow(
-            [left.path, right.path, pair.type.value, *score_row(pair.scores), cluster_of.get(pair.left, "")]
-        )
-    return out.getvalue()
+        rows.append([left.path, right.path, pair.type.value, *score_row(pair.scores), cluster_of.get(pair.left, "")])
+    return csv_text([*PREDICTION_COLUMNS, "cluster"], rows)
 
 
 def _no_text_reason(result: ScanResult) -> str:
@@ -188,19 +174,17 @@ def pages_csv(report: Report) -> str:
         The CSV text (str).
     """
     r = report.result
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(PAGE_COLUMNS)
+    rows = []
     cluster_of = r.cluster_of()
     for i, page in enumerate(r.pages):
         cluster = cluster_of.get(i)
         keep = r.pages[report.keep[cluster].keep].path if cluster is not None else ""
-        writer.writerow(
+        rows.append(
             [
                 page.path,
                 "ok" if page.has_text else "no usable text",
                 "" if page.has_text else _no_text_reason(r),
-                _spreadsheet_safe(page.title),
+                page.title or "",
                 page.url or "",
                 page.encoding,
                 page.word_count,
@@ -212,10 +196,10 @@ def pages_csv(report: Report) -> str:
             ]
         )
     for err in r.errors:
-        writer.writerow([err.path, "error", _spreadsheet_safe(err.reason), "", "", "", "", "", "", "", "", ""])
+        rows.append([err.path, "error", err.reason, "", "", "", "", "", "", "", "", ""])
     for path in r.skipped:
-        writer.writerow([path, "skipped", r.skip_reason(path), "", "", "", "", "", "", "", "", ""])
-    return out.getvalue()
+        rows.append([path, "skipped", r.skip_reason(path), "", "", "", "", "", "", "", "", ""])
+    return csv_text(PAGE_COLUMNS, rows)
 
 
 def keep_csv(report: Report) -> str:
@@ -230,14 +214,11 @@ def keep_csv(report: Report) -> str:
         The CSV text (str), rows in cluster order, then duplicate path order.
     """
     r = report.result
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(KEEP_COLUMNS)
+    rows = []
     for entry in report.clusters:
         keep = r.pages[entry.keep.keep].path
-        for path in sorted(r.pages[i].path for i in entry.keep.duplicates):
-            writer.writerow([path, keep])
-    return out.getvalue()
+        rows.extend([path, keep] for path in sorted(r.pages[i].path for i in entry.keep.duplicates))
+    return csv_text(KEEP_COLUMNS, rows)
 
 
 def summary_dict(result: ScanResult) -> dict:
@@ -356,12 +337,15 @@ def summary_text(result: ScanResult) -> str:
         result: the scan.
 
     Returns:
-        The lines, joined with ``\\n`` (str), errors listed last.
+        The lines, joined with ``\\n`` (str), errors listed last; the folder, paths and
+        reasons with their control characters escaped (:func:`~.safe_text.terminal_text`), so a
+        file name cannot start a line or recolour the terminal.
     """
+    show = terminal_text
     s = summary_dict(result)
     by_type = ", ".join(f"{n} {t}" for t, n in s["pairs_by_type"].items())
     lines = [
-        f"folder:   {result.root}",
+        f"folder:   {show(result.root)}",
         (
             f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text); "
             f"{s['skipped']} other files skipped"
@@ -372,11 +356,11 @@ def summary_text(result: ScanResult) -> str:
         f"time:     {s['seconds']:.1f} s",
     ]
     for note in result.notes:
-        lines.append(f"  note: {note}")
+        lines.append(f"  note: {show(note)}")
     for path, reason in result.skipped_for_reasons():
-        lines.append(f"  skipped: {path}: {reason}")
+        lines.append(f"  skipped: {show(path)}: {show(reason)}")
     for err in result.errors:
-        lines.append(f"  error: {err.path}: {err.reason}")
+        lines.append(f"  error: {show(err.path)}: {show(err.reason)}")
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ from .charts import TYPE_COLORS
 from .diff_excerpt import DiffExcerpt, Segment
 from .model import TYPE_ORDER, DupType
 from .report_model import PairEntry, Report, report_charts, why_text
-from .tokens import show_bidi_controls
+from .safe_text import show_bidi_controls
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 

@@ -74,21 +74,3 @@ def simhash_features(text: str) -> Counter[str]:
         else:
             features[word.lower()] += 1
     return features
-
-
-# Bidirectional formatting characters (embeddings, overrides, isolates, marks).
-_BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def show_bidi_controls(text: str) -> str:
-    """Replace invisible bidirectional-formatting characters with visible ``<U+202E>`` markers.
-
-    Page titles and file names are untrusted: a right-to-left override (U+202E) inside one would
-    reverse the text after it in a report or a table ("txt.exe" spoofing).  Shown as markers, the
-    characters are still visible to the reader and harm nothing.
-
-    Example:
-        >>> show_bidi_controls("evil\\u202etxt.exe")
-        'evil<U+202E>txt.exe'
-    """
-    return _BIDI_CONTROLS.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)

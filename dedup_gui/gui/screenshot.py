@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
+from dedup_gui.core.safe_text import terminal_text
 from dedup_gui.gui import SCREENSHOT_VIEWS
 from dedup_gui.gui.main_window import MainWindow
 
@@ -153,10 +154,10 @@ class Screenshotter(QObject):
         except OSError as exc:
             self._fail(str(exc))
             return
-        print(f"wrote {self.path}", file=sys.stderr)
+        print(f"wrote {terminal_text(self.path)}", file=sys.stderr)
         self.done.emit(0)
 
     def _fail(self, message: str) -> None:
         self._timer.stop()
-        print(f"error: screenshot not saved: {message}", file=sys.stderr)
+        print(f"error: screenshot not saved: {terminal_text(message)}", file=sys.stderr)
         self.done.emit(1)

@@ -29,7 +29,7 @@ from PySide6.QtGui import QColor
 
 from dedup_gui.core.columns import stable_argsort, text_ranks
 from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
-from dedup_gui.core.tokens import show_bidi_controls
+from dedup_gui.core.safe_text import show_bidi_controls
 
 #: Role of the sort values: numbers for numeric columns, case-folded text otherwise.
 SORT_ROLE = Qt.ItemDataRole.UserRole

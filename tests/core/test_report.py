@@ -566,3 +566,84 @@ def test_links_not_followed_are_listed_with_their_reasons_in_every_report(tmp_pa
     page = html_report(result)
     assert "<li>b/: the same folder as a/, reached through a link: walked once</li>" in page
     assert "skipped as not pages." not in page
+
+
+# ---- spreadsheet, terminal and bidi safety of page strings ---------------------------------------
+
+#: File names a spreadsheet would run as formulas (OWASP "CSV Injection") -> the CSV cell each
+#: must become: the name behind one apostrophe, which makes the cell text.
+FORMULA_NAMES = {
+    '=HYPERLINK("x").html': '\'=HYPERLINK("x").html',
+    "+1.html": "'+1.html",
+    "-1.html": "'-1.html",
+    "@SUM.html": "'@SUM.html",
+    "\tTab.html": "'\tTab.html",
+    "\rCR.html": "'\rCR.html",
+}
+
+
+def make_formula_folder(root: Path) -> Path:
+    """Copies of one page under every :data:`FORMULA_NAMES` name, titled ``=1+1``; a PNG named
+    ``-bad.html`` (an error) and a style sheet named ``@style.css`` (skipped)."""
+    root.mkdir(parents=True)
+    body = "<p>" + " ".join(f"word{i}" for i in range(150)) + "</p>"
+    for name in FORMULA_NAMES:
+        (root / name).write_text(f"<html><head><title>=1+1</title></head><body>{body}</body></html>")
+    (root / "-bad.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (root / "@style.css").write_text("p {}")
+    return root
+
+
+def test_every_csv_cell_a_spreadsheet_would_run_is_neutralised(tmp_path):
+    # A file named =HYPERLINK(...) reached the pairs, pages and keep CSVs as a live formula; only
+    # titles and reasons were neutralised.  Every cell is now, and the numbers stay numbers.
+    result = scan_folder(make_formula_folder(tmp_path / "f"), ScanSettings(workers=1, use_cache=False))
+    assert sorted(p.path for p in result.pages) == sorted(FORMULA_NAMES)
+    report = build_report(result, mtime=same_time, excerpt_limit=0)
+
+    pairs = list(csv.DictReader(io.StringIO(render(report, "csv"))))
+    assert len(pairs) == 15  # 6 copies: every pair is a full duplicate
+    assert {r["left"] for r in pairs} | {r["right"] for r in pairs} == set(FORMULA_NAMES.values())
+    assert {(r["type"], r["content_similarity"], r["hamming_distance"]) for r in pairs} == {("full", "1.0000", "0")}
+
+    pages = {r["path"]: r for r in csv.DictReader(io.StringIO(render(report, "pages-csv")))}
+    assert set(pages) == {*FORMULA_NAMES.values(), "'-bad.html", "'@style.css"}
+    kept = FORMULA_NAMES[result.pages[report.clusters[0].keep.keep].path]
+    for name in FORMULA_NAMES.values():
+        assert (pages[name]["title"], pages[name]["word_count"], pages[name]["keep"]) == ("'=1+1", "150", kept)
+    assert pages["'-bad.html"]["status"] == "error"
+    assert pages["'@style.css"]["status"] == "skipped"
+
+    keep = list(csv.reader(io.StringIO(render(report, "keep-csv"))))
+    assert keep[0] == ["duplicate", "keep"]
+    assert sorted(keep[1:]) == sorted([cell, kept] for cell in FORMULA_NAMES.values() if cell != kept)
+
+    # The JSON is for tools: the exact names.
+    data = json.loads(render(report, "json"))
+    assert {f["path"] for f in data["files"]} == {*FORMULA_NAMES, "-bad.html", "@style.css"}
+
+
+def test_summary_text_shows_control_characters_in_names_as_escapes(tmp_path):
+    # A file name with ESC and a newline recoloured the terminal and forged an "error:" line.
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a\x1b[31mred\n error: forged\u202e.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(256))
+    text = summary_text(scan_folder(folder, ScanSettings(workers=1, use_cache=False)))
+    assert text.splitlines()[-1] == (
+        "  error: a\\x1b[31mred\\n error: forged\\u202e.html: binary file (a PNG image), not an HTML page"
+    )
+    assert "\x1b" not in text and "\u202e" not in text
+
+
+def test_arabic_letter_mark_is_shown_in_the_html_report_like_the_other_bidi_controls(tmp_path):
+    # U+061C (ARABIC LETTER MARK) is a bidi control like U+200F; it was left raw in reports.
+    folder = tmp_path / "f"
+    folder.mkdir()
+    body = "<p>" + " ".join(f"word{i}" for i in range(150)) + "</p>"
+    for name in ("a.html", "b.html"):
+        (folder / name).write_text(
+            f"<html><head><title>evil\u061ctxt\u202eexe</title></head><body>{body}</body></html>", encoding="utf-8"
+        )
+    doc = html_report(scan_folder(folder, ScanSettings(workers=1, use_cache=False)))
+    assert "evil&lt;U+061C&gt;txt&lt;U+202E&gt;exe" in doc
+    assert "\u061c" not in doc and "\u202e" not in doc
