@@ -277,8 +277,8 @@ class FeatureCache:
             return
         try:
             if page.file_stamp is not None:
-                key = os.fsencode(page.abspath)
-                self._write("INSERT OR REPLACE INTO stamps VALUES (?, ?, ?, ?)", (key, *page.file_stamp, page.file_sha1))
+                row = (os.fsencode(page.abspath), *page.file_stamp, page.file_sha1)
+                self._write("INSERT OR REPLACE INTO stamps VALUES (?, ?, ?, ?)", row)
             if self._read_only:
                 return
             values = {name: getattr(page, name) for name in _PAGE_FIELDS}

@@ -260,7 +260,8 @@ def test_a_file_rewritten_after_it_was_read_never_gets_the_other_versions_featur
     monkeypatch.setattr(features_mod, "decode_html", real_decode)
 
     second = _by_path(scan_folder(folder, settings))["walk.html"]
-    assert (second.title, second.sha1) == ("Gamma canal ride" if new is SAME_SIZE_NEW else "Gamma canal ride, the long version", _sha1(new))
+    new_title = "Gamma canal ride" if new is SAME_SIZE_NEW else "Gamma canal ride, the long version"
+    assert (second.title, second.sha1) == (new_title, _sha1(new))
     assert "Alpha" not in second.title and "river" not in second.main_text
 
     copies = tmp_path / "copies"
@@ -299,18 +300,25 @@ def test_the_stamp_of_a_file_unchanged_for_a_while_spares_hashing_it_again(tmp_p
     # recognised by its size and mtime alone on a rescan.
     import dedup_gui.core.cache as cache_mod
 
-    (tmp_path / "walk.html").write_bytes(OLD_PAGE)
-    (tmp_path / "fresh.html").write_bytes(SAME_SIZE_NEW)
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "walk.html").write_bytes(OLD_PAGE)
+    (folder / "fresh.html").write_bytes(SAME_SIZE_NEW)
     past = time_ns() - HOUR_NS
-    os.utime(tmp_path / "walk.html", ns=(past, past))
+    os.utime(folder / "walk.html", ns=(past, past))
     settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
-    scan_folder(tmp_path, settings)
+    scan_folder(folder, settings)
     hashed = []
     real_hash = cache_mod.hash_file
-    monkeypatch.setattr(cache_mod, "hash_file", lambda path, limit: hashed.append(os.path.basename(path)) or real_hash(path, limit))
+
+    def counting_hash(path, limit):
+        hashed.append(os.path.basename(path))
+        return real_hash(path, limit)
+
+    monkeypatch.setattr(cache_mod, "hash_file", counting_hash)
     with FeatureCache(settings, settings.cache_dir) as cache:
-        assert cache.lookup("walk.html", str(tmp_path / "walk.html")).title == "Alpha river walk"
-        assert cache.lookup("fresh.html", str(tmp_path / "fresh.html")).title == "Gamma canal ride"
+        assert cache.lookup("walk.html", str(folder / "walk.html")).title == "Alpha river walk"
+        assert cache.lookup("fresh.html", str(folder / "fresh.html")).title == "Gamma canal ride"
     assert hashed == ["fresh.html"]  # written less than 2 s ago: hashed each time
 
 

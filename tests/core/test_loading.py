@@ -436,9 +436,7 @@ def test_a_truncated_second_gzip_member_is_reported(tmp_path: Path) -> None:
 def _base64_mhtml(payload: bytes) -> bytes:
     return (
         b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="XX"\r\n\r\n--XX\r\n'
-        b"Content-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-        + payload
-        + b"\r\n--XX--\r\n"
+        b"Content-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\n" + payload + b"\r\n--XX--\r\n"
     )
 
 
