@@ -1,12 +1,17 @@
 """A feature cache: a rescan of an unchanged folder skips the per-page work and the pair measures.
 
 SQLite, in the user's cache directory (``platformdirs.user_cache_dir("dedup-gui")``, which
-honours ``XDG_CACHE_HOME``).  Features are keyed by the SHA-1 of the file's bytes and the
-feature version (:func:`feature_version`: the extractor's version and every setting that
-changes features), so a renamed or copied file is still a hit, a changed file is re-extracted,
-and a deleted one is simply not asked for.  A second table remembers each path's size, mtime and
-SHA-1, so an unchanged file is not even read again; a third keeps the measures of page pairs,
-keyed by the two pages' content hashes.
+honours ``XDG_CACHE_HOME``).  Features are keyed by the SHA-1 of exactly the file bytes they
+were made from (hashed as they were read, :attr:`Page.file_sha1`, never re-read when stored)
+and the feature version (:func:`feature_version`: the extractor's version and every setting
+that changes features), so a renamed or copied file is still a hit, a changed file is
+re-extracted, a file rewritten while it was analysed is never given the other version's
+features, and a deleted one is simply not asked for.  A second table remembers each path's
+size, mtime and SHA-1, so an unchanged file is not even read again; a row is written only from
+a stat taken while the file was read or hashed, unchanged from before to after, and only when
+the mtime is old enough that a same-size rewrite would change it
+(:data:`~dedup_gui.core.loading.STAMP_TRUST_NS`, git's "racy clean" rule).  A third table keeps
+the measures of page pairs, keyed by the two pages' content hashes.
 
 The cache is a convenience, never a source of failure: a corrupt cache file is deleted and
 rebuilt; a locked or unwritable one is bypassed for this scan (see :attr:`FeatureCache.problem`).
@@ -26,24 +31,31 @@ from pathlib import Path
 
 import platformdirs
 
+from .loading import PageReadError, Stamp, open_regular_file, trusted_stamp
 from .model import Page, PairScores, ScanSettings
 
 #: Bump when extraction, fingerprints or pair measures change what is stored (6: the
 #: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries;
-#: 7: the fast extractor takes the title, URL and tag sequence from its lexbor tree).
-FEATURES_VERSION = "7"
+#: 7: the fast extractor takes the title, URL and tag sequence from its lexbor tree;
+#: 8: features keyed by the hash of the bytes analysed; WHATWG charset labels; attribute bound).
+FEATURES_VERSION = "8"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600
 
+# "files" held the path stamps before version 8, some written from a stat taken after the
+# file was read (possibly of a newer version): dropped, not trusted.
 _SCHEMA = """
-CREATE TABLE IF NOT EXISTS files (path BLOB PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha1 TEXT);
+DROP TABLE IF EXISTS files;
+CREATE TABLE IF NOT EXISTS stamps (path BLOB PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha1 TEXT);
 CREATE TABLE IF NOT EXISTS features (sha1 TEXT, version TEXT, data BLOB, used INTEGER,
                                      PRIMARY KEY (sha1, version));
 CREATE TABLE IF NOT EXISTS pairs (a TEXT, b TEXT, version TEXT, scores BLOB, used INTEGER,
                                   PRIMARY KEY (a, b, version));
 """
-_PAGE_FIELDS = [f.name for f in fields(Page) if f.name not in ("path", "abspath")]
+#: The fields stored with the features: not the ones of one file (a copy has others) nor the
+#: raw hash, which is the entry's key.
+_PAGE_FIELDS = [f.name for f in fields(Page) if f.name not in ("path", "abspath", "file_sha1", "file_stamp")]
 
 
 def default_cache_dir() -> Path:
@@ -78,18 +90,41 @@ def feature_version(settings: ScanSettings) -> str:
     )
 
 
-def file_sha1(path: str, max_bytes: int) -> str | None:
-    """SHA-1 hex digest of a file's bytes, or ``None`` if it cannot be read or is too large."""
+def hash_file(path: str, max_bytes: int) -> tuple[str, Stamp | None] | None:
+    """SHA-1 of a file's bytes, with the file's stamp if it can vouch for them.
+
+    The file is opened as pages are (:func:`~dedup_gui.core.loading.open_regular_file`: never
+    a pipe or device, never blocking) and stat'ed before and after hashing.
+
+    Args:
+        path: the file.
+        max_bytes: the largest file hashed (bytes).
+
+    Returns:
+        ``(sha1_hex, stamp)``: ``stamp`` is the file's ``(size, mtime_ns)``, or ``None`` when
+        the mtime is too recent to trust (:func:`~dedup_gui.core.loading.trusted_stamp`).
+        ``None`` instead of the pair if the file cannot be read, is not a regular file, is
+        larger than ``max_bytes``, or changed while it was hashed (the scan then reads it).
+    """
     h = hashlib.sha1()
+    read_ns = time.time_ns()
     try:
-        if os.stat(path).st_size > max_bytes:
-            return None
-        with open(path, "rb") as fh:
+        fh, before = open_regular_file(path)
+        with fh:
+            if before.st_size > max_bytes:
+                return None
+            total = 0
             for block in iter(lambda: fh.read(1 << 20), b""):
+                total += len(block)
+                if total > max_bytes:
+                    return None
                 h.update(block)
-    except OSError:
+            after = os.fstat(fh.fileno())
+    except (OSError, PageReadError):
         return None
-    return h.hexdigest()
+    if (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns):
+        return None
+    return h.hexdigest(), trusted_stamp(before, read_ns)
 
 
 class FeatureCache:
@@ -197,15 +232,17 @@ class FeatureCache:
                 self.misses += 1
                 return None  # the size limit is the scan's to report, cached or not
             key = os.fsencode(abspath)  # bytes: file names need not be valid UTF-8
-            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (key,)).fetchone()
+            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM stamps WHERE path = ?", (key,)).fetchone()
             if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:
                 sha1 = row[2]
             else:
-                sha1 = file_sha1(abspath, self.settings.max_file_bytes)
-                if sha1 is None:
+                hashed = hash_file(abspath, self.settings.max_file_bytes)
+                if hashed is None:
                     self.misses += 1
                     return None
-                self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
+                sha1, stamp = hashed
+                if stamp is not None:
+                    self._write("INSERT OR REPLACE INTO stamps VALUES (?, ?, ?, ?)", (key, *stamp, sha1))
             found = self.db.execute(
                 "SELECT data FROM features WHERE sha1 = ? AND version = ?", (sha1, self.version)
             ).fetchone()
@@ -223,7 +260,7 @@ class FeatureCache:
             # one string object per element name, as a fresh extraction gives (entries written
             # before the names were interned hold one per element: 3x the memory)
             values["tag_sequence"] = tuple(map(sys.intern, values["tag_sequence"]))
-            page = Page(path=path, abspath=abspath, **values)
+            page = Page(path=path, abspath=abspath, file_sha1=sha1, **values)
         except Exception:
             self.misses += 1  # an entry from another version or a damaged row: re-extract
             return None
@@ -232,26 +269,23 @@ class FeatureCache:
         return page
 
     def store(self, page: Page) -> None:
-        """Remember a freshly analysed page (keyed by its file's content)."""
-        if self.db is None:
+        """Remember a freshly analysed page under the hash of the file bytes it was made from
+        (:attr:`Page.file_sha1`), and the file's stamp from that same read if it is trusted
+        (:attr:`Page.file_stamp`).  The file is not read again: it may have changed since.
+        A page without a ``file_sha1`` is not stored."""
+        if self.db is None or not page.file_sha1:
             return
         try:
-            st = os.stat(page.abspath)
-            key = os.fsencode(page.abspath)
-            row = self.db.execute("SELECT size, mtime_ns, sha1 FROM files WHERE path = ?", (key,)).fetchone()
-            if row and row[0] == st.st_size and row[1] == st.st_mtime_ns:
-                sha1 = row[2]
-            else:
-                sha1 = file_sha1(page.abspath, self.settings.max_file_bytes)
-                if sha1 is None:
-                    return
-                self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)", (key, st.st_size, st.st_mtime_ns, sha1))
+            if page.file_stamp is not None:
+                row = (os.fsencode(page.abspath), *page.file_stamp, page.file_sha1)
+                self._write("INSERT OR REPLACE INTO stamps VALUES (?, ?, ?, ?)", row)
             if self._read_only:
                 return
             values = {name: getattr(page, name) for name in _PAGE_FIELDS}
             blob = zlib.compress(pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL), 3)
             self._write(
-                "INSERT OR REPLACE INTO features VALUES (?, ?, ?, ?)", (sha1, self.version, blob, int(time.time()))
+                "INSERT OR REPLACE INTO features VALUES (?, ?, ?, ?)",
+                (page.file_sha1, self.version, blob, int(time.time())),
             )
         except (sqlite3.Error, OSError) as exc:
             self._disable(f"feature cache failed ({exc}); scanning without it")

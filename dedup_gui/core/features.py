@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .decoding import decode_html
 from .extract import extract
-from .loading import SourceFile, read_page_bytes
+from .loading import PageBytes, SourceFile, read_page
 from .model import Page, ScanSettings
 from .shingles import minhash_signature, shingle_hashes
 from .simhash import simhash_text
@@ -29,7 +29,9 @@ def text_hash(main_text: str) -> str:
     return hashlib.sha1(normalized_text(main_text).casefold().encode("utf-8")).hexdigest()
 
 
-def page_from_bytes(path: str, abspath: str, data: bytes, settings: ScanSettings) -> Page:
+def page_from_bytes(
+    path: str, abspath: str, data: bytes, settings: ScanSettings, read: PageBytes | None = None
+) -> Page:
     """Build a :class:`Page` from the HTML bytes of a file.
 
     Args:
@@ -37,6 +39,8 @@ def page_from_bytes(path: str, abspath: str, data: bytes, settings: ScanSettings
         abspath: absolute path of the file.
         data: the page's HTML bytes (already decompressed).
         settings: scan settings (shingle size, MinHash permutations, minimum tokens).
+        read: the file read that gave ``data``: its raw-bytes hash and stamp go into the page
+            (:attr:`Page.file_sha1`, :attr:`Page.file_stamp`); ``None`` leaves them unknown.
 
     Returns:
         The page with all its features.
@@ -82,6 +86,8 @@ def page_from_bytes(path: str, abspath: str, data: bytes, settings: ScanSettings
         word_count=len(tokens),
         has_text=has_text,
         notes=tuple(notes),
+        file_sha1=read.file_sha1 if read else "",
+        file_stamp=read.stamp if read else None,
     )
 
 
@@ -98,8 +104,8 @@ def load_page(source: SourceFile, settings: ScanSettings) -> Page:
     Raises:
         PageReadError: the file is not a usable page (the message is the reason).
     """
-    data = read_page_bytes(source, settings.max_file_bytes)
-    return page_from_bytes(source.path, source.abspath, data, settings)
+    read = read_page(source, settings.max_file_bytes)
+    return page_from_bytes(source.path, source.abspath, read.html, settings, read)
 
 
 def load_path(path: str | Path, settings: ScanSettings | None = None, shown: str | None = None) -> Page:

@@ -98,8 +98,10 @@ class Page:
     Attributes:
         path: path relative to the scanned folder, with ``/`` separators (str).
         abspath: absolute path of the file on disk (str).
-        size: file size in bytes (int).
-        sha1: SHA-1 hex digest of the raw file bytes (exact-duplicate key).
+        size: size of the page's HTML bytes (int, bytes; after gzip decompression and MHTML
+            unpacking, so the file's size for a plain HTML file).
+        sha1: SHA-1 hex digest of the page's HTML bytes (after gzip decompression and MHTML
+            unpacking): the exact-duplicate key, so a page and its gzipped copy are identical.
         encoding: the codec the bytes were decoded with (e.g. ``"utf-8"``, ``"gb18030"``).
         encoding_source: how it was chosen: ``"bom"``, ``"xml"``, ``"meta"``, ``"utf-8"``
             (valid UTF-8 overriding a wrong label), ``"detected"``, ``"fallback"``.
@@ -116,6 +118,12 @@ class Page:
         has_text: ``False`` when the page has no usable main text (empty, image-only, frames);
             such pages are never called duplicates of each other on their text alone.
         notes: human-readable remarks on what was recovered (e.g. replaced undecodable bytes).
+        file_sha1: SHA-1 hex digest of the raw file bytes these features were made from (the
+            feature cache's key); ``""`` if unknown.
+        file_stamp: the file's ``(size in bytes, mtime in ns)`` while it was read, if old enough
+            to identify that content (:func:`dedup_gui.core.loading.trusted_stamp`), else
+            ``None``; also ``None`` for a page from the feature cache.  A property of this one
+            file, never stored with the features (a copy has another).
     """
 
     path: str
@@ -135,6 +143,8 @@ class Page:
     word_count: int
     has_text: bool
     notes: tuple[str, ...] = ()
+    file_sha1: str = ""
+    file_stamp: tuple[int, int] | None = None
 
     @property
     def simhash_hex(self) -> str:

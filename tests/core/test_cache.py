@@ -4,6 +4,7 @@ import hashlib
 import os
 import shutil
 import sqlite3
+from time import time_ns
 
 import pytest
 
@@ -12,6 +13,7 @@ from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.scan import scan_folder
 
 from ..conftest import SAMPLES
+from .blocking import finishes_within
 
 
 def _copy_samples(tmp_path):
@@ -192,3 +194,217 @@ def test_two_scans_share_the_cache(tmp_path):
     finally:
         other.rollback()
         other.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The cache never lies: features are stored under the hash of the bytes they were made from.
+# --------------------------------------------------------------------------------------------
+
+# Two versions of one page with different titles and texts; OLD_PAGE and SAME_SIZE_NEW have
+# the same length, so a rewrite does not change the file's size.
+_PARAGRAPHS = "".join(
+    f"<p>The {{word}} walk number {i} follows the water for six miles past the old mills, "
+    "the lock keeper's cottage and the tea room by the bridge, the guide says.</p>"
+    for i in range(5)
+)
+
+
+def _version(title: str, word: str) -> bytes:
+    body = _PARAGRAPHS.replace("{word}", word)
+    return f"<!DOCTYPE html><html><head><title>{title}</title></head><body><article>{body}</article></body></html>".encode()
+
+
+OLD_PAGE = _version("Alpha river walk", "river")
+SAME_SIZE_NEW = _version("Gamma canal ride", "canal")
+OTHER_SIZE_NEW = _version("Gamma canal ride, the long version", "towpath")
+assert len(OLD_PAGE) == len(SAME_SIZE_NEW) != len(OTHER_SIZE_NEW)
+HOUR_NS = 3600 * 10**9
+
+
+def _sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def _by_path(result):
+    return {p.path: p for p in result.pages}
+
+
+@pytest.mark.parametrize("new", [SAME_SIZE_NEW, OTHER_SIZE_NEW], ids=["same size", "other size"])
+def test_a_file_rewritten_after_it_was_read_never_gets_the_other_versions_features(tmp_path, monkeypatch, new):
+    # The file is rewritten after its bytes were read and before its page is stored (here:
+    # while the bytes are decoded).  The features made from the old bytes must be stored under
+    # the old bytes' hash: a later scan reports the new version for the file, and copies of
+    # each version elsewhere get their own version.  (Before: the page was stored under the
+    # hash of the file at storing time, i.e. the new bytes, with the old version's features.)
+    import dedup_gui.core.features as features_mod
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    target = folder / "walk.html"
+    target.write_bytes(OLD_PAGE)
+    past = time_ns() - HOUR_NS  # an old mtime: the read's stamp is trusted and recorded
+    os.utime(target, ns=(past, past))
+    real_decode = features_mod.decode_html
+    rewritten = []
+
+    def decode_then_rewrite(data):
+        if not rewritten and b"Alpha river walk" in data:
+            target.write_bytes(new)
+            rewritten.append(True)
+        return real_decode(data)
+
+    monkeypatch.setattr(features_mod, "decode_html", decode_then_rewrite)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    first = _by_path(scan_folder(folder, settings))
+    assert rewritten and first["walk.html"].title == "Alpha river walk"  # what was read
+    monkeypatch.setattr(features_mod, "decode_html", real_decode)
+
+    second = _by_path(scan_folder(folder, settings))["walk.html"]
+    new_title = "Gamma canal ride" if new is SAME_SIZE_NEW else "Gamma canal ride, the long version"
+    assert (second.title, second.sha1) == (new_title, _sha1(new))
+    assert "Alpha" not in second.title and "river" not in second.main_text
+
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    (copies / "old.html").write_bytes(OLD_PAGE)
+    (copies / "new.html").write_bytes(new)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        old_copy = cache.lookup("old.html", str(copies / "old.html"))
+        new_copy = cache.lookup("new.html", str(copies / "new.html"))
+    # both versions were analysed once, so both copies come from the cache, each its own
+    assert (old_copy.title, old_copy.sha1, old_copy.file_sha1) == ("Alpha river walk", _sha1(OLD_PAGE), _sha1(OLD_PAGE))
+    assert (new_copy.title, new_copy.sha1) == (second.title, _sha1(new))
+    assert "river walk number 0" in old_copy.main_text and "river" not in new_copy.main_text
+
+
+def test_a_same_size_rewrite_within_the_same_timestamp_tick_is_seen(tmp_path):
+    # A file written just now and rewritten with the same size so fast that its mtime does not
+    # change (simulated by setting the mtime back): its stamp was too recent to be recorded
+    # ("racy git"), so the rescan hashes the file and sees the new version.
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    target = folder / "walk.html"
+    target.write_bytes(OLD_PAGE)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    assert _by_path(scan_folder(folder, settings))["walk.html"].title == "Alpha river walk"
+    st = os.stat(target)
+    target.write_bytes(SAME_SIZE_NEW)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (os.stat(target).st_size, os.stat(target).st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    again = _by_path(scan_folder(folder, settings))["walk.html"]
+    assert (again.title, again.sha1) == ("Gamma canal ride", _sha1(SAME_SIZE_NEW))
+
+
+def test_the_stamp_of_a_file_unchanged_for_a_while_spares_hashing_it_again(tmp_path, monkeypatch):
+    # The "racy" rule must not switch the stamp table off: a file last changed an hour ago is
+    # recognised by its size and mtime alone on a rescan.
+    import dedup_gui.core.cache as cache_mod
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "walk.html").write_bytes(OLD_PAGE)
+    (folder / "fresh.html").write_bytes(SAME_SIZE_NEW)
+    past = time_ns() - HOUR_NS
+    os.utime(folder / "walk.html", ns=(past, past))
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    scan_folder(folder, settings)
+    hashed = []
+    real_hash = cache_mod.hash_file
+
+    def counting_hash(path, limit):
+        hashed.append(os.path.basename(path))
+        return real_hash(path, limit)
+
+    monkeypatch.setattr(cache_mod, "hash_file", counting_hash)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        assert cache.lookup("walk.html", str(folder / "walk.html")).title == "Alpha river walk"
+        assert cache.lookup("fresh.html", str(folder / "fresh.html")).title == "Gamma canal ride"
+    assert hashed == ["fresh.html"]  # written less than 2 s ago: hashed each time
+
+
+def test_a_lookup_records_the_stamp_of_the_bytes_it_hashed(tmp_path, monkeypatch):
+    # A file (an hour old) is replaced between the lookup's first stat and its hashing, then
+    # restored with its old mtime (as rsync -a or cp -p do).  The lookup must not have recorded
+    # "old size and mtime -> hash of the replacement": the restored file would then get the
+    # replacement's features.
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    target = folder / "walk.html"
+    target.write_bytes(OLD_PAGE)
+    past = time_ns() - HOUR_NS
+    os.utime(target, ns=(past, past))
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "new.html").write_bytes(OTHER_SIZE_NEW)
+    scan_folder(other, settings)  # the replacement's features are in the cache
+    real_stat = os.stat
+    calls = []
+
+    def stat_then_replace(path, *args, **kwargs):
+        result = real_stat(path, *args, **kwargs)
+        if os.fspath(path) == str(target):
+            calls.append(path)
+            if len(calls) == 2:  # after the lookup's own stat, before the file is hashed
+                target.write_bytes(OTHER_SIZE_NEW)
+        return result
+
+    monkeypatch.setattr(os, "stat", stat_then_replace)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        cache.lookup("walk.html", str(target))
+    monkeypatch.setattr(os, "stat", real_stat)
+    target.write_bytes(OLD_PAGE)
+    os.utime(target, ns=(past, past))
+    page = _by_path(scan_folder(folder, settings))["walk.html"]
+    assert (page.title, page.sha1) == ("Alpha river walk", _sha1(OLD_PAGE))
+
+
+def test_hash_file_gives_nothing_for_a_file_changing_while_it_is_hashed(tmp_path, monkeypatch):
+    # os.fstat before and after hashing differ (the file grew meanwhile): no hash, so no stamp
+    # row is recorded for it and the scan reads the file itself.
+    from dedup_gui.core.cache import hash_file
+
+    target = tmp_path / "walk.html"
+    target.write_bytes(OLD_PAGE)
+    past = time_ns() - HOUR_NS
+    os.utime(target, ns=(past, past))
+    assert hash_file(str(target), 10**6) == (_sha1(OLD_PAGE), (len(OLD_PAGE), past))
+    real_fstat = os.fstat
+    calls = []
+
+    def fstat_then_append(fd):
+        result = real_fstat(fd)
+        calls.append(fd)
+        if len(calls) == 1:
+            with open(target, "ab") as fh:
+                fh.write(b"<!-- appended -->")
+        return result
+
+    monkeypatch.setattr(os, "fstat", fstat_then_append)
+    assert hash_file(str(target), 10**6) is None
+
+
+def test_a_pipe_in_place_of_a_page_does_not_block_the_cache(tmp_path):
+    # A FIFO given directly (as if it replaced a page after the folder walk): the lookup must
+    # neither open it blocking (it would wait forever for a writer) nor record anything.
+    fifo = tmp_path / "pipe.html"
+    os.mkfifo(fifo)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        assert finishes_within(10, lambda: cache.lookup("pipe.html", str(fifo)), unblock=fifo) is None
+    assert cache.misses == 1
+
+
+def test_pages_analysed_on_dask_are_stored_under_their_own_hash(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="the 'distributed' package is not installed")
+    folder = _copy_samples(tmp_path)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        from dataclasses import replace
+
+        remote = scan_folder(folder, replace(settings, dask_scheduler=cluster.scheduler_address))
+    assert all(p.file_sha1 == hashlib.sha1((folder / p.path).read_bytes()).hexdigest() for p in remote.pages)
+    with FeatureCache(settings, settings.cache_dir) as cache:
+        cached = [cache.lookup(p.path, p.abspath) for p in remote.pages]
+    assert cache.hits == 14
+    assert [(c.path, c.title, c.sha1) for c in cached] == [(p.path, p.title, p.sha1) for p in remote.pages]

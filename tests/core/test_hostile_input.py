@@ -227,3 +227,30 @@ def test_a_file_deleted_during_the_scan_is_reported(tmp_path, monkeypatch):
     result = scan_folder(tmp_path, ScanSettings(workers=1))
     assert [(e.path, e.reason) for e in result.errors] == [("b.html", "file disappeared during the scan")]
     assert [p.path for p in result.pages] == ["a.html"]
+
+
+def test_a_pipe_swapped_in_after_the_walk_is_reported_without_blocking(tmp_path, monkeypatch):
+    # b.html is replaced by a FIFO between the folder walk and the reading: opening it for
+    # reading the ordinary way would wait for a writer forever (in the cache's hashing or in
+    # the read).  It is refused as not a regular file, and the scan goes on.
+    import dedup_gui.core.scan as scan_mod
+
+    from .blocking import finishes_within
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "a.html").write_bytes(page(ARTICLE))
+    (folder / "b.html").write_bytes(page(ARTICLE))
+    real = scan_mod.discover
+
+    def discover_then_swap(root):
+        found = real(root)
+        os.unlink(folder / "b.html")
+        os.mkfifo(folder / "b.html")
+        return found
+
+    monkeypatch.setattr(scan_mod, "discover", discover_then_swap)
+    settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
+    result = finishes_within(30, lambda: scan_folder(folder, settings), unblock=folder / "b.html")
+    assert [(e.path, e.reason) for e in result.errors] == [("b.html", "not a regular file (a pipe, socket or device)")]
+    assert [p.path for p in result.pages] == ["a.html"]

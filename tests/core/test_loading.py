@@ -23,6 +23,8 @@ from dedup_gui.core.loading import (
     read_page_bytes,
 )
 
+from .blocking import finishes_within
+
 HTML = b"<!DOCTYPE html><html><head><title>T</title></head><body><p>Hello page.</p></body></html>"
 MB = 1024 * 1024
 
@@ -426,14 +428,14 @@ def test_unreadable_file(tmp_path: Path) -> None:
 
 
 def test_permission_error_on_open_is_a_page_read_error(tmp_path: Path, monkeypatch) -> None:
-    # The same path as test_unreadable_file, also under root: open() raising PermissionError
-    # (simulated through the module's name lookup) must become a PageReadError.
+    # The same path as test_unreadable_file, also under root: os.open() raising PermissionError
+    # (simulated; the module opens page files with it) must become a PageReadError.
     write(tmp_path / "secret.html")
 
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(loading, "open", denied, raising=False)
+    monkeypatch.setattr(loading.os, "open", denied)
     with pytest.raises(PageReadError, match="no permission"):
         read_page_bytes(source(tmp_path, "secret.html"), MB)
 
@@ -447,3 +449,153 @@ def test_empty_page_is_read(tmp_path: Path) -> None:
     write(tmp_path / "empty.html", b"")
     # Documented: empty pages are read; extraction marks them as having no usable text.
     assert read_page_bytes(source(tmp_path, "empty.html"), MB) == b""
+
+
+# --------------------------------------------------------------------------------------------
+# Special files, files changing while read, odd archives
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_fifo_given_as_a_page_is_refused_without_blocking(tmp_path: Path) -> None:
+    # A FIFO put in a page's place after the folder walk: open() would wait for a writer
+    # forever; the file is opened non-blocking and refused as not a regular file.
+    os.mkfifo(tmp_path / "pipe.html")
+    with pytest.raises(PageReadError) as error:
+        finishes_within(10, lambda: read_page_bytes(source(tmp_path, "pipe.html"), MB), unblock=tmp_path / "pipe.html")
+    assert str(error.value) == "not a regular file (a pipe, socket or device)"
+
+
+def test_a_device_given_as_a_page_is_refused_unread(tmp_path: Path) -> None:
+    # /dev/zero would give max_bytes + 1 zero bytes (50 MB by default) before being refused.
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(PageReadError) as error:
+        read_page_bytes(SourceFile("zero.html", "/dev/zero"), MB)
+    assert str(error.value) == "not a regular file (a pipe, socket or device)"
+
+
+def test_read_page_gives_the_hash_and_stamp_of_the_raw_bytes(tmp_path: Path) -> None:
+    import hashlib
+
+    packed = gzip.compress(HTML)
+    write(tmp_path / "old.html", packed)
+    write(tmp_path / "new.html", packed)
+    past = time.time_ns() - 3600 * 10**9
+    os.utime(tmp_path / "old.html", ns=(past, past))
+    old, new = loading.read_page(source(tmp_path, "old.html"), MB), loading.read_page(source(tmp_path, "new.html"), MB)
+    # the hash is of the file's (compressed) bytes; the HTML is unpacked
+    assert (old.html, old.file_sha1, old.stamp) == (HTML, hashlib.sha1(packed).hexdigest(), (len(packed), past))
+    # a file changed less than 2 s ago: its stamp could miss a rewrite in the same tick
+    assert (new.html, new.file_sha1, new.stamp) == (HTML, old.file_sha1, None)
+
+
+def _rewrite_on_fstat(monkeypatch, path: Path, when) -> list:
+    """Make os.fstat of ``path`` rewrite it (one byte longer each time) right after its call
+    number n (1-based) if ``when(n)``, returning the stat from before the rewrite: the read
+    that follows sees the new bytes, the stat taken after it a different size."""
+    real_fstat = os.fstat
+    calls: list = []
+
+    def fstat_then_rewrite(fd):
+        result = real_fstat(fd)
+        if os.path.samestat(result, os.stat(path)):
+            calls.append(fd)
+            if when(len(calls)):
+                path.write_bytes(HTML + b"<!--" + b"x" * len(calls) + b"-->")
+        return result
+
+    monkeypatch.setattr(loading.os, "fstat", fstat_then_rewrite)
+    return calls
+
+
+def test_a_file_changed_while_it_is_read_is_read_again(tmp_path: Path, monkeypatch) -> None:
+    write(tmp_path / "page.html", HTML)
+    calls = _rewrite_on_fstat(monkeypatch, tmp_path / "page.html", lambda n: n == 1)
+    # the first read's stats differ (before and after), so the file was read a second time
+    assert read_page_bytes(source(tmp_path, "page.html"), MB) == HTML + b"<!--x-->"
+    assert len(calls) == 4
+
+
+def test_a_file_that_keeps_changing_while_it_is_read_is_reported(tmp_path: Path, monkeypatch) -> None:
+    write(tmp_path / "page.html", HTML)
+    calls = _rewrite_on_fstat(monkeypatch, tmp_path / "page.html", lambda n: n % 2 == 1)  # before each read
+    with pytest.raises(PageReadError) as error:
+        read_page_bytes(source(tmp_path, "page.html"), MB)
+    assert len(calls) == 4  # read twice, then given up
+    assert str(error.value) == "the file changed while it was being read"
+
+
+def test_every_member_of_a_multi_member_gzip_is_read(tmp_path: Path) -> None:
+    # RFC 1952: a gzip file is a series of members (as "cat a.gz b.gz" or a crawler writing in
+    # parts makes); zcat prints them all.
+    first, second = HTML[:40], HTML[40:]
+    write(tmp_path / "parts.html.gz", gzip.compress(first) + gzip.compress(second))
+    assert read_page_bytes(source(tmp_path, "parts.html.gz"), MB) == HTML
+
+
+def test_a_multi_member_gzip_is_bounded_in_total(tmp_path: Path) -> None:
+    # Two members of 600 bytes each: each under the 1,000-byte limit, together over it.
+    member = gzip.compress(b"<p>" + b"x" * 593 + b"</p>")
+    write(tmp_path / "parts.html.gz", member + member)
+    with pytest.raises(PageReadError) as error:
+        read_page_bytes(source(tmp_path, "parts.html.gz"), 1000)
+    assert str(error.value) == "gzip content larger than the limit of 1,000 bytes (--max-file-mb)"
+
+
+def test_a_truncated_second_gzip_member_is_reported(tmp_path: Path) -> None:
+    write(tmp_path / "parts.html.gz", gzip.compress(HTML) + gzip.compress(HTML)[:-12])
+    with pytest.raises(PageReadError) as error:
+        read_page_bytes(source(tmp_path, "parts.html.gz"), MB)
+    assert str(error.value) == "truncated gzip file: the compressed data ends early"
+
+
+def _base64_mhtml(payload: bytes) -> bytes:
+    return (
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="XX"\r\n\r\n--XX\r\n'
+        b"Content-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\n" + payload + b"\r\n--XX--\r\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [b"PGh0bWw+PHA+eDwvcD48L2h0bWw+x", b"!!!!@@@@"],
+    ids=["a length no padding can fix", "no base64 characters at all"],
+)
+def test_an_mhtml_html_part_with_broken_base64_says_so(tmp_path: Path, payload: bytes) -> None:
+    # The email package gives the undecoded text or nothing for such a part; neither is the page.
+    write(tmp_path / "saved.mht", _base64_mhtml(payload))
+    with pytest.raises(PageReadError) as error:
+        read_page_bytes(source(tmp_path, "saved.mht"), MB)
+    assert str(error.value) == "MHTML archive: its HTML part's base64 content cannot be decoded"
+
+
+def test_an_mhtml_html_part_in_base64_is_decoded(tmp_path: Path) -> None:
+    import base64
+
+    write(tmp_path / "saved.mht", _base64_mhtml(base64.encodebytes(HTML)))
+    assert read_page_bytes(source(tmp_path, "saved.mht"), MB) == HTML
+
+
+def _nested_mhtml(levels: int) -> bytes:
+    """An MHTML whose HTML part sits inside ``levels`` multiparts nested in the top one."""
+    parts = [b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="b0"\r\n\r\n']
+    for i in range(levels):
+        parts.append(b'--b%d\r\nContent-Type: multipart/related; boundary="b%d"\r\n\r\n' % (i, i + 1))
+    parts.append(b"--b%d\r\nContent-Type: text/html\r\n\r\n%s\r\n--b%d--\r\n" % (levels, HTML, levels))
+    parts.extend(b"--b%d--\r\n" % i for i in range(levels - 1, -1, -1))
+    return b"".join(parts)
+
+
+@pytest.mark.parametrize("levels", [100, 3000])
+def test_an_mhtml_nested_too_deep_says_so(tmp_path: Path, levels: int) -> None:
+    # 3,000 levels exhaust the email parser's recursion; 100 would parse, but the HTML part is
+    # then 101 levels down: both over the bound of 100.
+    write(tmp_path / "deep.mht", _nested_mhtml(levels))
+    with pytest.raises(PageReadError) as error:
+        read_page_bytes(source(tmp_path, "deep.mht"), MB)
+    assert str(error.value) == "MHTML archive nests its parts more than 100 levels deep"
+
+
+def test_an_mhtml_nested_100_levels_is_read(tmp_path: Path) -> None:
+    write(tmp_path / "deep.mht", _nested_mhtml(99))
+    assert read_page_bytes(source(tmp_path, "deep.mht"), MB).strip() == HTML
