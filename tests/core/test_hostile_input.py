@@ -243,8 +243,8 @@ def test_a_pipe_swapped_in_after_the_walk_is_reported_without_blocking(tmp_path,
     (folder / "b.html").write_bytes(page(ARTICLE))
     real = scan_mod.discover
 
-    def discover_then_swap(root):
-        found = real(root)
+    def discover_then_swap(root, *args, **kwargs):
+        found = real(root, *args, **kwargs)
         os.unlink(folder / "b.html")
         os.mkfifo(folder / "b.html")
         return found
