@@ -104,12 +104,11 @@ def _exit_on_error(app, exc_type, exc, tb) -> None:
 
 def _show_unexpected_error(window, exc_type, exc, tb) -> None:
     """Report an exception that escaped a Qt slot in a message box instead of dying."""
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox
 
+    from dedup_gui.gui.plain import plain_message_box
+
     traceback.print_exception(exc_type, exc, tb)
-    box = QMessageBox(QMessageBox.Icon.Critical, "Unexpected error", "", parent=window)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(f"{exc_type.__name__}: {exc}")
+    box = plain_message_box(QMessageBox.Icon.Critical, "Unexpected error", f"{exc_type.__name__}: {exc}", window)
     box.setDetailedText("".join(traceback.format_exception(exc_type, exc, tb)))
     box.open()

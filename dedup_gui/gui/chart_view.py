@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from dedup_gui.core.atomic import atomic_write_bytes  # noqa: E402
 from dedup_gui.core.charts import DARK, LIGHT, Palette  # noqa: E402
+from dedup_gui.gui.plain import plain_message_box  # noqa: E402
 
 #: Chart file formats offered by "Save chart…": dialog filter -> suffix.
 CHART_FORMATS = {"PNG image (*.png)": ".png", "SVG image (*.svg)": ".svg"}
@@ -183,7 +184,5 @@ class ChartView(QWidget):
         try:
             self.save_chart(path)
         except (OSError, ValueError) as exc:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Could not save the chart", "", parent=self)
-            box.setTextFormat(Qt.TextFormat.PlainText)
-            box.setText(str(exc))
+            box = plain_message_box(QMessageBox.Icon.Warning, "Could not save the chart", str(exc), self)
             box.open()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -167,14 +167,3 @@ def shown_pairs(panel) -> list[Pair]:
     """The pairs a pairs :class:`~dedup_gui.gui.table_panel.TablePanel` shows (what its filters
     let through), in its order (list[Pair])."""
     return panel.model.shown_pairs()
-
-
-def plain_message_box(parent: QWidget, title: str, text: str):
-    """A non-blocking warning box that shows ``text`` as plain text (it may quote paths)."""
-    from PySide6.QtWidgets import QMessageBox
-
-    box = QMessageBox(QMessageBox.Icon.Warning, title, "", parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(text)
-    box.open()
-    return box

@@ -12,9 +12,10 @@ import os
 import webbrowser
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+from dedup_gui.gui.plain import plain_message_box
 
 
 def open_file(path: str) -> bool:
@@ -68,9 +69,7 @@ def dropped_folder(mime) -> str | None:
 def _warn_unless(parent: QWidget | None, ok: bool, what: str, path: str) -> None:
     if ok:
         return
-    box = QMessageBox(QMessageBox.Icon.Warning, "Could not open", "", parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)  # the path comes from the scanned folder
-    box.setText(f"The desktop could not {what}:\n{path}")
+    box = plain_message_box(QMessageBox.Icon.Warning, "Could not open", f"The desktop could not {what}:\n{path}", parent)
     box.open()
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from dedup_gui.core.atomic import atomic_write_bytes
+from dedup_gui.gui.plain import plain_message_box
 
 
 def widget_png(widget: QWidget) -> bytes:
@@ -47,9 +48,7 @@ def ask_save_widget_image(parent: QWidget, widget: QWidget, folder: str) -> str 
     try:
         save_widget_image(widget, path)
     except OSError as exc:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Could not save the image", "", parent=parent)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(str(exc))
+        box = plain_message_box(QMessageBox.Icon.Warning, "Could not save the image", str(exc), parent)
         box.open()
         return None
     return str(Path(path).parent)

@@ -37,7 +37,7 @@ from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.gui.clusters_view import ClustersView
-from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, plain_message_box, shown_pairs
+from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, shown_pairs
 from dedup_gui.gui.file_actions import dropped_folder
 from dedup_gui.gui.histogram_view import HistogramView
 from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
@@ -45,6 +45,7 @@ from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector.jobs import LatestJob, collect_unfrozen, freeze_long_lived
 from dedup_gui.gui.map_view import MapView
 from dedup_gui.gui.models import ErrorsModel, PagesModel, PairsModel
+from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.scan_status import ScanStatus
 from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_window_layout
 from dedup_gui.gui.table_panel import TablePanel
@@ -287,7 +288,7 @@ class MainWindow(QMainWindow):
         try:
             freed = clear_cache(self._settings.cache_dir)
         except OSError as exc:
-            QMessageBox.warning(self, "Clear Feature Cache", f"The cache could not be deleted: {exc}")
+            plain_message_box(QMessageBox.Icon.Warning, "Clear Feature Cache", f"The cache could not be deleted: {exc}", self).exec()
             return 0
         self.statusBar().showMessage(f"Feature cache cleared ({freed / 2**20:.1f} MiB freed)", 8000)
         return freed
@@ -378,9 +379,8 @@ class MainWindow(QMainWindow):
             self.start_scan(folder)
             return
         self.app_settings.set_recent_folders([f for f in self.app_settings.recent_folders() if f != folder])
-        box = QMessageBox(QMessageBox.Icon.Warning, "Folder not found", "", parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"The folder no longer exists:\n{folder}")
+        box = plain_message_box(QMessageBox.Icon.Warning, "Folder not found", f"The folder no longer exists:\n{folder}",
+                                self)
         box.open()
 
     def shutdown(self) -> None:
@@ -463,9 +463,8 @@ class MainWindow(QMainWindow):
         self._thread = None
         restored = self._restore_previous_result()
         self.scan_status.finish(f"Scan failed: {message}" + ("; showing the previous scan" if restored else ""))
-        box = QMessageBox(QMessageBox.Icon.Critical, "Scan failed", "", parent=self)
-        box.setTextFormat(Qt.TextFormat.PlainText)  # the message may quote file names
-        box.setText(f"The scan of {self.folder} failed:\n\n{message}")
+        box = plain_message_box(QMessageBox.Icon.Critical, "Scan failed", f"The scan of {self.folder} failed:\n\n{message}",
+                                self)
         box.setDetailedText(details)
         box.open()  # not modal to the application: the window stays usable
         self.error_box = box
@@ -743,7 +742,7 @@ class MainWindow(QMainWindow):
         if message == "cancelled":
             self.statusBar().showMessage("Export cancelled", 8000)
         else:
-            plain_message_box(self, "Export failed", message)
+            plain_message_box(QMessageBox.Icon.Warning, "Export failed", message, self).open()
 
     # --- drag and drop ----------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from dedup_gui.core.progress import SCAN_STAGES, EtaEstimator, OverallProgress
+from dedup_gui.gui.plain import plain_tooltip
 
 #: The progress bar's range: the whole scan is 0..BAR_STEPS (tenths of a percent).
 BAR_STEPS = 1000
@@ -114,7 +115,7 @@ class ScanStatus(QWidget):
     def finish(self, message: str) -> None:
         """Leave the running state and show ``message`` (e.g. ``"Scan cancelled"``)."""
         self.label.setText(message)
-        self.label.setToolTip(message.replace(". Note: ", ".\nNote: ") if len(message) > 80 else "")
+        self.label.setToolTip(plain_tooltip(message.replace(". Note: ", ".\nNote: ")) if len(message) > 80 else "")
         self.progress_bar.hide()
         self.cancel_button.hide()
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.methods import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 from dedup_gui.core.simhash import BITS, hamming_distance, to_bits
+from dedup_gui.gui.plain import plain_tooltip
 
 from .widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label
 
@@ -218,7 +219,7 @@ class FingerprintsView(QWidget):
             verdict = "duplicate" if m.duplicate else "not duplicate"
             for col, text in enumerate((m.method, m.left, m.right, m.measure, verdict, m.rule)):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(plain_tooltip(text))
                 if col == 4:
                     item.setBackground(ADDED if m.duplicate else REMOVED)
                     item.setForeground(ON_TINT)

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from dedup_gui.core.model import Page, Pair, ScanResult
+from dedup_gui.gui.plain import plain_tooltip
 
 #: Background tints of changed runs, one per side of a diff (readable in light and dark themes
 #: because the text drawn on them is forced to :data:`ON_TINT`).
@@ -25,9 +26,9 @@ class PathLabel(QLabel):
     stays whole, and the tooltip shows it."""
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
-        """Set the whole text (the tooltip repeats it)."""
+        """Set the whole text (the tooltip repeats it, as plain text)."""
         super().setText(text)
-        self.setToolTip(text)
+        self.setToolTip(plain_tooltip(text))
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
         """Draw the text, its path elided to the label's width."""

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 from dedup_gui.core.charts import Palette  # noqa: E402
 from dedup_gui.core.model import Page, ScanResult  # noqa: E402
 from dedup_gui.gui.chart_view import ask_chart_path, chart_palette, save_figure  # noqa: E402
+from dedup_gui.gui.plain import plain_message_box  # noqa: E402
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
 BIT_FILL = {1: QColor("#263238"), 0: QColor("#eceff1")}
@@ -481,7 +482,6 @@ class FigurePanel(QWidget):
         try:
             self.save(path)
         except (OSError, ValueError) as exc:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Save figure", "", QMessageBox.StandardButton.Ok, self)
-            box.setTextFormat(Qt.TextFormat.PlainText)
-            box.setText(f"Could not save the figure: {exc}")
+            box = plain_message_box(QMessageBox.Icon.Warning, "Save figure", f"Could not save the figure: {exc}",
+                                    self)
             box.exec()

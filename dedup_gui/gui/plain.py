@@ -1,0 +1,48 @@
+"""Page-derived strings shown as plain text, everywhere Qt would otherwise guess rich text.
+
+A ``QLabel``, a tooltip or a message box shows its text as HTML whenever ``Qt::mightBeRichText``
+says it looks like HTML; a file named ``<img src="/home/me/secret.png">`` would then draw that
+file.  Labels are set to ``Qt.PlainText``; tooltips (which have no format setting) get the text
+converted to HTML with every character escaped (``Qt.convertFromPlainText``); message boxes are
+set to plain text.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as QtGui_Qt
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+
+def plain_tooltip(text: str) -> str:
+    """A tooltip string that Qt shows as exactly ``text`` (str; ``""`` stays ``""``).
+
+    Args:
+        text: any text, e.g. a path or a page title.
+
+    Returns:
+        ``text`` as escaped HTML, line breaks kept (``Qt.convertFromPlainText``).
+    """
+    if not text:
+        return ""
+    return QtGui_Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
+
+
+def plain_message_box(icon: QMessageBox.Icon, title: str, text: str, parent: QWidget | None = None,
+                      buttons: QMessageBox.StandardButton = QMessageBox.StandardButton.Ok) -> QMessageBox:  # fmt: skip
+    """A ``QMessageBox`` whose text is shown as plain text, never as HTML.
+
+    Args:
+        icon: the box's icon.
+        title: the window title (window titles are always plain).
+        text: the message (may contain paths or page strings).
+        parent: the parent widget, or ``None``.
+        buttons: the standard buttons.
+
+    Returns:
+        The box (QMessageBox), not yet shown.
+    """
+    box = QMessageBox(icon, title, "", buttons, parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    return box
