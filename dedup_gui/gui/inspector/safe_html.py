@@ -16,6 +16,7 @@ import urllib.parse
 import lxml.html
 from lxml_html_clean import Cleaner
 
+from dedup_gui.core.attribute_bound import bound_attributes
 from dedup_gui.core.decoding import decode_html
 from dedup_gui.core.extract import parse_html
 from dedup_gui.core.loading import SourceFile, read_page_bytes
@@ -61,9 +62,10 @@ def clean_html(text: str) -> str:
     Returns:
         HTML without ``<script>``, ``<style>``, ``<iframe>``, ``<object>``, ``<embed>``, frames,
         forms, ``<base>``, event-handler or style attributes, or ``javascript:`` links (str;
-        ``""`` for a page with nothing to parse).
+        ``""`` for a page with nothing to parse).  A tag with more attributes than lxml parses
+        in good time keeps its first 1,000 (:func:`~dedup_gui.core.attribute_bound.bound_attributes`).
     """
-    root = parse_html(text)
+    root = parse_html(bound_attributes(text)[0])
     if root is None:
         return ""
     _CLEANER(root)
@@ -84,8 +86,9 @@ def render_html(page: Page, max_bytes: int) -> tuple[str, list[str]]:
         PageReadError: the file can no longer be read.
     """
     data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
-    html = clean_html(decode_html(data).text)
-    notes = []
+    text, cut = bound_attributes(decode_html(data).text)  # clean_html's own check then finds nothing
+    html = clean_html(text)
+    notes = list(cut)
     if len(html) > MAX_HTML_CHARS:
         html = html[:MAX_HTML_CHARS]
         notes.append(f"only the first {MAX_HTML_CHARS:,} characters of the cleaned page are shown")
