@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urljoin
 
 import lxml.etree
@@ -19,6 +19,7 @@ import lxml.html
 import numpy as np
 from readability import Document
 
+from .attribute_bound import bound_attributes
 from .tokens import normalize_whitespace, tokenize
 
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.I)
@@ -386,7 +387,9 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
     a page of text that readability cannot score (forum posts, tables) is still compared.
 
     ``"fast"`` parses the page once, with lexbor, for everything (:func:`lexbor_page_facts`);
-    the others take the title, URL and tag sequence from lxml's tree.
+    the others take the title, URL and tag sequence from lxml's tree.  Every extractor gets the
+    page with its tags cut to their first 1,000 attributes
+    (:func:`~dedup_gui.core.attribute_bound.bound_attributes`, with a note if any was).
 
     Args:
         text: the decoded HTML.
@@ -399,19 +402,22 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
     Raises:
         ValueError: ``extractor`` is not a key of :data:`EXTRACTORS`.
     """
-    notes: tuple[str, ...] = ()
+    # Before any parse: a tag with 300,000 attributes would take the parsers minutes.
+    text, notes = bound_attributes(text)
     root = None
     if extractor == "resiliparse" or (extractor == "fast" and may_nest_deeper_than(text, LXML_DEPTH_LIMIT)):
         root = parse_html(text)
         if _too_deep():
             # The lexbor and Resiliparse trees keep every level, and parsing or extraction slows
             # to a halt on a page nested 100,000 levels deep; lxml stops at its depth limit.
-            notes = (f"nested too deeply for {extractor} (over {LXML_DEPTH_LIMIT} levels): extracted with readability",)
+            notes += (
+                f"nested too deeply for {extractor} (over {LXML_DEPTH_LIMIT} levels): extracted with readability",
+            )
             extractor = "readability"
     if extractor == "fast":
         fast = _extract_fast(text, min_tokens, root)
         if fast is not None:
-            return fast
+            return replace(fast, notes=(*notes, *fast.notes)) if notes else fast
         # lexbor failed on the page: lxml's tree, and the note main_text gives
     if root is None:
         root = parse_html(text)

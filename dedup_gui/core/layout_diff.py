@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
+from .attribute_bound import bound_attributes
 from .decoding import decode_html
 from .extract import parse_html
 from .loading import SourceFile, read_page_bytes
@@ -150,11 +151,14 @@ def element_regions(root) -> PageLayout:
 def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024) -> PageLayout:
     """Re-read a page's file and return its tags with regions.
 
+    Tags with over 1,000 attributes are cut first, as the scan cut them
+    (:func:`~dedup_gui.core.attribute_bound.bound_attributes`): the same elements, in good time.
+
     Raises:
         PageReadError: the file can no longer be read.
     """
     data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
-    return element_regions(parse_html(decode_html(data).text))
+    return element_regions(parse_html(bound_attributes(decode_html(data).text)[0]))
 
 
 _OPS = {"equal": "kept", "replace": "substituted", "delete": "deleted", "insert": "inserted"}

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml_html_clean import Cleaner
 
+from .attribute_bound import bound_attributes
 from .decoding import decode_html
 from .extract import parse_html
 from .loading import SourceFile, read_page_bytes
@@ -148,14 +149,16 @@ def clean_html(text: str) -> str:
         HTML without ``<script>``, ``<style>``, ``<iframe>``, ``<object>``, ``<embed>``, frames,
         forms, ``<base>``, ``<svg>``, event-handler or style attributes, or ``javascript:``
         links, with deep tables flattened and sizes clamped (str; ``""`` for a page with nothing
-        to parse).  Images keep their ``src``: :func:`prepare_page` decides them.
+        to parse).  Images keep their ``src``: :func:`prepare_page` decides them.  A tag with more
+        attributes than lxml parses in good time keeps its first 1,000
+        (:func:`~dedup_gui.core.attribute_bound.bound_attributes`).
     """
     root = _cleaned_tree(text)
     return "" if root is None else lxml.html.tostring(root, encoding="unicode", method="html")
 
 
 def _cleaned_tree(text: str):
-    root = parse_html(text)
+    root = parse_html(bound_attributes(text)[0])  # lxml is super-quadratic in one tag's attributes
     if root is None:
         return None
     _CLEANER(root)
@@ -320,10 +323,11 @@ def prepare_html(text: str, page_abspath: str, root: str) -> PreparedPage:
     Returns:
         A :class:`PreparedPage`.
     """
+    text, cut = bound_attributes(text)  # _cleaned_tree's own check then finds nothing
     tree = _cleaned_tree(text)
     if tree is None:
-        return PreparedPage("")
-    out = PreparedPage("")
+        return PreparedPage("", notes=list(cut))
+    out = PreparedPage("", notes=list(cut))
     page_dir = os.path.dirname(page_abspath)
     total = 0
     for img in list(tree.iter("img")):

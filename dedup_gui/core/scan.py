@@ -34,6 +34,7 @@ from .progress import (  # the stage names stay part of this module's interface
     Progress,
     check_cancel,
 )
+from .subprocess_guard import exit_with_parent
 
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
 WORKER_NICENESS = 5
@@ -98,6 +99,13 @@ def _limit_memory(limit_bytes: int) -> None:
         pass  # no nice() on this platform: same priority as the caller
 
 
+def _init_worker(limit_bytes: int, parent_pid: int) -> None:
+    """Pool initializer: exit when the scanning process ``parent_pid`` dies
+    (:func:`~dedup_gui.core.subprocess_guard.exit_with_parent`), then :func:`_limit_memory`."""
+    exit_with_parent(parent_pid)
+    _limit_memory(limit_bytes)
+
+
 def _worker_ready() -> bool:
     """A no-op task: running it means a worker process has started and imported the engine."""
     return True
@@ -122,11 +130,14 @@ class _PagePool:
         self.pool: ProcessPoolExecutor | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
+        # Workers die with the thread that started them (PR_SET_PDEATHSIG).  With "spawn" and
+        # no max_tasks_per_child, Python 3.11 starts them in submit(), so in the thread calling
+        # run(), which ends or kills this pool before it returns: the thread outlives them.
         pool = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=self.context,
-            initializer=_limit_memory,
-            initargs=(self.settings.page_memory_bytes,),
+            initializer=_init_worker,
+            initargs=(self.settings.page_memory_bytes, os.getpid()),
         )
         # Start every worker and let it import the engine before any page is timed, so the
         # per-page limit measures the page, not the seconds a new process takes to start.
