@@ -6,7 +6,9 @@ or decodes a page: a separate process (Qt without widgets, off screen) reads the
 makes it safe (:func:`dedup_gui.core.safe_html.prepare_page`), lays it out with a
 ``QTextDocument`` at the view's width and paints it into PNG tiles, which the window shows.
 A page that takes longer than :data:`RENDER_TIMEOUT` seconds is stopped by killing that
-process; the next page starts a new one.
+process; the next page starts a new one.  The drawing process also ends itself: when the
+window's process dies (:func:`~dedup_gui.core.subprocess_guard.exit_with_parent`), and, as a
+backstop, by an alarm of twice the time limit around each page.
 
 Qt never loads a resource itself here: :class:`_SafeDocument` answers every resource request,
 with an image that :mod:`~dedup_gui.core.safe_html` read and allowed (named ``res:N``), or
@@ -23,9 +25,12 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
+
+from dedup_gui.core.subprocess_guard import exit_with_parent
 
 #: Seconds one page may take to be read, laid out and drawn before its process is killed.
 RENDER_TIMEOUT = 10.0
@@ -82,24 +87,12 @@ class Rendered:
 # -- the drawing process -----------------------------------------------------------------------
 
 
-def _watch_parent() -> None:
-    """Exit when the process that started this one dies (its sentinel becomes ready)."""
-    parent = multiprocessing.parent_process()
-    if parent is None:
-        return
-
-    def wait() -> None:
-        from multiprocessing.connection import wait as wait_ready
-
-        wait_ready([parent.sentinel])
-        os._exit(0)
-
-    threading.Thread(target=wait, name="parent-watch", daemon=True).start()
-
-
 def _serve(conn) -> None:
     """The drawing process's main loop: one JSON request in, a JSON header and PNG tiles out."""
-    _watch_parent()
+    # Started from a thread pool's thread, which may end before this process: not the Linux
+    # parent-death signal, which follows the starting thread; the per-page alarm below bounds
+    # a drawing that runs on after the window died.
+    exit_with_parent(kernel_signal=False)
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     try:
         import resource
@@ -120,6 +113,10 @@ def _serve(conn) -> None:
             request = json.loads(conn.recv_bytes())
         except (EOFError, OSError):
             return
+        # A hard limit of our own, which holds even when the window is gone: SIGALRM's default
+        # action ends the process, even in the middle of a C++ layout that holds the GIL.
+        if hasattr(signal, "alarm"):
+            signal.alarm(max(1, int(float(request.get("timeout", RENDER_TIMEOUT)) * 2 + 5)))
         try:
             header, tiles = _render(request)
         except MemoryError:
@@ -132,6 +129,9 @@ def _serve(conn) -> None:
                 conn.send_bytes(tile)
         except (OSError, EOFError):
             return
+        finally:
+            if hasattr(signal, "alarm"):
+                signal.alarm(0)
 
 
 def _render(request: dict) -> tuple[dict, list[bytes]]:
@@ -307,7 +307,7 @@ class RenderService:
             RenderError: the page could not be read or drawn (the message says why).
         """
         request = {"path": path, "abspath": abspath, "root": root, "max_bytes": max_bytes,
-                   "width": width, "dpr": dpr, "font": font}  # fmt: skip
+                   "width": width, "dpr": dpr, "font": font, "timeout": self.timeout}  # fmt: skip
         with self._lock:
             with self._state:
                 self._cancelled = False

@@ -13,7 +13,8 @@ screen.  Page content is untrusted:
   ``alt`` text.  SVG is never shown (it can load other files and fan out without bound).
   Special files (devices, FIFOs, ``/proc``) are never opened;
 - what makes a layout expensive is simplified: tables nested more than
-  :data:`MAX_TABLE_NESTING` deep become plain blocks, and sizes in attributes are clamped.
+  :data:`MAX_TABLE_NESTING` deep become plain blocks, sizes in attributes are clamped, and
+  long runs without whitespace get zero-width break opportunities.
 
 Nothing is ever fetched from a network.  The renderer itself (``dedup_gui.render_process``)
 runs in a separate process with a time limit.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import re
 import stat
 import urllib.parse
 import urllib.request
@@ -48,6 +50,9 @@ MAX_HTML_CHARS = 1_000_000
 #: Tables nested deeper than this are drawn as plain blocks: Qt's table layout time doubles with
 #: each level (measured: 12 levels 0.03 s, 16 levels 0.45 s, 20 levels 18 s).
 MAX_TABLE_NESTING = 8
+#: Runs of more characters than this without whitespace get zero-width spaces, so lines can break.
+WORD_BREAK = 100
+_LONG_RUN = re.compile(r"\S{%d,}" % (WORD_BREAK + 1))
 #: Attributes whose numbers size the layout, and the largest value kept for each.
 SIZE_LIMITS = {
     "width": 4000, "height": 4000, "border": 20, "cellpadding": 50, "cellspacing": 50,
@@ -164,7 +169,26 @@ def _cleaned_tree(text: str):
     _CLEANER(root)
     _flatten_deep_tables(root)
     _clamp_sizes(root)
+    _break_long_words(root)
     return root
+
+
+def _break_long_words(root) -> None:
+    """Put a zero-width space after every :data:`WORD_BREAK` characters of a longer run without
+    whitespace (a base64 blob, a URL list): Qt's line breaking is quadratic in one unbreakable
+    run (measured: 900,000 characters 15.6 s; broken up, 0.1 s)."""
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name in ("text", "tail"):
+            value = getattr(element, name)
+            if value and len(value) > WORD_BREAK and _LONG_RUN.search(value):
+                setattr(element, name, _LONG_RUN.sub(_with_breaks, value))
+
+
+def _with_breaks(match) -> str:
+    run = match.group(0)
+    return "\u200b".join(run[i : i + WORD_BREAK] for i in range(0, len(run), WORD_BREAK))
 
 
 def _flatten_deep_tables(root) -> int:

@@ -41,7 +41,7 @@ def _exit_when_ready(sentinel) -> None:
     os._exit(ORPHAN_EXIT_STATUS)
 
 
-def exit_with_parent(parent_pid: int | None = None) -> tuple[str, ...]:
+def exit_with_parent(parent_pid: int | None = None, kernel_signal: bool = True) -> tuple[str, ...]:
     """Make this process exit as soon as the process that started it dies.
 
     Two guards, as available:
@@ -62,6 +62,8 @@ def exit_with_parent(parent_pid: int | None = None) -> tuple[str, ...]:
         parent_pid: the parent's pid as the parent saw it (``os.getpid()`` there, passed to the
             child, e.g. in a pool's ``initargs``).  ``None``: the multiprocessing parent's pid,
             else ``os.getppid()`` now (which cannot detect a parent that already died).
+        kernel_signal: use the Linux guard; ``False`` for a process started from a thread that
+            may end before it (a thread pool's thread), which would kill it too early.
 
     Returns:
         the guards now in place (tuple of ``"pdeathsig"``, ``"sentinel"``); empty for a process
@@ -73,7 +75,7 @@ def exit_with_parent(parent_pid: int | None = None) -> tuple[str, ...]:
     if parent_pid is None:
         parent_pid = parent.pid if parent is not None and parent.pid else os.getppid()
     guards = []
-    if _set_parent_death_signal():
+    if kernel_signal and _set_parent_death_signal():
         guards.append("pdeathsig")
         if os.getppid() != parent_pid:  # the parent died before prctl took effect
             os._exit(ORPHAN_EXIT_STATUS)

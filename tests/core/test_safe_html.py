@@ -111,3 +111,11 @@ def test_prepare_page_reads_through_the_page_limits(tmp_path):
     (site / "big.html").write_text("<p>" + "x" * 2000 + "</p>")
     with pytest.raises(PageReadError, match="too large"):
         prepare_page("big.html", str(site / "big.html"), str(site), 1000)
+
+
+def test_long_runs_without_whitespace_get_break_opportunities():
+    # Qt's line breaking took 15.6 s on one 900,000-character word; broken every 100, 0.1 s.
+    cleaned = clean_html("<p>" + "x" * 250 + " short <b>" + "y" * 120 + "</b></p>")
+    assert ("x" * 100 + "\u200b") * 2 + "x" * 50 + " short" in cleaned
+    assert "y" * 100 + "\u200b" + "y" * 20 in cleaned
+    assert clean_html("<p>" + "z" * 100 + "</p>").count("\u200b") == 0  # 100 is not too long

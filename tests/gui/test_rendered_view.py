@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QThreadPool, QTimer, QUrl
@@ -12,7 +13,7 @@ from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.scan import scan_folder
 from dedup_gui.gui.inspector.rendered_view import RenderedView
 from dedup_gui.render_process import RenderService, _SafeDocument
-from tests.hostile import GREEN, RED, freezing_site, image_site
+from tests.hostile import BODY, GREEN, RED, freezing_site, image_site
 
 WAIT = 20_000
 #: The longest the GUI thread may be kept from its event loop (the issue's promise), in seconds.
@@ -162,3 +163,50 @@ def test_the_rendered_pages_follow_the_width(qtbot, sample_scan):
     qtbot.waitUntil(lambda: view.left.page.rendered is not None and view.left.page.rendered.width < first.width - 50,
                     timeout=WAIT)  # fmt: skip
     assert view.left.page.rendered.height > first.height  # narrower: taller
+
+
+RENDER_SCRIPT = """
+import sys, time
+from dedup_gui.render_process import RenderService
+
+if __name__ == "__main__":
+    service = RenderService()
+    service.render("p.html", sys.argv[1], sys.argv[2], 10**7, 400)
+    print(service._process.pid, flush=True)
+    time.sleep(3600)
+"""
+
+
+def test_the_drawing_process_exits_when_the_window_process_is_killed(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    psutil = pytest.importorskip("psutil")
+    root = Path(__file__).resolve().parents[2]
+    (tmp_path / "p.html").write_text(f"<html><body>{BODY}</body></html>", encoding="utf-8")
+    (tmp_path / "run.py").write_text(RENDER_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=str(root))
+    window = subprocess.Popen([sys.executable, str(tmp_path / "run.py"), str(tmp_path / "p.html"), str(tmp_path)],
+                              cwd=root, env=env, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        child = psutil.Process(int(window.stdout.readline()))
+        assert child.is_running()
+        os.kill(window.pid, signal.SIGKILL)
+        window.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                if child.status() == psutil.STATUS_ZOMBIE:
+                    break
+            except psutil.NoSuchProcess:
+                break
+            time.sleep(0.1)
+        else:
+            child.kill()
+            pytest.fail("the drawing process outlived the window's process")
+    finally:
+        if window.poll() is None:
+            window.kill()
+            window.wait()
