@@ -21,10 +21,11 @@ def plain_tooltip(text: str) -> str:
         text: any text, e.g. a path or a page title.
 
     Returns:
-        ``text`` as escaped HTML, line breaks kept (``Qt.convertFromPlainText``).
+        ``text`` itself where Qt would take it for plain text anyway; otherwise ``text`` as
+        escaped HTML, line breaks kept (``Qt.convertFromPlainText``).
     """
-    if not text:
-        return ""
+    if not text or not QtGui_Qt.mightBeRichText(text):
+        return text
     return QtGui_Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
 
 
