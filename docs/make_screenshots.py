@@ -27,6 +27,7 @@ SHOTS = [
     ("text-diff.png", "text-diff", AUDAX),
     ("layout-diff.png", "layout-diff", NIGHT_RIDE),
     ("fingerprints.png", "fingerprints", AUDAX),
+    ("rendered.png", "rendered", NIGHT_RIDE),
     ("text-diff-zh.png", "text-diff", TEA),
 ]
 
