@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .core.atomic import atomic_write_bytes
 from .core.charts import TYPE_COLORS
+from .core.classify import containment_text
 from .core.diff_excerpt import Segment
 from .core.model import TYPE_ORDER, DupType, Pair, ScanResult
 from .core.progress import NullProgress, Progress, check_cancel
@@ -359,6 +360,7 @@ class _Html:
         )
         measures = (
             f"content similarity <b>{sc.content_similarity:.4f}</b> · content containment <b>{sc.content_containment:.4f}</b>"
+            f" ({_e(containment_text(sc))})"
             f" · layout similarity <b>{sc.layout_similarity:.4f}</b> · Hamming distance <b>{sc.hamming_distance}</b> bits"
             f" · Jaccard <b>{sc.jaccard:.4f}</b> · identical bytes <b>{'yes' if sc.identical_bytes else 'no'}</b>"
         )

@@ -36,6 +36,26 @@ def _same_content(s: PairScores, t: Thresholds) -> bool:
     )
 
 
+def containment_text(scores: PairScores) -> str:
+    """Which page's content lies inside the other, in words: ``"left is 96 % inside right"``.
+
+    Args:
+        scores: the pair's measures.
+
+    Returns:
+        The sentence (str); for pages with as many shingles, ``"96 % of either page is in the
+        other"``; ``""`` when the pages' texts were not compared.
+    """
+    if not scores.both_have_text and not scores.identical_bytes:
+        return ""
+    share = f"{scores.content_containment:.0%}".replace("%", " %")
+    if scores.contained_side == "left":
+        return f"left is {share} inside right"
+    if scores.contained_side == "right":
+        return f"right is {share} inside left"
+    return f"{share} of either page is in the other"
+
+
 def classify(scores: PairScores, thresholds: Thresholds) -> DupType:
     """Classify a pair into one of the four duplicate types or ``distinct``.
 
@@ -84,14 +104,16 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     lines.append(f"content similarity {scores.content_similarity:.3f} {cmp} {t.content_same:.3f}")
     if scores.content_similarity < t.content_same and same:
         lines.append(
-            f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} and Jaccard "
-            f"{scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}"
+            f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
+            f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}"
         )
     if same:
         content_words = "same content"
     else:
         cmp = ">=" if scores.content_containment >= t.content_partial else "<"
-        lines.append(f"content containment {scores.content_containment:.3f} {cmp} {t.content_partial:.2f}")
+        lines.append(
+            f"content containment {scores.content_containment:.3f} {cmp} {t.content_partial:.2f} ({containment_text(scores)})"
+        )
         content_words = (
             "an important part of the content is shared"
             if scores.content_containment >= t.content_partial
@@ -99,7 +121,8 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
         )
     same_layout = scores.layout_similarity >= t.layout_same
     cmp = ">=" if same_layout else "<"
-    lines.append(f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.2f}")
+    lines.append(f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.2f} (templates: the pages "
+                 "without their main content)")
     layout_words = "same layout" if same_layout else "different layout"
     lines.append(f"{content_words} and {layout_words} => {verdict.label}")
     return lines

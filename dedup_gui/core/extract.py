@@ -20,6 +20,7 @@ import numpy as np
 from readability import Document
 
 from .attribute_bound import bound_attributes
+from .template import content_span, lexbor_outline
 from .tokens import normalize_whitespace, tokenize
 
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.I)
@@ -31,6 +32,8 @@ _BLOCK_TAGS = frozenset(
 )
 _SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
 _BREAK = "\x1e"  # ASCII record separator: marks a block boundary while text is collected
+#: Elements whose text is never main content (for the main-content span), besides _SKIP_TEXT_TAGS.
+_NOT_CONTENT_TAGS = frozenset({"head", "title"})
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,10 @@ class Extracted:
         main_text: main-content text, one paragraph per line.
         tag_sequence: element names in document order (lower case).
         notes: remarks for the user (e.g. that main-content extraction failed).
+        content_span: the main-content subtree as a range of ``tag_sequence``
+            (:func:`~dedup_gui.core.template.content_span`), or ``None``.
+        visible_text: the whole page's visible text, one block per line (for learning the
+            site's template: :mod:`dedup_gui.core.site_template`).
     """
 
     title: str
@@ -50,6 +57,8 @@ class Extracted:
     main_text: str
     tag_sequence: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    content_span: tuple[int, int] | None = None
+    visible_text: str = ""
 
 
 def parse_html(text: str) -> lxml.html.HtmlElement | None:
@@ -261,7 +270,7 @@ def resiliparse_text(text: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def main_text(text: str, extractor: str = "readability") -> tuple[str, tuple[str, ...]]:
+def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str, tuple[str, ...]]:
     """Main-content text of a page with readability-lxml (or another of :data:`EXTRACTORS`).
 
     ``"readability"`` is readability-lxml on lxml's tree after :func:`drop_overlays`;
@@ -272,6 +281,8 @@ def main_text(text: str, extractor: str = "readability") -> tuple[str, tuple[str
     Args:
         text: decoded HTML of the whole page.
         extractor: a key of :data:`EXTRACTORS`.
+        tree: ``text`` already parsed with :func:`parse_html`, for readability, which changes it
+            (``None``: parsed here).
 
     Returns:
         ``(main_text, notes)``: the text (one paragraph per line, "" if none) and remarks
@@ -297,7 +308,8 @@ def main_text(text: str, extractor: str = "readability") -> tuple[str, tuple[str
         raise ValueError(f"unknown extractor {extractor!r}: use one of {', '.join(EXTRACTORS)}")
     # readability parses strings without huge_tree (libxml2 then stops at 256 levels of
     # nesting), so it gets a tree parsed here.
-    tree = parse_html(clean)
+    if tree is None:
+        tree = parse_html(clean)
     if tree is None:
         return "", ()
     drop_overlays(tree)
@@ -415,39 +427,130 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
             )
             extractor = "readability"
     if extractor == "fast":
-        fast = _extract_fast(text, min_tokens, root)
+        fast = _extract_fast(text, min_tokens)
         if fast is not None:
             return replace(fast, notes=(*notes, *fast.notes)) if notes else fast
         # lexbor failed on the page: lxml's tree, and the note main_text gives
     if root is None:
         root = parse_html(text)
-    content, more = main_text(text, extractor)
-    content, found_notes = _whole_text_if_no_article(root, content, min_tokens, extractor)
+    # Everything taken from the tree before readability changes it: then readability gets this
+    # tree, not a second parse of the page.
+    title, url = page_title(root), page_url(root, text)
+    tags, parents, texts, visible = lxml_facts(root)
+    content, more = main_text(text, extractor, root if extractor == "readability" else None)
+    content, found_notes = _whole_text_if_no_article(visible, content, min_tokens, extractor)
     return Extracted(
-        title=page_title(root),
-        url=page_url(root, text),
+        title=title,
+        url=url,
         main_text=content,
-        tag_sequence=tag_sequence(root),
+        tag_sequence=tags,
         notes=(*notes, *more, *found_notes),
+        content_span=content_span(parents, texts, content) if content else None,
+        visible_text=visible,
     )
 
 
-def _whole_text_if_no_article(root, content: str, min_tokens: int, extractor: str) -> tuple[str, tuple[str, ...]]:
-    """``content``, or the whole visible text of lxml tree ``root`` (with a note) when
-    ``content`` has fewer than ``min_tokens`` tokens and the whole text has enough."""
-    if root is not None and not _has_tokens(content, min_tokens):
-        body = root.find(".//body")
-        whole = element_text(body if body is not None else root)
-        if _has_tokens(whole, min_tokens):
-            return whole, (f"{extractor} found no article: the main text is the whole visible text",)
+def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
+    """One walk of an lxml tree for what the scan keeps of it besides the main text.
+
+    Args:
+        root: the tree (:func:`parse_html`), or ``None``.
+
+    Returns:
+        ``(tags, parents, texts, visible)``: the element names in document order
+        (:func:`tag_sequence`); each element's parent index (-1 for the root) and own text
+        (its text and its children's tails; ``""`` in elements whose text is not shown), for
+        :func:`~dedup_gui.core.template.content_span`; and the body's visible text, one block
+        per line (:func:`body_text`).
+    """
+    if root is None:
+        return (), [], [], ""
+    tags: list[str] = []
+    parents: list[int] = []
+    own: list[list[str]] = []
+    stack: list[int] = []  # indices of the open elements
+    parts: list[str] = []  # the body's text, as element_text builds it
+    hidden = quiet = pre_depth = 0  # open elements whose text is not shown / not content / open <pre>s
+    body = -1  # index of the <body> element, while it is open
+    seen_body = False
+
+    def add(text: str) -> None:
+        text = text.replace(_BREAK, " ")
+        parts.append(text.replace("\n", _BREAK) if pre_depth else text)
+
+    for event, el in lxml.etree.iterwalk(root, events=("start", "end")):
+        tag = el.tag.lower() if isinstance(el.tag, str) else None
+        in_body = body >= 0
+        if event == "start":
+            if tag is None:
+                continue
+            index = len(tags)
+            tags.append(sys.intern(tag))
+            parents.append(stack[-1] if stack else -1)
+            stack.append(index)
+            skip = tag in _SKIP_TEXT_TAGS
+            hidden += skip
+            quiet += skip or tag in _NOT_CONTENT_TAGS
+            own.append([el.text] if el.text and not quiet else [])
+            if tag == "body" and not seen_body:
+                body, seen_body = index, True
+                if el.text and not hidden:
+                    add(el.text)
+                continue
+            if in_body and not hidden - skip:  # inside the body, not inside a hidden element
+                if tag in _BLOCK_TAGS:
+                    parts.append(_BREAK)
+                if tag == "pre":
+                    pre_depth += 1
+                if el.text and not skip:
+                    add(el.text)
+        else:
+            if tag is not None:
+                index = stack.pop()
+                skip = tag in _SKIP_TEXT_TAGS
+                hidden -= skip
+                quiet -= skip or tag in _NOT_CONTENT_TAGS
+                if index == body:
+                    body = -1
+                    continue
+                if in_body and not hidden:
+                    if tag == "pre":
+                        pre_depth -= 1
+                    if tag in _BLOCK_TAGS:
+                        parts.append(_BREAK)
+            if el.tail:
+                if stack and not quiet:
+                    own[stack[-1]].append(el.tail)
+                if body >= 0 and not hidden:
+                    add(el.tail)
+    if not seen_body:
+        visible = element_text(root)
+    else:
+        lines = (normalize_whitespace(line) for line in "".join(parts).split(_BREAK))
+        visible = "\n".join(line for line in lines if line)
+    return tuple(tags), parents, [" ".join(t) for t in own], visible
+
+
+def body_text(root) -> str:
+    """The visible text of lxml tree ``root``'s body (or of the whole tree), one block per line."""
+    if root is None:
+        return ""
+    body = root.find(".//body")
+    return element_text(body if body is not None else root)
+
+
+def _whole_text_if_no_article(visible: str, content: str, min_tokens: int, extractor: str) -> tuple[str, tuple[str, ...]]:
+    """``content``, or the page's whole ``visible`` text (with a note) when ``content`` has
+    fewer than ``min_tokens`` tokens and the whole text has enough."""
+    if not _has_tokens(content, min_tokens) and _has_tokens(visible, min_tokens):
+        return visible, (f"{extractor} found no article: the main text is the whole visible text",)
     return content, ()
 
 
-def _extract_fast(text: str, min_tokens: int, root=None) -> Extracted | None:
+def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     """:func:`extract` with ``"fast"`` on one lexbor parse; ``None`` if lexbor fails on the
-    page (the caller then extracts as before, and says why).  ``root``: lxml's tree of the
-    page if the depth check already parsed it (for the no-article fallback)."""
-    from .readability_lexbor import LexborHTMLParser, readability_lexbor_text
+    page (the caller then extracts as before, and says why)."""
+    from .readability_lexbor import LexborHTMLParser, block_text, readability_lexbor_text
 
     clean = text.replace("\x00", "")
     if not clean.strip():
@@ -455,11 +558,14 @@ def _extract_fast(text: str, min_tokens: int, root=None) -> Extracted | None:
     try:
         tree = LexborHTMLParser(clean)
         title, links, metas, tags = lexbor_page_facts(tree)
+        outline = lexbor_outline(tree.root)  # before extraction changes the tree
+        visible = block_text([tree.body]) if tree.body is not None else ""
         content = readability_lexbor_text(clean, tree)
     except Exception:  # a bad page must not stop the scan
         return None
     notes: tuple[str, ...] = ()
-    if not _has_tokens(content, min_tokens):  # rare: lxml's whole visible text, as the others
-        tree_lxml = root if root is not None else parse_html(text)
-        content, notes = _whole_text_if_no_article(tree_lxml, content, min_tokens, "fast")
-    return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes)
+    if not _has_tokens(content, min_tokens):  # rare: the whole visible text, as the others
+        content, notes = _whole_text_if_no_article(visible, content, min_tokens, "fast")
+    span = content_span(*outline, content) if content else None
+    return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes,
+                     content_span=span, visible_text=visible)  # fmt: skip

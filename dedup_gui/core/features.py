@@ -8,14 +8,17 @@ text SHA-1, 64-bit SimHash, shingle set and MinHash signature.  Pure apart from 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
+from .attribute_bound import bound_attributes
 from .decoding import decode_html
-from .extract import extract
-from .loading import PageBytes, SourceFile, read_page
+from .extract import body_text, extract, parse_html
+from .loading import PageBytes, PageReadError, SourceFile, read_page, read_page_bytes
 from .model import Page, ScanSettings
 from .shingles import minhash_signature, shingle_hashes
 from .simhash import simhash_text
+from .site_template import other_line_hashes
 from .tokens import normalize_whitespace, tokenize
 
 
@@ -48,7 +51,6 @@ def page_from_bytes(
     decoded = decode_html(data)
     found = extract(decoded.text, settings.min_tokens, settings.extractor)
     tokens = tokenize(found.main_text)
-    has_text = len(tokens) >= settings.min_tokens
     notes = list(found.notes)
     if decoded.replaced:
         notes.append(
@@ -65,9 +67,9 @@ def page_from_bytes(
         notes.append(f"declared charset {decoded.declared!r} does not fit the bytes: read as {decoded.encoding} (detected)")
     if decoded.declared and decoded.source == "utf-8":
         notes.append(f"declared charset {decoded.declared!r} is wrong: the bytes are valid UTF-8")
-    if not has_text:
+    text = text_features(found.main_text, settings, tokens)
+    if not text["has_text"]:
         notes.append(f"no usable main text ({len(tokens)} tokens < {settings.min_tokens})")
-    shingles = shingle_hashes(tokens, settings.shingle_size) if has_text else shingle_hashes([], 1)
     return Page(
         path=path,
         abspath=abspath,
@@ -77,18 +79,65 @@ def page_from_bytes(
         encoding_source=decoded.source,
         title=found.title,
         url=found.url,
-        main_text=found.main_text,
-        text_hash=text_hash(found.main_text),
         tag_sequence=found.tag_sequence,
-        simhash=simhash_text(found.main_text) if has_text else 0,
-        shingles=shingles,
-        minhash=minhash_signature(shingles, settings.num_perm),
-        word_count=len(tokens),
-        has_text=has_text,
         notes=tuple(notes),
         file_sha1=read.file_sha1 if read else "",
         file_stamp=read.stamp if read else None,
+        content_span=found.content_span if text["has_text"] else None,
+        other_lines=other_line_hashes(found.visible_text, found.main_text),
+        **text,
     )
+
+
+def text_features(main_text: str, settings: ScanSettings, tokens: list[str] | None = None) -> dict:
+    """The features of a main text: the :class:`Page` fields ``main_text``, ``text_hash``,
+    ``simhash``, ``shingles``, ``minhash``, ``word_count`` and ``has_text``.
+
+    Args:
+        main_text: the text, one block per line.
+        settings: scan settings (shingle size, MinHash permutations, minimum tokens).
+        tokens: ``tokenize(main_text)`` if already computed.
+
+    Returns:
+        ``{field name: value}`` (dict).
+    """
+    tokens = tokenize(main_text) if tokens is None else tokens
+    has_text = len(tokens) >= settings.min_tokens
+    shingles = shingle_hashes(tokens, settings.shingle_size) if has_text else shingle_hashes([], 1)
+    return {
+        "main_text": main_text,
+        "text_hash": text_hash(main_text),
+        "simhash": simhash_text(main_text) if has_text else 0,
+        "shingles": shingles,
+        "minhash": minhash_signature(shingles, settings.num_perm),
+        "word_count": len(tokens),
+        "has_text": has_text,
+    }
+
+
+def with_main_text(page: Page, main_text: str, notes: tuple[str, ...], settings: ScanSettings) -> Page:
+    """``page`` with another main text (the site's template taken out) and that text's features.
+
+    Args:
+        page: the page.
+        main_text: its new main text.
+        notes: its notes.
+        settings: scan settings.
+
+    Returns:
+        A new :class:`Page` (the main-content span is kept: the template layout does not change).
+    """
+    return replace(page, notes=notes, **text_features(main_text, settings))
+
+
+def read_visible_text(page: Page, settings: ScanSettings) -> str | None:
+    """A page's whole visible text, one block per line, read from its file again (``None`` if
+    the file can no longer be read)."""
+    try:
+        data = read_page_bytes(SourceFile(page.path, page.abspath), settings.max_file_bytes)
+    except PageReadError:
+        return None
+    return body_text(parse_html(bound_attributes(decode_html(data).text)[0]))
 
 
 def load_page(source: SourceFile, settings: ScanSettings) -> Page:

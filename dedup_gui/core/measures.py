@@ -3,8 +3,9 @@
 * content similarity: normalized Levenshtein similarity of the whitespace-normalized main texts;
 * content containment and Jaccard similarity of the shingle sets (Broder 1997);
 * layout similarity: normalized Levenshtein similarity of the DOM tag sequences (Di Lucca,
-  Di Penta and Fasolino, COMPSAC 2002), each tag name mapped to one character so rapidfuzz's
-  bit-parallel string algorithm can run on it;
+  Di Penta and Fasolino, COMPSAC 2002) of the pages' templates, the main-content subtree
+  collapsed to one element (:mod:`.template`), each tag name mapped to one character so
+  rapidfuzz's bit-parallel string algorithm can run on it;
 * Hamming distance of the 64-bit SimHashes (Charikar 2002).
 """
 
@@ -20,6 +21,7 @@ from .features import normalized_text
 from .model import Page, PairScores
 from .shingles import containment, jaccard
 from .simhash import hamming_distance
+from .template import template_tags
 
 # Known HTML element names get fixed code points; others are hashed into a Private Use plane.
 _HTML_TAGS = sorted(
@@ -69,6 +71,21 @@ def layout_similarity(a: Sequence[str], b: Sequence[str]) -> float:
     return 1.0 - plain_distance(sa, sb) / max(len(sa), len(sb))
 
 
+def contained_side(a: Page, b: Page) -> str:
+    """Which page's content the containment measure is about: the one with fewer shingles.
+
+    Args:
+        a, b: the left and the right page.
+
+    Returns:
+        ``"left"`` when ``a`` has fewer content shingles (so ``containment`` is the share of the
+        left page inside the right one), ``"right"`` for the reverse, ``""`` when they have as
+        many (str).
+    """
+    na, nb = len(a.shingles), len(b.shingles)
+    return "left" if na < nb else "right" if nb < na else ""
+
+
 def pair_scores(a: Page, b: Page) -> PairScores:
     """Compute every measure of DESIGN.md for two pages.
 
@@ -91,7 +108,9 @@ def pair_scores(a: Page, b: Page) -> PairScores:
     return PairScores(
         content_similarity=content,
         content_containment=contained,
-        layout_similarity=layout_similarity(a.tag_sequence, b.tag_sequence),
+        layout_similarity=layout_similarity(template_tags(a.tag_sequence, a.content_span),
+                                            template_tags(b.tag_sequence, b.content_span)),
+        contained_side=contained_side(a, b) if both_text else "",
         hamming_distance=hamming_distance(a.simhash, b.simhash),
         jaccard=jac,
         identical_bytes=False,

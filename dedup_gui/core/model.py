@@ -124,6 +124,12 @@ class Page:
             to identify that content (:func:`dedup_gui.core.loading.trusted_stamp`), else
             ``None``; also ``None`` for a page from the feature cache.  A property of this one
             file, never stored with the features (a copy has another).
+        content_span: the main-content subtree as an element range ``(start, end)`` of
+            ``tag_sequence`` (:mod:`dedup_gui.core.template`); the rest is the page's template.
+            ``None`` when the page has no usable text or no element holds it.
+        other_lines: hashes of the page's visible lines that are not lines of its main text
+            (sorted unique ``np.uint32``, :func:`dedup_gui.core.site_template.line_hash`); the
+            scan learns each site's template from them.
     """
 
     path: str
@@ -145,6 +151,8 @@ class Page:
     notes: tuple[str, ...] = ()
     file_sha1: str = ""
     file_stamp: tuple[int, int] | None = None
+    content_span: tuple[int, int] | None = None
+    other_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
 
     @property
     def simhash_hex(self) -> str:
@@ -173,12 +181,16 @@ class PairScores:
         content_similarity: normalized Levenshtein similarity of the whitespace-normalized main
             texts (rapidfuzz), 1 = identical.
         content_containment: share of the smaller page's content shingles found in the other.
-        layout_similarity: normalized Levenshtein similarity of the DOM tag sequences
-            (Di Lucca, Di Penta and Fasolino, COMPSAC 2002).
+        layout_similarity: normalized Levenshtein similarity of the DOM tag sequences of the two
+            pages' templates, each page's main-content subtree collapsed to one element
+            (Di Lucca, Di Penta and Fasolino, COMPSAC 2002; :mod:`dedup_gui.core.template`).
         hamming_distance: differing bits between the two 64-bit SimHashes (0..64).
         jaccard: Jaccard similarity of the two shingle sets (Broder 1997), exact.
         identical_bytes: ``True`` when both files have the same bytes.
         both_have_text: ``True`` when both pages have usable main text.
+        contained_side: which page ``content_containment`` is about, the one with fewer content
+            shingles: ``"left"`` (the left page's share inside the right one), ``"right"``, or
+            ``""`` (as many shingles, or no text).
     """
 
     content_similarity: float
@@ -188,6 +200,7 @@ class PairScores:
     jaccard: float
     identical_bytes: bool = False
     both_have_text: bool = True
+    contained_side: str = ""
 
 
 @dataclass(frozen=True)
@@ -252,6 +265,8 @@ class ScanSettings:
         dask_scheduler: address of a Dask distributed scheduler (e.g. ``"tcp://10.0.0.5:8786"``)
             to run the per-page stage on; ``None`` to run it on this machine.
         cache_dir: the cache folder; ``None`` for the user's cache directory.
+        learn_templates: learn each site's template from the folder and take it out of the
+            pages' main texts (:mod:`dedup_gui.core.site_template`).
         follow_links: follow symbolic links whose target lies outside the scanned folder (read
             the files and walk the folders they point to); ``False`` (default) lists them as
             skipped, so a link cannot bring outside files (``/etc/passwd``) into a scan and its
@@ -273,6 +288,7 @@ class ScanSettings:
     cache_dir: str | None = None
     extractor: str = "readability"
     dask_scheduler: str | None = None
+    learn_templates: bool = True
     follow_links: bool = False
 
 

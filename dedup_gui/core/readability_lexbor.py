@@ -211,6 +211,69 @@ def _move(node, into, first: bool = False) -> None:
             into.insert_child(n, move=True)
 
 
+def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
+    """The nodes' visible text laid out like :func:`dedup_gui.core.extract.element_text` (each
+    node followed by its tail): one block (paragraph, heading, list item...) per line.
+
+    Args:
+        nodes: lexbor nodes, in order.
+        videos: nodes shown as the word "VIDEO" (readability keeps video frames so).
+
+    Returns:
+        The text (str), whitespace collapsed, empty lines dropped.
+    """
+    parts: list[str] = []
+    append = parts.append
+    pre_depth = 0
+    for root in nodes:
+        root_id = root.mem_id
+        node = root
+        while True:
+            tag = node.tag
+            descend = False
+            if tag == "-text":
+                text = (node.text_content or "").replace(_BREAK, " ")
+                append(text.replace("\n", _BREAK) if pre_depth else text)
+            elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS:
+                if tag in _BLOCK_TAGS:
+                    append(_BREAK)
+                if tag == "pre":
+                    pre_depth += 1
+                if node in videos:
+                    append("VIDEO")
+                descend = True
+            child = node.first_child if descend else None
+            if child is not None:
+                node = child
+                continue
+            # Leave this node, and every ancestor whose last child it ends, up to the root.
+            while True:
+                if descend:
+                    if tag == "pre":
+                        pre_depth -= 1
+                    if tag in _BLOCK_TAGS:
+                        append(_BREAK)
+                if node.mem_id == root_id:
+                    node = None
+                    break
+                nxt = node.next
+                if nxt is not None:
+                    node = nxt
+                    break
+                node = node.parent
+                tag, descend = node.tag, True
+            if node is None:
+                break
+        tail = root.next
+        while tail is not None and tail.tag == "-text":
+            text = (tail.text_content or "").replace(_BREAK, " ")
+            append(text.replace("\n", _BREAK) if pre_depth else text)
+            tail = tail.next
+    # " ".join(line.split()) is normalize_whitespace: both split on str.isspace characters.
+    lines = (" ".join(line.split()) for line in "".join(parts).split(_BREAK))
+    return "\n".join(line for line in lines if line)
+
+
 class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
@@ -685,57 +748,7 @@ class _Readability:
 
     def text(self, nodes: list) -> str:
         """The nodes' text laid out like extract.element_text (each node followed by its tail)."""
-        parts: list[str] = []
-        append = parts.append
-        pre_depth = 0
-        videos = self.videos
-        for root in nodes:
-            root_id = root.mem_id
-            node = root
-            while True:
-                tag = node.tag
-                descend = False
-                if tag == "-text":
-                    text = (node.text_content or "").replace(_BREAK, " ")
-                    append(text.replace("\n", _BREAK) if pre_depth else text)
-                elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS:
-                    if tag in _BLOCK_TAGS:
-                        append(_BREAK)
-                    if tag == "pre":
-                        pre_depth += 1
-                    if node in videos:
-                        append("VIDEO")
-                    descend = True
-                child = node.first_child if descend else None
-                if child is not None:
-                    node = child
-                    continue
-                # Leave this node, and every ancestor whose last child it ends, up to the root.
-                while True:
-                    if descend:
-                        if tag == "pre":
-                            pre_depth -= 1
-                        if tag in _BLOCK_TAGS:
-                            append(_BREAK)
-                    if node.mem_id == root_id:
-                        node = None
-                        break
-                    nxt = node.next
-                    if nxt is not None:
-                        node = nxt
-                        break
-                    node = node.parent
-                    tag, descend = node.tag, True
-                if node is None:
-                    break
-            tail = root.next
-            while tail is not None and tail.tag == "-text":
-                text = (tail.text_content or "").replace(_BREAK, " ")
-                append(text.replace("\n", _BREAK) if pre_depth else text)
-                tail = tail.next
-        # " ".join(line.split()) is normalize_whitespace: both split on str.isspace characters.
-        lines = (" ".join(line.split()) for line in "".join(parts).split(_BREAK))
-        return "\n".join(line for line in lines if line)
+        return block_text(nodes, self.videos)
 
     # -- the pass ------------------------------------------------------------------------------
 

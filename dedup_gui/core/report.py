@@ -269,6 +269,7 @@ def _report_dict(report: Report) -> dict:
                 "type": pair.type.value,
                 "content_similarity": round(s.content_similarity, 6),
                 "content_containment": round(s.content_containment, 6),
+                "contained_side": s.contained_side or None,
                 "layout_similarity": round(s.layout_similarity, 6),
                 "hamming_distance": s.hamming_distance,
                 "jaccard": round(s.jaccard, 6),

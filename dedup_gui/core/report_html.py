@@ -19,6 +19,7 @@ import io
 import re
 
 from .charts import TYPE_COLORS
+from .classify import containment_text
 from .diff_excerpt import DiffExcerpt, Segment
 from .model import TYPE_ORDER, DupType
 from .report_model import PairEntry, Report, report_charts, why_text
@@ -333,7 +334,8 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             f"<div class='pages2'><div>{_page_cell(e.left, 'left')}</div><div>{_page_cell(e.right, 'right')}</div></div>"
             "<table class='measures'><tr><th>content similarity</th><th>content containment</th>"
             "<th>layout similarity</th><th>Hamming distance</th><th>Jaccard</th><th>identical bytes</th></tr>"
-            f"<tr><td class='n'>{sc.content_similarity:.4f}</td><td class='n'>{sc.content_containment:.4f}</td>"
+            f"<tr><td class='n'>{sc.content_similarity:.4f}</td><td class='n'>{sc.content_containment:.4f}"
+            f"<br><small>{esc(containment_text(sc))}</small></td>"
             f"<td class='n'>{sc.layout_similarity:.4f}</td><td class='n'>{sc.hamming_distance} bits</td>"
             f"<td class='n'>{sc.jaccard:.4f}</td><td>{'yes' if sc.identical_bytes else 'no'}</td></tr></table>"
             f"<p class='why'>Why: {esc(why_text(e.why))}</p>"

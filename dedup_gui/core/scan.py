@@ -21,7 +21,7 @@ from .cache import FeatureCache
 from .candidates import FULL_BUCKET_LIMIT, Candidates, find_candidates
 from .classify import classify
 from .cluster import build_clusters
-from .features import load_page
+from .features import load_page, read_visible_text, with_main_text
 from .loading import NotAPageError, PageReadError, SourceFile, discover, followed_links_note
 from .measures import pair_scores
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
@@ -34,6 +34,7 @@ from .progress import (  # the stage names stay part of this module's interface
     Progress,
     check_cancel,
 )
+from .site_template import SiteTemplates, strip_templates
 from .subprocess_guard import exit_with_parent
 
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
@@ -506,6 +507,11 @@ def scan_folder(
                 errors.append(outcome)
             else:
                 skipped.append(outcome)
+        learned = SiteTemplates()
+        if settings.learn_templates:
+            pages, learned = strip_templates(pages, lambda p, text, notes: with_main_text(p, text, notes, settings),
+                                             lambda p: read_visible_text(p, settings))  # fmt: skip
+        check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 0, 1)
         candidates = find_candidates(pages, settings, lambda: check_cancel(progress))
         check_cancel(progress)
@@ -515,6 +521,8 @@ def scan_folder(
         if cache is not None:
             cache.close()
     notes = [cache.problem] if cache is not None and cache.problem else []
+    if learned.note():
+        notes.append(learned.note())
     if settings.follow_links:
         notes.append(followed_links_note(found.followed_out))
     if not found.files:

@@ -269,6 +269,9 @@ class PairsModel(ResultTableModel):
             cluster = self._pair_cluster(pair)
             return "" if cluster == NO_CLUSTER else str(cluster)
         key = self.sort_key(record, col)
+        if col == 4 and pair.scores.contained_side:  # which page lies inside the other
+            inner = pair.scores.contained_side
+            return f"{format_score(key)} ({inner} in {'right' if inner == 'left' else 'left'})"
         return str(key) if col == 6 else format_score(key)
 
     def sort_key(self, record: int, col: int) -> Any:

@@ -1,0 +1,217 @@
+"""Learn each site's template from the scanned folder, and take it out of the pages' main texts.
+
+A site repeats its template (navigation, sidebars, search box, footer) on its pages, so a folder
+of one site carries the evidence of what is template: lines of text that appear *outside* the
+main content of many of its pages.  Readability sometimes keeps some of them in its pick, or
+picks them instead of the article (a sidebar, a footer on a page with little text); two pages
+whose "main text" is the same footer then look like duplicates of each other.  Henzinger (SIGIR
+2006) found that SimHash and shingling fail on pairs from one site for this reason.
+
+Per page, the scan keeps the hashes of its visible lines outside its main text
+(:attr:`~dedup_gui.core.model.Page.other_lines`).  Per scan, for each site (a host of the pages'
+URLs, else the top folder), a line is *template* when it lies outside the main text of at least
+:data:`TEMPLATE_SHARE` of the site's pages, and of at least :data:`TEMPLATE_MIN_PAGES` pages;
+sites of fewer than :data:`MIN_SITE_PAGES` pages learn nothing (a folder of unrelated single
+pages keeps today's behaviour).  Article text does not qualify: it is *inside* the main content
+of its own pages, so even an article copied into every version folder of a site is never
+template.  Template lines are removed from the main texts; a page whose main text was all
+template gets its non-template visible text instead (read again), and a page with none has no
+usable text (it is never a duplicate of anything).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from urllib.parse import urlsplit
+
+import numpy as np
+
+from .model import Page
+from .tokens import normalize_whitespace
+
+#: A line is template when it lies outside the main text of at least this share of a site's pages...
+TEMPLATE_SHARE = 0.3
+#: ...and of at least this many pages.
+TEMPLATE_MIN_PAGES = 5
+#: Sites with fewer pages learn no template.
+MIN_SITE_PAGES = 5
+
+
+def line_hash(line: str) -> int:
+    """A stable 32-bit hash of a text line, whitespace-normalized and case-folded (CRC-32)."""
+    return zlib.crc32(normalize_whitespace(line).casefold().encode("utf-8", "surrogatepass"))
+
+
+def line_hashes(lines: Iterable[str]) -> np.ndarray:
+    """Sorted unique :func:`line_hash` values of the non-empty lines (``np.uint32``, shape (n,))."""
+    values = {line_hash(line) for line in lines if line.strip()}
+    return np.array(sorted(values), dtype=np.uint32)
+
+
+def other_line_hashes(visible_text: str, main_text: str) -> np.ndarray:
+    """Hashes of the visible lines of a page that are not lines of its main text.
+
+    Args:
+        visible_text: the page's whole visible text, one block per line.
+        main_text: its main text, one block per line.
+
+    Returns:
+        Sorted unique ``np.uint32`` hashes (shape (n,)).
+    """
+    main = {line_hash(line) for line in main_text.split("\n") if line.strip()}
+    return np.array(sorted({h for h in (line_hash(x) for x in visible_text.split("\n") if x.strip())} - main),
+                    dtype=np.uint32)  # fmt: skip
+
+
+def _host(page: Page) -> str:
+    host = (urlsplit(page.url).hostname or "").lower() if page.url else ""
+    return host[4:] if host.startswith("www.") else host
+
+
+def _folder(page: Page) -> str:
+    head, sep, _ = page.path.partition("/")
+    return f"folder:{head}" if sep else "folder:"
+
+
+def sites_of(pages: list[Page]) -> list[str]:
+    """The site of each page: its URL's host without ``www.``; for a page that tells no URL (a
+    site's 404 page often does not), the host most pages of its top folder tell; else its top
+    folder in the scan.
+
+    Returns:
+        One site name per page (list[str]).
+    """
+    hosts: dict[str, Counter[str]] = defaultdict(Counter)
+    for page in pages:
+        host = _host(page)
+        if host:
+            hosts[_folder(page)][host] += 1
+    out = []
+    for page in pages:
+        host = _host(page)
+        if not host and hosts.get(_folder(page)):
+            host = hosts[_folder(page)].most_common(1)[0][0]
+        out.append(host or _folder(page))
+    return out
+
+
+@dataclass
+class SiteTemplates:
+    """What a scan learned: each site's template lines.
+
+    Attributes:
+        lines: site -> sorted ``np.uint32`` hashes of its template lines.
+        common: site -> sorted ``np.uint32`` hashes of the lines outside the main text of at least
+            :data:`TEMPLATE_MIN_PAGES` of its pages (a superset of ``lines``: what a page whose
+            main text was template drops from its other text).
+        pages: site -> number of its pages.
+        site: the site of each page (list[str]).
+        stripped: pages that had template lines taken out of their main text.
+        replaced: pages whose main text was all template and got their other text instead.
+        emptied: pages left with no usable text.
+    """
+
+    lines: dict[str, np.ndarray] = field(default_factory=dict)
+    common: dict[str, np.ndarray] = field(default_factory=dict)
+    pages: dict[str, int] = field(default_factory=dict)
+    site: list[str] = field(default_factory=list)
+    stripped: int = 0
+    replaced: int = 0
+    emptied: int = 0
+
+    def note(self) -> str:
+        """One sentence for the scan's notes ("" when nothing was learned)."""
+        learned = {site: len(lines) for site, lines in self.lines.items() if len(lines)}
+        if not learned:
+            return ""
+        text = (f"learned the template of {len(learned)} site{'s' if len(learned) > 1 else ''} "
+                f"({sum(learned.values()):,} lines repeated outside the main text of their pages)")  # fmt: skip
+        if self.stripped:
+            text += f"; template lines taken out of {self.stripped:,} pages' main text"
+        if self.replaced:
+            text += f"; {self.replaced:,} pages whose main text was template read their other text instead"
+        if self.emptied:
+            text += f"; {self.emptied:,} pages have no text but template (no usable text)"
+        return text
+
+
+def learn_templates(pages: list[Page]) -> SiteTemplates:
+    """Each site's template lines (see the module docstring for the rule).
+
+    Args:
+        pages: the scan's pages.
+
+    Returns:
+        :class:`SiteTemplates` (no page changed yet).
+    """
+    learned = SiteTemplates(site=sites_of(pages))
+    by_site: dict[str, list[int]] = defaultdict(list)
+    for i, site in enumerate(learned.site):
+        by_site[site].append(i)
+    for site, members in by_site.items():
+        learned.pages[site] = len(members)
+        if len(members) < MIN_SITE_PAGES:
+            continue
+        arrays = [pages[i].other_lines for i in members if len(pages[i].other_lines)]
+        if not arrays:
+            continue
+        values, counts = np.unique(np.concatenate(arrays), return_counts=True)
+        need = max(TEMPLATE_MIN_PAGES, int(np.ceil(TEMPLATE_SHARE * len(members))))
+        learned.lines[site] = values[counts >= need].astype(np.uint32)
+        learned.common[site] = values[counts >= TEMPLATE_MIN_PAGES].astype(np.uint32)
+    return learned
+
+
+def strip_templates(
+    pages: list[Page],
+    rebuild: Callable[[Page, str, tuple[str, ...]], Page],
+    visible_text: Callable[[Page], str | None],
+) -> tuple[list[Page], SiteTemplates]:
+    """Learn the sites' templates and take them out of the pages' main texts.
+
+    Args:
+        pages: the scan's pages.
+        rebuild: ``rebuild(page, main_text, notes)`` -> the page with a new main text and the
+            text's features (:func:`dedup_gui.core.features.with_main_text`).
+        visible_text: a page's whole visible text, read again (``None`` if it cannot be).
+
+    Returns:
+        ``(pages, learned)``: the pages (a changed page is a new object), and what was learned.
+    """
+    learned = learn_templates(pages)
+    out = list(pages)
+    for i, page in enumerate(pages):
+        template = learned.lines.get(learned.site[i])
+        if template is None or not len(template) or not page.main_text:
+            continue
+        lines = page.main_text.split("\n")
+        keep = [line for line in lines if not _in(template, line_hash(line))]
+        if len(keep) == len(lines):
+            continue
+        removed = len(lines) - len(keep)
+        if any(line.strip() for line in keep):
+            learned.stripped += 1
+            note = f"{removed} line{'s' if removed > 1 else ''} of the site's template taken out of the main text"
+            out[i] = rebuild(page, "\n".join(keep), (*page.notes, note))
+            continue
+        # Readability picked template (a sidebar, a footer): the page's other text, if any.
+        whole = visible_text(page) or ""
+        common = learned.common[learned.site[i]]
+        other = [line for line in whole.split("\n") if line.strip() and not _in(common, line_hash(line))]
+        if other:
+            learned.replaced += 1
+            note = "the extracted main text was the site's template: the page's other visible text is used"
+            out[i] = rebuild(page, "\n".join(other), (*page.notes, note))
+        else:
+            learned.emptied += 1
+            note = "the page's text is all the site's template: no usable text"
+            out[i] = replace(rebuild(page, "", (*page.notes, note)), has_text=False)
+    return out, learned
+
+
+def _in(sorted_values: np.ndarray, value: int) -> bool:
+    at = int(np.searchsorted(sorted_values, value))
+    return at < len(sorted_values) and int(sorted_values[at]) == value
