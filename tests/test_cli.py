@@ -238,6 +238,26 @@ def test_scan_follows_links_out_of_the_folder_only_with_follow_links(tmp_path):
     assert {f["path"]: f["status"] for f in data["files"]} == {"ok.html": "ok", "page.html": "ok"}
 
 
+def test_scan_names_a_link_to_a_version_folder_and_skips_the_site_files(tmp_path):
+    # Issue 14: the real folder v2/ is read and its link latest/ (which sorts first) is named in
+    # the summary with what it is; the site's .nojekyll is skipped, not a page without text.
+    folder = tmp_path / "site"
+    (folder / "v2").mkdir(parents=True)
+    for name in ("a.html", "b.html"):
+        (folder / "v2" / name).write_text("<html><body><p>" + f"{name} text " * 50 + "</p></body></html>")
+    (folder / ".nojekyll").write_bytes(b"")
+    os.symlink("v2", folder / "latest")
+    out = tmp_path / "r.json"
+    proc = run("scan", str(folder), "-o", str(out), "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    reason = "a link to v2/: its 2 pages are read there (the same pages at a second address)"
+    assert f"  skipped: latest/: {reason}" in proc.stdout.splitlines()
+    assert "pages:    2 (0 without usable main text); 2 other files skipped" in proc.stdout
+    files = {f["path"]: f for f in json.loads(out.read_text(encoding="utf-8"))["files"]}
+    assert [files[p]["status"] for p in (".nojekyll", "latest/", "v2/a.html")] == ["skipped", "skipped", "ok"]
+    assert files["v2/a.html"]["also_at"] == ["latest/a.html"]
+
+
 def test_follow_links_is_an_option_of_scan_only():
     # classify and evaluate read the files a labels CSV names, wherever they are: nothing to follow
     for cmd in ("classify", "evaluate"):

@@ -18,8 +18,9 @@ from .model import Cluster, Page, ScanResult
 KEEP_RULE = (
     "In each cluster the page to keep is the one at the canonical URL: a page that states its own "
     "address (rel=canonical, og:url or the browser's 'saved from' comment), preferring one whose file "
-    "path ends with that address's path; else the page with the longest main content; else the oldest "
-    "file (modification time); remaining ties go to the first path in alphabetical order."
+    "path (or its path through a symbolic link) ends with that address's path; else the page with the "
+    "longest main content; else the oldest file (modification time); remaining ties go to the first "
+    "path in alphabetical order."
 )
 
 
@@ -50,16 +51,20 @@ def file_mtime(page: Page) -> float:
         return float("inf")
 
 
-def _path_matches_url(page: Page) -> bool:
-    """True when the page's file path ends with its URL's path (``/a/b.html`` ~ ``site/a/b.html``;
-    ``/a/`` ~ ``a/index.html``)."""
+def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
+    """True when the page's file path, or one of its other addresses ``also_at`` (through
+    symbolic links, :attr:`ScanResult.also_at`), ends with its URL's path (``/a/b.html`` ~
+    ``site/a/b.html``; ``/a/`` ~ ``a/index.html``)."""
     if not page.url:
         return False
     url_path = urlsplit(page.url).path.strip("/")
-    if not url_path:
-        return page.path.rsplit("/", 1)[-1].startswith("index.")
-    path = page.path
-    return path == url_path or path.endswith(("/" + url_path, f"{url_path}/index.html"))
+    for path in (page.path, *also_at):
+        if not url_path:
+            if path.rsplit("/", 1)[-1].startswith("index."):
+                return True
+        elif path == url_path or path.endswith(("/" + url_path, f"{url_path}/index.html")):
+            return True
+    return False
 
 
 def choose_keep(result: ScanResult, cluster: Cluster, mtime: Callable[[Page], float] = file_mtime) -> KeepChoice:
@@ -76,7 +81,13 @@ def choose_keep(result: ScanResult, cluster: Cluster, mtime: Callable[[Page], fl
     pages = list(cluster.pages)
     times = {i: mtime(result.pages[i]) for i in pages}
     criteria = [
-        ("canonical URL", lambda i: (result.pages[i].url is not None, _path_matches_url(result.pages[i]))),
+        (
+            "canonical URL",
+            lambda i: (
+                result.pages[i].url is not None,
+                _path_matches_url(result.pages[i], result.also_at.get(result.pages[i].path, ())),
+            ),
+        ),
         ("longest main content", lambda i: len(result.pages[i].main_text)),
         ("oldest file", lambda i: -times[i]),
     ]

@@ -1,12 +1,9 @@
-"""Walk a folder and read the page files in it, read-only.
+"""Read the page files of a folder, read-only.
 
-Which files are pages: a suffix of :data:`PAGE_SUFFIXES`, or (for files without a known suffix,
-as crawls write them) content that sniffs as HTML.  Resource folders of browser saves
-(``page_files/`` beside ``page.html``) hold no pages of their own and are skipped.  Files reached
-twice (symlinks, hard links) are read once; symlinked folders are followed, loops are not.
-Symbolic links whose target (all links resolved) lies outside the scanned folder are not
-followed, so a link cannot bring an outside file (``/etc/passwd``) into a scan or its reports;
-they are listed as skipped with the reason, unless the caller opts in (``follow_links``).
+The walk that lists them is :mod:`dedup_gui.core.walk` (its names are re-exported here).  A file
+without a page suffix (as crawls write them) is a page only if its content sniffs as HTML; one
+that is empty or binary is not a page (:class:`NotAPageError`: skipped, not an error), while a
+file named as a page (``x.html``) is read even when empty (a page with no usable text).
 gzip-compressed pages are decompressed with a size limit; MHTML archives give their HTML part.
 Files are opened without blocking and read only if they are regular files, so a pipe or device
 put in a page's place after the walk cannot hang a scan.
@@ -24,24 +21,23 @@ import re
 import stat
 import time
 import zlib
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from .decoding import normalize_label
-from .model import FileError
-
-PAGE_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml", ".mht", ".mhtml"})
-#: Suffixes that are never pages; not sniffed, listed as skipped.
-NOT_PAGE_SUFFIXES = frozenset(
-    {
-        ".css", ".js", ".mjs", ".map", ".json", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg",
-        ".ico", ".bmp", ".tif", ".tiff", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".pdf",
-        ".zip", ".tar", ".7z", ".rar", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".avi", ".mov",
-        ".txt", ".md", ".csv", ".tsv", ".xml", ".rss", ".py", ".exe", ".dll", ".so", ".doc",
-        ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".swf", ".wasm", ".warc",
-    }
-)  # fmt: skip
+from .walk import (  # noqa: F401  (the walk's names, re-exported: callers import them from here)
+    NOT_PAGE_NAMES,
+    NOT_PAGE_SUFFIXES,
+    PAGE_SUFFIXES,
+    Discovery,
+    SourceFile,
+    discover,
+    display_path,
+    followed_links_note,
+    is_not_a_page,
+    is_page_suffix,
+    link_folder_reason,
+)
 
 _MAGIC = (
     (b"\x89PNG", "a PNG image"),
@@ -61,220 +57,8 @@ class PageReadError(Exception):
 
 
 class NotAPageError(PageReadError):
-    """A file without a page suffix whose content is not HTML: skipped, not an error."""
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    """A file found in the folder that may be a page.
-
-    Attributes:
-        path: path relative to the root, ``/``-separated, safe to show (undecodable bytes of
-            the file name written as ``\\xNN`` escapes, see :func:`display_path`).
-        abspath: the real absolute path to open (str, may hold surrogate escapes).
-    """
-
-    path: str
-    abspath: str
-
-
-@dataclass(frozen=True)
-class Discovery:
-    """What a folder walk found.
-
-    Attributes:
-        files: candidate page files, sorted by path.
-        skipped: relative paths of files that are not pages (resources), sorted.
-        errors: folders or files that could not be read, with reasons.
-        skip_reasons: why a skipped path was skipped, where it is not simply "not a page"
-            (a second path to a file already read, a pipe or device, a symbolic link out of
-            the scanned folder).
-        followed_out: with ``follow_links``, the symbolic links out of the scanned folder that
-            were followed (shown relative paths, folders ending in ``/``), sorted.
-    """
-
-    files: list[SourceFile]
-    skipped: list[str]
-    errors: list[FileError]
-    skip_reasons: dict[str, str] = field(default_factory=dict)
-    followed_out: list[str] = field(default_factory=list)
-
-
-def display_path(path: str) -> str:
-    """Return ``path`` with undecodable file-name bytes shown as ``\\xNN`` escapes (str).
-
-    The bytes stay readable, so a user can find the file (``ls $'bad\\xff.html'``), and two
-    names that differ only in such bytes stay different (U+FFFD would merge them).
-
-    Example:
-        >>> display_path("bad\\udcff.html")
-        'bad\\\\xff.html'
-    """
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _is_resource_dir(entry: os.DirEntry, names: set[str]) -> bool:
-    # Browsers save "X.html" with its images and scripts in "X_files/" (or "X-Dateien" etc.).
-    name = entry.name
-    for tail in ("_files", "-files", "_archivos", "-Dateien", "_fichiers"):
-        if name.endswith(tail):
-            stem = name[: -len(tail)]
-            return any(f"{stem}{suffix}" in names for suffix in (".html", ".htm", ".xhtml", ".shtml"))
-    return False
-
-
-def discover(root: str | Path, follow_links: bool = False) -> Discovery:
-    """Walk ``root`` recursively (iteratively: no recursion limit) and list its page files.
-
-    A symbolic link whose target, with every link resolved (:func:`os.path.realpath`), lies
-    outside ``root`` is listed as skipped with its reason and neither read nor walked, unless
-    ``follow_links``.  Links that stay inside are followed (each file and folder once, loops
-    not followed).  Hard links cannot be told from the file itself and are read.
-
-    Args:
-        root: the folder to scan.
-        follow_links: follow symbolic links out of ``root`` too (bool; default ``False``);
-            the links followed are listed in :attr:`Discovery.followed_out`.
-
-    Returns:
-        A :class:`Discovery`.
-
-    Raises:
-        NotADirectoryError: ``root`` is not a folder.
-        PermissionError / OSError: ``root`` itself cannot be listed.
-    """
-    root_path = Path(root).resolve()
-    if not root_path.is_dir():
-        raise NotADirectoryError(f"not a folder: {root}")
-    files: list[SourceFile] = []
-    skipped: list[str] = []
-    errors: list[FileError] = []
-    seen_files: dict[tuple[int, int], str] = {}
-    skip_reasons: dict[str, str] = {}
-    followed_out: list[str] = []
-    root_real = str(root_path)
-    root_stat = root_path.stat()
-    seen_dirs: dict[tuple[int, int], str] = {(root_stat.st_dev, root_stat.st_ino): ""}
-    stack: list[tuple[str, str]] = [(str(root_path), "")]
-    first = True
-    while stack:
-        dir_abs, dir_rel = stack.pop()
-        try:
-            with os.scandir(dir_abs) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError as exc:
-            if first:
-                raise
-            errors.append(FileError(display_path(dir_rel) + "/", f"folder cannot be read: {exc.strerror or exc}"))
-            continue
-        first = False
-        names = {e.name for e in entries}
-        subdirs = []
-        for entry in entries:
-            rel = f"{dir_rel}/{entry.name}" if dir_rel else entry.name
-            shown = display_path(rel)
-            try:
-                st = entry.stat(follow_symlinks=True)
-            except OSError as exc:
-                reason = "broken symbolic link" if entry.is_symlink() else f"cannot be read: {exc.strerror or exc}"
-                errors.append(FileError(shown, reason))
-                continue
-            if entry.is_symlink() and not _is_inside(os.path.realpath(entry.path), root_real):
-                shown_link = shown + "/" if stat.S_ISDIR(st.st_mode) else shown
-                if not follow_links:
-                    # Walking is by link path, so a file below a folder link out is never reached either.
-                    skipped.append(shown_link)
-                    skip_reasons[shown_link] = _outside_link_reason(st.st_mode)
-                    continue
-                followed_out.append(shown_link)
-            key = (st.st_dev, st.st_ino)
-            if stat.S_ISDIR(st.st_mode):
-                if key in seen_dirs:
-                    # a symlink loop or a second path to a folder already walked: listed, not walked
-                    skipped.append(shown + "/")
-                    skip_reasons[shown + "/"] = _seen_folder_reason(seen_dirs[key], rel)
-                    continue
-                seen_dirs[key] = rel
-                if _is_resource_dir(entry, names):
-                    skipped.append(shown + "/")
-                    continue
-                subdirs.append((entry.path, rel))
-            elif stat.S_ISREG(st.st_mode):
-                if key in seen_files:
-                    # The same file through a symlink or hard link: read once, never its own duplicate.
-                    skipped.append(shown)
-                    skip_reasons[shown] = f"the same file as {seen_files[key]}, reached through a link: read once"
-                    continue
-                seen_files[key] = shown
-                suffix = _suffix(entry.name)
-                if suffix in NOT_PAGE_SUFFIXES:
-                    skipped.append(shown)
-                else:
-                    files.append(SourceFile(shown, entry.path))
-            else:
-                skipped.append(shown)
-                skip_reasons[shown] = "not a regular file (a pipe, socket or device)"
-        stack.extend(reversed(subdirs))
-    files.sort(key=lambda f: f.path)
-    skipped.sort()
-    return Discovery(files, skipped, errors, skip_reasons, sorted(followed_out))
-
-
-def _is_inside(real: str, root_real: str) -> bool:
-    """Whether real path ``real`` is ``root_real`` or lies below it (both resolved, str)."""
-    try:
-        return os.path.commonpath([real, root_real]) == root_real
-    except ValueError:  # different drives on Windows
-        return False
-
-
-def _outside_link_reason(mode: int) -> str:
-    """Why a symbolic link out of the scanned folder, to a target of ``mode`` (st_mode), is skipped."""
-    if stat.S_ISDIR(mode):
-        return "a symbolic link to a folder outside the scanned folder: not walked (--follow-links walks it)"
-    what = "a file" if stat.S_ISREG(mode) else "a pipe, socket or device"
-    return f"a symbolic link to {what} outside the scanned folder: not followed (--follow-links follows it)"
-
-
-def followed_links_note(followed_out: list[str], shown: int = 10) -> str:
-    """The scan note of a scan with ``follow_links``: that links out of the folder were followed.
-
-    Args:
-        followed_out: the links followed (:attr:`Discovery.followed_out`).
-        shown: how many of them are named (int); the rest are counted.
-
-    Returns:
-        The note (str).
-    """
-    head = "following links out of the scanned folder (--follow-links): "
-    if not followed_out:
-        return head + "none were found"
-    n = len(followed_out)
-    names = ", ".join(followed_out[:shown]) + (f" and {n - shown:,} more" if n > shown else "")
-    text = head + f"{n:,} symbolic link{'s' if n != 1 else ''} followed ({names}): "
-    return text + ("what they point to is scanned" if n != 1 else "what it points to is scanned")
-
-
-def _seen_folder_reason(seen_rel: str, rel: str) -> str:
-    """Why folder ``rel`` (relative to the scanned folder) is not walked: it is folder
-    ``seen_rel`` again ("" is the scanned folder itself)."""
-    # which of the two paths is the link is not known here (either may be): say what is
-    if seen_rel == "" or rel.startswith(seen_rel + "/"):
-        where = "the scanned folder" if seen_rel == "" else display_path(seen_rel) + "/"
-        return f"{where} again, inside itself through a link (a loop): not followed"
-    return f"the same folder as {display_path(seen_rel)}/, reached through a link: walked once"
-
-
-def _suffix(name: str) -> str:
-    lower = name.lower()
-    if lower.endswith(".gz"):
-        lower = lower[:-3]
-    return os.path.splitext(lower)[1]
-
-
-def is_page_suffix(name: str) -> bool:
-    """Return ``True`` if the file name has a page suffix (``.html``, ``.htm.gz``, ``.mht``...)."""
-    return _suffix(name) in PAGE_SUFFIXES
+    """A file without a page suffix whose content is not HTML (empty, binary, no markup):
+    skipped, not an error."""
 
 
 #: A file's ``(size in bytes, mtime in ns)``: what tells a changed file from an unchanged one.
@@ -527,8 +311,28 @@ def _mime_parts(message: email.message.Message, too_deep: str):
 
 
 def _check_is_html(data: bytes, named_as_page: bool) -> None:
+    """Raise if ``data`` is not an HTML page; a file not named as a page (no page suffix) is
+    held to it more strictly: empty, binary or without HTML markup, it is not a page at all.
+
+    Raises:
+        NotAPageError: a file not named as a page whose content is not HTML (skipped).
+        PageReadError: a file named as a page whose content is binary (an error).
+    """
     if not data.strip():
-        return  # empty pages are read; extraction marks them as having no usable text
+        if named_as_page:
+            return  # an empty x.html is still a page of the site; extraction finds no usable text
+        raise NotAPageError("an empty file without a page suffix: not a page")
+    try:
+        _sniff_html(data, named_as_page)
+    except NotAPageError:
+        raise
+    except PageReadError as exc:
+        if named_as_page:
+            raise
+        raise NotAPageError(str(exc)) from None  # a binary file that never claimed to be a page
+
+
+def _sniff_html(data: bytes, named_as_page: bool) -> None:
     head = data[:4096]
     for magic, what in _MAGIC:
         if what and head.startswith(magic):
@@ -550,4 +354,3 @@ def _check_is_html(data: bytes, named_as_page: bool) -> None:
 def _mostly_text(head: bytes) -> bool:
     control = sum(1 for b in head if b < 9 or 13 < b < 32)
     return control <= len(head) * 0.05
-

@@ -271,7 +271,7 @@ class ScanSettings:
             the files and walk the folders they point to); ``False`` (default) lists them as
             skipped, so a link cannot bring outside files (``/etc/passwd``) into a scan and its
             reports.  Links inside the folder are followed either way
-            (:func:`dedup_gui.core.loading.discover`).
+            (:func:`dedup_gui.core.walk.discover`).
     """
 
     max_file_bytes: int = 50 * 1024 * 1024
@@ -307,10 +307,14 @@ class ScanResult:
         skipped: files that are not pages (stylesheets, images, scripts...), not errors.
         elapsed: wall time of the scan in seconds (float).
         skip_reasons: why a path in ``skipped`` was skipped, where it is not simply "not a
-            page" (a second path to a file already read, a pipe or device, a symbolic link
-            out of the scanned folder).
+            page" (a link to a folder or file read under its real path, a loop, a pipe or
+            device, a symbolic link out of the scanned folder).
         notes: remarks about the scan as a whole (e.g. that the feature cache was rebuilt or
             could not be used, or that the folder holds no page).
+        also_at: the other addresses of pages, through symbolic links that were not read again
+            (``latest/x.html`` for ``v2/x.html`` when ``latest`` links to ``v2``):
+            ``{page path: (other path, ...)}``, sorted; pages without one are left out
+            (:func:`dedup_gui.core.walk.discover`).
     """
 
     root: str
@@ -324,6 +328,7 @@ class ScanResult:
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
     skip_reasons: dict[str, str] = field(default_factory=dict)
+    also_at: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

@@ -255,6 +255,7 @@ def _report_dict(report: Report) -> dict:
                 "cluster": cluster_of.get(i),
                 "notes": list(page.notes),
                 "main_text": page.main_text,
+                "also_at": list(r.also_at.get(page.path, ())),
             }
         )
     files += [{"path": e.path, "status": "error", "reason": e.reason} for e in r.errors]

@@ -22,7 +22,7 @@ from .candidates import FULL_BUCKET_LIMIT, Candidates, find_candidates
 from .classify import classify
 from .cluster import build_clusters
 from .features import load_page, read_visible_text, with_main_text
-from .loading import NotAPageError, PageReadError, SourceFile, discover, followed_links_note
+from .loading import NotAPageError, PageReadError, SourceFile, discover, followed_links_note, is_page_suffix
 from .measures import pair_scores
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
 from .progress import (  # the stage names stay part of this module's interface
@@ -36,6 +36,7 @@ from .progress import (  # the stage names stay part of this module's interface
 )
 from .site_template import SiteTemplates, strip_templates
 from .subprocess_guard import exit_with_parent
+from .walk import link_skip_reasons
 
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
 WORKER_NICENESS = 5
@@ -326,6 +327,10 @@ def _analyse_with_cache(
         outcomes[i] = cache.lookup(source.path, source.abspath)
         if outcomes[i] is None:
             todo.append(i)
+        elif outcomes[i].size == 0 and not is_page_suffix(source.path):
+            # The cache keys content alone, and an empty x.html is a page; an empty file without
+            # a page suffix (emptied since the walk) is not (loading._check_is_html).
+            outcomes[i] = source.path
     def keep(k: int, outcome) -> None:
         # Stored as each page finishes, so a cancelled scan keeps the pages it had analysed.
         if isinstance(outcome, Page):
@@ -529,6 +534,7 @@ def scan_folder(
         notes.append("no files that could be HTML pages were found in the folder")
     notes += candidate_notes(candidates, settings)
     clusters = build_clusters(len(pages), pairs)
+    page_paths = [p.path for p in pages]  # in path order, as the files were
     return ScanResult(
         root=str(Path(root).resolve()),
         pages=pages,
@@ -540,5 +546,6 @@ def scan_folder(
         skipped=sorted(skipped),
         elapsed=time.monotonic() - start,
         notes=notes,
-        skip_reasons=dict(found.skip_reasons),
+        skip_reasons=link_skip_reasons(found, page_paths),
+        also_at={p: found.also_at[p] for p in page_paths if p in found.also_at},
     )

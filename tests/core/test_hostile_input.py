@@ -147,8 +147,11 @@ def test_links_and_loops_read_each_file_once(tmp_path):
     result = scan_folder(tmp_path, ScanSettings(workers=1))
     assert [p.path for p in result.pages] == ["a.html"]
     assert result.pairs == []  # never its own duplicate
-    # Every path still gets a verdict: the other two are skipped as links to a.html.
-    assert result.skip_reason("hard.html") == result.skip_reason("soft.html") == "the same file as a.html, reached through a link: read once"
+    # Every path still gets a verdict: the other two are skipped as second paths to a.html (the
+    # symbolic link named as one, and kept as the page's second address).
+    assert result.skip_reason("hard.html") == "the same file as a.html, reached through a link: read once"
+    assert result.skip_reason("soft.html") == "a link to a.html: read there (the same file at a second address)"
+    assert result.also_at == {"a.html": ("soft.html",)}
     os.mkfifo(tmp_path / "pipe.html")
     again = scan_folder(tmp_path, ScanSettings(workers=1))
     assert again.skip_reason("pipe.html") == "not a regular file (a pipe, socket or device)"

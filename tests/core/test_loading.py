@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,106 @@ def test_discover_lists_suffixless_crawl_file_and_it_sniffs_as_html(tmp_path: Pa
         read_page_bytes(found.files[0], MB)
 
 
+#: The files a site folder holds beside its pages, each with content of its real kind.
+SITE_NON_PAGES = {
+    ".nojekyll": b"",  # GitHub Pages: an empty marker file
+    ".buildinfo": b"# Sphinx build info version 1\nconfig: 3f2a\ntags: 645f\n",
+    "objects.inv": b"# Sphinx inventory version 2\n# Project: Demo\n# Version: 1.0\n"
+    b"# The remainder of this file is compressed using zlib.\n"
+    + zlib.compress(b"index std:doc -1 index.html Demo\n" * 20),
+    "CNAME": b"docs.example.org\n",
+    "robots.txt": b"User-agent: *\nDisallow:\n",
+    "_redirects": b"/old/* /new/:splat 301\n",
+    # Apache takes an inline HTML message: a page marker, in a file that is no page
+    ".htaccess": b'ErrorDocument 403 "<html><body><p>Forbidden</p></body></html>"\n',
+    "favicon.ico": b"\x00\x00\x01\x00\x01\x00\x10\x10" + bytes(64),
+    "manifest.webmanifest": b'{"name": "Demo", "icons": []}',
+    ".DS_Store": b"\x00\x00\x00\x01Bud1" + bytes(256),
+    "Thumbs.db": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(256),
+    "sub/.gitkeep": b"",
+    "sub/placeholder": b"",  # an empty file without a suffix
+}
+
+
+def _site_folder(root: Path) -> None:
+    """A site folder: its non-page files (:data:`SITE_NON_PAGES`), an empty page file, a page and
+    a crawl file named by hash that is a page."""
+    for name, data in SITE_NON_PAGES.items():
+        write(root / name, data)
+    write(root / "index.html")
+    write(root / "empty.html", b"")
+    write(root / "3f9a2c7be01d44a5", HTML)
+
+
+def test_discover_skips_the_files_of_a_site_that_are_not_pages(tmp_path: Path) -> None:
+    _site_folder(tmp_path)
+    found = discover(tmp_path)
+    # Issue 14: every file of SITE_NON_PAGES is skipped by its name or suffix, or (empty without
+    # a page suffix) its size, unread: "not a page", no reason of its own.  An empty x.html is
+    # still a page of the site, and a suffix-less crawl file is still sniffed.
+    assert paths(found) == ["3f9a2c7be01d44a5", "empty.html", "index.html"]
+    assert found.skipped == sorted(SITE_NON_PAGES)
+    assert found.skip_reasons == {} and found.errors == []
+
+
+@pytest.mark.parametrize(
+    "name,data",
+    [
+        ("placeholder", b""),
+        ("blank", b" \n\t\n"),
+        ("0a1b2c3d", b"\x89PNG\r\n\x1a\n" + bytes(range(256))),
+    ],
+)
+def test_a_file_without_a_page_suffix_that_is_empty_or_binary_is_not_a_page(tmp_path: Path, name, data) -> None:
+    write(tmp_path / name, data)
+    # Read anyway (a file emptied or replaced after the walk, an image saved under a hash name):
+    # without a page suffix, empty or binary content is not a page (skipped, as text without
+    # markup already was), where the same bytes named x.html are a page with no usable text,
+    # or an error.
+    with pytest.raises(NotAPageError):
+        read_page_bytes(source(tmp_path, name), MB)
+
+
+@pytest.mark.parametrize("link,real", [("latest", "v2"), ("latest", "0.9")])
+def test_a_folder_link_is_a_second_address_of_the_real_folder(tmp_path: Path, link, real) -> None:
+    write(tmp_path / real / "index.html")
+    write(tmp_path / real / "guide" / "a.html")
+    os.symlink(real, tmp_path / link)
+    found = discover(tmp_path)
+    # Issue 14: the real folder is walked, whether the link's name sorts before it ("v2") or
+    # after it ("0.9"); the link is listed with what it is and where its pages are read, and
+    # each page carries its address through the link.
+    assert paths(found) == [f"{real}/guide/a.html", f"{real}/index.html"]
+    assert found.skipped == [f"{link}/"]
+    assert found.skip_reasons == {
+        f"{link}/": f"a link to {real}/: its 2 pages are read there (the same pages at a second address)"
+    }
+    assert found.also_at == {
+        f"{real}/guide/a.html": (f"{link}/guide/a.html",),
+        f"{real}/index.html": (f"{link}/index.html",),
+    }
+    assert found.link_folders == {f"{link}/": f"{real}/"}
+
+
+def test_a_file_link_is_a_second_address_of_the_real_file(tmp_path: Path) -> None:
+    write(tmp_path / "page.html")
+    os.symlink("page.html", tmp_path / "a.html")  # sorts before the real name
+    os.symlink("page.html", tmp_path / "z.html")  # and after it
+    write(tmp_path / "data.txt", b"plain text")
+    os.symlink("data.txt", tmp_path / "b.html")  # a page name for a file that is none
+    found = discover(tmp_path)
+    # The real path is read; each link is listed with its target and kept as its second
+    # address; a link to a skipped file says so and is not read under its page name.
+    assert paths(found) == ["page.html"]
+    assert found.skip_reasons == {
+        "a.html": "a link to page.html: read there (the same file at a second address)",
+        "b.html": "a link to data.txt, which is skipped: not read here either",
+        "z.html": "a link to page.html: read there (the same file at a second address)",
+    }
+    assert found.skipped == ["a.html", "b.html", "data.txt", "z.html"]
+    assert found.also_at == {"page.html": ("a.html", "z.html")}
+
+
 def test_discover_skips_browser_resource_folder(tmp_path: Path) -> None:
     write(tmp_path / "page.html")
     write(tmp_path / "page_files" / "frame.html")  # an iframe saved with the page: no page
@@ -93,12 +194,19 @@ def test_discover_reads_symlinked_file_once(tmp_path: Path) -> None:
     os.link(tmp_path / "real" / "page.html", tmp_path / "hard.html")
     found = discover(tmp_path)
     # One file reached four ways (itself, a file symlink, a folder symlink, a hard link):
-    # listed once.
-    assert len(found.files) == 1
+    # listed once.  Paths without symbolic links come first, so it is read under one of its
+    # two real paths: the hard link, which the walk meets first (a folder's files before its
+    # subfolders); the other real path is listed, and both symbolic links name what they lead to.
+    assert paths(found) == ["hard.html"]
     assert os.path.samefile(found.files[0].abspath, tmp_path / "real" / "page.html")
     assert found.errors == []
-    # the folder reached twice is walked under its first name (sorted) and the second is listed
-    assert found.skip_reasons["real/"] == "the same folder as linked_dir/, reached through a link: walked once"
+    assert found.skip_reasons == {
+        "alias.html": "a link to hard.html: read there (the same file at a second address)",
+        "linked_dir/": "a link to real/: the same folder at a second address, not walked again",
+        "real/page.html": "the same file as hard.html, reached through a link: read once",
+    }
+    assert found.skipped == ["alias.html", "linked_dir/", "real/page.html"]
+    assert found.also_at == {"hard.html": ("alias.html",)}
 
 
 def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
@@ -154,42 +262,46 @@ def test_discover_does_not_follow_links_out_of_the_folder(tmp_path: Path) -> Non
     # Safety promise (issue 13): a link whose real target (os.path.realpath) is outside the
     # scanned folder is neither read nor walked, so outside files never enter a scan; each is
     # listed with its reason, folders with a trailing "/".  Links that stay inside are followed
-    # as before (each file and folder once), and a broken link is still an error.
-    assert paths(found) == ["alias.html", "sub/in.html"]
+    # as before (each file and folder once, under its real path), and a broken link is still
+    # an error.
+    assert paths(found) == ["ok.html", "sub/in.html"]
     assert [(e.path, e.reason) for e in found.errors] == [("broken.html", "broken symbolic link")]
     file_reason = "a symbolic link to a file outside the scanned folder: not followed (--follow-links follows it)"
     dir_reason = "a symbolic link to a folder outside the scanned folder: not walked (--follow-links walks it)"
-    assert found.skipped == ["ext/", "ok.html", "page.html", "relative.html", "sneaky.html", "via_inner/", "zin/"]
+    assert found.skipped == ["alias.html", "ext/", "page.html", "relative.html", "sneaky.html", "via_inner/", "zin/"]
     assert found.skip_reasons == {
+        "alias.html": "a link to ok.html: read there (the same file at a second address)",
         "ext/": dir_reason,
-        "ok.html": "the same file as alias.html, reached through a link: read once",
         "page.html": file_reason,
         "relative.html": file_reason,
         "sneaky.html": file_reason,
         "via_inner/": dir_reason,
-        "zin/": "the same folder as sub/, reached through a link: walked once",
+        "zin/": "a link to sub/: its page is read there (the same page at a second address)",
     }
     assert found.followed_out == []
+    assert found.also_at == {"ok.html": ("alias.html",), "sub/in.html": ("zin/in.html",)}
 
 
 def test_discover_follows_links_out_of_the_folder_when_asked(tmp_path: Path) -> None:
     root = _outside_fixture(tmp_path)
     found = discover(root, follow_links=True)
-    # With the opt-in, the outside file is read once (four links reach it; files of a folder
-    # come before its subfolders, so page.html is first) and the outside folder is walked once
-    # (two links reach it); every link out that was taken is listed.
-    assert paths(found) == ["alias.html", "ext/sub/deep.html", "page.html", "sub/in.html"]
-    same = "the same file as page.html, reached through a link: read once"
+    # With the opt-in, the outside folder is walked once, under the first link to it in path
+    # order (ext/; via_inner/ reaches it too), and the outside file is read once, in it: folder
+    # links are walked before file links, so the file links page.html, relative.html and
+    # sneaky.html name it as their target; every link out that was taken is listed.
+    assert paths(found) == ["ext/secret.html", "ext/sub/deep.html", "ok.html", "sub/in.html"]
+    same = "a link to ext/secret.html: read there (the same file at a second address)"
     assert found.skip_reasons == {
-        "ext/secret.html": same,
-        "ok.html": "the same file as alias.html, reached through a link: read once",
+        "alias.html": "a link to ok.html: read there (the same file at a second address)",
+        "page.html": same,
         "relative.html": same,
         "sneaky.html": same,
-        "via_inner/": "the same folder as ext/, reached through a link: walked once",
-        "zin/": "the same folder as sub/, reached through a link: walked once",
+        "via_inner/": "a link to ext/: its 2 pages are read there (the same pages at a second address)",
+        "zin/": "a link to sub/: its page is read there (the same page at a second address)",
     }
     assert found.followed_out == ["ext/", "page.html", "relative.html", "sneaky.html", "via_inner/"]
-    assert read_page_bytes(found.files[2], MB) == b"<html><body><p>OUTSIDE SECRET</p></body></html>"
+    assert read_page_bytes(found.files[0], MB) == b"<html><body><p>OUTSIDE SECRET</p></body></html>"
+    assert found.also_at["ext/secret.html"] == ("page.html", "relative.html", "sneaky.html", "via_inner/secret.html")
 
 
 def test_the_followed_links_note_names_the_links() -> None:
