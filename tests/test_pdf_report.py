@@ -69,7 +69,7 @@ def test_pdf_has_the_reports_content_and_numbered_pages(sample_pdf):
         "Files that could not be used",
         "print/night-ride-safety.html",
         "content similarity 0.9853",
-        "layout similarity 0.1833",
+        "layout similarity 0.0769",  # of the templates (the print page is almost all article)
         "same content and different layout => content duplicate",
     ):
         assert needle in whole, needle

@@ -10,10 +10,12 @@ partly same (containment)  layout (3)                   partial (4)
 no important part shared   distinct                     distinct
 =========================  ===========================  ==================
 
-"Same content" means content similarity >= ``content_same``, or content containment >=
-``content_same`` with Jaccard similarity >= ``same_min_jaccard`` (one extractor keeping a caption
-the other dropped lowers the Levenshtein similarity of two copies of one article, not their
-containment; the Jaccard guard keeps a short page inside a long one from counting as the same).  "Partly the same" means
+"Same content" means content similarity >= ``content_same``: both texts nearly equal, in both
+directions.  Only where the scan could not learn a page's site template (too few pages of its
+site in the folder, or pages read one by one, as ``evaluate`` does) may containment stand in:
+content containment >= ``content_same`` with Jaccard similarity >= ``same_min_jaccard`` (there
+the longer text may be the same article with template text the extractor kept; the Jaccard guard
+keeps a short page inside a long one from counting as the same).  "Partly the same" means
 content containment >= ``content_partial``.  "Same layout" means layout similarity >=
 ``layout_same``.  Byte-identical files are full duplicates; pages without usable main text are
 never duplicates of each other on their (equally empty) text.
@@ -32,7 +34,7 @@ from .model import TYPE_ORDER, DupType, Pair, PairScores, ScanResult, Thresholds
 
 def _same_content(s: PairScores, t: Thresholds) -> bool:
     return s.content_similarity >= t.content_same or (
-        s.content_containment >= t.content_same and s.jaccard >= t.same_min_jaccard
+        not s.templates_known and s.content_containment >= t.content_same and s.jaccard >= t.same_min_jaccard
     )
 
 
@@ -107,6 +109,12 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
             f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
             f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}"
         )
+    if not same and scores.templates_known and scores.content_containment >= t.content_same:
+        lines.append(
+            f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
+            f"({containment_text(scores)}), but the scan learned both pages' site template: "
+            "one text inside a longer one is not the same content"
+        )
     if same:
         content_words = "same content"
     else:
@@ -143,7 +151,7 @@ def type_codes(columns, thresholds: Thresholds) -> np.ndarray:
     t = thresholds
     same_layout = c.layout_similarity >= t.layout_same
     same = (c.content_similarity >= t.content_same) | (
-        (c.content_containment >= t.content_same) & (c.jaccard >= t.same_min_jaccard)
+        ~c.templates_known & (c.content_containment >= t.content_same) & (c.jaccard >= t.same_min_jaccard)
     )
     partly = c.content_containment >= t.content_partial
     code = np.full(c.n, _CODE[DupType.DISTINCT], dtype=np.int8)

@@ -55,6 +55,7 @@ class PairColumns:
         jaccard: ``np.float64``.
         both_have_text: ``np.bool_``.
         identical_bytes: ``np.bool_``.
+        templates_known: ``np.bool_``.
     """
 
     def __init__(self, pairs: Sequence) -> None:
@@ -66,7 +67,7 @@ class PairColumns:
 
     #: Every column's name.
     NAMES = ("left", "right", "type_code", "content_similarity", "content_containment", "layout_similarity",
-             "hamming_distance", "jaccard", "both_have_text", "identical_bytes")  # fmt: skip
+             "hamming_distance", "jaccard", "both_have_text", "identical_bytes", "templates_known")  # fmt: skip
 
     def build_all(self) -> PairColumns:
         """Build every column now (e.g. in a worker thread, before a view needs them); returns
@@ -128,6 +129,11 @@ class PairColumns:
     def jaccard(self) -> np.ndarray:
         """``np.float64``, shape (n,)."""
         return self._score("jaccard", np.float64)
+
+    @cached_property
+    def templates_known(self) -> np.ndarray:
+        """``np.bool_``, shape (n,)."""
+        return self._score("templates_known", np.bool_)
 
     @cached_property
     def both_have_text(self) -> np.ndarray:

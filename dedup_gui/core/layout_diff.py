@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
-from .extract import parse_html
+from .extract import lxml_facts, parse_html
 from .loading import SourceFile, read_page_bytes
 from .measures import tag_string
 from .model import Page
+from .template import content_span, template_tags
 
 REGIONS = ("head", "header", "nav", "main", "aside", "footer", "body")
 #: Largest alignment (elements of a x elements of b) computed in full.
@@ -47,10 +48,22 @@ class PageLayout:
     Attributes:
         tags: element names (tuple[str, ...]).
         regions: region of each element, one of :data:`REGIONS` (tuple[str, ...]).
+        content_span: the main-content subtree as an element range (:mod:`.template`), or
+            ``None``; the rest is the page's template.
     """
 
     tags: tuple[str, ...]
     regions: tuple[str, ...]
+    content_span: tuple[int, int] | None = None
+
+    def template(self) -> PageLayout:
+        """The layout without the main content: its subtree collapsed to one
+        :data:`~dedup_gui.core.template.CONTENT_TAG` element in the ``main`` region."""
+        if self.content_span is None:
+            return self
+        start, end = self.content_span
+        return PageLayout(template_tags(self.tags, self.content_span),
+                          (*self.regions[:start], "main", *self.regions[end:]))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -81,6 +94,8 @@ class LayoutDiff:
         distance: Levenshtein distance of the tag sequences (elements).
         region_changes: region -> (elements changed, elements in that region on both sides).
         notes: remarks (e.g. that only a prefix was aligned).
+        page_similarity: the similarity of the whole pages' tag sequences, main content
+            included, when ``a`` and ``b`` are templates (:func:`template_diff`); else ``None``.
     """
 
     a: PageLayout
@@ -90,6 +105,7 @@ class LayoutDiff:
     distance: int
     region_changes: dict[str, tuple[int, int]]
     notes: tuple[str, ...] = ()
+    page_similarity: float | None = None
 
     def counts(self) -> dict[str, int]:
         """Elements per operation: kept, substituted, deleted, inserted (dict[str, int])."""
@@ -149,16 +165,37 @@ def element_regions(root) -> PageLayout:
 
 
 def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024) -> PageLayout:
-    """Re-read a page's file and return its tags with regions.
+    """Re-read a page's file and return its tags with regions, and its main-content span.
 
     Tags with over 1,000 attributes are cut first, as the scan cut them
     (:func:`~dedup_gui.core.attribute_bound.bound_attributes`): the same elements, in good time.
+    The span is found in this tree from the page's main text, as the scan found it in its own
+    tree (:func:`~dedup_gui.core.template.content_span`).
 
     Raises:
         PageReadError: the file can no longer be read.
     """
     data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
-    return element_regions(parse_html(bound_attributes(decode_html(data).text)[0]))
+    root = parse_html(bound_attributes(decode_html(data).text)[0])
+    layout = element_regions(root)
+    if not page.has_text:
+        return layout
+    _tags, parents, texts, _visible = lxml_facts(root)
+    return replace(layout, content_span=content_span(parents, texts, page.main_text))
+
+
+def template_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
+    """:func:`layout_diff` of the two pages' templates (the layout measure of the scan), with the
+    whole pages' similarity beside it.
+
+    Args:
+        a, b: the two layouts, with their main-content spans.
+
+    Returns:
+        The :class:`LayoutDiff` of ``a.template()`` and ``b.template()``.
+    """
+    whole = float(Levenshtein.normalized_similarity(tag_string(a.tags), tag_string(b.tags)))
+    return replace(layout_diff(a.template(), b.template()), page_similarity=whole)
 
 
 _OPS = {"equal": "kept", "replace": "substituted", "delete": "deleted", "insert": "inserted"}

@@ -111,6 +111,7 @@ def pair_scores(a: Page, b: Page) -> PairScores:
         layout_similarity=layout_similarity(template_tags(a.tag_sequence, a.content_span),
                                             template_tags(b.tag_sequence, b.content_span)),
         contained_side=contained_side(a, b) if both_text else "",
+        templates_known=a.template_known and b.template_known,
         hamming_distance=hamming_distance(a.simhash, b.simhash),
         jaccard=jac,
         identical_bytes=False,

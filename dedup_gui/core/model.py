@@ -130,6 +130,8 @@ class Page:
         other_lines: hashes of the page's visible lines that are not lines of its main text
             (sorted unique ``np.uint32``, :func:`dedup_gui.core.site_template.line_hash`); the
             scan learns each site's template from them.
+        template_known: ``True`` when this scan learned the page's site template and took it
+            out of the main text (set per scan, never cached).
     """
 
     path: str
@@ -153,6 +155,7 @@ class Page:
     file_stamp: tuple[int, int] | None = None
     content_span: tuple[int, int] | None = None
     other_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
+    template_known: bool = False
 
     @property
     def simhash_hex(self) -> str:
@@ -191,6 +194,9 @@ class PairScores:
         contained_side: which page ``content_containment`` is about, the one with fewer content
             shingles: ``"left"`` (the left page's share inside the right one), ``"right"``, or
             ``""`` (as many shingles, or no text).
+        templates_known: ``True`` when the scan learned the site template of both pages
+            (:mod:`dedup_gui.core.site_template`): their main texts are then free of template
+            text, and one inside the other is not the same content.
     """
 
     content_similarity: float
@@ -201,6 +207,7 @@ class PairScores:
     identical_bytes: bool = False
     both_have_text: bool = True
     contained_side: str = ""
+    templates_known: bool = False
 
 
 @dataclass(frozen=True)

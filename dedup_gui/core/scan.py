@@ -15,6 +15,7 @@ import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from pathlib import Path
 
 from .cache import FeatureCache
@@ -370,7 +371,8 @@ def score_pairs(
     step = max(1, total // 200)
 
     def key(i: int, j: int) -> tuple[str, str]:
-        a, b = pages[i].sha1, pages[j].sha1
+        # the file and the main text: a site's template, learned per scan, changes the text
+        a, b = pages[i].sha1 + pages[i].text_hash, pages[j].sha1 + pages[j].text_hash
         return (a, b) if a < b else (b, a)
 
     known = cache.lookup_scores([key(i, j) for i, j in candidates]) if cache else {}
@@ -388,6 +390,8 @@ def score_pairs(
             if scores is None:
                 scores = pair_scores(pages[i], pages[j])
                 fresh.append((key(i, j), scores))
+            elif scores.templates_known != (pages[i].template_known and pages[j].template_known):
+                scores = replace(scores, templates_known=not scores.templates_known)  # learned per scan
             pairs.append(Pair(i, j, scores, classify(scores, thresholds)))
     finally:
         if paused:

@@ -185,7 +185,10 @@ def strip_templates(
     out = list(pages)
     for i, page in enumerate(pages):
         template = learned.lines.get(learned.site[i])
-        if template is None or not len(template) or not page.main_text:
+        known = template is not None and len(template) > 0
+        if known != page.template_known:
+            out[i] = page = replace(page, template_known=known)
+        if not known or not page.main_text:
             continue
         lines = page.main_text.split("\n")
         keep = [line for line in lines if not _in(template, line_hash(line))]

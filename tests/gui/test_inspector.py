@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt, QThreadPool
 
 from dedup_gui.core.diff import text_diff
-from dedup_gui.core.layout_diff import layout_diff, page_layout
+from dedup_gui.core.layout_diff import page_layout, template_diff
 from dedup_gui.core.methods import pair_methods
 from dedup_gui.core.model import DupType, Pair, PairScores, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.scan import scan_folder
@@ -229,7 +229,7 @@ def test_layout_diff_of_the_content_pair_names_nav_and_aside(qtbot, sample_scan)
     view.set_pair(sample_scan, pair, sample_scan.thresholds)
     assert view.status_label.text().startswith("reading and aligning")
     qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)
-    core = layout_diff(page_layout(a), page_layout(b))
+    core = template_diff(page_layout(a), page_layout(b))  # the templates, as the scan measured them
     assert view.diff.region_changes == core.region_changes
     text = view.regions_label.text()
     assert text.startswith("differ most in: ")

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QHeaderView, QTableView, QVBoxLayout, QWidget
 
-from dedup_gui.core.layout_diff import LayoutDiff, PageLayout, layout_diff, page_layout
+from dedup_gui.core.layout_diff import LayoutDiff, PageLayout, page_layout, template_diff
 from dedup_gui.core.loading import PageReadError
 from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
+from dedup_gui.core.template import CONTENT_TAG
 
 from .jobs import LatestJob
 from .widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, plain_label
@@ -112,7 +113,7 @@ def compute_layout_diff(a: Page, b: Page, max_bytes: int) -> tuple[LayoutDiff, l
             layouts.append(page_layout(page, max_bytes))
         except PageReadError as exc:
             raise PageReadError(f"{page.path} cannot be read again: {exc}") from exc
-    diff = layout_diff(*layouts)
+    diff = template_diff(*layouts)
     return diff, layout_rows(diff)
 
 
@@ -266,8 +267,10 @@ class LayoutDiffView(QWidget):
         self.diff = diff
         self.model.set_rows(diff, rows)
         verdict = "same layout" if diff.similarity >= self._layout_same else "different layout"
+        whole = "" if diff.page_similarity is None else f"; the whole pages: {diff.page_similarity:.3f}"
         self.status_label.setText(
-            f"layout similarity {diff.similarity:.3f} ({verdict} at the threshold {self._layout_same:.2f}); "
+            f"layout similarity {diff.similarity:.3f} ({verdict} at the threshold {self._layout_same:.2f}) of the "
+            f"templates, the pages without their main content (one {CONTENT_TAG} element){whole}; "
             f"Levenshtein distance {diff.distance:,} elements"
         )
         c = diff.counts()
