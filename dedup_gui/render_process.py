@@ -8,7 +8,7 @@ makes it safe (:func:`dedup_gui.core.safe_html.prepare_page`), lays it out with 
 A page that takes longer than :data:`RENDER_TIMEOUT` seconds is stopped by killing that
 process; the next page starts a new one.  The drawing process also ends itself: when the
 window's process dies (:func:`~dedup_gui.core.subprocess_guard.exit_with_parent`), and, as a
-backstop, by an alarm of twice the time limit around each page.
+backstop, by an alarm of the time limit and 3 s around each page.
 
 Qt never loads a resource itself here: :class:`_SafeDocument` answers every resource request,
 with an image that :mod:`~dedup_gui.core.safe_html` read and allowed (named ``res:N``), or
@@ -94,6 +94,14 @@ def _serve(conn) -> None:
     # a drawing that runs on after the window died.
     exit_with_parent(kernel_signal=False)
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    # C libraries (libpng: "IHDR: CRC error") complain about a page's images on stderr, which is
+    # the user's terminal; what went wrong reaches the window through the pipe instead.
+    try:
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 2)
+        os.close(quiet)
+    except OSError:
+        pass
     try:
         import resource
 
@@ -116,7 +124,7 @@ def _serve(conn) -> None:
         # A hard limit of our own, which holds even when the window is gone: SIGALRM's default
         # action ends the process, even in the middle of a C++ layout that holds the GIL.
         if hasattr(signal, "alarm"):
-            signal.alarm(max(1, int(float(request.get("timeout", RENDER_TIMEOUT)) * 2 + 5)))
+            signal.alarm(max(1, int(float(request.get("timeout", RENDER_TIMEOUT)) + 3)))
         try:
             header, tiles = _render(request)
         except MemoryError:
@@ -142,7 +150,8 @@ def _render(request: dict) -> tuple[dict, list[bytes]]:
     from dedup_gui.core.safe_html import prepare_page
 
     try:
-        prepared = prepare_page(request["path"], request["abspath"], request["root"], int(request["max_bytes"]))
+        prepared = prepare_page(request["path"], request["abspath"], request["root"], int(request["max_bytes"]),
+                                bool(request.get("follow_links")))  # fmt: skip
     except PageReadError as exc:
         return {"error": f"{request['path']} cannot be read again: {exc}"}, []
     images, broken = [], 0
@@ -286,7 +295,7 @@ class RenderService:
                 pass
 
     def render(self, path: str, abspath: str, root: str, max_bytes: int, width: int, dpr: float = 1.0,
-               font: str = "") -> Rendered:  # fmt: skip
+               font: str = "", follow_links: bool = False) -> Rendered:  # fmt: skip
         """Draw one page file.
 
         Args:
@@ -297,6 +306,7 @@ class RenderService:
             width: the layout width (logical pixels).
             dpr: the screen's device pixel ratio.
             font: the default font, as ``QFont.toString()`` gives it ("" for Qt's default).
+            follow_links: the scan followed links out of the folder (the page may lie outside).
 
         Returns:
             :class:`Rendered`.
@@ -307,7 +317,8 @@ class RenderService:
             RenderError: the page could not be read or drawn (the message says why).
         """
         request = {"path": path, "abspath": abspath, "root": root, "max_bytes": max_bytes,
-                   "width": width, "dpr": dpr, "font": font, "timeout": self.timeout}  # fmt: skip
+                   "width": width, "dpr": dpr, "font": font, "timeout": self.timeout,
+                   "follow_links": follow_links}  # fmt: skip
         with self._lock:
             with self._state:
                 self._cancelled = False

@@ -56,8 +56,8 @@ CREATE TABLE IF NOT EXISTS pairs (a TEXT, b TEXT, version TEXT, scores BLOB, use
 """
 #: The fields stored with the features: not the ones of one file (a copy has others) nor the
 #: raw hash, which is the entry's key.
-_PAGE_FIELDS = [f.name for f in fields(Page)
-                if f.name not in ("path", "abspath", "file_sha1", "file_stamp", "template_known")]  # fmt: skip
+_PER_SCAN = ("path", "abspath", "file_sha1", "file_stamp", "template_known", "template_text")
+_PAGE_FIELDS = [f.name for f in fields(Page) if f.name not in _PER_SCAN]
 
 
 def default_cache_dir() -> Path:

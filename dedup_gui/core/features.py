@@ -14,7 +14,7 @@ from pathlib import Path
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
 from .extract import body_text, extract, parse_html
-from .loading import PageBytes, PageReadError, SourceFile, read_page, read_page_bytes
+from .loading import PageBytes, PageReadError, SourceFile, read_page, read_page_again
 from .model import Page, ScanSettings
 from .shingles import minhash_signature, shingle_hashes
 from .simhash import simhash_text
@@ -130,11 +130,11 @@ def with_main_text(page: Page, main_text: str, notes: tuple[str, ...], settings:
     return replace(page, notes=notes, **text_features(main_text, settings))
 
 
-def read_visible_text(page: Page, settings: ScanSettings) -> str | None:
+def read_visible_text(page: Page, settings: ScanSettings, root: str) -> str | None:
     """A page's whole visible text, one block per line, read from its file again (``None`` if
-    the file can no longer be read)."""
+    the file can no longer be read, or now leads out of the scanned folder ``root``)."""
     try:
-        data = read_page_bytes(SourceFile(page.path, page.abspath), settings.max_file_bytes)
+        data = read_page_again(page.path, page.abspath, root, settings.max_file_bytes, settings.follow_links)
     except PageReadError:
         return None
     return body_text(parse_html(bound_attributes(decode_html(data).text)[0]))

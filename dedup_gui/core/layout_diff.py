@@ -19,7 +19,7 @@ from rapidfuzz.distance import Levenshtein
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
 from .extract import lxml_facts, parse_html
-from .loading import SourceFile, read_page_bytes
+from .loading import SourceFile, read_page_again, read_page_bytes
 from .measures import tag_string
 from .model import Page
 from .template import content_span, template_tags
@@ -164,7 +164,8 @@ def element_regions(root) -> PageLayout:
     return PageLayout(tuple(tags), tuple(regions))
 
 
-def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024) -> PageLayout:
+def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024, root: str | None = None,
+                follow_links: bool = False) -> PageLayout:  # fmt: skip
     """Re-read a page's file and return its tags with regions, and its main-content span.
 
     Tags with over 1,000 attributes are cut first, as the scan cut them
@@ -172,10 +173,20 @@ def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024) -> PageLayout:
     The span is found in this tree from the page's main text, as the scan found it in its own
     tree (:func:`~dedup_gui.core.template.content_span`).
 
+    Args:
+        page: the page.
+        max_bytes: the largest file read (bytes).
+        root: the scanned folder: a file that now leads out of it is not read
+            (:func:`~dedup_gui.core.loading.read_page_again`); ``None`` reads the file as it is.
+        follow_links: the scan followed links out of the folder.
+
     Raises:
-        PageReadError: the file can no longer be read.
+        PageReadError: the file can no longer be read, or now leads out of ``root``.
     """
-    data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
+    if root is None:
+        data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
+    else:
+        data = read_page_again(page.path, page.abspath, root, max_bytes, follow_links)
     root = parse_html(bound_attributes(decode_html(data).text)[0])
     layout = element_regions(root)
     if not page.has_text:

@@ -34,6 +34,7 @@ from .walk import (  # noqa: F401  (the walk's names, re-exported: callers impor
     discover,
     display_path,
     followed_links_note,
+    is_inside,
     is_not_a_page,
     is_page_suffix,
     link_folder_reason,
@@ -154,6 +155,30 @@ def read_page_bytes(source: SourceFile, max_bytes: int) -> bytes:
     return read_page(source, max_bytes).html
 
 
+def read_page_again(path: str, abspath: str, root: str, max_bytes: int, follow_links: bool = False) -> bytes:
+    """Read a scanned page's file again, for a view or a later step of the scan.
+
+    The file may have changed since the scan; in particular it may now be a symbolic link out
+    of the scanned folder, which the scan would have skipped: such a file is not read.
+
+    Args:
+        path: the page's path relative to the scanned folder (for messages).
+        abspath: the file.
+        root: the scanned folder.
+        max_bytes: the largest file read (bytes).
+        follow_links: the scan followed links out of the folder (``--follow-links``).
+
+    Returns:
+        The page's HTML bytes (as :func:`read_page_bytes`).
+
+    Raises:
+        PageReadError: the file can no longer be read, or now lies outside the scanned folder.
+    """
+    if not follow_links and not is_inside(abspath, root):
+        raise PageReadError("it now leads out of the scanned folder (a link made after the scan): not read")
+    return read_page_bytes(SourceFile(path, abspath), max_bytes)
+
+
 def read_page(source: SourceFile, max_bytes: int) -> PageBytes:
     """Read a page file: its HTML bytes, and the hash and stamp of the raw bytes read.
 
@@ -209,28 +234,41 @@ def _read_unchanged(abspath: str, max_bytes: int) -> tuple[bytes, Stamp | None]:
     raise PageReadError("the file changed while it was being read")
 
 
+#: The most gzip members read from one file (real files have a few; an empty member is 20 bytes).
+GZIP_MAX_MEMBERS = 10_000
+#: Compressed bytes handed to the decompressor at a time: what is left of a step is copied once
+#: per member, so a file of many members costs members x this, not members x file size.
+_GZIP_STEP = 64 * 1024
+
+
 def _gunzip(data: bytes, max_bytes: int) -> bytes:
     """Decompress every gzip member of ``data`` in turn, as ``zcat`` does (RFC 1952: a gzip
     file is a series of members), in bounded steps so a decompression bomb stops at
     ``max_bytes`` in total.  Bytes after the last member that do not start another one are
-    ignored, as ``zcat`` ignores trailing garbage."""
+    ignored, as ``zcat`` ignores trailing garbage; more than :data:`GZIP_MAX_MEMBERS` members
+    are refused."""
     out: list[bytes] = []
-    total = 0
-    rest = data
+    total = pos = members = 0
+    view = memoryview(data)
     while True:
+        members += 1
+        if members > GZIP_MAX_MEMBERS:
+            raise PageReadError(f"gzip file of more than {GZIP_MAX_MEMBERS:,} members: not read")
         decomp = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            chunk = decomp.decompress(rest, max_bytes + 1 - total)
-        except zlib.error as exc:
-            raise PageReadError(f"broken gzip data: {exc}") from None
-        total += len(chunk)
-        out.append(chunk)
-        if total > max_bytes or decomp.unconsumed_tail:
-            raise PageReadError(f"gzip content larger than the limit of {max_bytes:,} bytes (--max-file-mb)")
+        while not decomp.eof and pos < len(data):
+            step = view[pos : pos + _GZIP_STEP]
+            try:
+                chunk = decomp.decompress(step, max_bytes + 1 - total)
+            except zlib.error as exc:
+                raise PageReadError(f"broken gzip data: {exc}") from None
+            total += len(chunk)
+            out.append(chunk)
+            if total > max_bytes or decomp.unconsumed_tail:
+                raise PageReadError(f"gzip content larger than the limit of {max_bytes:,} bytes (--max-file-mb)")
+            pos += len(step) - len(decomp.unused_data)
         if not decomp.eof:
             raise PageReadError("truncated gzip file: the compressed data ends early")
-        rest = decomp.unused_data
-        if not rest.startswith(b"\x1f\x8b"):
+        if not data.startswith(b"\x1f\x8b", pos):
             return b"".join(out)
 
 

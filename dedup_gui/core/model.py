@@ -60,14 +60,17 @@ class Thresholds:
 
     Args:
         content_same: similarity ([0, 1]) at or above which two main texts count as the same
-            content: content similarity (normalized Levenshtein) or content containment may
-            reach it (containment forgives extraction noise such as a caption one extractor
-            kept), the latter only when the Jaccard similarity is at least
-            ``same_min_jaccard`` (so a short page contained in a long one is not "the same").
+            content: content similarity (normalized Levenshtein, both texts nearly equal); where
+            the scan did not learn both pages' site template, content containment may reach it
+            instead (containment forgives extraction noise such as a caption one extractor
+            kept), only when the Jaccard similarity is at least ``same_min_jaccard`` (so a
+            short page contained in a long one is not "the same").
         content_partial: content containment ([0, 1], share of the smaller page's shingles found
             in the other) at or above which an important part of the content is shared.
-        layout_same: layout similarity (normalized Levenshtein of tag sequences, [0, 1]) at or
-            above which two pages share a layout.
+        layout_same: layout similarity (normalized Levenshtein of the templates' tag sequences,
+            [0, 1]) at or above which two pages share a layout.  0.7 on the real site of
+            ``shared/realsite``: two skeletons of one theme there share 86-99 % of their
+            template tags, two of different themes 55-65 %.
         hamming_k: SimHash Hamming distance (bits, 0..64) at or below which two fingerprints are
             near duplicates (k = 3 for 64-bit fingerprints, Manku, Jain and Das Sarma, WWW 2007).
             Shown in the views (the histogram's k line, the SimHash method's verdict); the type
@@ -78,7 +81,7 @@ class Thresholds:
 
     content_same: float = 0.925
     content_partial: float = 0.2
-    layout_same: float = 0.6
+    layout_same: float = 0.7
     hamming_k: int = 3
     same_min_jaccard: float = 0.3
 
@@ -132,6 +135,8 @@ class Page:
             scan learns each site's template from them.
         template_known: ``True`` when this scan learned the page's site template and took it
             out of the main text (set per scan, never cached).
+        template_text: the lines of the extracted main text that were the site's template and
+            were taken out, one per line (set per scan, never cached; ``""`` if none).
     """
 
     path: str
@@ -156,6 +161,7 @@ class Page:
     content_span: tuple[int, int] | None = None
     other_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
     template_known: bool = False
+    template_text: str = ""
 
     @property
     def simhash_hex(self) -> str:

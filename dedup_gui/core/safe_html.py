@@ -37,7 +37,8 @@ from lxml_html_clean import Cleaner
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
 from .extract import parse_html
-from .loading import SourceFile, read_page_bytes
+from .loading import read_page_again
+from .walk import is_inside
 
 #: Largest image loaded (bytes), from a file or a ``data:`` URL.
 MAX_IMAGE_BYTES = 10 * 1024 * 1024
@@ -226,15 +227,6 @@ def _clamp_sizes(root) -> None:
                 attrib[name] = f"{most}%" if percent else str(most)
 
 
-def is_inside(path: str, root: str) -> bool:
-    """``True`` when ``path``, with symbolic links resolved, lies inside folder ``root`` (bool)."""
-    real, real_root = os.path.realpath(path), os.path.realpath(root)
-    try:
-        return os.path.commonpath([real, real_root]) == real_root
-    except ValueError:  # different drives on Windows
-        return False
-
-
 def read_local_image(path: str, root: str) -> tuple[bytes | None, str]:
     """Read an image file for a rendering, if the policy allows it.
 
@@ -251,6 +243,8 @@ def read_local_image(path: str, root: str) -> tuple[bytes | None, str]:
     """
     if not os.path.isabs(path) or path.startswith(("\\\\", "//")):  # UNC paths reach the network
         return None, "not a local file"
+    if "\x00" in path:
+        return None, "not a file name (it holds a NUL)"
     real = os.path.realpath(path)
     if not is_inside(real, root):
         return None, "outside the scanned folder"
@@ -351,6 +345,8 @@ def prepare_html(text: str, page_abspath: str, root: str) -> PreparedPage:
     tree = _cleaned_tree(text)
     if tree is None:
         return PreparedPage("", notes=list(cut))
+    for head in tree.findall("head"):  # nothing in it is drawn, and a huge title would eat the cut
+        head.drop_tree()
     out = PreparedPage("", notes=list(cut))
     page_dir = os.path.dirname(page_abspath)
     total = 0
@@ -397,7 +393,7 @@ def _replace_by_alt(img) -> None:
         img.drop_tree()  # keeps the tail text
 
 
-def prepare_page(path: str, abspath: str, root: str, max_bytes: int) -> PreparedPage:
+def prepare_page(path: str, abspath: str, root: str, max_bytes: int, follow_links: bool = False) -> PreparedPage:
     """Read a page file again and make it safe to draw (:func:`prepare_html`).
 
     Args:
@@ -405,12 +401,13 @@ def prepare_page(path: str, abspath: str, root: str, max_bytes: int) -> Prepared
         abspath: the page file.
         root: the scanned folder.
         max_bytes: the largest file read (bytes; the scan's ``max_file_bytes``).
+        follow_links: the scan followed links out of the folder (the page may lie outside).
 
     Returns:
         A :class:`PreparedPage`.
 
     Raises:
-        PageReadError: the file can no longer be read.
+        PageReadError: the file can no longer be read, or now leads out of the scanned folder.
     """
-    data = read_page_bytes(SourceFile(path, abspath), max_bytes)
+    data = read_page_again(path, abspath, root, max_bytes, follow_links)
     return prepare_html(decode_html(data).text, abspath, root)

@@ -345,6 +345,17 @@ def _analyse_with_cache(
     return outcomes
 
 
+def pair_cache_key(a: Page, b: Page) -> tuple[str, str]:
+    """The feature cache's key of a pair's measures: each page's file hash and main-text hash
+    (a site's template, learned per scan, changes the main text of the same file), in order.
+
+    Returns:
+        ``(key_a, key_b)`` with ``key_a <= key_b`` (tuple[str, str]).
+    """
+    ka, kb = a.sha1 + a.text_hash, b.sha1 + b.text_hash
+    return (ka, kb) if ka <= kb else (kb, ka)
+
+
 def score_pairs(
     pages: list[Page],
     candidates: list[tuple[int, int]],
@@ -371,9 +382,7 @@ def score_pairs(
     step = max(1, total // 200)
 
     def key(i: int, j: int) -> tuple[str, str]:
-        # the file and the main text: a site's template, learned per scan, changes the text
-        a, b = pages[i].sha1 + pages[i].text_hash, pages[j].sha1 + pages[j].text_hash
-        return (a, b) if a < b else (b, a)
+        return pair_cache_key(pages[i], pages[j])
 
     known = cache.lookup_scores([key(i, j) for i, j in candidates]) if cache else {}
     fresh = []
@@ -519,7 +528,7 @@ def scan_folder(
         learned = SiteTemplates()
         if settings.learn_templates:
             pages, learned = strip_templates(pages, lambda p, text, notes: with_main_text(p, text, notes, settings),
-                                             lambda p: read_visible_text(p, settings))  # fmt: skip
+                                             lambda p: read_visible_text(p, settings, str(root)))  # fmt: skip
         check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 0, 1)
         candidates = find_candidates(pages, settings, lambda: check_cancel(progress))

@@ -194,11 +194,17 @@ def strip_templates(
         keep = [line for line in lines if not _in(template, line_hash(line))]
         if len(keep) == len(lines):
             continue
-        removed = len(lines) - len(keep)
+        removed = [line for line in lines if _in(template, line_hash(line))]
+        page = replace(page, template_text="\n".join(removed))
         if any(line.strip() for line in keep):
             learned.stripped += 1
-            note = f"{removed} line{'s' if removed > 1 else ''} of the site's template taken out of the main text"
+            note = (f"{len(removed)} line{'s' if len(removed) > 1 else ''} of the site's template taken out of the "
+                    "main text")  # fmt: skip
             out[i] = rebuild(page, "\n".join(keep), (*page.notes, note))
+            if page.has_text and not out[i].has_text:
+                learned.emptied += 1
+                short = "what is left once the site's template is taken out is too short: no usable text"
+                out[i] = replace(out[i], notes=(*out[i].notes, short))
             continue
         # Readability picked template (a sidebar, a footer): the page's other text, if any.
         whole = visible_text(page) or ""

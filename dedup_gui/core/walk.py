@@ -376,6 +376,15 @@ def _is_inside(real: str, root_real: str) -> bool:
         return False
 
 
+def is_inside(path: str, root: str) -> bool:
+    """Whether ``path``, with every symbolic link resolved, is folder ``root`` or lies inside it
+    (bool; ``False`` for a path the system cannot resolve, e.g. one holding a NUL)."""
+    try:
+        return _is_inside(os.path.realpath(path), os.path.realpath(root))
+    except (ValueError, OSError):
+        return False
+
+
 def _outside_link_reason(mode: int) -> str:
     """Why a symbolic link out of the scanned folder, to a target of ``mode`` (st_mode), is skipped."""
     if stat.S_ISDIR(mode):

@@ -10,7 +10,7 @@ import pytest
 
 from dedup_gui.core.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.scan import pair_cache_key, scan_folder
 
 from ..conftest import SAMPLES
 from .blocking import finishes_within
@@ -100,7 +100,7 @@ def test_pair_measures_are_cached_by_page_content(tmp_path):
     folder = _copy_samples(tmp_path)
     settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
     first = scan_folder(folder, settings)
-    keys = [tuple(sorted((first.pages[p.left].sha1, first.pages[p.right].sha1))) for p in first.pairs]
+    keys = [pair_cache_key(first.pages[p.left], first.pages[p.right]) for p in first.pairs]
     with FeatureCache(settings, settings.cache_dir) as cache:
         known = cache.lookup_scores(keys)
     assert set(known) == set(keys)

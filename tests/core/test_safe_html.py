@@ -119,3 +119,46 @@ def test_long_runs_without_whitespace_get_break_opportunities():
     assert ("x" * 100 + "\u200b") * 2 + "x" * 50 + " short" in cleaned
     assert "y" * 100 + "\u200b" + "y" * 20 in cleaned
     assert clean_html("<p>" + "z" * 100 + "</p>").count("\u200b") == 0  # 100 is not too long
+
+
+def test_a_page_swapped_for_a_link_out_after_the_scan_is_not_read_again(tmp_path):
+    # A view re-reads a page when it is shown, maybe long after the scan: by then the file may be
+    # a link out of the folder, which the scan itself would have skipped.
+    from dedup_gui.core.layout_diff import page_layout
+    from dedup_gui.core.loading import PageReadError
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.scan import scan_folder
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for name in ("a.html", "b.html"):
+        (site / name).write_text("<html><body><p>" + "Riders meet at the hall at eight. " * 20 + "</p></body></html>")
+    result = scan_folder(site, ScanSettings(workers=1, use_cache=False))
+    secret = tmp_path / "secret.html"
+    secret.write_text("<html><body><p>outside secret text, never to be shown</p></body></html>")
+    (site / "a.html").unlink()
+    os.symlink(secret, site / "a.html")
+    page = next(p for p in result.pages if p.path == "a.html")
+    with pytest.raises(PageReadError, match="leads out of the scanned folder"):
+        prepare_page(page.path, page.abspath, result.root, 10**6)
+    with pytest.raises(PageReadError, match="leads out of the scanned folder"):
+        page_layout(page, 10**6, result.root)
+    # a scan that followed links out may show it
+    assert "outside secret" in prepare_page(page.path, page.abspath, result.root, 10**6, follow_links=True).html
+
+
+def test_one_bad_image_address_never_blanks_the_page(tmp_path):
+    # "g.png%00.txt" once raised ValueError (a NUL in a path) and the whole page showed an error.
+    (tmp_path / "g.png").write_bytes(png_bytes(4, 4, GREEN))
+    html = "<p>Riders meet at the hall at eight.</p><img src='g.png%00.txt'><img src='g.png'>"
+    prepared = prepare_html(html, str(tmp_path / "p.html"), str(tmp_path))
+    assert [(r.loaded, r.reason) for r in prepared.requests] == [
+        (False, "not a file name (it holds a NUL)"), (True, "image inside the scanned folder")]
+    assert "Riders meet" in prepared.html
+
+
+def test_a_huge_title_cannot_push_the_body_out_of_the_drawing():
+    # The drawing is cut at MAX_HTML_CHARS; a 2 MB <title> once used it all up.
+    prepared = prepare_html("<html><head><title>" + "t" * 2_000_000 + "</title></head><body><p>The body.</p>"
+                            "</body></html>", "/x/p.html", "/x")  # fmt: skip
+    assert "The body." in prepared.html and prepared.notes == []

@@ -94,12 +94,15 @@ def region_summary(diff: LayoutDiff, limit: int = MAX_REGIONS_NAMED) -> str:
     return "differ most in: " + ", ".join(parts) + more
 
 
-def compute_layout_diff(a: Page, b: Page, max_bytes: int) -> tuple[LayoutDiff, list[LayoutRow]]:
+def compute_layout_diff(a: Page, b: Page, max_bytes: int, root: str | None = None,
+                        follow_links: bool = False) -> tuple[LayoutDiff, list[LayoutRow]]:  # fmt: skip
     """Re-read both pages, align their layouts and build the table rows (runs off the GUI thread).
 
     Args:
         a, b: the left and right pages.
         max_bytes: the largest file read (bytes; the scan's ``max_file_bytes``).
+        root: the scanned folder (a file that now leads out of it is not read); follow_links:
+            the scan followed links out of it.
 
     Returns:
         ``(diff, rows)``.
@@ -110,7 +113,7 @@ def compute_layout_diff(a: Page, b: Page, max_bytes: int) -> tuple[LayoutDiff, l
     layouts: list[PageLayout] = []
     for page in (a, b):
         try:
-            layouts.append(page_layout(page, max_bytes))
+            layouts.append(page_layout(page, max_bytes, root, follow_links))
         except PageReadError as exc:
             raise PageReadError(f"{page.path} cannot be read again: {exc}") from exc
     diff = template_diff(*layouts)
@@ -247,7 +250,8 @@ class LayoutDiffView(QWidget):
         self.status_label.setText(f"reading and aligning the layouts of {a.path} and {b.path}…")
         for label in (self.counts_label, self.regions_label, self.notes_label):
             label.hide()
-        self._job.submit(compute_layout_diff, a, b, result.settings.max_file_bytes)
+        self._job.submit(compute_layout_diff, a, b, result.settings.max_file_bytes, result.root,
+                         result.settings.follow_links)
 
     def clear(self) -> None:
         """Show no pair (and ignore a computation still running)."""

@@ -126,7 +126,8 @@ class _Side(QWidget):
 
 
 def render_pair(service: RenderService, pages: tuple[Page, Page], root: str, max_bytes: int, width: int,
-                dpr: float, font: str, wanted: Callable[[], bool] = lambda: True) -> list[Rendered | str]:  # fmt: skip
+                dpr: float, font: str, follow_links: bool = False,
+                wanted: Callable[[], bool] = lambda: True) -> list[Rendered | str]:  # fmt: skip
     """Draw both pages (runs off the GUI thread; the drawing itself in the drawing process).
 
     Args:
@@ -137,6 +138,7 @@ def render_pair(service: RenderService, pages: tuple[Page, Page], root: str, max
         width: the layout width (logical pixels).
         dpr: the screen's device pixel ratio.
         font: the default font (``QFont.toString()``).
+        follow_links: the scan followed links out of the folder (its pages may lie outside).
         wanted: ``False`` once a newer request superseded this one (checked before each page,
             so a superseded request never holds the drawing process).
 
@@ -151,7 +153,7 @@ def render_pair(service: RenderService, pages: tuple[Page, Page], root: str, max
         if not wanted():
             raise RenderCancelled("superseded by a newer request")
         try:
-            out.append(service.render(page.path, page.abspath, root, max_bytes, width, dpr, font))
+            out.append(service.render(page.path, page.abspath, root, max_bytes, width, dpr, font, follow_links))
         except RenderCancelled:
             raise
         except RenderError as exc:
@@ -186,6 +188,7 @@ class RenderedView(QWidget):
         self._pages: tuple[Page, Page] | None = None
         self._root = ""
         self._max_bytes = 0
+        self._follow_links = False
         self._width = 0
         self._job = LatestJob(self)
         self._job.finished.connect(self._show)
@@ -227,6 +230,7 @@ class RenderedView(QWidget):
             return
         self._key, self._pages, self._root = key, (a, b), result.root
         self._max_bytes = result.settings.max_file_bytes
+        self._follow_links = result.settings.follow_links
         self.left_name.setText(f"left: {a.path}")
         self.right_name.setText(f"right: {b.path}")
         self._draw()
@@ -239,7 +243,8 @@ class RenderedView(QWidget):
         self._show_messages("rendering…")
         job, generation = self._job, self._job.generation + 1
         job.submit(render_pair, self.service, self._pages, self._root, self._max_bytes, self._width,
-                   self.devicePixelRatioF(), self.font().toString(), lambda: job.generation == generation)  # fmt: skip
+                   self.devicePixelRatioF(), self.font().toString(), self._follow_links,
+                   lambda: job.generation == generation)  # fmt: skip
 
     def _layout_width(self) -> int:
         self.layout().activate()  # a view just shown has not placed its panes yet

@@ -113,11 +113,13 @@ class WhyView(QWidget):
         row = 0 if self.verdict in (DupType.FULL, DupType.CONTENT) else 1 if self.verdict is not DupType.DISTINCT else 2
         self._mark_cell((row, 0 if s.layout_similarity >= t.layout_same else 1))
         self.thresholds_label.setText(
-            f"Thresholds: same content when content similarity >= {t.content_same:.3f} (or containment >= "
-            f"{t.content_same:.3f} with Jaccard >= {t.same_min_jaccard:.2f}); an important part shared when "
-            f"containment >= {t.content_partial:.2f}; same layout when layout similarity >= {t.layout_same:.2f}."
+            f"Thresholds: same content when content similarity >= {t.content_same:.3f} (or, where the scan "
+            f"did not learn both pages' site template, containment >= {t.content_same:.3f} with Jaccard >= "
+            f"{t.same_min_jaccard:.2f}); an important part shared when containment >= {t.content_partial:.2f}; "
+            f"same layout when the templates' layout similarity >= {t.layout_same:.2f}."
         )
         notes = [f"{side} ({page.path}): {page_notes(page)}" for side, page in (("left", a), ("right", b))]
+        notes += [line for side, page in (("left", a), ("right", b)) for line in template_lines(side, page)]
         self.notes_label.setText("\n".join(notes))
         self._lines = [self.heading_label.text(), *lines, *notes]
 
@@ -152,6 +154,23 @@ class WhyView(QWidget):
                 cell.setStyleSheet(f"background: {color.name()}; color: white; font-weight: bold;")
             else:
                 cell.setStyleSheet("")
+
+
+#: Template lines listed per page in the view at most.
+TEMPLATE_LINES_SHOWN = 12
+
+
+def template_lines(side: str, page: Page) -> list[str]:
+    """What of a page's extracted text was its site's template and was taken out, as lines for
+    the view (list[str]; none when nothing was)."""
+    if not page.template_text:
+        return []
+    lines = page.template_text.split("\n")
+    count = f"{len(lines)} line{'s' if len(lines) > 1 else ''}"
+    head = f"{side}: the site's template, taken out of the main text ({count}):"
+    shown = [f"    {line}" for line in lines[:TEMPLATE_LINES_SHOWN]]
+    more = [f"    … and {len(lines) - TEMPLATE_LINES_SHOWN} more"] if len(lines) > TEMPLATE_LINES_SHOWN else []
+    return [head, *shown, *more]
 
 
 def page_notes(page: Page) -> str:
