@@ -295,6 +295,10 @@ class ScanResult:
             out of the scanned folder).
         notes: remarks about the scan as a whole (e.g. that the feature cache was rebuilt or
             could not be used, or that the folder holds no page).
+        star_groups: groups of more than 30 near-copies of one page that the candidate stage
+            paired only as a star around the group's first page (page indices, that page
+            first): their members were never compared with each other
+            (:mod:`dedup_gui.core.candidates`); the keep clusters use them.
     """
 
     root: str
@@ -308,6 +312,7 @@ class ScanResult:
     elapsed: float = 0.0
     notes: list[str] = field(default_factory=list)
     skip_reasons: dict[str, str] = field(default_factory=dict)
+    star_groups: list[tuple[int, ...]] = field(default_factory=list)
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

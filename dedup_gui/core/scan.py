@@ -533,4 +533,5 @@ def scan_folder(
         elapsed=time.monotonic() - start,
         notes=notes,
         skip_reasons=dict(found.skip_reasons),
+        star_groups=candidates.star_groups,
     )
