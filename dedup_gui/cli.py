@@ -194,10 +194,11 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("folder", help="folder of saved pages (read only)")
     scan.add_argument("-o", "--output", metavar="OUT", help="report file: .html, .pdf, .json or .csv")
     scan.add_argument("--pages-csv", metavar="FILE",
-                      help="also write a CSV with one row per file (verdict, cluster, page to keep)")
+                      help="also write a CSV with one row per file (verdict, near-duplicate group, page to keep)")
     scan.add_argument("--keep-csv", metavar="FILE",
-                      help="also write a 'duplicate,keep' CSV: which page of each cluster to keep (canonical "
-                      "URL, else longest main content, else oldest file)")  # fmt: skip
+                      help="also write a 'duplicate,keep' CSV: each page to drop with the page to keep, of which "
+                      "it is a full or content duplicate (kept: canonical URL, else longest main content, "
+                      "else oldest file)")  # fmt: skip
     scan.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
     scan.add_argument("--follow-links", action="store_true",
                       help="also follow symbolic links whose target lies outside FOLDER (read the files, walk the "

@@ -9,8 +9,8 @@ html         self-contained report for people (no script, nothing remote)  ``.ht
 pdf          the same report as PDF, numbered pages, charts                ``.pdf``
 json         everything, following ``resources/report.schema.json``        ``.json``
 csv          duplicate pairs: PREDICTIONS.csv columns + ``cluster``        ``.csv``
-pages-csv    one row per file: verdict, cluster, page to keep              ``.csv``
-keep-csv     ``duplicate,keep``: which page of each cluster to keep        ``.csv``
+pages-csv    one row per file: verdict, group, page to keep                ``.csv``
+keep-csv     ``duplicate,keep``: each page to drop, the page to keep       ``.csv``
 ===========  ===========================================================  ===============
 
 Without ``fmt`` the suffix picks the format (``.csv`` is the pairs CSV).  ``pairs`` limits the

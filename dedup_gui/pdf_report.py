@@ -2,8 +2,9 @@
 
 It lives outside :mod:`dedup_gui.core`, which never imports Qt; it renders the same
 :class:`~dedup_gui.core.report_model.Report` as the HTML report: the summary with settings and
-thresholds, the two charts (PNG at 200 dpi), the clusters with the page to keep, every duplicate
-pair with its measures, explanation and diff excerpt, and the files that could not be used.
+thresholds, the two charts (PNG at 200 dpi), the keep clusters (what to keep and what to drop),
+the near-duplicate groups, every duplicate pair with its measures, explanation and diff excerpt,
+and the files that could not be used.
 Every page has a footer with its number.
 
 Fonts: Qt embeds (subsets of) the fonts it draws with, so the PDF reads the same anywhere.
@@ -29,10 +30,11 @@ from .core.atomic import atomic_write_bytes
 from .core.charts import TYPE_COLORS
 from .core.classify import containment_text
 from .core.diff_excerpt import Segment
+from .core.keep_clusters import link_label
 from .core.model import TYPE_ORDER, DupType, Pair, ScanResult
 from .core.progress import NullProgress, Progress, check_cancel
 from .core.report_html import TYPE_MEANING, clip
-from .core.report_model import Chart, PairEntry, Report, build_report, report_charts, why_text
+from .core.report_model import GROUPS_NOTE, Chart, PairEntry, Report, build_report, report_charts, why_text
 from .core.safe_text import show_bidi_controls
 
 #: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
@@ -237,7 +239,9 @@ class _Html:
             (s["skipped"], "other files skipped"),
             (s["pairs_compared"], "pairs compared"),
             (dup_total, "duplicate pairs"),
-            (s["clusters"], "clusters"),
+            (s["clusters"], "near-duplicate groups"),
+            (s["keep_clusters"], "keep clusters"),
+            (s["pages_to_drop"], "pages to drop"),
         ]
         o.append(self.h2("Summary", first=True))
         o.append(self.table())
@@ -274,30 +278,44 @@ class _Html:
         for chart, w, h in charts:
             o.append(f"<p align='center'><img src='chart-{chart.name}.png' width='{w}' height='{h}'></p>")
             o.append(f"<p>{self.muted(f'<b>{_e(chart.title)}.</b> {_e(chart.caption)}')}</p>")
-        # Clusters
-        o.append(self.h2("Clusters", page_break=True))
-        o.append(f"<p>{self.muted('<b>Which page to keep.</b> ' + _e(rep.keep_rule))}</p>")
-        if rep.clusters:
+        # What to keep
+        o.append(self.h2("What to keep", page_break=True))
+        o.append(f"<p>{self.muted('<b>Keep clusters, and which page to keep.</b> ' + _e(rep.keep_rule))}</p>")
+        keep_mark = "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
+        drop_mark = "<span style='background-color:#8c959f; color:#ffffff'>&nbsp;drop&nbsp;</span>"
+        if rep.keep_clusters:
             o.append(self.table())
-            o.append(f"<tr>{self.th('#')}{self.th('types')}{self.th('pages')}{self.th('kept because')}</tr>")
-            for entry in rep.clusters:
-                items = []
-                for page in entry.pages:
-                    kept = page is r.pages[entry.keep.keep]
-                    mark = (
-                        "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
-                        if kept
-                        else "<span style='background-color:#8c959f; color:#ffffff'>&nbsp;duplicate&nbsp;</span>"
-                    )
-                    items.append(f"{mark} {self.page_block(page)}")
-                types = " ".join(self.badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+            o.append(f"<tr>{self.th('#')}{self.th('pages')}{self.th('kept because')}{self.th('group')}</tr>")
+            for entry in rep.keep_clusters:
+                items = [f"{keep_mark} {self.page_block(entry.keep)}"]
+                items += [
+                    f"{drop_mark} {self.muted(_e(link_label(link)))}<br>{self.page_block(page)}"
+                    for page, link in entry.duplicates
+                ]
+                k = entry.cluster
                 o.append(
-                    f"<tr><td align='right' width='5%'>{entry.cluster.id}</td><td width='20%'>{types}</td>"
-                    f"<td>{'<br><br>'.join(items)}</td><td width='16%'>{_e(entry.keep.reason)}</td></tr>"
+                    f"<tr><td align='right' width='5%'>{k.id}</td><td>{'<br><br>'.join(items)}</td>"
+                    f"<td width='16%'>{_e(k.reason)}</td><td align='right' width='7%'>{'' if k.group is None else k.group}</td></tr>"
                 )
             o.append("</table>")
         else:
-            o.append("<p>No clusters: no duplicate pairs.</p>")
+            o.append("<p>Nothing to drop: no page is a full or content duplicate of another.</p>")
+        # Near-duplicate groups
+        o.append(self.h2("Near-duplicate groups", page_break=True))
+        o.append(f"<p>{self.muted(_e(GROUPS_NOTE))}</p>")
+        if rep.clusters:
+            o.append(self.table())
+            o.append(f"<tr>{self.th('#')}{self.th('types')}{self.th('pages')}</tr>")
+            for entry in rep.clusters:
+                items = [self.page_block(page) for page in entry.pages]
+                types = " ".join(self.badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+                o.append(
+                    f"<tr><td align='right' width='5%'>{entry.cluster.id}</td><td width='20%'>{types}</td>"
+                    f"<td>{'<br><br>'.join(items)}</td></tr>"
+                )
+            o.append("</table>")
+        else:
+            o.append("<p>No groups: no duplicate pairs.</p>")
         # Pairs
         o.append(self.h2("Duplicate pairs", page_break=True))
         distinct_shown = sum(1 for p in rep.pairs if p.type is DupType.DISTINCT)
@@ -349,7 +367,7 @@ class _Html:
     def pair(self, e: PairEntry) -> None:
         o = self.out
         sc = e.pair.scores
-        cluster = f" · cluster {e.cluster}" if e.cluster is not None else ""
+        cluster = f" · group {e.cluster}" if e.cluster is not None else ""
         o.append(
             f"<p style='margin-top:{self.px(10)}px; margin-bottom:{self.px(3)}px'>{self.badge(e.pair.type)} "
             f"<b>Pair {e.number}</b>{_e(cluster)}</p>"

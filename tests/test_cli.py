@@ -29,7 +29,7 @@ def test_scan_csv_has_the_designed_pairs(tmp_path):
     assert sorted(r["type"] for r in rows) == ["content", "full", "full", "full", "layout", "partial"]
     content = next(r for r in rows if r["type"] == "content")
     assert {content["left"], content["right"]} == {"print/night-ride-safety.html", "site/articles/night-ride-safety.html"}
-    assert "pages:    14" in proc.stdout and "clusters: 6" in proc.stdout
+    assert "pages:    14" in proc.stdout and "groups:   6 near-duplicate groups; 4 keep clusters" in proc.stdout
 
 
 def test_scan_json_gives_every_file_a_verdict(tmp_path):

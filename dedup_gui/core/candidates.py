@@ -34,7 +34,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from datasketch import MinHashLSH
@@ -390,12 +390,15 @@ class Candidates:
             paired as a star around their first page (int).
         identical_stars: groups of more than :data:`FULL_BUCKET_LIMIT` pages with identical main
             text (or, without usable text, identical bytes) that were paired as a star (int).
+        star_groups: the groups of near-copies paired as a star, as page indices with the
+            group's first page (the star's centre) first (``list[tuple[int, ...]]``).
     """
 
     pairs: list[tuple[int, int]]
     mostly_boilerplate: int = 0
     near_copy_stars: int = 0
     identical_stars: int = 0
+    star_groups: list[tuple[int, ...]] = field(default_factory=list)
 
 
 def candidate_pairs(pages: list[Page], settings: ScanSettings) -> list[tuple[int, int]]:
@@ -450,5 +453,5 @@ def find_candidates(pages: list[Page], settings: ScanSettings, check: Callable[[
     similar = contained | simhash_pairs(sub, sorted(all_boilerplate))
     pairs |= {(reps[a], reps[b]) for a, b in similar}
     mostly = int(np.count_nonzero([2 * boilerplate[k] >= len(page.shingles) > 0 for k, page in enumerate(sub)]))
-    stars = sum(1 for group in near if len(group) > FULL_BUCKET_LIMIT)
-    return Candidates(sorted(pairs), mostly, stars, identical)
+    star_groups = [tuple(group) for group in near if len(group) > FULL_BUCKET_LIMIT]
+    return Candidates(sorted(pairs), mostly, len(star_groups), identical, star_groups)

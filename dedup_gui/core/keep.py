@@ -1,14 +1,16 @@
-"""Which page of each duplicate cluster to keep: the rule, stated once, and its application.
+"""Which page to keep: the keep rule, stated once, and the ranking of pages that applies it.
 
 The rule (:data:`KEEP_RULE`) prefers the page that states the canonical address, then the page
 with the longest main content, then the oldest file; the first path in alphabetical order
-breaks remaining ties, so the choice never depends on the order files were found in.
+breaks remaining ties, so the choice never depends on the order files were found in.  The keep
+clusters it is applied to, pages that are each a full or content duplicate of the page kept,
+are built by :mod:`dedup_gui.core.keep_clusters`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -16,22 +18,29 @@ from .model import Cluster, Page, ScanResult
 
 #: The keep rule in words, as reports print it.
 KEEP_RULE = (
-    "In each cluster the page to keep is the one at the canonical URL: a page that states its own "
-    "address (rel=canonical, og:url or the browser's 'saved from' comment), preferring one whose file "
-    "path (or its path through a symbolic link) ends with that address's path; else the page with the "
-    "longest main content; else the oldest file (modification time); remaining ties go to the first "
-    "path in alphabetical order."
+    "A keep cluster is a page to keep and the pages to drop for it: each page dropped is a full or content "
+    "duplicate of the page kept (or has identical bytes or main text), and no two pages of a keep cluster "
+    "were measured as less, so pages joined only by layout or partial duplicates, or by a chain of "
+    "duplicates, never share one. The page to keep is the one at the canonical URL: a page that states "
+    "its own address (rel=canonical, og:url or the browser's 'saved from' comment), preferring one whose "
+    "file path (or its path through a symbolic link) ends with that address's path; else the page with "
+    "the longest main content; else the "
+    "oldest file (modification time); remaining ties go to the first path in alphabetical order. Pages "
+    "are taken in this order: each page with duplicates in no keep cluster yet is kept, with them."
 )
+
+#: The parts of the rule, in order, with the part of a :func:`rank_key` key each one reads.
+_CRITERIA = (("canonical URL", slice(0, 2)), ("longest main content", slice(2, 3)), ("oldest file", slice(3, 4)))
 
 
 @dataclass(frozen=True)
 class KeepChoice:
-    """The page kept in one cluster and the criterion that decided it.
+    """The page kept in one group of pages and the criterion that decided it.
 
     Attributes:
-        cluster: the cluster id.
+        cluster: the group's id.
         keep: index of the kept page in :attr:`ScanResult.pages`.
-        duplicates: indices of the cluster's other pages, ascending.
+        duplicates: indices of the group's other pages, ascending.
         reason: which part of the rule decided: ``"canonical URL"``, ``"longest main content"``,
             ``"oldest file"`` or ``"first path"``.
     """
@@ -67,59 +76,75 @@ def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
     return False
 
 
-def choose_keep(result: ScanResult, cluster: Cluster, mtime: Callable[[Page], float] = file_mtime) -> KeepChoice:
-    """Apply :data:`KEEP_RULE` to one cluster.
+def rank_key(
+    result: ScanResult, times: dict[int, float] | None = None, mtime: Callable[[Page], float] = file_mtime
+) -> Callable[[int], tuple]:
+    """The sort key of :data:`KEEP_RULE`: of any pages, the one whose key is smallest is kept.
 
     Args:
-        result: the scan the cluster belongs to.
-        cluster: the cluster (two or more pages).
+        result: the scan.
+        times: a cache of file modification times by page index, filled as pages are ranked
+            (so each file is read once); ``None`` for a new one.
+        mtime: a page's file modification time in seconds; tests pass a fixed one.
+
+    Returns:
+        ``key(page index) -> (no address, path does not match the address, -main text length,
+        mtime, path)`` (a tuple; lexicographic order is the rule's order), computed once per
+        page.
+    """
+    times = {} if times is None else times
+    pages = result.pages
+    keys: dict[int, tuple] = {}
+
+    def key(i: int) -> tuple:
+        found = keys.get(i)
+        if found is None:
+            page = pages[i]
+            if i not in times:
+                times[i] = mtime(page)
+            matches = _path_matches_url(page, result.also_at.get(page.path, ()))
+            found = keys[i] = (page.url is None, not matches, -len(page.main_text), times[i], page.path)
+        return found
+
+    return key
+
+
+def keep_reason(keys: Sequence[tuple]) -> str:
+    """Which part of the rule sets the best of some pages apart from the rest.
+
+    Args:
+        keys: the :func:`rank_key` keys of two or more pages.
+
+    Returns:
+        The last criterion that ruled out one of the pages before a single page was left:
+        ``"canonical URL"``, ``"longest main content"`` or ``"oldest file"``; ``"first path"``
+        when the three leave a tie.
+    """
+    candidates = list(keys)
+    reason = "first path"
+    for name, part in _CRITERIA:
+        best = min(k[part] for k in candidates)
+        narrowed = [k for k in candidates if k[part] == best]
+        if len(narrowed) < len(candidates):
+            reason = name  # this criterion set the kept page apart from at least one other
+        candidates = narrowed
+        if len(candidates) == 1:
+            return reason
+    return "first path"  # the rule's criteria left a tie
+
+
+def choose_keep(result: ScanResult, cluster: Cluster, mtime: Callable[[Page], float] = file_mtime) -> KeepChoice:
+    """Apply :data:`KEEP_RULE` to one group of pages.
+
+    Args:
+        result: the scan the group belongs to.
+        cluster: the group (two or more pages; anything with ``id`` and ``pages``).
         mtime: a page's file modification time in seconds; tests pass a fixed one.
 
     Returns:
         The :class:`KeepChoice`.
     """
+    key = rank_key(result, mtime=mtime)
     pages = list(cluster.pages)
-    times = {i: mtime(result.pages[i]) for i in pages}
-    criteria = [
-        (
-            "canonical URL",
-            lambda i: (
-                result.pages[i].url is not None,
-                _path_matches_url(result.pages[i], result.also_at.get(result.pages[i].path, ())),
-            ),
-        ),
-        ("longest main content", lambda i: len(result.pages[i].main_text)),
-        ("oldest file", lambda i: -times[i]),
-    ]
-    candidates = pages
-    reason = "first path"
-    for name, key in criteria:
-        best = max(key(i) for i in candidates)
-        narrowed = [i for i in candidates if key(i) == best]
-        if len(narrowed) < len(candidates):
-            reason = name  # this criterion set the kept page apart from at least one other
-        candidates = narrowed
-        if len(candidates) == 1:
-            break
-    if len(candidates) > 1:
-        reason = "first path"  # the rule's criteria left a tie
-    keep = min(candidates, key=lambda i: result.pages[i].path)
-    return KeepChoice(cluster.id, keep, tuple(i for i in pages if i != keep), reason)
-
-
-def keep_choices(
-    result: ScanResult,
-    clusters: list[Cluster] | None = None,
-    mtime: Callable[[Page], float] = file_mtime,
-) -> dict[int, KeepChoice]:
-    """The keep choice of every cluster.
-
-    Args:
-        result: the scan.
-        clusters: the clusters to decide (default: all of ``result.clusters``).
-        mtime: see :func:`choose_keep`.
-
-    Returns:
-        ``{cluster id: KeepChoice}`` in cluster order.
-    """
-    return {c.id: choose_keep(result, c, mtime) for c in (result.clusters if clusters is None else clusters)}
+    keep = min(pages, key=key)
+    return KeepChoice(cluster.id, keep, tuple(i for i in pages if i != keep), keep_reason([key(i) for i in pages]))

@@ -328,6 +328,10 @@ class ScanResult:
             (``latest/x.html`` for ``v2/x.html`` when ``latest`` links to ``v2``):
             ``{page path: (other path, ...)}``, sorted; pages without one are left out
             (:func:`dedup_gui.core.walk.discover`).
+        star_groups: groups of more than 30 near-copies of one page that the candidate stage
+            paired only as a star around the group's first page (page indices, that page
+            first): their members were never compared with each other
+            (:mod:`dedup_gui.core.candidates`); the keep clusters use them.
     """
 
     root: str
@@ -342,6 +346,7 @@ class ScanResult:
     notes: list[str] = field(default_factory=list)
     skip_reasons: dict[str, str] = field(default_factory=dict)
     also_at: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    star_groups: list[tuple[int, ...]] = field(default_factory=list)
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

@@ -4,10 +4,11 @@ Formats (:data:`CORE_FORMATS`; the PDF is made outside core, by :mod:`dedup_gui.
 since it draws with Qt, and :func:`dedup_gui.export.export` writes every format):
 
 * ``csv``: one row per pair that is not distinct, with the PREDICTIONS.csv columns plus
-  ``cluster`` (DESIGN.md);
-* ``pages-csv``: one row per file with its verdict, cluster and the page its cluster keeps;
-* ``keep-csv``: ``duplicate,keep``, one row per page that duplicates the page to keep
-  (:data:`dedup_gui.core.keep.KEEP_RULE`);
+  ``cluster`` (its near-duplicate group; DESIGN.md);
+* ``pages-csv``: one row per file with its verdict, near-duplicate group and the page its keep
+  cluster keeps;
+* ``keep-csv``: ``duplicate,keep``, one row per page to drop, with the page of its keep cluster
+  to keep (:mod:`dedup_gui.core.keep_clusters`, :data:`dedup_gui.core.keep.KEEP_RULE`);
 * ``json``: everything, following ``resources/report.schema.json``;
 * ``html``: the self-contained report (:mod:`dedup_gui.core.report_html`).
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from .atomic import ExportError, atomic_write_bytes, atomic_write_text
 from .classify import explain
 from .keep import KEEP_RULE
+from .keep_clusters import keep_clusters_of
 from .model import DupType, Pair, ScanResult
 from .progress import Progress
 from .report_html import html_from_report
@@ -91,8 +93,10 @@ SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html
 FORMATS = tuple(SUFFIX_FORMATS)
 #: Formats core renders itself (everything but ``pdf``).
 CORE_FORMATS = ("html", "json", "csv", "pages-csv", "keep-csv")
-#: Version of the JSON layout; bumped when a field changes meaning or goes away.
-JSON_FORMAT_VERSION = 1
+#: Version of the JSON layout; bumped when a field changes meaning or goes away.  2: the
+#: clusters (near-duplicate groups) lost ``keep`` and ``keep_reason``; ``keep_clusters`` say
+#: what to keep.
+JSON_FORMAT_VERSION = 2
 
 
 def format_for(path: str | Path, fmt: str | None = None) -> str:
@@ -163,9 +167,11 @@ def _no_text_reason(result: ScanResult) -> str:
 
 
 def pages_csv(report: Report) -> str:
-    """CSV text with one row per file (:data:`PAGE_COLUMNS`): every page with its verdict,
-    cluster and the path of the page its cluster keeps, then the files that could not be used
-    (status ``error``) and the files skipped as not pages (status ``skipped``).
+    """CSV text with one row per file (:data:`PAGE_COLUMNS`): every page with its verdict, its
+    near-duplicate group (``cluster``) and the path of the page its keep cluster keeps (``keep``:
+    its own path for a kept page, empty for a page in no keep cluster), then the files that
+    could not be used (status ``error``) and the files skipped as not pages (status
+    ``skipped``).
 
     Args:
         report: from :func:`dedup_gui.core.report_model.build_report`.
@@ -178,7 +184,8 @@ def pages_csv(report: Report) -> str:
     cluster_of = r.cluster_of()
     for i, page in enumerate(r.pages):
         cluster = cluster_of.get(i)
-        keep = r.pages[report.keep[cluster].keep].path if cluster is not None else ""
+        keep_cluster = report.keep_cluster_of.get(i)
+        keep = r.pages[keep_cluster.keep].path if keep_cluster is not None else ""
         rows.append(
             [
                 page.path,
@@ -203,21 +210,20 @@ def pages_csv(report: Report) -> str:
 
 
 def keep_csv(report: Report) -> str:
-    """CSV text ``duplicate,keep``: for each shown cluster, one row per page that duplicates the
-    page to keep, by :data:`dedup_gui.core.keep.KEEP_RULE`.
+    """CSV text ``duplicate,keep``: for each shown keep cluster, one row per page to drop, with
+    the page to keep.  Every page to drop is a full or content duplicate of its kept page
+    (:mod:`dedup_gui.core.keep_clusters`), kept by :data:`dedup_gui.core.keep.KEEP_RULE`.
 
     Args:
-        report: from :func:`dedup_gui.core.report_model.build_report`; its clusters are those
-            of the shown pairs.
+        report: from :func:`dedup_gui.core.report_model.build_report`; its keep clusters are
+            those that hold a shown pair.
 
     Returns:
-        The CSV text (str), rows in cluster order, then duplicate path order.
+        The CSV text (str), rows in keep cluster order (largest first), then duplicate path order.
     """
-    r = report.result
     rows = []
-    for entry in report.clusters:
-        keep = r.pages[entry.keep.keep].path
-        rows.extend([path, keep] for path in sorted(r.pages[i].path for i in entry.keep.duplicates))
+    for entry in report.keep_clusters:
+        rows.extend([page.path, entry.keep.path] for page, _link in entry.duplicates)
     return csv_text(KEEP_COLUMNS, rows)
 
 
@@ -253,6 +259,7 @@ def _report_dict(report: Report) -> dict:
                 "word_count": page.word_count,
                 "simhash": page.simhash_hex,
                 "cluster": cluster_of.get(i),
+                "keep_cluster": report.keep_cluster_of[i].id if i in report.keep_cluster_of else None,
                 "notes": list(page.notes),
                 "main_text": page.main_text,
                 "also_at": list(r.also_at.get(page.path, ())),
@@ -261,8 +268,12 @@ def _report_dict(report: Report) -> dict:
     files += [{"path": e.path, "status": "error", "reason": e.reason} for e in r.errors]
     files += [{"path": p, "status": "skipped", "reason": r.skip_reason(p)} for p in r.skipped]
     pairs = []
+    keep_of = report.keep_cluster_of
     for pair in report.pairs:
         s = pair.scores
+        keep_cluster = keep_of.get(pair.left)
+        if keep_cluster is not None and keep_of.get(pair.right) is not keep_cluster:
+            keep_cluster = None  # a pair across keep clusters
         pairs.append(
             {
                 "left": r.pages[pair.left].path,
@@ -277,6 +288,7 @@ def _report_dict(report: Report) -> dict:
                 "identical_bytes": s.identical_bytes,
                 "both_have_text": s.both_have_text,
                 "cluster": cluster_of.get(pair.left) if pair.type is not DupType.DISTINCT else None,
+                "keep_cluster": None if keep_cluster is None else keep_cluster.id,
                 "why": explain(s, r.thresholds),
             }
         )
@@ -289,10 +301,18 @@ def _report_dict(report: Report) -> dict:
                 for t in (DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL)
                 if t in e.cluster.types
             ],
-            "keep": r.pages[e.keep.keep].path,
-            "keep_reason": e.keep.reason,
         }
         for e in report.clusters
+    ]
+    keep_clusters = [
+        {
+            "id": e.cluster.id,
+            "group": e.cluster.group,
+            "keep": e.keep.path,
+            "keep_reason": e.cluster.reason,
+            "duplicates": [{"path": page.path, "link": link} for page, link in e.duplicates],
+        }
+        for e in report.keep_clusters
     ]
     return {
         "format": "dedup-gui-report",
@@ -310,6 +330,7 @@ def _report_dict(report: Report) -> dict:
         "errors": [{"path": e.path, "reason": e.reason} for e in r.errors],
         "pairs": pairs,
         "clusters": clusters,
+        "keep_clusters": keep_clusters,
     }
 
 
@@ -339,12 +360,14 @@ def summary_text(result: ScanResult) -> str:
         result: the scan.
 
     Returns:
-        The lines, joined with ``\\n`` (str), errors listed last; the folder, paths and
+        The lines (the near-duplicate groups and the keep clusters on one), joined with
+        ``\\n`` (str), errors listed last; the folder, paths and
         reasons with their control characters escaped (:func:`~.safe_text.terminal_text`), so a
         file name cannot start a line or recolour the terminal.
     """
     show = terminal_text
     s = summary_dict(result)
+    keep = keep_clusters_of(result)
     by_type = ", ".join(f"{n} {t}" for t, n in s["pairs_by_type"].items())
     lines = [
         f"folder:   {show(result.root)}",
@@ -354,7 +377,10 @@ def summary_text(result: ScanResult) -> str:
         ),
         f"errors:   {s['errors']}",
         f"pairs:    {s['pairs_compared']} compared: {by_type}",
-        f"clusters: {s['clusters']}",
+        (
+            f"groups:   {s['clusters']} near-duplicate group{'' if s['clusters'] == 1 else 's'}; {len(keep)} keep "
+            f"cluster{'' if len(keep) == 1 else 's'} ({sum(len(k.duplicates) for k in keep)} pages to drop)"
+        ),
         f"time:     {s['seconds']:.1f} s",
     ]
     for note in result.notes:

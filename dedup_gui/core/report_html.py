@@ -21,8 +21,9 @@ import re
 from .charts import TYPE_COLORS
 from .classify import containment_text
 from .diff_excerpt import DiffExcerpt, Segment
+from .keep_clusters import link_label
 from .model import TYPE_ORDER, DupType
-from .report_model import PairEntry, Report, report_charts, why_text
+from .report_model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
 from .safe_text import show_bidi_controls
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
@@ -68,6 +69,7 @@ table.settings td:last-child{color:var(--muted);font-size:13px}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:6px;vertical-align:-1px}
 .badge{display:inline-block;color:#fff;border-radius:10px;padding:0 9px;font-size:13px;font-weight:600}
 .keep{background:#1a7f37}.dup{background:#8c959f}
+.link{color:var(--muted);font-size:13px}
 figure{margin:12px 0 20px;border:1px solid var(--line);border-radius:8px;padding:10px;background:#fff}
 figure svg{display:block;width:100%;height:auto;max-width:860px;margin:0 auto}
 #chart-map svg{max-width:600px}
@@ -232,7 +234,8 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         ),
         (
             "<nav class='toc'><a href='#summary'>Summary</a><a href='#charts'>Charts</a>"
-            "<a href='#clusters'>Clusters</a><a href='#pairs'>Duplicate pairs</a>"
+            "<a href='#keep'>What to keep</a><a href='#clusters'>Near-duplicate groups</a>"
+            "<a href='#pairs'>Duplicate pairs</a>"
             "<a href='#unusable'>Files not used</a></nav></header>"
         ),
     ]
@@ -250,7 +253,9 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         (s["skipped"], "other files skipped"),
         (s["pairs_compared"], "pairs compared"),
         (dup_total, "duplicate pairs"),
-        (s["clusters"], "clusters"),
+        (s["clusters"], "near-duplicate groups"),
+        (s["keep_clusters"], "keep clusters"),
+        (s["pages_to_drop"], "pages to drop"),
     ]
     out.append("<section id='summary'><h2>Summary</h2><div class='stats'>")
     out += [f"<div class='stat'><b>{n:,}</b><span>{esc(label)}</span></div>" for n, label in stats]
@@ -292,27 +297,46 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     else:
         out.append("<p class='note'>Charts left out.</p>")
     out.append("</section>")
-    # Clusters
-    out.append("<section id='clusters'><h2>Clusters</h2>")
-    out.append(f"<p class='note'><b>Which page to keep.</b> {esc(report.keep_rule)}</p>")
-    if report.clusters:
+    # What to keep
+    out.append("<section id='keep'><h2>What to keep</h2>")
+    out.append(f"<p class='note'><b>Keep clusters, and which page to keep.</b> {esc(report.keep_rule)}</p>")
+    if report.keep_clusters:
         out.append(
-            "<table class='clusters'><tr><th class='n'>cluster</th><th>types</th><th>pages</th><th>kept because</th></tr>"
+            "<table class='clusters'><tr><th class='n'>keep cluster</th><th>pages</th><th>kept because</th>"
+            "<th class='n'>group</th></tr>"
         )
-        for entry in report.clusters:
-            items = []
-            for page in entry.pages:
-                kept = page is r.pages[entry.keep.keep]
-                badge = "<span class='badge keep'>keep</span>" if kept else "<span class='badge dup'>duplicate</span>"
-                items.append(f"<li>{badge} {_page_cell(page)}</li>")
-            types = " ".join(_badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+        for entry in report.keep_clusters:
+            items = [f"<li><span class='badge keep'>keep</span> {_page_cell(entry.keep)}</li>"]
+            items += [
+                f"<li><span class='badge dup'>drop</span> <span class='link'>{esc(link_label(link))}</span>"
+                f"{_page_cell(page)}</li>"
+                for page, link in entry.duplicates
+            ]
+            k = entry.cluster
+            group = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
             out.append(
-                f"<tr id='cluster-{entry.cluster.id}'><td class='n'>{entry.cluster.id}</td><td>{types}</td>"
-                f"<td><ul class='pages'>{''.join(items)}</ul></td><td>{esc(entry.keep.reason)}</td></tr>"
+                f"<tr id='keep-{k.id}'><td class='n'>{k.id}</td><td><ul class='pages'>{''.join(items)}</ul></td>"
+                f"<td>{esc(k.reason)}</td><td class='n'>{group}</td></tr>"
             )
         out.append("</table>")
     else:
-        out.append("<p>No clusters: no duplicate pairs.</p>")
+        out.append("<p>Nothing to drop: no page is a full or content duplicate of another.</p>")
+    out.append("</section>")
+    # Near-duplicate groups
+    out.append("<section id='clusters'><h2>Near-duplicate groups</h2>")
+    out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
+    if report.clusters:
+        out.append("<table class='clusters'><tr><th class='n'>group</th><th>types</th><th>pages</th></tr>")
+        for entry in report.clusters:
+            items = [f"<li>{_page_cell(page)}</li>" for page in entry.pages]
+            types = " ".join(_badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+            out.append(
+                f"<tr id='cluster-{entry.cluster.id}'><td class='n'>{entry.cluster.id}</td><td>{types}</td>"
+                f"<td><ul class='pages'>{''.join(items)}</ul></td></tr>"
+            )
+        out.append("</table>")
+    else:
+        out.append("<p>No groups: no duplicate pairs.</p>")
     out.append("</section>")
     # Pairs
     out.append("<section id='pairs'><h2>Duplicate pairs</h2>")
@@ -328,7 +352,8 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         out.append("<p>None.</p>")
     for e in report.duplicates:
         sc = e.pair.scores
-        cluster = f" · <a href='#cluster-{e.cluster}'>cluster {e.cluster}</a>" if e.cluster is not None else ""
+        group = e.cluster
+        cluster = f" · <a href='#cluster-{group}'>group {group}</a>" if group is not None else ""
         out.append(
             f"<article class='pair' id='pair-{e.number}'><h3>{_badge(e.pair.type)} Pair {e.number}{cluster}</h3>"
             f"<div class='pages2'><div>{_page_cell(e.left, 'left')}</div><div>{_page_cell(e.right, 'right')}</div></div>"

@@ -2,9 +2,10 @@
 
 :func:`build_report` takes a scan and, optionally, the subset of pairs a user's filters show,
 and gathers everything a report prints: the summary, the settings and thresholds with their
-meaning, the clusters with the page to keep, each duplicate pair with its measures, its
-explanation and a diff excerpt, and the files that could not be used.  Renderers only format
-it, so the HTML report and the PDF cannot drift apart.  Strings here are plain, unescaped text.
+meaning, the keep clusters (what to keep and what to drop), the near-duplicate groups, each
+duplicate pair with its measures, its explanation and a diff excerpt, and the files that could
+not be used.  Renderers only format it, so the HTML report and the PDF cannot drift apart.
+Strings here are plain, unescaped text.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from datetime import UTC, datetime
 from .. import __version__
 from .classify import explain
 from .diff_excerpt import DiffExcerpt, diff_excerpt
-from .keep import KEEP_RULE, KeepChoice, file_mtime, keep_choices
+from .keep import KEEP_RULE, file_mtime
+from .keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
 from .model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
 from .progress import NullProgress, Progress, check_cancel
 
@@ -27,6 +29,12 @@ EXCERPT_LIMIT = 500
 #: Most duplicate pairs a report for people lists.
 PAIR_LIMIT = 5000
 
+#: What the near-duplicate groups are, for the reports' section on them.
+GROUPS_NOTE = (
+    "Pages joined by duplicate pairs of any type, directly or through other pages (union-find): for "
+    "browsing. Two pages of one group may share little, so the advice on what to keep comes from the "
+    "keep clusters, not from these groups."
+)
 #: Meaning of each threshold, for the settings table.
 THRESHOLD_HELP = {
     "content_same": "content similarity (or containment, with Jaccard >= same_min_jaccard) for 'same content'",
@@ -77,17 +85,33 @@ class PairEntry:
 
 @dataclass(frozen=True)
 class ClusterEntry:
-    """One cluster as a report shows it.
+    """One near-duplicate group (a browsing cluster: pages joined by any chain of duplicate
+    pairs) as a report shows it.
 
     Attributes:
         cluster: the cluster.
         pages: its pages, in path order.
-        keep: the keep choice (which page to keep, and why).
     """
 
     cluster: Cluster
     pages: list[Page]
-    keep: KeepChoice
+
+
+@dataclass(frozen=True)
+class KeepEntry:
+    """One keep cluster as a report shows it: the page to keep and the pages to drop.
+
+    Attributes:
+        cluster: the :class:`~dedup_gui.core.keep_clusters.KeepCluster`.
+        keep: the page to keep.
+        duplicates: the pages to drop, in path order, each with how it duplicates the kept
+            page (:attr:`KeepCluster.links`: ``"full"``, ``"content"``, ``"identical bytes"``,
+            ``"identical main text"`` or ``"near-copy"``).
+    """
+
+    cluster: KeepCluster
+    keep: Page
+    duplicates: list[tuple[Page, str]]
 
 
 @dataclass(frozen=True)
@@ -101,8 +125,12 @@ class Report:
         pairs: the pairs shown (the user's subset, or all), in the given order.
         subset: ``True`` when ``pairs`` is a filtered subset of the scan's pairs.
         duplicates: report entries of the shown pairs that are not distinct.
-        clusters: the clusters that hold a shown duplicate pair (all clusters when not a subset).
-        keep: the keep choice of every cluster of the scan, by cluster id.
+        clusters: the near-duplicate groups that hold a shown duplicate pair (all of them when
+            not a subset).
+        keep_clusters: the keep clusters that hold both pages of a shown duplicate pair (all of
+            them when not a subset), largest first.
+        keep_cluster_of: for every page of every keep cluster of the scan (shown or not), its
+            keep cluster (the kept page too).
         excerpt_limit: how many pairs got a diff excerpt at most.
         omitted: duplicate pairs not listed because of the pair limit (they are in the CSV and
             JSON exports).
@@ -115,7 +143,8 @@ class Report:
     subset: bool
     duplicates: list[PairEntry]
     clusters: list[ClusterEntry]
-    keep: dict[int, KeepChoice]
+    keep_clusters: list[KeepEntry]
+    keep_cluster_of: dict[int, KeepCluster]
     excerpt_limit: int
     omitted: int = 0
 
@@ -130,8 +159,13 @@ class Report:
         return f"Duplicate pages in {self.result.root}"
 
     def summary(self) -> dict:
-        """Counts of the whole scan (dict; see :func:`scan_summary`)."""
-        return scan_summary(self.result)
+        """Counts of the whole scan (dict; see :func:`scan_summary`), with ``keep_clusters``
+        and ``pages_to_drop`` (int) added."""
+        out = scan_summary(self.result)
+        every = {k.id: len(k.duplicates) for k in self.keep_cluster_of.values()}
+        out["keep_clusters"] = len(every)
+        out["pages_to_drop"] = sum(every.values())
+        return out
 
     def shown_type_counts(self) -> dict[DupType, int]:
         """Pairs of each type among the shown pairs (dict[DupType, int], in :data:`TYPE_ORDER`)."""
@@ -278,7 +312,8 @@ def build_report(
         excerpt_limit: how many duplicate pairs get a diff excerpt.
         pair_limit: how many duplicate pairs are listed at most (a report for people of 80,000
             pairs would be hundreds of megabytes; the CSV and JSON exports hold every pair).
-        mtime: a page's file modification time (for the keep rule's "oldest file").
+        mtime: a page's file modification time (for the keep rule's "oldest file"), read for
+            pages that have a strong duplicate only.
         created: the report's time (default: now).
 
     Returns:
@@ -290,7 +325,8 @@ def build_report(
     progress = progress or NullProgress()
     shown = list(result.pairs if pairs is None else pairs)
     cluster_of = result.cluster_of()
-    keep = keep_choices(result, mtime=mtime)
+    # the shared ones (built once per result, e.g. by the window) unless a test fixes the times
+    keep_clusters = keep_clusters_of(result) if mtime is file_mtime else build_keep_clusters(result, mtime)
     all_dups = [p for p in shown if p.type is not DupType.DISTINCT]
     dup_pairs = all_dups[:pair_limit]
     n_excerpts = min(len(dup_pairs), excerpt_limit)
@@ -309,14 +345,27 @@ def build_report(
             )
         )
     progress.update(STAGE, n_excerpts, n_excerpts)
+    keep_of = {i: k for k in keep_clusters for i in k.pages}
     if pairs is None:
         wanted = {c.id for c in result.clusters}
+        wanted_keep = {k.id for k in keep_clusters}
     else:
         wanted = {cluster_of[p.left] for p in all_dups if p.left in cluster_of}
+        inside = [p for p in all_dups if p.left in keep_of and keep_of.get(p.right) is keep_of[p.left]]
+        wanted_keep = {keep_of[p.left].id for p in inside}
     clusters = [
-        ClusterEntry(c, sorted((result.pages[i] for i in c.pages), key=lambda p: p.path), keep[c.id])
+        ClusterEntry(c, sorted((result.pages[i] for i in c.pages), key=lambda p: p.path))
         for c in result.clusters
         if c.id in wanted
+    ]
+    keep_entries = [
+        KeepEntry(
+            k,
+            result.pages[k.keep],
+            sorted(((result.pages[i], link) for i, link in zip(k.duplicates, k.links)), key=lambda e: e[0].path),
+        )
+        for k in keep_clusters
+        if k.id in wanted_keep
     ]
     return Report(
         result=result,
@@ -326,7 +375,8 @@ def build_report(
         subset=pairs is not None,
         duplicates=entries,
         clusters=clusters,
-        keep=keep,
+        keep_clusters=keep_entries,
+        keep_cluster_of=keep_of,
         excerpt_limit=excerpt_limit,
         omitted=len(all_dups) - len(dup_pairs),
     )

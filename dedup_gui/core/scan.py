@@ -561,4 +561,5 @@ def scan_folder(
         notes=notes,
         skip_reasons=link_skip_reasons(found, page_paths),
         also_at={p: found.also_at[p] for p in page_paths if p in found.also_at},
+        star_groups=candidates.star_groups,
     )

@@ -1,8 +1,14 @@
 """The clusters view: a tree of duplicate clusters (union-find groups) and their pages.
 
 Top level: one row per cluster ("Cluster 3", its page count, its duplicate types in short words,
-a colour square of its closest type); under it, its pages with the types of their duplicate pairs.  The summaries
-come from :func:`dedup_gui.core.selection.cluster_summaries`.  Page paths are plain data.
+a colour square of its closest type, how many of its pages to drop); under it, its pages with the
+types of their duplicate pairs and what to do with each.  The summaries come from
+:func:`dedup_gui.core.selection.cluster_summaries`.  Page paths are plain data.
+
+A cluster joins pages by any chain of duplicate pairs, so it says nothing about what to keep;
+the "Keep" column shows the keep clusters (:mod:`dedup_gui.core.keep_clusters`) instead: "keep #2"
+marks the page kept in keep cluster 2, "drop #2 (full)" a page to drop for it, a full duplicate
+of that page; a page in no keep cluster has nothing there.
 """
 
 from __future__ import annotations
@@ -21,37 +27,73 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from dedup_gui.core.charts import TYPE_COLORS
+from dedup_gui.core.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, KeepCluster, keep_clusters_of, link_label
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.selection import ClusterSummary, cluster_summaries, types_text
 
 _Index = QModelIndex | QPersistentModelIndex
 _TOP = 0  # internalId of top-level (cluster) rows; pages use their cluster's row + 1
+#: Short words for a dropped page's link to its kept page in the "Keep" column.
+_SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 
 
 class ClustersModel(QAbstractItemModel):
     """Two-level model: clusters, then each cluster's pages.
 
-    Columns: "Cluster / page", "Pages" (page count of a cluster), "Types".
+    Columns: "Cluster / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
+    clusters say: pages to drop in a cluster; ``keep #k`` or ``drop #k (type)`` for a page).
 
     Args:
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("Cluster / page", "Pages", "Types")
+    COLUMNS = ("Cluster / page", "Pages", "Types", "Keep")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._result: ScanResult | None = None
         self._summaries: list[ClusterSummary] = []
         self._row_of_cluster: dict[int, int] = {}
+        self._keep_of: dict[int, KeepCluster] = {}
+        self._drops: dict[int, int] = {}
 
     def set_result(self, result: ScanResult | None) -> None:
-        """Show the clusters of ``result`` (none for ``None``)."""
+        """Show the clusters of ``result`` (none for ``None``), with its keep clusters
+        (:func:`~dedup_gui.core.keep_clusters.keep_clusters_of`)."""
         self.beginResetModel()
         self._result = result
         self._summaries = [] if result is None else cluster_summaries(result)
         self._row_of_cluster = {s.cluster.id: row for row, s in enumerate(self._summaries)}
+        keep = [] if result is None else keep_clusters_of(result)
+        self._keep_of = {i: k for k in keep for i in k.pages}
+        self._drops = {}
+        for k in keep:
+            self._drops[k.group] = self._drops.get(k.group, 0) + len(k.duplicates)
         self.endResetModel()
+
+    def drop_text(self, cluster_id: int) -> str:
+        """The "Keep" column of a cluster row: how many of its pages to drop (str, "" if none)."""
+        n = self._drops.get(cluster_id, 0)
+        return f"drop {n:,}" if n else ""
+
+    def widest_advice(self) -> str:
+        """About the widest "Keep" text of a page row (str; "" when nothing is to be kept)."""
+        return f"drop #{max(k.id for k in self._keep_of.values())} (same text)" if self._keep_of else ""
+
+    def advice(self, page: int) -> tuple[str, str]:
+        """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
+        ``("drop #2 (full)", "Keep cluster 2: a page to drop, a full duplicate of the page kept")``;
+        ``("", "")`` for a page in no keep cluster.  No page-derived text."""
+        k = self._keep_of.get(page)
+        if k is None:
+            return "", ""
+        if page == k.keep:
+            return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
+        link = k.links[k.duplicates.index(page)]
+        return (
+            f"drop #{k.id} ({_SHORT_LINK.get(link, link)})",
+            f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept",
+        )
 
     def summaries(self) -> list[ClusterSummary]:
         """The clusters shown, in row order (list[ClusterSummary])."""
@@ -104,7 +146,7 @@ class ClustersModel(QAbstractItemModel):
         return len(self._summaries[parent.row()].cluster.pages)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
-        """Three columns (int)."""
+        """Four columns (int)."""
         return len(self.COLUMNS)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
@@ -122,13 +164,24 @@ class ClustersModel(QAbstractItemModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                return (summary.title, f"{len(summary.cluster.pages):,}", summary.short_types_text)[col]
+                title, count = summary.title, f"{len(summary.cluster.pages):,}"
+                return (title, count, summary.short_types_text, self.drop_text(summary.cluster.id))[col]
             if col == 0:
                 return self._result.pages[page].path
+            if col == 3:
+                return self.advice(page)[0]
             return types_text(summary.page_types[index.row()], short=True) if col == 2 else ""
+        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col == 3:
+            return self.advice(page)[1] or None
         if role == Qt.ItemDataRole.ToolTipRole and page is None:  # no page-derived text in tooltips
             pages, pairs = len(summary.cluster.pages), summary.pair_count
-            return f"{summary.title}: {pages:,} pages, {pairs:,} duplicate pairs ({summary.types_text})"
+            drops = self._drops.get(summary.cluster.id, 0)
+            advice = (
+                f"{drops:,} to drop (full or content duplicates of a page kept)"
+                if drops
+                else "nothing to drop (no page is a full or content duplicate of another)"
+            )
+            return f"{summary.title}: {pages:,} pages, {pairs:,} duplicate pairs ({summary.types_text}); {advice}"
         if role == Qt.ItemDataRole.DecorationRole and col == 0 and page is None and summary.main_type:
             return QColor(TYPE_COLORS[summary.main_type])
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
@@ -167,6 +220,7 @@ class ClustersView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(200)  # rows measured when sizing a column
         self.tree.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self._quiet = False
@@ -192,7 +246,7 @@ class ClustersView(QWidget):
             self.summary_label.setText(f"{n:,} cluster{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}")
 
     def _fit_count_columns(self) -> None:
-        # The "Pages" and "Types" columns get the width of their widest cluster-row text,
+        # The "Pages", "Types" and "Keep" columns get the width of their widest cluster-row text,
         # measured here with the font: resizeColumnToContents() would ask the Python model for
         # 200 rows x every role, tenths of a second when the result of a large scan arrives.
         metrics = self.tree.fontMetrics()
@@ -202,6 +256,8 @@ class ClustersView(QWidget):
         texts = {
             1: {f"{len(s.cluster.pages):,}" for s in summaries},
             2: {s.short_types_text for s in summaries},  # at most 15 different texts
+            # and, for the page rows, the longest advice a page can get
+            3: {self.model.drop_text(s.cluster.id) for s in summaries} | {self.model.widest_advice()},
         }
         for column, values in texts.items():
             width = max((metrics.horizontalAdvance(text) for text in values), default=0) + padding

@@ -33,9 +33,11 @@ from dedup_gui.core.cache import clear_cache
 from dedup_gui.core.classify import reclassify
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.extract import EXTRACTORS
+from dedup_gui.core.keep_clusters import keep_clusters_of
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
+from dedup_gui.gui import worker
 from dedup_gui.gui.clusters_view import ClustersView
 from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, shown_pairs
 from dedup_gui.gui.file_actions import dropped_folder
@@ -51,7 +53,6 @@ from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_wind
 from dedup_gui.gui.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_menus import build_menus
-from dedup_gui.gui import worker
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 APP_NAME = "Duplicate Page Inspector"
@@ -84,9 +85,10 @@ def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:
 
 def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
     """``scan_fn``, followed in the scan's own thread by building the result's pair columns
-    (:func:`~dedup_gui.core.columns.pair_columns`).  The tables, the charts and the cluster tree
-    sort, filter and count with them; built there, they cost the GUI thread nothing when the
-    result arrives (about half a second per million pairs).
+    (:func:`~dedup_gui.core.columns.pair_columns`) and keep clusters
+    (:func:`~dedup_gui.core.keep_clusters.keep_clusters_of`).  The tables, the charts and the
+    cluster tree sort, filter and count with them; built there, they cost the GUI thread nothing
+    when the result arrives (about half a second per million pairs).
 
     Args:
         scan_fn: a scan function (:data:`~dedup_gui.gui.worker.ScanFunction`), or ``None`` for
@@ -100,20 +102,22 @@ def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
         """Scan, then build the pair columns (in the scan's thread)."""
         result = (scan_fn or worker.scan_folder)(*args)
         pair_columns(result).build_all()
+        keep_clusters_of(result)  # what the cluster tree says to keep, also built here
         return result
 
     return scan
 
 
 def reclassify_with_columns(result: ScanResult, thresholds: Thresholds) -> ScanResult:
-    """:func:`~dedup_gui.core.classify.reclassify`, then the new result's pair columns are built
-    (in the calling thread: the window runs this as a background job).
+    """:func:`~dedup_gui.core.classify.reclassify`, then the new result's pair columns and keep
+    clusters are built (in the calling thread: the window runs this as a background job).
 
     Returns:
         The re-classified :class:`ScanResult`.
     """
     new = reclassify(result, thresholds)
     pair_columns(new).build_all()
+    keep_clusters_of(new)
     return new
 
 

@@ -177,6 +177,32 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     assert panel.model.rowCount() == 6
 
 
+def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_window, sample_scan):
+    # The tree's clusters join pages by any duplicate pair; its "Keep" column shows the keep
+    # clusters: the content pair's site copy is kept (it states its address), the print copy
+    # dropped for it; the layout pair (two years of the audax page) is no advice at all.
+    win = make_window(sample_scan)
+    model = win.clusters_view.model
+    assert model.headerData(3, Qt.Orientation.Horizontal) == "Keep"
+
+    def rows(path_in_cluster):
+        top = next(model.index(r, 0) for r in range(model.rowCount())
+                   if path_in_cluster in {model.index(i, 0, model.index(r, 0)).data()
+                                          for i in range(model.rowCount(model.index(r, 0)))})  # fmt: skip
+        pages = {model.index(i, 0, top).data(): model.index(i, 3, top) for i in range(model.rowCount(top))}
+        return model.index(top.row(), 3).data(), {path: index.data() for path, index in pages.items()}, pages
+
+    cluster, pages, indexes = rows("print/night-ride-safety.html")
+    kept = pages["site/articles/night-ride-safety.html"]
+    assert cluster == "drop 1" and kept.startswith("keep #")
+    number = kept.removeprefix("keep #")
+    assert pages["print/night-ride-safety.html"] == f"drop #{number} (content)"
+    tip = indexes["print/night-ride-safety.html"].data(Qt.ItemDataRole.ToolTipRole)
+    assert tip == f"Keep cluster {number}: a page to drop, content duplicate of the page kept"
+    cluster, pages, _ = rows(AUDAX[0])
+    assert cluster == "" and pages == {AUDAX[0]: "", AUDAX[1]: ""}
+
+
 # --- the pairs table -------------------------------------------------------------------------
 
 
