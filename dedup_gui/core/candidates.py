@@ -89,6 +89,23 @@ def _identical_groups(pages: list[Page]) -> tuple[list[list[int]], list[list[int
     return _group_by(pages, lambda p: p.sha1), _group_by(pages, lambda p: p.text_hash if p.has_text else None)
 
 
+def _with_copies(pairs: set[tuple[int, int]], by_text: list[list[int]]) -> set[tuple[int, int]]:
+    """``pairs`` of the groups' first pages, and the same pairs for the other pages of each
+    small group of identical main texts (at most :data:`FULL_BUCKET_LIMIT`): a copy of a page is
+    a duplicate of what the page is a duplicate of, and the user is told so directly (a copy in
+    a ``zh/`` folder beside its original).  Larger groups stay a star: their copies would
+    multiply the pairs."""
+    copies = {group[0]: group for group in by_text if 1 < len(group) <= FULL_BUCKET_LIMIT}
+    if not copies:
+        return pairs
+    out = set()
+    for a, b in pairs:
+        for x in copies.get(a, (a,)):
+            for y in copies.get(b, (b,)):
+                out.add((x, y) if x < y else (y, x))
+    return out
+
+
 def simhash_pairs(pages: list[Page], only: Iterable[int], k: int = SIMHASH_BLOCK_K) -> set[tuple[int, int]]:
     """Pairs of pages with text whose SimHashes are within Hamming distance ``k`` (bits) and
     that include one of the pages ``only``, found through the k + 1 blocks of each fingerprint
@@ -451,7 +468,7 @@ def find_candidates(pages: list[Page], settings: ScanSettings, check: Callable[[
     # whole text is boilerplate, e.g. thin "no results" pages of one site).
     all_boilerplate = {k for k, page in enumerate(sub) if boilerplate[k] >= len(page.shingles)}
     similar = contained | simhash_pairs(sub, sorted(all_boilerplate))
-    pairs |= {(reps[a], reps[b]) for a, b in similar}
+    pairs |= _with_copies({(reps[a], reps[b]) for a, b in similar}, by_text)
     mostly = int(np.count_nonzero([2 * boilerplate[k] >= len(page.shingles) > 0 for k, page in enumerate(sub)]))
     star_groups = [tuple(group) for group in near if len(group) > FULL_BUCKET_LIMIT]
     return Candidates(sorted(pairs), mostly, len(star_groups), identical, star_groups)

@@ -10,6 +10,7 @@ are built by :mod:`dedup_gui.core.keep_clusters`.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -23,14 +24,36 @@ KEEP_RULE = (
     "were measured as less, so pages joined only by layout or partial duplicates, or by a chain of "
     "duplicates, never share one. The page to keep is the one at the canonical URL: a page that states "
     "its own address (rel=canonical, og:url or the browser's 'saved from' comment), preferring one whose "
-    "file path (or its path through a symbolic link) ends with that address's path; else the page with "
-    "the longest main content; else the "
+    "file path (or its path through a symbolic link) ends with that address's path; else the page in "
+    "the newest version folder (v1.16.x before v1.9.x, a version folder before other folders); else the "
+    "page with the longest main content; else the "
     "oldest file (modification time); remaining ties go to the first path in alphabetical order. Pages "
     "are taken in this order: each page with duplicates in no keep cluster yet is kept, with them."
 )
 
 #: The parts of the rule, in order, with the part of a :func:`rank_key` key each one reads.
-_CRITERIA = (("canonical URL", slice(0, 2)), ("longest main content", slice(2, 3)), ("oldest file", slice(3, 4)))
+_CRITERIA = (("canonical URL", slice(0, 2)), ("newest version folder", slice(2, 3)),
+             ("longest main content", slice(3, 4)), ("oldest file", slice(4, 5)))  # fmt: skip
+#: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``.
+_VERSION_FOLDER = re.compile(r"v?(\d+(?:\.\d+)*)(?:\.x)?", re.IGNORECASE)
+
+
+def version_rank(path: str) -> tuple:
+    """How a page's path ranks by its version folder, newest first (a sort key: smaller is newer).
+
+    The first folder of ``path`` named as a version (``v1.16.x``, ``2.0``, ``2024``) gives its
+    numbers; a page in such a folder ranks before one outside any (``latest/`` is a link and is
+    read at its target; an ``archive/`` copy is older).
+
+    Example:
+        >>> sorted(["v1.9.x/a.html", "v1.16.x/a.html", "print/a.html"], key=version_rank)
+        ['v1.16.x/a.html', 'v1.9.x/a.html', 'print/a.html']
+    """
+    for folder in path.split("/")[:-1]:
+        found = _VERSION_FOLDER.fullmatch(folder)
+        if found:
+            return (0, tuple(-int(n) for n in found.group(1).split(".")))
+    return (1,)
 
 
 @dataclass(frozen=True)
@@ -42,7 +65,7 @@ class KeepChoice:
         keep: index of the kept page in :attr:`ScanResult.pages`.
         duplicates: indices of the group's other pages, ascending.
         reason: which part of the rule decided: ``"canonical URL"``, ``"longest main content"``,
-            ``"oldest file"`` or ``"first path"``.
+            ``"newest version folder"``, ``"oldest file"`` or ``"first path"``.
     """
 
     cluster: int
@@ -88,9 +111,9 @@ def rank_key(
         mtime: a page's file modification time in seconds; tests pass a fixed one.
 
     Returns:
-        ``key(page index) -> (no address, path does not match the address, -main text length,
-        mtime, path)`` (a tuple; lexicographic order is the rule's order), computed once per
-        page.
+        ``key(page index) -> (no address, path does not match the address, version rank,
+        -main text length, mtime, path)`` (a tuple; lexicographic order is the rule's order),
+        computed once per page.
     """
     times = {} if times is None else times
     pages = result.pages
@@ -103,7 +126,8 @@ def rank_key(
             if i not in times:
                 times[i] = mtime(page)
             matches = _path_matches_url(page, result.also_at.get(page.path, ()))
-            found = keys[i] = (page.url is None, not matches, -len(page.main_text), times[i], page.path)
+            found = keys[i] = (page.url is None, not matches, version_rank(page.path), -len(page.main_text), times[i],
+                               page.path)  # fmt: skip
         return found
 
     return key
@@ -117,8 +141,8 @@ def keep_reason(keys: Sequence[tuple]) -> str:
 
     Returns:
         The last criterion that ruled out one of the pages before a single page was left:
-        ``"canonical URL"``, ``"longest main content"`` or ``"oldest file"``; ``"first path"``
-        when the three leave a tie.
+        ``"canonical URL"``, ``"newest version folder"``, ``"longest main content"`` or
+        ``"oldest file"``; ``"first path"`` when they leave a tie.
     """
     candidates = list(keys)
     reason = "first path"

@@ -82,7 +82,8 @@ class KeepCluster:
             type of their pair, or of the pair between identical copies of them), or
             ``"near-copy"`` (both in one group of near-copies that the scan paired as a star).
         reason: which part of the keep rule set the kept page apart from the others:
-            ``"canonical URL"``, ``"longest main content"``, ``"oldest file"`` or ``"first path"``.
+            ``"canonical URL"``, ``"longest main content"``, ``"newest version folder"``, ``"oldest file"`` or
+            ``"first path"``.
         group: id of the near-duplicate group (:attr:`ScanResult.clusters`) that holds the
             keep cluster's pages, or ``None``.
     """

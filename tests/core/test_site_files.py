@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from dedup_gui.core.cache import FeatureCache
-from dedup_gui.core.keep import keep_choices
+from dedup_gui.core.keep_clusters import build_keep_clusters
 from dedup_gui.core.loading import SourceFile
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.progress import NullProgress
@@ -107,7 +107,7 @@ def test_the_keep_advice_sees_a_page_s_address_through_a_link(tmp_path: Path) ->
     (site / "archive" / "guide" / "index.html").write_bytes(page(head=canonical))
     os.symlink("v2", site / "latest")
     result = scan_folder(site, settings(tmp_path, use_cache=False))
-    (choice,) = keep_choices(result, mtime=lambda p: 0.0).values()
+    (choice,) = build_keep_clusters(result, mtime=lambda p: 0.0)
     # Both copies state the address /latest/guide/; only v2's is served there (latest -> v2),
     # so the keep rule's "canonical URL" picks it over the first path in alphabetical order.
     assert [result.pages[i].path for i in (choice.keep, *choice.duplicates)] == [
