@@ -65,7 +65,10 @@ def layout_similarity(a: Sequence[str], b: Sequence[str]) -> float:
     """Normalized Levenshtein similarity of two tag sequences, in [0, 1]: 1 - distance /
     max(len); 1.0 for two empty sequences.  Long sequences are compared with the GIL released
     (:func:`~dedup_gui.core.align.plain_distance`)."""
-    sa, sb = tag_string(a), tag_string(b)
+    return _string_similarity(tag_string(a), tag_string(b))
+
+
+def _string_similarity(sa: str, sb: str) -> float:
     if len(sa) * len(sb) < GIL_FREE_MIN_PRODUCT:
         return float(Levenshtein.normalized_similarity(sa, sb))
     return 1.0 - plain_distance(sa, sb) / max(len(sa), len(sb))
@@ -95,25 +98,69 @@ def pair_scores(a: Page, b: Page) -> PairScores:
     Returns:
         :class:`PairScores`; similarities in [0, 1], Hamming distance in bits.
     """
-    identical = a.sha1 == b.sha1
-    both_text = a.has_text and b.has_text
-    if identical:
-        return PairScores(1.0, 1.0, 1.0, 0, 1.0, identical_bytes=True, both_have_text=both_text)
-    if both_text:
-        content = text_similarity(normalized_text(a.main_text), normalized_text(b.main_text))
-        contained = containment(a.shingles, b.shingles)
-        jac = jaccard(a.shingles, b.shingles)
-    else:
-        content = contained = jac = 0.0
-    return PairScores(
-        content_similarity=content,
-        content_containment=contained,
-        layout_similarity=layout_similarity(template_tags(a.tag_sequence, a.content_span),
-                                            template_tags(b.tag_sequence, b.content_span)),
-        contained_side=contained_side(a, b) if both_text else "",
-        templates_known=a.template_known and b.template_known,
-        hamming_distance=hamming_distance(a.simhash, b.simhash),
-        jaccard=jac,
-        identical_bytes=False,
-        both_have_text=both_text,
-    )
+    return PairMeasurer()(a, b)
+
+
+class PairMeasurer:
+    """:func:`pair_scores` for the many pairs of one scan, doing each page's and each text's part
+    once: a page's normalized text and template string are made once (for the last
+    :data:`CACHE_PAGES` pages used), and the text measures of two main texts are measured once
+    for every pair of pages with those texts (copies of a page in several folders).
+
+    Call it like :func:`pair_scores`; not thread-safe.
+    """
+
+    #: Pages (and pairs of texts) whose prepared parts are kept at most.
+    CACHE_PAGES = 4096
+
+    def __init__(self) -> None:
+        self._texts: dict[int, str] = {}
+        self._templates: dict[int, str] = {}
+        self._text_scores: dict[tuple[str, str], tuple[float, float, float]] = {}
+
+    def _text(self, page: Page) -> str:
+        found = self._texts.get(id(page))
+        if found is None:
+            if len(self._texts) >= self.CACHE_PAGES:
+                self._texts.clear()
+            found = self._texts[id(page)] = normalized_text(page.main_text)
+        return found
+
+    def _template(self, page: Page) -> str:
+        found = self._templates.get(id(page))
+        if found is None:
+            if len(self._templates) >= self.CACHE_PAGES:
+                self._templates.clear()
+            found = self._templates[id(page)] = tag_string(template_tags(page.tag_sequence, page.content_span))
+        return found
+
+    def __call__(self, a: Page, b: Page) -> PairScores:
+        """The :class:`PairScores` of pages ``a`` (left) and ``b`` (right)."""
+        both_text = a.has_text and b.has_text
+        if a.sha1 == b.sha1:
+            return PairScores(1.0, 1.0, 1.0, 0, 1.0, identical_bytes=True, both_have_text=both_text)
+        if both_text:
+            key = (a.text_hash, b.text_hash) if a.text_hash <= b.text_hash else (b.text_hash, a.text_hash)
+            found = self._text_scores.get(key)
+            if found is None:
+                if len(self._text_scores) >= self.CACHE_PAGES:
+                    self._text_scores.clear()
+                found = self._text_scores[key] = (
+                    text_similarity(self._text(a), self._text(b)),
+                    containment(a.shingles, b.shingles),
+                    jaccard(a.shingles, b.shingles),
+                )
+            content, contained, jac = found
+        else:
+            content = contained = jac = 0.0
+        return PairScores(
+            content_similarity=content,
+            content_containment=contained,
+            layout_similarity=_string_similarity(self._template(a), self._template(b)),
+            contained_side=contained_side(a, b) if both_text else "",
+            templates_known=a.template_known and b.template_known,
+            hamming_distance=hamming_distance(a.simhash, b.simhash),
+            jaccard=jac,
+            identical_bytes=False,
+            both_have_text=both_text,
+        )

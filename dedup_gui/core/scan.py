@@ -24,7 +24,7 @@ from .classify import classify
 from .cluster import build_clusters
 from .features import load_page, read_visible_text, with_main_text
 from .loading import NotAPageError, PageReadError, SourceFile, discover, followed_links_note, is_page_suffix
-from .measures import pair_scores
+from .measures import PairMeasurer
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
 from .progress import (  # the stage names stay part of this module's interface
     STAGE_CACHE,
@@ -385,6 +385,7 @@ def score_pairs(
         return pair_cache_key(pages[i], pages[j])
 
     known = cache.lookup_scores([key(i, j) for i, j in candidates]) if cache else {}
+    measure = PairMeasurer()
     fresh = []
     # The loop makes two objects per pair; with 100,000 pages in memory each full collection
     # walks them all, again and again.  Nothing here makes reference cycles: pause it.
@@ -397,7 +398,7 @@ def score_pairs(
                 progress.update(STAGE_MEASURE, n, total)
             scores = known.get(key(i, j))
             if scores is None:
-                scores = pair_scores(pages[i], pages[j])
+                scores = measure(pages[i], pages[j])
                 fresh.append((key(i, j), scores))
             elif scores.templates_known != (pages[i].template_known and pages[j].template_known):
                 scores = replace(scores, templates_known=not scores.templates_known)  # learned per scan

@@ -30,7 +30,6 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from .model import Page
-from .tokens import normalize_whitespace
 
 #: A line is template when it lies outside the main text of at least this share of a site's pages...
 TEMPLATE_SHARE = 0.3
@@ -42,7 +41,7 @@ MIN_SITE_PAGES = 5
 
 def line_hash(line: str) -> int:
     """A stable 32-bit hash of a text line, whitespace-normalized and case-folded (CRC-32)."""
-    return zlib.crc32(normalize_whitespace(line).casefold().encode("utf-8", "surrogatepass"))
+    return zlib.crc32(" ".join(line.split()).casefold().encode("utf-8", "surrogatepass"))
 
 
 def line_hashes(lines: Iterable[str]) -> np.ndarray:
@@ -183,18 +182,22 @@ def strip_templates(
     """
     learned = learn_templates(pages)
     out = list(pages)
+    sets = {site: set(lines.tolist()) for site, lines in learned.lines.items()}
     for i, page in enumerate(pages):
-        template = learned.lines.get(learned.site[i])
-        known = template is not None and len(template) > 0
+        template = sets.get(learned.site[i])
+        known = bool(template)
         if known != page.template_known:
             out[i] = page = replace(page, template_known=known)
         if not known or not page.main_text:
             continue
         lines = page.main_text.split("\n")
-        keep = [line for line in lines if not _in(template, line_hash(line))]
-        if len(keep) == len(lines):
+        # a navigation lists every page's title: the page's own heading is not template for it
+        title = page.title.casefold()
+        cut = [line_hash(line) in template and line.casefold() not in title for line in lines]
+        if not any(cut):
             continue
-        removed = [line for line in lines if _in(template, line_hash(line))]
+        keep = [line for line, c in zip(lines, cut) if not c]
+        removed = [line for line, c in zip(lines, cut) if c]
         page = replace(page, template_text="\n".join(removed))
         if any(line.strip() for line in keep):
             learned.stripped += 1
@@ -208,8 +211,8 @@ def strip_templates(
             continue
         # Readability picked template (a sidebar, a footer): the page's other text, if any.
         whole = visible_text(page) or ""
-        common = learned.common[learned.site[i]]
-        other = [line for line in whole.split("\n") if line.strip() and not _in(common, line_hash(line))]
+        common = set(learned.common[learned.site[i]].tolist())
+        other = [line for line in whole.split("\n") if line.strip() and line_hash(line) not in common]
         if other:
             learned.replaced += 1
             note = "the extracted main text was the site's template: the page's other visible text is used"
@@ -219,8 +222,3 @@ def strip_templates(
             note = "the page's text is all the site's template: no usable text"
             out[i] = replace(rebuild(page, "", (*page.notes, note)), has_text=False)
     return out, learned
-
-
-def _in(sorted_values: np.ndarray, value: int) -> bool:
-    at = int(np.searchsorted(sorted_values, value))
-    return at < len(sorted_values) and int(sorted_values[at]) == value
