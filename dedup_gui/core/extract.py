@@ -16,24 +16,26 @@ from urllib.parse import urljoin
 
 import lxml.etree
 import lxml.html
-import numpy as np
 from readability import Document
 
 from .attribute_bound import bound_attributes
+from .dom_text import (  # noqa: F401  (re-exported: callers parse and walk pages through extract)
+    _BLOCK_TAGS,
+    _BREAK,
+    _SKIP_TEXT_TAGS,
+    LXML_DEPTH_LIMIT,
+    _too_deep,
+    body_text,
+    element_text,
+    lxml_facts,
+    may_nest_deeper_than,
+    parse_html,
+    tag_sequence,
+)
 from .template import content_span, lexbor_outline
 from .tokens import normalize_whitespace, tokenize
 
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.I)
-_PARSER = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True, remove_comments=True, remove_pis=True)
-# Elements whose end starts a new line of main text.
-_BLOCK_TAGS = frozenset(
-    "p div br li ul ol h1 h2 h3 h4 h5 h6 tr table blockquote pre section article header footer "
-    "aside nav dd dt dl figure figcaption hr address main form fieldset td th caption".split()
-)
-_SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
-_BREAK = "\x1e"  # ASCII record separator: marks a block boundary while text is collected
-#: Elements whose text is never main content (for the main-content span), besides _SKIP_TEXT_TAGS.
-_NOT_CONTENT_TAGS = frozenset({"head", "title"})
 
 
 @dataclass(frozen=True)
@@ -59,36 +61,6 @@ class Extracted:
     notes: tuple[str, ...] = ()
     content_span: tuple[int, int] | None = None
     visible_text: str = ""
-
-
-def parse_html(text: str) -> lxml.html.HtmlElement | None:
-    """Parse HTML text with lxml (huge trees allowed); ``None`` if there is no document.
-
-    Args:
-        text: decoded HTML.
-
-    Returns:
-        The root element, or ``None`` for an empty document.
-    """
-    data = text.replace("\x00", "").encode("utf-8", "surrogatepass")
-    if not data.strip():
-        return None
-    try:
-        return lxml.html.document_fromstring(data, parser=_PARSER)
-    except (lxml.etree.ParserError, ValueError):
-        return None
-
-
-def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
-    """Element names of the tree in document order, e.g. ``("html", "head", "title", ...)``.
-
-    The names are interned: a page of 1,000 elements then holds a few dozen string objects, not
-    1,000, and pickling (to the main process, to the cache) writes each name once.  At 100,000
-    pages that is about 2.5 GB less memory.
-    """
-    if root is None:
-        return ()
-    return tuple(sys.intern(el.tag.lower()) for el in root.iter() if isinstance(el.tag, str))
 
 
 def page_title(root: lxml.html.HtmlElement | None) -> str:
@@ -173,41 +145,6 @@ def lexbor_page_facts(tree) -> tuple[str, list, list, tuple[str, ...]]:
     root = tree.root
     tags = () if root is None else tuple(sys.intern(n.tag.lower()) for n in root.traverse() if n.tag[0] not in "-!")
     return title, links, metas, tags
-
-
-def element_text(root: lxml.html.HtmlElement) -> str:
-    """Visible text of an element, one block (paragraph, heading, list item...) per line."""
-    parts: list[str] = []
-    pre_depth = 0
-
-    def add(text: str) -> None:
-        text = text.replace(_BREAK, " ")
-        parts.append(text.replace("\n", _BREAK) if pre_depth else text)
-
-    # iterwalk instead of recursion: nesting depth is unbounded with huge_tree.
-    walker = lxml.etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag.lower() if isinstance(el.tag, str) else None
-        if event == "start":
-            if tag in _SKIP_TEXT_TAGS:
-                walker.skip_subtree()  # its "end" event still comes and adds the tail
-                continue
-            if tag in _BLOCK_TAGS:
-                parts.append(_BREAK)
-            if tag == "pre":
-                pre_depth += 1
-            if tag is not None and el.text:
-                add(el.text)
-        else:
-            if tag == "pre":
-                pre_depth -= 1
-            if tag in _BLOCK_TAGS:
-                parts.append(_BREAK)
-            if el.tail and el is not root:
-                add(el.tail)
-    # Source line breaks are plain whitespace; only block boundaries (and <pre> lines) break.
-    lines = (normalize_whitespace(line) for line in "".join(parts).split(_BREAK))
-    return "\n".join(line for line in lines if line)
 
 
 # A class or id word that starts so names an overlay: "cookie-notice", "modal-dialog", "popup".
@@ -333,64 +270,6 @@ def _has_tokens(text: str, n: int) -> bool:
     return len(tokenize(text[:4096])) >= n or (len(text) > 4096 and len(tokenize(text)) >= n)
 
 
-#: libxml2's element depth limit with ``huge_tree`` (levels); a deeper page is cut there.
-LXML_DEPTH_LIMIT = 2048
-
-
-#: Comments and the contents of elements whose text is not markup, by the HTML5 tokenizer's
-#: rules: a ``</x>`` in them closes nothing (a tester hid 100,000 of them in a comment before
-#: 100,000 nested ``<div>``s).  ``<!-->`` and ``<!--->`` are whole comments, ``--!>`` also ends
-#: one, and an unclosed comment or raw-text element runs to the end.  ``<noscript>`` is not here:
-#: the parsers read it as markup (no scripting).
-_NOT_MARKUP = re.compile(
-    r"<!--(?:-?>|.*?(?:--!?>|\Z))"
-    r"|<(script|style|textarea|title|xmp|noembed|noframes|iframe)(?=[\s/>])"
-    r".*?(?:</\1(?=[\s/>])|\Z)"
-    r"|<plaintext(?=[\s/>]).*",
-    re.S | re.I,
-)
-
-
-def may_nest_deeper_than(text: str, levels: int) -> bool:
-    """Whether elements of HTML ``text`` may nest more than ``levels`` deep: a bound from the
-    tags alone, without parsing (0.3-0.5 ms for a typical page; lxml's parse takes 2 ms).
-
-    Outside comments and raw-text elements (``<script>``, ``<style>``...), every ``<``
-    followed by a letter counts as an element opened and every ``</`` followed by a letter as
-    one closed, and the count never goes below zero.  Elements never closed (``<br>``,
-    ``<img>``, an unclosed ``<p>``) only raise the bound.  It can still be fooled by end tags of
-    elements that are not open (a parser ignores them) between the opening tags, e.g.
-    ``"<div></b>" * 100000``; such a page then takes lexbor long to parse, and the per-page time
-    limit of the scan stops it with an error that says so.
-
-    Args:
-        text: decoded HTML.
-        levels: the depth (int).
-
-    Returns:
-        bool.
-    """
-    if text.count("<") <= levels:  # fewer tags than levels
-        return False
-    markup = _NOT_MARKUP.sub(" ", text)
-    data = np.frombuffer(markup.encode("utf-8", "surrogatepass"), np.uint8)
-    where = np.flatnonzero(data[:-2] == ord("<"))
-    after = data[where + 1]
-    letter = (after | 0x20) - ord("a") < 26  # ASCII letters (uint8 wraps below "a")
-    closes = (after == ord("/")) & ((data[where + 2] | 0x20) - ord("a") < 26)
-    steps = letter.astype(np.int32) - closes
-    depth = np.cumsum(steps)
-    # a close at depth 0 closes nothing: depth_t = S_t - min(0, min_k<=t S_k)
-    depth -= np.minimum(np.minimum.accumulate(depth), 0)
-    return bool(len(depth) and depth.max() > levels)
-
-
-def _too_deep() -> bool:
-    """Whether the last :func:`parse_html` stopped at libxml2's depth limit (its error log says
-    "Excessive depth in document")."""
-    return any("Excessive depth" in entry.message for entry in _PARSER.error_log)
-
-
 def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> Extracted:
     """Title, URL, main text and tag sequence of a decoded HTML page.
 
@@ -448,95 +327,6 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
         content_span=content_span(parents, texts, content) if content else None,
         visible_text=visible,
     )
-
-
-def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
-    """One walk of an lxml tree for what the scan keeps of it besides the main text.
-
-    Args:
-        root: the tree (:func:`parse_html`), or ``None``.
-
-    Returns:
-        ``(tags, parents, texts, visible)``: the element names in document order
-        (:func:`tag_sequence`); each element's parent index (-1 for the root) and own text
-        (its text and its children's tails; ``""`` in elements whose text is not shown), for
-        :func:`~dedup_gui.core.template.content_span`; and the body's visible text, one block
-        per line (:func:`body_text`).
-    """
-    if root is None:
-        return (), [], [], ""
-    tags: list[str] = []
-    parents: list[int] = []
-    own: list[list[str]] = []
-    stack: list[int] = []  # indices of the open elements
-    parts: list[str] = []  # the body's text, as element_text builds it
-    hidden = quiet = pre_depth = 0  # open elements whose text is not shown / not content / open <pre>s
-    body = -1  # index of the <body> element, while it is open
-    seen_body = False
-
-    def add(text: str) -> None:
-        text = text.replace(_BREAK, " ")
-        parts.append(text.replace("\n", _BREAK) if pre_depth else text)
-
-    for event, el in lxml.etree.iterwalk(root, events=("start", "end")):
-        tag = el.tag.lower() if isinstance(el.tag, str) else None
-        in_body = body >= 0
-        if event == "start":
-            if tag is None:
-                continue
-            index = len(tags)
-            tags.append(sys.intern(tag))
-            parents.append(stack[-1] if stack else -1)
-            stack.append(index)
-            skip = tag in _SKIP_TEXT_TAGS
-            hidden += skip
-            quiet += skip or tag in _NOT_CONTENT_TAGS
-            own.append([el.text] if el.text and not quiet else [])
-            if tag == "body" and not seen_body:
-                body, seen_body = index, True
-                if el.text and not hidden:
-                    add(el.text)
-                continue
-            if in_body and not hidden - skip:  # inside the body, not inside a hidden element
-                if tag in _BLOCK_TAGS:
-                    parts.append(_BREAK)
-                if tag == "pre":
-                    pre_depth += 1
-                if el.text and not skip:
-                    add(el.text)
-        else:
-            if tag is not None:
-                index = stack.pop()
-                skip = tag in _SKIP_TEXT_TAGS
-                hidden -= skip
-                quiet -= skip or tag in _NOT_CONTENT_TAGS
-                if index == body:
-                    body = -1
-                    continue
-                if in_body and not hidden:
-                    if tag == "pre":
-                        pre_depth -= 1
-                    if tag in _BLOCK_TAGS:
-                        parts.append(_BREAK)
-            if el.tail:
-                if stack and not quiet:
-                    own[stack[-1]].append(el.tail)
-                if body >= 0 and not hidden:
-                    add(el.tail)
-    if not seen_body:
-        visible = element_text(root)
-    else:
-        lines = (normalize_whitespace(line) for line in "".join(parts).split(_BREAK))
-        visible = "\n".join(line for line in lines if line)
-    return tuple(tags), parents, [" ".join(t) for t in own], visible
-
-
-def body_text(root) -> str:
-    """The visible text of lxml tree ``root``'s body (or of the whole tree), one block per line."""
-    if root is None:
-        return ""
-    body = root.find(".//body")
-    return element_text(body if body is not None else root)
 
 
 def _whole_text_if_no_article(visible: str, content: str, min_tokens: int, extractor: str) -> tuple[str, tuple[str, ...]]:

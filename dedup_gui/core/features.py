@@ -13,7 +13,8 @@ from pathlib import Path
 
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
-from .extract import body_text, extract, parse_html
+from .dom_text import body_text, parse_html
+from .extract import extract
 from .loading import PageBytes, PageReadError, SourceFile, read_page, read_page_again
 from .model import Page, ScanSettings
 from .shingles import minhash_signature, shingle_hashes

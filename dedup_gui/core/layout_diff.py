@@ -18,7 +18,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
-from .extract import lxml_facts, parse_html
+from .dom_text import lxml_facts, parse_html
 from .loading import SourceFile, read_page_again, read_page_bytes
 from .measures import tag_string
 from .model import Page

@@ -48,7 +48,8 @@ from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser
 
-from .extract import _BLOCK_TAGS, _BREAK, _OVERLAY_PREFIXES, _SKIP_TEXT_TAGS
+from .dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
+from .extract import _OVERLAY_PREFIXES
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
 _UNLIKELY = re.compile(

@@ -36,7 +36,7 @@ from lxml_html_clean import Cleaner
 
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
-from .extract import parse_html
+from .dom_text import parse_html
 from .loading import read_page_again
 from .walk import is_inside
 

@@ -52,7 +52,7 @@ def exit_with_parent(parent_pid: int | None = None, kernel_signal: bool = True) 
       (the orphan was given to init or a subreaper) and this process exits at once.
       Caution: the kernel sends the signal when the *thread* that started this process exits,
       not the whole process, so the starting thread must live as long as this process
-      (true of :class:`dedup_gui.core.scan._PagePool`, see its ``_new_pool``).
+      (true of :class:`dedup_gui.core.executors._PagePool`, see its ``_new_pool``).
     * ``"sentinel"`` (every platform, multiprocessing children only): a daemon thread waits on
       ``multiprocessing.parent_process().sentinel``, which becomes ready when the parent dies,
       and calls ``os._exit``.  It needs the GIL to run, so a task holding the GIL in one long C

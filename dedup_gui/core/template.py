@@ -13,7 +13,7 @@ text, that is, maximizes (tokens of main-text blocks - tokens of other blocks) i
 block (an element's own text and its children's tails) counts as main text when at least half
 of its word 3-grams occur in the main text.  This works with any extractor and either parser:
 the tree is given as a pre-order list of parent indices and own texts
-(:func:`dedup_gui.core.extract.lxml_facts`, :func:`lexbor_outline`), the order of the scan's tag
+(:func:`dedup_gui.core.dom_text.lxml_facts`, :func:`lexbor_outline`), the order of the scan's tag
 sequence.
 """
 

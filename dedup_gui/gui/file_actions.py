@@ -15,6 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+
 from dedup_gui.gui.plain import plain_message_box
 
 

@@ -12,7 +12,8 @@ from rapidfuzz.distance import Levenshtein
 
 from dedup_gui.core.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
 from dedup_gui.core.measures import layout_similarity, tag_string
-from dedup_gui.core.scan import WORKER_NICENESS, _limit_memory, sort_pairs, sorted_in_slices
+from dedup_gui.core.executors import WORKER_NICENESS, _limit_memory
+from dedup_gui.core.scan import sort_pairs, sorted_in_slices
 
 
 def test_sorted_in_slices_is_sorted_and_stable():

@@ -22,7 +22,7 @@ from dataclasses import replace
 from dedup_gui.core.loading import discover
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.progress import NullProgress
-from dedup_gui.core.scan import _PagePool
+from dedup_gui.core.executors import _PagePool
 from tests.core.pool_tasks import block_on_marked_files
 
 if __name__ == "__main__":
