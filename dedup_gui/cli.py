@@ -169,6 +169,7 @@ def _settings(args) -> ScanSettings:
         extractor=args.extractor,
         boilerplate_pages=args.boilerplate_pages,
         follow_links=getattr(args, "follow_links", False),  # scan only: classify/evaluate read named files
+        learn_templates=not getattr(args, "no_template_learning", False),  # scan only: there is a folder
     )
 
 
@@ -197,12 +198,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also write a CSV with one row per file (verdict, near-duplicate group, page to keep)")
     scan.add_argument("--keep-csv", metavar="FILE",
                       help="also write a 'duplicate,keep' CSV: each page to drop with the page to keep, of which "
-                      "it is a full or content duplicate (kept: canonical URL, else longest main content, "
-                      "else oldest file)")  # fmt: skip
+                      "it is a full or content duplicate (kept: canonical URL, else the newest version folder, "
+                      "else longest main content, else oldest file)")  # fmt: skip
     scan.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
     scan.add_argument("--follow-links", action="store_true",
                       help="also follow symbolic links whose target lies outside FOLDER (read the files, walk the "
                       "folders they point to); by default they are listed as skipped, not read")  # fmt: skip
+    scan.add_argument("--no-template-learning", action="store_true",
+                      help="do not learn each site's template from FOLDER (lines repeated outside the main text "
+                      "of many of its pages) nor take it out of the main texts")  # fmt: skip
     _add_threshold_args(scan)
     _add_setting_args(scan)
 

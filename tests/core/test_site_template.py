@@ -167,3 +167,23 @@ def test_the_main_content_span_is_the_article(tmp_path, extractor):
         start, end = page.content_span
         assert page.tag_sequence[start] == "article", (page.path, page.tag_sequence[start])
         assert "aside" not in page.tag_sequence[start:end] and "nav" not in page.tag_sequence[start:end]
+
+
+def test_template_learning_can_be_turned_off_from_the_command_line(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    pages = base_pages()
+    pages["404.html"] = site_page("<p>Not found.</p>", "Page not found")
+    root = make_site(tmp_path, pages)
+    repo = Path(__file__).resolve().parents[2]
+    for flag, learned in (([], True), (["--no-template-learning"], False)):
+        out = tmp_path / f"scan{len(flag)}.json"
+        subprocess.run([sys.executable, "app.py", "scan", str(root), "-o", str(out), "-q", "--no-cache", *flag],
+                       cwd=repo, check=True)  # fmt: skip
+        report = json.loads(out.read_text())
+        notes = report["summary"]["notes"]
+        assert any(n.startswith("learned the template of 1 site") for n in notes) is learned
+        page = next(f for f in report["files"] if f["path"] == "site/404.html")
+        assert (page["status"] == "no usable text") is learned
