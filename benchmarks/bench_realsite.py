@@ -97,6 +97,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--archive", default=str(SHARED / "site.tar.xz"), help="the site's tar.xz")
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="a commit to compare with, or 'none'")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="scans of each, alternating (this checkout, baseline, ...); the median is reported")  # fmt: skip
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-realsite-"))
     site = work / "site"
@@ -112,10 +114,17 @@ def main() -> int:
         archive = subprocess.run(["git", "archive", args.baseline], cwd=REPO, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive, check=True)
         runs.append((f"baseline {args.baseline}", base))
-    for name, code in runs:
-        out = work / name.split()[0]
-        timing = scan(code, site, out)
-        report(name, timing, score(site, out))
+    timings: dict[str, list[dict]] = {name: [] for name, _ in runs}
+    for _ in range(max(1, args.repeat)):
+        for name, code in runs:
+            timings[name].append(scan(code, site, work / name.split()[0]))
+    for name, _ in runs:
+        done = sorted(timings[name], key=lambda t: t["total"])
+        median = done[len(done) // 2]
+        if len(done) > 1:
+            totals = ", ".join(f"{t['total']:.1f}" for t in timings[name])
+            print(f"\n{name}: whole scans {totals} s; the median one:")
+        report(name, median, score(site, work / name.split()[0]))
     return 0
 
 
