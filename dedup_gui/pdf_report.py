@@ -35,7 +35,7 @@ from .core.model import TYPE_ORDER, DupType, Pair, ScanResult
 from .core.progress import NullProgress, Progress, check_cancel
 from .core.report_html import TYPE_MEANING, clip
 from .core.report_model import GROUPS_NOTE, Chart, PairEntry, Report, build_report, report_charts, why_text
-from .core.safe_text import show_bidi_controls
+from .core.safe_text import show_control_characters
 
 #: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
 CJK_FALLBACK_FONT = Path(__file__).resolve().parents[1] / "resources" / "fonts" / "NotoSansCJKsc-Subset-Regular.otf"
@@ -147,7 +147,7 @@ def pdf_fonts() -> PdfFonts:
 
 
 def _e(value: object) -> str:
-    return "" if value is None else html.escape(show_bidi_controls(str(value)), quote=True)
+    return "" if value is None else html.escape(show_control_characters(str(value)), quote=True)
 
 
 def _families_css(families: Sequence[str]) -> str:

@@ -24,7 +24,7 @@ from .diff_excerpt import DiffExcerpt, Segment
 from .keep_clusters import link_label
 from .model import TYPE_ORDER, DupType
 from .report_model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
-from .safe_text import show_bidi_controls
+from .safe_text import show_control_characters
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -98,7 +98,7 @@ footer{margin-top:40px;border-top:1px solid var(--line);padding-top:8px;color:va
 
 def esc(value: object) -> str:
     """HTML-escape any value for element text or a quoted attribute (str); ``None`` -> ``""``."""
-    return "" if value is None else html.escape(show_bidi_controls(str(value)), quote=True)
+    return "" if value is None else html.escape(show_control_characters(str(value)), quote=True)
 
 
 def clip(text: str | None, limit: int = MAX_LABEL) -> str:

@@ -4,7 +4,7 @@ A saved page chooses its own title, and whoever made the folder chose its file n
 carry characters that an output would obey instead of show:
 
 * reports and tables: bidirectional controls reverse the text after them ("txt.exe" spoofing),
-  so they are shown as ``<U+202E>`` markers (:func:`show_bidi_controls`);
+  so they are shown as ``<U+202E>`` markers (:func:`show_control_characters`);
 * the terminal: ESC starts colour and cursor sequences, a newline can forge an ``error:`` line,
   so every control character is shown as a Python escape such as ``\\x1b`` (:func:`terminal_text`);
 * spreadsheets: a CSV cell starting with ``=``, ``+``, ``-``, ``@``, TAB or CR is a live formula
@@ -25,7 +25,9 @@ from collections.abc import Iterable, Sequence
 #: Bidirectional formatting characters (Unicode UAX #9): the marks LRM, RLM and ALM (U+061C),
 #: the embeddings and overrides U+202A-U+202E, the isolates U+2066-U+2069.
 BIDI_CONTROLS = "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+# The bidi controls, and the C0 controls other than tab, newline and carriage return, DEL and C1:
+# invisible in a report or a table, some of them harmful there (ESC, BS, NUL).
+_INVISIBLE = re.compile(f"[{BIDI_CONTROLS}\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 # C0, DEL and C1 control characters, the bidi controls, and the line and paragraph separators
 # (Python's str.splitlines() and some terminals break lines at them).
@@ -39,25 +41,26 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r", "\0")
 _PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
-def show_bidi_controls(text: str) -> str:
-    """Replace invisible bidirectional-formatting characters with visible ``<U+202E>`` markers.
+def show_control_characters(text: str) -> str:
+    """Replace invisible control characters with visible ``<U+202E>`` markers.
 
     Page titles and file names are untrusted: a right-to-left override (U+202E) inside one would
-    reverse the text after it in a report or a table ("txt.exe" spoofing).  Shown as markers, the
-    characters are still visible to the reader and harm nothing.  The set is
-    :data:`BIDI_CONTROLS`.
+    reverse the text after it in a report or a table ("txt.exe" spoofing), and ESC, BS or NUL
+    in one reach a report as characters nobody sees.  Shown as markers, they are still visible to
+    the reader and harm nothing.  The set is :data:`BIDI_CONTROLS`, the C0 controls other than
+    tab, newline and carriage return, DEL, and the C1 controls.
 
     Args:
         text: any text.
 
     Returns:
-        ``text`` with each bidi control replaced by ``<U+XXXX>`` (str).
+        ``text`` with each such character replaced by ``<U+XXXX>`` (str).
 
     Example:
-        >>> show_bidi_controls("evil\\u202etxt.exe")
-        'evil<U+202E>txt.exe'
+        >>> show_control_characters("evil\\u202etxt.exe\\x1b[31m")
+        'evil<U+202E>txt.exe<U+001B>[31m'
     """
-    return _BIDI.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+    return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
 def _escape(match: re.Match) -> str:

@@ -29,7 +29,7 @@ from PySide6.QtGui import QColor
 
 from dedup_gui.core.columns import stable_argsort, text_ranks
 from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
-from dedup_gui.core.safe_text import show_bidi_controls
+from dedup_gui.core.safe_text import show_control_characters
 
 #: Role of the sort values: numbers for numeric columns, case-folded text otherwise.
 SORT_ROLE = Qt.ItemDataRole.UserRole
@@ -382,7 +382,7 @@ class ResultTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             value = self.display(record, col)
             # Page-derived text: a right-to-left override in a title must not reverse the cell.
-            return show_bidi_controls(value) if isinstance(value, str) else value
+            return show_control_characters(value) if isinstance(value, str) else value
         if role == SORT_ROLE:
             return self.sort_key(record, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:
