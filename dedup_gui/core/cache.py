@@ -38,8 +38,9 @@ from .model import Page, PairScores, ScanSettings
 #: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries;
 #: 7: the fast extractor takes the title, URL and tag sequence from its lexbor tree;
 #: 8: features keyed by the hash of the bytes analysed; WHATWG charset labels; attribute bound;
-#: 9: the main-content span, and the layout measure over the template).
-FEATURES_VERSION = "9"
+#: 9: the main-content span, and the layout measure over the template;
+#: 10: template line hashes without edge marks, the main text's repeated lines).
+FEATURES_VERSION = "10"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600

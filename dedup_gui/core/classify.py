@@ -18,7 +18,8 @@ the longer text may be the same article with template text the extractor kept; t
 keeps a short page inside a long one from counting as the same).  "Partly the same" means
 content containment >= ``content_partial``.  "Same layout" means layout similarity >=
 ``layout_same``.  Byte-identical files are full duplicates; pages without usable main text are
-never duplicates of each other on their (equally empty) text.
+never duplicates of anything, not even when their files are identical (empty placeholders, a
+site's 404 page copied into each version folder): there is no content to duplicate.
 """
 
 from __future__ import annotations
@@ -50,12 +51,14 @@ def containment_text(scores: PairScores) -> str:
     """
     if not scores.both_have_text and not scores.identical_bytes:
         return ""
-    share = f"{scores.content_containment:.0%}".replace("%", " %")
+    value = round(scores.content_containment * 100)
+    value = 99 if value == 100 and scores.content_containment < 1.0 else value  # never round a difference away
+    share = f"{value} %"
     if scores.contained_side == "left":
         return f"left is {share} inside right"
     if scores.contained_side == "right":
         return f"right is {share} inside left"
-    return f"{share} of either page is in the other"
+    return f"{share} of the shorter page is in the other (the two are about as long)"
 
 
 def classify(scores: PairScores, thresholds: Thresholds) -> DupType:
@@ -68,10 +71,10 @@ def classify(scores: PairScores, thresholds: Thresholds) -> DupType:
     Returns:
         The :class:`DupType`.
     """
+    if not scores.both_have_text:  # not even identical copies: there is no content to duplicate
+        return DupType.DISTINCT
     if scores.identical_bytes:
         return DupType.FULL
-    if not scores.both_have_text:
-        return DupType.DISTINCT
     same_layout = scores.layout_similarity >= thresholds.layout_same
     if _same_content(scores, thresholds):
         return DupType.FULL if same_layout else DupType.CONTENT
@@ -93,13 +96,14 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     """
     t = thresholds
     verdict = classify(scores, t)
-    if scores.identical_bytes:
-        return ["the two files have identical bytes", f"=> {verdict.label}"]
     if not scores.both_have_text:
+        same = " (the files are identical, but there is no content to duplicate)" if scores.identical_bytes else ""
         return [
-            "at least one page has no usable main text, so their texts are not compared",
+            f"at least one page has no usable main text, so their texts are not compared{same}",
             f"=> {verdict.label}",
         ]
+    if scores.identical_bytes:
+        return ["the two files have identical bytes", f"=> {verdict.label}"]
     lines = []
     same = _same_content(scores, t)
     cmp = ">=" if scores.content_similarity >= t.content_same else "<"
@@ -107,7 +111,9 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     if scores.content_similarity < t.content_same and same:
         lines.append(
             f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
-            f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}"
+            f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}: "
+            "the scan did not learn these pages' site template, so containment stands in for similarity "
+            "(the longer text may be the same article with template text the extractor kept)"
         )
     if not same and scores.templates_known and scores.content_containment >= t.content_same:
         lines.append(
@@ -157,8 +163,8 @@ def type_codes(columns, thresholds: Thresholds) -> np.ndarray:
     code = np.full(c.n, _CODE[DupType.DISTINCT], dtype=np.int8)
     code[partly] = np.where(same_layout[partly], _CODE[DupType.LAYOUT], _CODE[DupType.PARTIAL])
     code[same] = np.where(same_layout[same], _CODE[DupType.FULL], _CODE[DupType.CONTENT])
-    code[~c.both_have_text] = _CODE[DupType.DISTINCT]
     code[c.identical_bytes] = _CODE[DupType.FULL]
+    code[~c.both_have_text] = _CODE[DupType.DISTINCT]
     return code
 
 

@@ -12,7 +12,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass, replace
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.etree
 import lxml.html
@@ -125,10 +125,13 @@ def _url_of(links: list[tuple[str | None, str | None]], metas: list[tuple[str | 
     if saved_url:
         found.append(saved_url)
     for url in found:
-        if saved_url and not url.lower().startswith(("http://", "https://")):
-            url = urljoin(saved_url, url)
-        if url.lower().startswith(("http://", "https://")):
-            return url
+        try:
+            if saved_url and not url.lower().startswith(("http://", "https://")):
+                url = urljoin(saved_url, url)
+            if url.lower().startswith(("http://", "https://")) and urlsplit(url).hostname:
+                return url
+        except ValueError:  # "https://[oops/": a malformed address is no address
+            continue
     return None
 
 

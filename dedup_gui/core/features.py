@@ -19,7 +19,7 @@ from .loading import PageBytes, PageReadError, SourceFile, read_page, read_page_
 from .model import Page, ScanSettings
 from .shingles import minhash_signature, shingle_hashes
 from .simhash import simhash_text
-from .site_template import other_line_hashes
+from .site_template import line_facts
 from .tokens import normalize_whitespace, tokenize
 
 
@@ -69,6 +69,7 @@ def page_from_bytes(
     if decoded.declared and decoded.source == "utf-8":
         notes.append(f"declared charset {decoded.declared!r} is wrong: the bytes are valid UTF-8")
     text = text_features(found.main_text, settings, tokens)
+    other, repeated = line_facts(found.visible_text, found.main_text)
     if not text["has_text"]:
         notes.append(f"no usable main text ({len(tokens)} tokens < {settings.min_tokens})")
     return Page(
@@ -85,7 +86,8 @@ def page_from_bytes(
         file_sha1=read.file_sha1 if read else "",
         file_stamp=read.stamp if read else None,
         content_span=found.content_span if text["has_text"] else None,
-        other_lines=other_line_hashes(found.visible_text, found.main_text),
+        other_lines=other,
+        repeated_lines=repeated,
         **text,
     )
 

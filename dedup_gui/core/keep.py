@@ -89,7 +89,10 @@ def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
     ``site/a/b.html``; ``/a/`` ~ ``a/index.html``)."""
     if not page.url:
         return False
-    url_path = urlsplit(page.url).path.strip("/")
+    try:
+        url_path = urlsplit(page.url).path.strip("/")
+    except ValueError:  # a malformed address matches no path
+        return False
     for path in (page.path, *also_at):
         if not url_path:
             if path.rsplit("/", 1)[-1].startswith("index."):

@@ -74,6 +74,10 @@ def _string_similarity(sa: str, sb: str) -> float:
     return 1.0 - plain_distance(sa, sb) / max(len(sa), len(sb))
 
 
+#: Pages whose shingle counts are within this ratio are of one length: no direction is named.
+SAME_SIZE = 0.9
+
+
 def contained_side(a: Page, b: Page) -> str:
     """Which page's content the containment measure is about: the one with fewer shingles.
 
@@ -82,11 +86,13 @@ def contained_side(a: Page, b: Page) -> str:
 
     Returns:
         ``"left"`` when ``a`` has fewer content shingles (so ``containment`` is the share of the
-        left page inside the right one), ``"right"`` for the reverse, ``""`` when they have as
-        many (str).
+        left page inside the right one), ``"right"`` for the reverse, ``""`` when the smaller
+        has at least :data:`SAME_SIZE` of the larger one's (str).
     """
     na, nb = len(a.shingles), len(b.shingles)
-    return "left" if na < nb else "right" if nb < na else ""
+    if min(na, nb) >= SAME_SIZE * max(na, nb):
+        return ""  # pages of about one length: neither is "inside" the other, whatever they share
+    return "left" if na < nb else "right"
 
 
 def pair_scores(a: Page, b: Page) -> PairScores:

@@ -37,11 +37,22 @@ TEMPLATE_SHARE = 0.3
 TEMPLATE_MIN_PAGES = 5
 #: Sites with fewer pages learn no template.
 MIN_SITE_PAGES = 5
+#: A line in many main texts is template when, on a typical page that holds it, at most this
+#: share of the main text's lines are such frequent lines (the rest is the page's own).
+ODD_SHARE = 0.5
+
+
+
+#: Marks around a line that are not its text: a heading's permalink (``Install¶``), a list's
+#: bullet, a trailing colon; a table of contents and the heading it lists then hash alike.
+_EDGE_MARKS = "".join(chr(c) for c in range(0x2000, 0x2070)) + "¶§#:•·|>»«-–—*+~=_()[]{}<>\"'.,;!?"
 
 
 def line_hash(line: str) -> int:
-    """A stable 32-bit hash of a text line, whitespace-normalized and case-folded (CRC-32)."""
-    return zlib.crc32(" ".join(line.split()).casefold().encode("utf-8", "surrogatepass"))
+    """A stable 32-bit hash of a text line, whitespace-normalized, case-folded and without the
+    marks around it (:data:`_EDGE_MARKS`) (CRC-32)."""
+    core = " ".join(line.split()).strip(_EDGE_MARKS).strip()
+    return zlib.crc32(core.casefold().encode("utf-8", "surrogatepass"))
 
 
 def line_hashes(lines: Iterable[str]) -> np.ndarray:
@@ -50,23 +61,33 @@ def line_hashes(lines: Iterable[str]) -> np.ndarray:
     return np.array(sorted(values), dtype=np.uint32)
 
 
-def other_line_hashes(visible_text: str, main_text: str) -> np.ndarray:
-    """Hashes of the visible lines of a page that are not lines of its main text.
+def line_facts(visible_text: str, main_text: str) -> tuple[np.ndarray, np.ndarray]:
+    """What a page tells of its template: the hashes of its visible lines that are not lines of
+    its main text, and of the main-text lines it shows more than once (an article's paragraph
+    that a "popular posts" box beside it quotes).
 
     Args:
         visible_text: the page's whole visible text, one block per line.
         main_text: its main text, one block per line.
 
     Returns:
-        Sorted unique ``np.uint32`` hashes (shape (n,)).
+        ``(other, repeated)``: sorted unique ``np.uint32`` hashes (shape (n,) each).
     """
     main = {line_hash(line) for line in main_text.split("\n") if line.strip()}
-    return np.array(sorted({h for h in (line_hash(x) for x in visible_text.split("\n") if x.strip())} - main),
-                    dtype=np.uint32)  # fmt: skip
+    seen: dict[int, int] = defaultdict(int)
+    for line in visible_text.split("\n"):
+        if line.strip():
+            seen[line_hash(line)] += 1
+    other = sorted(h for h in seen if h not in main)
+    repeated = sorted(h for h in main if seen.get(h, 0) >= 2)
+    return np.array(other, dtype=np.uint32), np.array(repeated, dtype=np.uint32)
 
 
 def _host(page: Page) -> str:
-    host = (urlsplit(page.url).hostname or "").lower() if page.url else ""
+    try:
+        host = (urlsplit(page.url).hostname or "").lower() if page.url else ""
+    except ValueError:  # a malformed address tells no host
+        return ""
     return host[4:] if host.startswith("www.") else host
 
 
@@ -102,10 +123,13 @@ class SiteTemplates:
     """What a scan learned: each site's template lines.
 
     Attributes:
-        lines: site -> sorted ``np.uint32`` hashes of its template lines.
+        lines: site -> sorted ``np.uint32`` hashes of its template lines: lines outside the
+            main text of many of its pages, and lines in the main text of many of its pages of
+            which they are the odd part (:func:`learn_templates`).
         common: site -> sorted ``np.uint32`` hashes of the lines outside the main text of at least
             :data:`TEMPLATE_MIN_PAGES` of its pages (a superset of ``lines``: what a page whose
             main text was template drops from its other text).
+        main_counts: site -> line hash -> how many of its pages' main texts hold the line.
         pages: site -> number of its pages.
         site: the site of each page (list[str]).
         stripped: pages that had template lines taken out of their main text.
@@ -115,6 +139,7 @@ class SiteTemplates:
 
     lines: dict[str, np.ndarray] = field(default_factory=dict)
     common: dict[str, np.ndarray] = field(default_factory=dict)
+    main_counts: dict[str, dict[int, int]] = field(default_factory=dict)
     pages: dict[str, int] = field(default_factory=dict)
     site: list[str] = field(default_factory=list)
     stripped: int = 0
@@ -154,14 +179,47 @@ def learn_templates(pages: list[Page]) -> SiteTemplates:
         learned.pages[site] = len(members)
         if len(members) < MIN_SITE_PAGES:
             continue
-        arrays = [pages[i].other_lines for i in members if len(pages[i].other_lines)]
-        if not arrays:
-            continue
-        values, counts = np.unique(np.concatenate(arrays), return_counts=True)
         need = max(TEMPLATE_MIN_PAGES, int(np.ceil(TEMPLATE_SHARE * len(members))))
-        learned.lines[site] = values[counts >= need].astype(np.uint32)
-        learned.common[site] = values[counts >= TEMPLATE_MIN_PAGES].astype(np.uint32)
+        mains = [main_line_hashes(pages[i].main_text) for i in members]
+        learned.main_counts[site] = _counts(mains)
+        arrays = [pages[i].other_lines for i in members if len(pages[i].other_lines)]
+        outside = _counts(arrays)
+        values = np.array(sorted(h for h, n in outside.items() if n >= need), dtype=np.uint32)
+        learned.common[site] = np.array(sorted(h for h, n in outside.items() if n >= TEMPLATE_MIN_PAGES),
+                                        dtype=np.uint32)  # fmt: skip
+        inside = _odd_frequent_lines(mains, learned.main_counts[site], need)
+        learned.lines[site] = np.union1d(values, np.array(sorted(inside), dtype=np.uint32)).astype(np.uint32)
     return learned
+
+
+def main_line_hashes(main_text: str) -> np.ndarray:
+    """:func:`line_hashes` of a main text's lines (sorted unique ``np.uint32``)."""
+    return line_hashes(main_text.split("\n")) if main_text else np.zeros(0, np.uint32)
+
+
+def _counts(arrays: list[np.ndarray]) -> dict[int, int]:
+    """How many of the sorted unique arrays hold each value (dict)."""
+    if not arrays:
+        return {}
+    values, counts = np.unique(np.concatenate(arrays), return_counts=True)
+    return dict(zip(values.tolist(), counts.tolist()))
+
+
+def _odd_frequent_lines(mains: list[np.ndarray], counts: dict[int, int], need: int) -> set[int]:
+    """Lines in the main text of at least ``need`` pages that are the odd part of those pages:
+    most of a typical page holding one has lines of its own (a sidebar or a disclaimer that the
+    extractor keeps on every product page).  Six versions of one document share nearly all of
+    their lines, so none of them is template."""
+    frequent = {h for h, n in counts.items() if n >= need}
+    if not frequent:
+        return set()
+    shares = [sum(1 for h in m.tolist() if h in frequent) / len(m) if len(m) else 0.0 for m in mains]
+    holders: dict[int, list[float]] = defaultdict(list)
+    for m, share in zip(mains, shares):
+        for h in m.tolist():
+            if h in frequent:
+                holders[h].append(share)
+    return {h for h, s in holders.items() if float(np.median(s)) <= ODD_SHARE}
 
 
 def strip_templates(
@@ -193,9 +251,17 @@ def strip_templates(
         lines = page.main_text.split("\n")
         # a navigation lists every page's title: the page's own heading is not template for it
         title = page.title.casefold()
-        cut = [line_hash(line) in template and line.casefold() not in title for line in lines]
+        hashes = [line_hash(line) for line in lines]
+        cut = [h in template and line.casefold() not in title for h, line in zip(hashes, lines)]
         if not any(cut):
             continue
+        if len(page.repeated_lines) and not all(c or not line.strip() for c, line in zip(cut, lines)):
+            # Part of the text stays: leave the article's lines that the page also shows in a
+            # box beside it (a teaser of this article, shown on every page of the site).
+            quoted = set(page.repeated_lines.tolist())
+            cut = [c and h not in quoted for c, h in zip(cut, hashes)]
+            if not any(cut):
+                continue
         keep = [line for line, c in zip(lines, cut) if not c]
         removed = [line for line, c in zip(lines, cut) if c]
         page = replace(page, template_text="\n".join(removed))

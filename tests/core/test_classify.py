@@ -15,7 +15,7 @@ def test_the_default_thresholds():
     # shared/realsite, skeletons of one theme share 86-99 % of their template tags, of two themes
     # 55-65 %; on the labelled pairs macro-F1 is the same from 0.6 to 0.8.
     t = Thresholds()
-    assert (t.content_same, t.content_partial, t.layout_same, t.same_min_jaccard) == (0.925, 0.2, 0.7, 0.3)
+    assert (t.content_same, t.content_partial, t.layout_same, t.same_min_jaccard) == (0.925, 0.2, 0.7, 0.6)
 
 
 def scores(content=0.0, contained=0.0, layout=0.0, jaccard=0.0, hamming=32, **kw):
@@ -34,8 +34,10 @@ def scores(content=0.0, contained=0.0, layout=0.0, jaccard=0.0, hamming=32, **kw
         (scores(0.80, 0.96, 0.20, 0.90, 6), DupType.CONTENT),
         # A short page wholly inside a long one: containment 1.0 but Jaccard 0.1 -> only partial.
         (scores(0.15, 1.00, 0.20, 0.10, 25), DupType.PARTIAL),
-        # Identical bytes are full duplicates whatever else is said.
-        (scores(identical_bytes=True, both_have_text=False), DupType.FULL),
+        # Identical bytes are full duplicates...
+        (scores(identical_bytes=True, both_have_text=True), DupType.FULL),
+        # ...unless there is no text: two empty placeholder pages are no duplicates.
+        (scores(identical_bytes=True, both_have_text=False), DupType.DISTINCT),
         # No usable text on one side: never a duplicate on text alone.
         (scores(1.0, 1.0, 1.0, 1.0, 0, both_have_text=False), DupType.DISTINCT),
     ],

@@ -187,3 +187,75 @@ def test_template_learning_can_be_turned_off_from_the_command_line(tmp_path):
         assert any(n.startswith("learned the template of 1 site") for n in notes) is learned
         page = next(f for f in report["files"] if f["path"] == "site/404.html")
         assert (page["status"] == "no usable text") is learned
+
+
+def shop_page(k: int, product: str) -> str:
+    """A shop page whose sidebar and footer sit inside the same container as the product text,
+    with neutral names: readability keeps them in the main text of every page."""
+    return ("<html><head><title>Product</title></head><body><div id='col1'><h1>Product " + str(k) + "</h1>"
+            + paragraphs(product, 3) + "<p>About the shop: we ship every parcel from our workshop by the harbour, "
+            "wrapped in recycled paper, within two working days of your order.</p>"
+            "<p>Copyright Harbour Goods, all rights reserved; prices include tax and may change without notice.</p>"
+            "</div></body></html>")  # fmt: skip
+
+
+def test_template_text_the_extractor_keeps_on_every_page_is_learned(tmp_path):
+    # Lines outside the main text teach nothing here: the extractor keeps the shop's blurb and
+    # footer on every page.  They are the odd part of each page's main text: template.
+    pages = {f"product-{k}.html": shop_page(k, f"item{k}") for k in range(10)}
+    result = scan(make_site(tmp_path, pages))
+    for page in result.pages:
+        assert "we ship every parcel" not in page.main_text and "all rights reserved" not in page.main_text
+        assert "we ship every parcel" in page.template_text
+    assert all(p.type is DupType.DISTINCT for p in result.pairs)  # before: every two pages a layout pair
+
+
+def test_one_document_in_six_versions_keeps_all_its_text(tmp_path):
+    # Every line is in every page's main text, but it is each page's own text, not an odd part.
+    pages = {f"v{k}/page.html": site_page(paragraphs("install", 4 + (k > 3)), "Install") for k in range(6)}
+    root = tmp_path / "site"
+    for name, html in pages.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(html)
+    result = scan(tmp_path)
+    for page in result.pages:
+        assert page.template_text == "" and page.main_text.count("Install ") >= 4, page.path
+
+
+def test_an_article_quoted_beside_every_page_keeps_its_paragraph(tmp_path):
+    # A "popular posts" box shows the first paragraph of post 0 on every page: outside the main
+    # text of all the others, it is still post 0's own first paragraph.
+    teaser = paragraphs("hills", 1)
+    pages = {f"post-{k}.html": site_page(paragraphs(t, 4), f"Post {k}").replace(
+        SIDEBAR, f"<aside class='popular'><h3>Popular</h3>{teaser}</aside>")
+        for k, t in enumerate(("hills", "winter", "tyres", "lights", "cafes", "tools", "gravel", "rain"))}  # fmt: skip
+    result = scan(make_site(tmp_path, pages))
+    post0 = next(p for p in result.pages if p.path == "site/post-0.html")
+    assert "Hills 0:" in post0.main_text and "Hills 0:" not in post0.template_text
+
+
+def test_a_malformed_canonical_address_does_not_stop_the_scan(tmp_path):
+    # "https://[oops/" made urlsplit raise: the whole scan failed with "Invalid IPv6 URL".
+    pages = base_pages()
+    pages["odd.html"] = pages["hills.html"].replace("<head>", "<head><link rel=canonical href='https://[oops/x'>")
+    result = scan(make_site(tmp_path, pages))
+    assert {p.path for p in result.pages} >= {"site/odd.html"} and not result.errors
+    assert next(p for p in result.pages if p.path == "site/odd.html").url is None
+
+
+def test_empty_page_files_are_never_duplicates(tmp_path):
+    # Two empty x.html files have identical bytes, but no content to duplicate.
+    for folder in ("v1", "v2"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "empty.html").write_bytes(b"")
+    result = scan(tmp_path)
+    assert len(result.pages) == 2 and not any(p.has_text for p in result.pages)
+    assert all(p.type is DupType.DISTINCT for p in result.pairs)
+
+
+def test_a_heading_and_its_table_of_contents_entry_hash_alike():
+    from dedup_gui.core.site_template import line_hash
+
+    assert line_hash("Prerequisites¶") == line_hash("Prerequisites") == line_hash("• prerequisites:")
+    assert line_hash("准备工作¶") == line_hash("准备工作")
+    assert line_hash("Install the agent") != line_hash("Install the agents")
