@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -66,7 +67,7 @@ if __name__ == "__main__":
 
 def scan(code: Path, site: Path, out: Path) -> dict:
     """Scan ``site`` with the product at ``code`` in a new process, cold; returns the timings."""
-    env = dict(os.environ, PYTHONPATH=str(code), XDG_CACHE_HOME=tempfile.mkdtemp(prefix="bench-cache-"))
+    env = dict(os.environ, PYTHONPATH=str(code), XDG_CACHE_HOME=str(out.parent / f"cache-{time.monotonic_ns()}"))
     runner = out.with_suffix(".runner.py")
     runner.write_text(RUNNER)
     done = subprocess.run([sys.executable, str(runner), str(site), str(out)], cwd=code, env=env,
@@ -97,6 +98,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--archive", default=str(SHARED / "site.tar.xz"), help="the site's tar.xz")
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="a commit to compare with, or 'none'")
+    parser.add_argument("--keep-files", action="store_true", help="leave the extracted site and the scans in /tmp")
     parser.add_argument("--repeat", type=int, default=1,
                         help="scans of each, alternating (this checkout, baseline, ...); the median is reported")  # fmt: skip
     args = parser.parse_args()
@@ -125,6 +127,10 @@ def main() -> int:
             totals = ", ".join(f"{t['total']:.1f}" for t in timings[name])
             print(f"\n{name}: whole scans {totals} s; the median one:")
         report(name, median, score(site, work / name.split()[0]))
+    if args.keep_files:
+        print(f"\nthe site and the scans are in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

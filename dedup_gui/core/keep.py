@@ -1,8 +1,9 @@
 """Which page to keep: the keep rule, stated once, and the ranking of pages that applies it.
 
 The rule (:data:`KEEP_RULE`) prefers the page that states the canonical address, then the page
-with the longest main content, then the oldest file; the first path in alphabetical order
-breaks remaining ties, so the choice never depends on the order files were found in.  The keep
+in the newest version folder, then the page with the longest main content, then the oldest
+file; the first path in alphabetical order breaks remaining ties, so the choice never depends on
+the order files were found in.  The keep
 clusters it is applied to, pages that are each a full or content duplicate of the page kept,
 are built by :mod:`dedup_gui.core.keep_clusters`.
 """
@@ -25,7 +26,8 @@ KEEP_RULE = (
     "duplicates, never share one. The page to keep is the one at the canonical URL: a page that states "
     "its own address (rel=canonical, og:url or the browser's 'saved from' comment), preferring one whose "
     "file path (or its path through a symbolic link) ends with that address's path; else the page in "
-    "the newest version folder (v1.16.x before v1.9.x, a version folder before other folders); else the "
+    "the newest version folder (stable/, current/, latest/, then v1.16.x before v1.9.x; a version "
+    "folder before other folders); else the "
     "page with the longest main content; else the "
     "oldest file (modification time); remaining ties go to the first path in alphabetical order. Pages "
     "are taken in this order: each page with duplicates in no keep cluster yet is kept, with them."
@@ -34,6 +36,9 @@ KEEP_RULE = (
 #: The parts of the rule, in order, with the part of a :func:`rank_key` key each one reads.
 _CRITERIA = (("canonical URL", slice(0, 2)), ("newest version folder", slice(2, 3)),
              ("longest main content", slice(3, 4)), ("oldest file", slice(4, 5)))  # fmt: skip
+#: Folders that documentation sites name for the version readers are sent to (Read the Docs,
+#: mike): the release first, then the others, all before numbered versions.
+_NAMED_VERSIONS = {"stable": (0,), "current": (1,), "latest": (2,)}
 #: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``.
 _VERSION_FOLDER = re.compile(r"v?(\d+(?:\.\d+)*)(?:\.x)?", re.IGNORECASE)
 
@@ -41,19 +46,24 @@ _VERSION_FOLDER = re.compile(r"v?(\d+(?:\.\d+)*)(?:\.x)?", re.IGNORECASE)
 def version_rank(path: str) -> tuple:
     """How a page's path ranks by its version folder, newest first (a sort key: smaller is newer).
 
-    The first folder of ``path`` named as a version (``v1.16.x``, ``2.0``, ``2024``) gives its
-    numbers; a page in such a folder ranks before one outside any (``latest/`` is a link and is
-    read at its target; an ``archive/`` copy is older).
+    The first folder of ``path`` named as a version gives its rank: ``stable``, ``current`` and
+    ``latest`` first (Read the Docs and mike name them for the version readers are sent to),
+    then numbered folders (``v1.16.x``, ``2.0``, ``2024``), newest first; a page in none of
+    them ranks last (an ``archive/`` copy is older).  Such a folder that is a link is read at its
+    target, so this matters only for real folders of those names.
 
     Example:
-        >>> sorted(["v1.9.x/a.html", "v1.16.x/a.html", "print/a.html"], key=version_rank)
-        ['v1.16.x/a.html', 'v1.9.x/a.html', 'print/a.html']
+        >>> sorted(["v1.9.x/a.html", "v1.16.x/a.html", "print/a.html", "en/stable/a.html"], key=version_rank)
+        ['en/stable/a.html', 'v1.16.x/a.html', 'v1.9.x/a.html', 'print/a.html']
     """
     for folder in path.split("/")[:-1]:
+        named = _NAMED_VERSIONS.get(folder.lower())
+        if named is not None:
+            return (0, named)
         found = _VERSION_FOLDER.fullmatch(folder)
         if found:
-            return (0, tuple(-int(n) for n in found.group(1).split(".")))
-    return (1,)
+            return (1, tuple(-int(n) for n in found.group(1).split(".")))
+    return (2,)
 
 
 @dataclass(frozen=True)
