@@ -9,7 +9,6 @@ folder is only read.
 from __future__ import annotations
 
 import gc
-import heapq
 import multiprocessing
 import os
 import time
@@ -23,6 +22,7 @@ from .candidates import FULL_BUCKET_LIMIT, Candidates, find_candidates
 from .classify import classify
 from .cluster import build_clusters
 from .features import load_page, read_visible_text, with_main_text
+from .gil_friendly import sorted_in_slices
 from .loading import NotAPageError, PageReadError, SourceFile, discover, followed_links_note, is_page_suffix
 from .measures import pair_scores
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
@@ -41,8 +41,6 @@ from .walk import link_skip_reasons
 
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
 WORKER_NICENESS = 5
-#: Sorts of more items than this run in slices merged in Python (:func:`sorted_in_slices`).
-SORT_SLICE = 20_000
 
 
 def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError | str:
@@ -400,32 +398,6 @@ def score_pairs(
         cache.store_scores(fresh)
     progress.update(STAGE_MEASURE, total, total)
     return sort_pairs(pairs, pages)
-
-
-def sorted_in_slices(items: list, key, slice_size: int = SORT_SLICE) -> list:
-    """``sorted(items, key=key)`` (the same order, stable), made of short C-level sorts.
-
-    ``sorted`` holds the GIL for the whole sort (a few tenths of a second for 200,000 tuples),
-    which freezes the window's GUI thread when the scan runs in its process.  Here slices of
-    ``slice_size`` items are sorted one at a time and merged with ``heapq.merge``, which runs
-    Python code between items, so other threads get the GIL every few milliseconds.
-
-    Args:
-        items: the items (list; not changed).
-        key: the sort key, a function of one item.
-        slice_size: items per C-level sort (int > 0).
-
-    Returns:
-        a new sorted list.
-    """
-    keys = [key(item) for item in items]
-    if len(items) <= slice_size:
-        order = sorted(range(len(items)), key=keys.__getitem__)
-    else:
-        runs = [sorted(range(start, min(start + slice_size, len(items))), key=keys.__getitem__)
-                for start in range(0, len(items), slice_size)]  # fmt: skip
-        order = heapq.merge(*runs, key=keys.__getitem__)  # ties: the earlier run first (stable)
-    return [items[i] for i in order]
 
 
 def sort_pairs(pairs: list[Pair], pages: list[Page]) -> list[Pair]:
