@@ -141,7 +141,7 @@ def long_text_site(tmp: Path, word: int = 150_000, lines: int = 100_000, sentenc
     * ``sentences``: ``sentences`` one-sentence paragraphs, every other one changed in the twin
       (the sentence-level alignment grows with their product);
     * ``tags``: ``tags`` words in ``<b>`` or ``<i>``, in another order of the two in the twin
-      (the layout diff aligns 80,000 elements a side).
+      (the layout diff aligns ``tags`` elements a side).
 
     Returns:
         the scanned folder.
