@@ -2,11 +2,12 @@
 
 The tag sequence is the layout representation of Di Lucca, Di Penta and Fasolino (COMPSAC 2002);
 the alignment is rapidfuzz's Levenshtein ``opcodes`` (kept, inserted, deleted, substituted
-elements).  The distances are computed with the GIL released (:func:`~.align.plain_distance`) and
-the alignment, which holds the GIL, is bounded by :data:`ALIGN_LIMIT`, so that the window's GUI
-thread never waits long while a layout diff runs beside it.  Each element also gets the page region it sits in (head, header, nav, main, aside,
-footer, or body for the rest), from HTML5 landmark elements, ARIA roles, and the usual id/class
-names, so the diff can say where two layouts differ.
+elements).  The distances are computed with the GIL released (:func:`~.align.plain_distance`)
+and the alignment, which holds the GIL, is bounded by :data:`ALIGN_LIMIT`, so that the window's
+GUI thread never waits long while a layout diff runs beside it.  Each element also gets the page
+region it sits in (head, header, nav, main, aside, footer, or body for the rest), from HTML5
+landmark elements, ARIA roles, and the usual id/class names, so the diff can say where two
+layouts differ.
 """
 
 from __future__ import annotations

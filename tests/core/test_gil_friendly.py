@@ -72,7 +72,9 @@ def test_operations_in_slices_give_the_one_call_results():
         text = "".join(rng.choice("ab .。\n\t1．x ") for _ in range(rng.randrange(300)))
         size = rng.randrange(1, 40)
         assert sub_in_slices(space, " ", text, size) == space.sub(" ", text)
-        assert [m.span() for m in finditer_in_slices(_STOP_RUN, text, size)] == [m.span() for m in _STOP_RUN.finditer(text)]
+        assert [m.span() for m in finditer_in_slices(_STOP_RUN, text, size)] == [
+            m.span() for m in _STOP_RUN.finditer(text)
+        ]
         words = text.split()
         assert sorted_in_slices(words, slice_size=size) == sorted(words)
         assert set_in_slices(words, size) == set(words)

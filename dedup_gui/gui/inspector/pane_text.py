@@ -2,13 +2,14 @@
 
 ``QPlainTextEdit`` costs the GUI thread about 4 µs per block (paragraph) to fill and lays out a
 whole block whenever any of it is visible, and Qt's line breaking is quadratic in a run with no
-break opportunity (a 300,000-character word: 5 s; a page of 300,000 short lines: 2 s to fill).
+break opportunity (a 300,000-character word: 4-5 s; a page of 300,000 short lines: 2 s to fill).
 So the text shown is cut to :data:`TEXT_LIMIT` characters and no block is much longer than
 :data:`BLOCK_CHARS`:
 
-* each paragraph (line) of the text is followed by a blank line, as before; a text of more
-  than :data:`MAX_PARAGRAPHS` paragraphs has them as line separators (U+2028, which Qt breaks
-  the line at without starting a block), with a block ending every :data:`BLOCK_CHARS` or so;
+* each paragraph (line) of the text is followed by a blank line, as before (the teaching
+  window's text box: by nothing, ``blank_lines=False``); a text of more than
+  :data:`MAX_PARAGRAPHS` paragraphs has them as line separators (U+2028, which Qt breaks the
+  line at without starting a block), with a block ending every :data:`BLOCK_CHARS` or so;
 * a longer paragraph has a block end at a space (the space is shown as the line end) or, with
   no space (a long word, CJK or Thai text), one inserted before a character that is not a
   combining mark.

@@ -343,8 +343,8 @@ class JaccardView(QWidget):
         ):
             title.setText(f"{name} ({len(items):,})")
             lw.clear()
-            lw.addItems([item if len(item) <= ITEM_CHARS else item[:ITEM_CHARS] + "…"
-                         for item in items[:LIST_CAP]])  # QListWidgetItem text is plain; fmt: skip
+            shown = [item if len(item) <= ITEM_CHARS else item[:ITEM_CHARS] + "…" for item in items[:LIST_CAP]]
+            lw.addItems(shown)  # QListWidgetItem text is plain
             if len(items) > LIST_CAP:
                 lw.addItem(f"… and {len(items) - LIST_CAP:,} more")
         self.redraw()
