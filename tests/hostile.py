@@ -129,3 +129,49 @@ def freezing_site(tmp: Path, attributes: int = 40_000) -> Path:
         for twin in ("1", "2"):
             (site / f"{name}-{twin}.html").write_text(html.replace("hall at eight", f"hall at eight ({name})"), encoding="utf-8")
     return site
+
+
+def long_text_site(tmp: Path, word: int = 150_000, lines: int = 100_000, sentences: int = 60_000,
+                   tags: int = 80_000) -> Path:  # fmt: skip
+    """A scanned folder of pages whose size once froze the inspector and the teaching window,
+    each with a twin so that each forms a pair:
+
+    * ``word``: one word of ``word`` letters (Qt's line breaking is quadratic in it);
+    * ``lines``: ``lines`` short lines in a ``<pre>`` (a text block each in a plain-text pane);
+    * ``sentences``: ``sentences`` one-sentence paragraphs, every other one changed in the twin
+      (the sentence-level alignment grows with their product);
+    * ``tags``: ``tags`` words in ``<b>`` or ``<i>``, in another order of the two in the twin
+      (the layout diff aligns ``tags`` elements a side).
+
+    Returns:
+        the scanned folder.
+    """
+    import random
+
+    rng = random.Random(13)
+    site = tmp / "long"
+    site.mkdir()
+    letters = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(word))
+    rows = "\n".join(f"row {i} {rng.choice(('red', 'green', 'blue'))}" for i in range(lines))
+    vocabulary = ["alpha", "beta", "gamma", "delta", "river", "stone", "cloud", "light", "horse", "paper"]
+    words = [rng.choice(vocabulary) for _ in range(tags)]
+
+    def tagged(seed: int) -> str:
+        order = random.Random(seed)
+        return " ".join(f"<{t}>{w}</{t}>" for w, t in zip(words, (order.choice("bi") for _ in words)))
+
+    def said(changed: bool) -> str:
+        return "".join(f"<p>Sentence number {i} is {'there' if changed and i % 2 else 'here'}.</p>"
+                       for i in range(sentences))  # fmt: skip
+
+    pages = {
+        "word": (f"<p>{letters}</p>", f"<p>{letters}</p>"),
+        "lines": (f"<pre>{rows}</pre>", f"<pre>{rows}</pre>"),
+        "sentences": (f"<article>{said(False)}</article>", f"<article>{said(True)}</article>"),
+        "tags": (f"<p>{tagged(1)}</p>", f"<p>{tagged(2)}</p>"),
+    }
+    for name, twins in pages.items():
+        for twin, body in zip("12", twins):
+            (site / f"{name}-{twin}.html").write_text(
+                f"<html><head><title>{name}</title></head><body>{body}</body></html>", encoding="utf-8")
+    return site

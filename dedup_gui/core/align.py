@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 import zlib
+from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +32,11 @@ BLOCK_LIMIT = 4_000_000_000
 #: From this product of the two lengths (characters^2, about 3 ms of work) on, a distance is
 #: computed with the GIL released (see :func:`plain_distance`).
 GIL_FREE_MIN_PRODUCT = 10_000_000
+
+#: Largest alignment (items of a x items of b) that :func:`align_bounded` gives to one rapidfuzz
+#: ``opcodes`` call.  That call holds the GIL throughout, 0.2-0.45 ns per cell (measured): 50
+#: million cells keep every other Python thread, the window's GUI thread too, waiting 10-25 ms.
+MAX_ALIGN_CELLS = 50_000_000
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s*|\n")
 
@@ -133,6 +140,109 @@ def align(a: Sequence, b: Sequence) -> list[Opcode]:
             tag = "replace" if a1 > a0 and b1 > b0 else ("delete" if a1 > a0 else "insert")
         merged.append(Opcode(tag, a0, a1, b0, b1))
     return merged
+
+
+def align_bounded(a: Sequence, b: Sequence, max_cells: int = MAX_ALIGN_CELLS) -> list[Opcode]:
+    """:func:`align`, with no rapidfuzz call over ``max_cells`` cells, so that the caller's
+    thread never holds the GIL for long (rapidfuzz computes an alignment in one call that holds
+    it: two texts of 150,000 sentences kept the window's GUI thread waiting 5-10 s).
+
+    Up to ``max_cells`` (``len(a) * len(b)``) the result is :func:`align`'s.  A larger
+    alignment is cut as in patience diff (Bram Cohen; as in ``git diff --patience``): the
+    common prefix and suffix are kept, the items that occur exactly once in each side are
+    anchors, and the longest run of anchors in the same order on both sides is kept; each
+    piece between two anchors is aligned the same way.  A piece still too large with no anchor
+    in it is one changed block (``replace``, or ``delete``/``insert`` when one side is empty).
+
+    Args:
+        a, b: sequences of hashable items (sentences, tokens).
+        max_cells: the largest alignment given to rapidfuzz at once (items x items).
+
+    Returns:
+        Opcodes covering both sequences in order, steps between two ``equal`` runs merged as
+        in :func:`align` (list[Opcode]).
+    """
+    if len(a) * len(b) <= max_cells:
+        return align(a, b)
+    steps: list[Opcode] = []
+    todo: list[Opcode | tuple[int, int, int, int]] = [(0, len(a), 0, len(b))]
+    while todo:  # a stack of pieces still to align and steps found, popped in text order
+        item = todo.pop()
+        if isinstance(item, Opcode):
+            steps.append(item)
+            continue
+        a0, a1, b0, b1 = item
+        if (a1 - a0) * (b1 - b0) <= max_cells:
+            steps += [Opcode(op.tag, op.a_start + a0, op.a_end + a0, op.b_start + b0, op.b_end + b0)
+                      for op in align(a[a0:a1], b[b0:b1])]  # fmt: skip
+            continue
+        head = 0  # the common prefix and suffix are kept (patience diff does the same)
+        while a0 + head < a1 and b0 + head < b1 and a[a0 + head] == b[b0 + head]:
+            head += 1
+        tail = 0
+        while a1 - tail > a0 + head and b1 - tail > b0 + head and a[a1 - tail - 1] == b[b1 - tail - 1]:
+            tail += 1
+        if head or tail:
+            todo += [Opcode("equal", a1 - tail, a1, b1 - tail, b1), (a0 + head, a1 - tail, b0 + head, b1 - tail),
+                     Opcode("equal", a0, a0 + head, b0, b0 + head)]  # fmt: skip
+            continue
+        anchors = _anchors(a, a0, a1, b, b0, b1)
+        if not anchors:  # nothing to cut at: one changed block
+            steps.append(Opcode("replace", a0, a1, b0, b1))
+            continue
+        pieces: list[Opcode | tuple[int, int, int, int]] = []
+        pa, pb = a0, b0
+        for i, j in anchors:
+            pieces += [(pa, i, pb, j), Opcode("equal", i, i + 1, j, j + 1)]
+            pa, pb = i + 1, j + 1
+        pieces.append((pa, a1, pb, b1))
+        todo += reversed(pieces)
+    return _merged(steps)
+
+
+def _anchors(a: Sequence, a0: int, a1: int, b: Sequence, b0: int, b1: int) -> list[tuple[int, int]]:
+    """Index pairs ``(i, j)`` of items found exactly once in ``a[a0:a1]`` and once in
+    ``b[b0:b1]``, the longest subset increasing on both sides (patience diff's anchors)."""
+    count_a, count_b = Counter(a[a0:a1]), Counter(b[b0:b1])
+    where_b = {b[j]: j for j in range(b0, b1) if count_b[b[j]] == 1 and count_a[b[j]] == 1}
+    pairs = [(i, where_b[a[i]]) for i in range(a0, a1) if a[i] in where_b]
+    # Longest increasing subsequence of the j's (patience sorting, O(k log k)).
+    tails: list[int] = []  # tails[k]: index into pairs of the run of length k + 1 with the lowest end
+    tail_js: list[int] = []
+    back = [-1] * len(pairs)
+    for index, (_i, j) in enumerate(pairs):
+        k = bisect_left(tail_js, j)
+        if k:
+            back[index] = tails[k - 1]
+        if k == len(tails):
+            tails.append(index)
+            tail_js.append(j)
+        else:
+            tails[k], tail_js[k] = index, j
+    out = []
+    index = tails[-1] if tails else -1
+    while index >= 0:
+        out.append(pairs[index])
+        index = back[index]
+    return out[::-1]
+
+
+def _merged(steps: list[Opcode]) -> list[Opcode]:
+    """Consecutive equal steps as one, consecutive other steps as one, named as :func:`align`
+    names them; empty steps dropped."""
+    out: list[Opcode] = []
+    for op in steps:
+        if op.a_start == op.a_end and op.b_start == op.b_end:
+            continue
+        if out and (out[-1].tag == "equal") == (op.tag == "equal"):
+            prev = out.pop()
+            op = Opcode(op.tag, prev.a_start, op.a_end, prev.b_start, op.b_end)
+        if op.tag != "equal":
+            a_len, b_len = op.a_end - op.a_start, op.b_end - op.b_start
+            tag = "replace" if a_len and b_len else ("delete" if a_len else "insert")
+            op = Opcode(tag, op.a_start, op.a_end, op.b_start, op.b_end)
+        out.append(op)
+    return out
 
 
 def plain_distance(a: str, b: str) -> int:

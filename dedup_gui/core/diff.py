@@ -4,7 +4,9 @@ Two levels, as diff viewers such as Meld do: the texts are aligned sentence by s
 (:func:`dedup_gui.core.align.align`), then each changed block is aligned token by token (words,
 single CJK characters, punctuation, whitespace).  Each level is a longest-common-subsequence
 alignment computed by rapidfuzz; a changed block too large for the token level is marked changed
-whole, with a note, so two 300,000-character pages never stall the caller.
+whole, with a note, so two 300,000-character pages never stall the caller.  The sentence level
+goes through :func:`~dedup_gui.core.align.align_bounded`, so that no rapidfuzz call (which holds
+the GIL) is large enough to keep other threads, such as the window's GUI thread, waiting.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .align import align, split_sentences
+from .align import align, align_bounded, split_sentences
 from .tokens import CJK_RANGES
 
-#: Largest token-level block (tokens of a x tokens of b) aligned word by word.
+#: Largest token-level block (tokens of a x tokens of b) aligned word by word (one rapidfuzz call
+#: of at most about 10 ms, holding the GIL).
 TOKEN_BLOCK_LIMIT = 25_000_000
+
+#: Texts longer than this (characters) are tokenized one match at a time: ``findall`` over 1.6
+#: million CJK characters holds the GIL for 0.15-0.3 s, one match at a time lets other threads in.
+TOKENIZE_AT_ONCE = 100_000
 
 _DIFF_TOKENS = re.compile(f"[{CJK_RANGES}]|[^\\W{CJK_RANGES}]+|\\s+|[^\\w\\s]", re.UNICODE)
 
@@ -80,7 +87,10 @@ def diff_tokens(text: str) -> list[str]:
         >>> diff_tokens("Hi, 你好 all")
         ['Hi', ',', ' ', '你', '好', ' ', 'all']
     """
-    tokens = _DIFF_TOKENS.findall(text)
+    if len(text) <= TOKENIZE_AT_ONCE:
+        tokens = _DIFF_TOKENS.findall(text)
+    else:
+        tokens = [m.group() for m in _DIFF_TOKENS.finditer(text)]
     if sum(map(len, tokens)) != len(text):  # characters the pattern missed (e.g. "_")
         tokens, pos = [], 0
         for m in _DIFF_TOKENS.finditer(text):
@@ -113,7 +123,7 @@ def text_diff(a: str, b: str) -> TextDiff:
     notes: list[str] = []
     sa, sb = split_sentences(a), split_sentences(b)
     oa, ob = _offsets(sa), _offsets(sb)
-    for op in align(sa, sb):
+    for op in align_bounded(sa, sb):
         a0, a1, b0, b1 = oa[op.a_start], oa[op.a_end], ob[op.b_start], ob[op.b_end]
         if op.tag != "replace":
             _add(chunks, DiffChunk(op.tag, a0, a1, b0, b1))

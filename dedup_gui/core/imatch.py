@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .gil_friendly import set_in_slices, sorted_in_slices
 from .model import Page
 from .tokens import tokenize
 
@@ -122,7 +123,7 @@ def signature_of_terms(terms: Iterable[str]) -> str | None:
         >>> signature_of_terms(["cat", "a", "cat"]) == hashlib.sha1(b"a cat").hexdigest()
         True
     """
-    kept = sorted(set(terms))
+    kept = sorted_in_slices(list(set_in_slices(list(terms))))
     return hashlib.sha1(" ".join(kept).encode("utf-8")).hexdigest() if kept else None
 
 
@@ -148,9 +149,9 @@ def imatch_signature(
     """
     if not 0.0 <= low < high <= 1.0:
         raise ValueError(f"the band needs 0 <= low < high <= 1, got low={low}, high={high}")
-    unique = set(tokens)
+    unique = set_in_slices(list(tokens))
     if idf is None:
-        kept = sorted(unique)
+        kept = sorted_in_slices(list(unique))
         return IMatchSignature(signature_of_terms(kept), tuple(kept), 0, 0, len(unique),
                                "every term (no collection statistics)")  # fmt: skip
     common = rare = 0
@@ -163,7 +164,7 @@ def imatch_signature(
             rare += 1
         else:
             kept.append(term)
-    kept.sort()
+    kept = sorted_in_slices(kept)
     band = f"{low:g} <= nidf < {high:g} ({idf.documents:,} documents)"
     return IMatchSignature(signature_of_terms(kept), tuple(kept), common, rare, len(unique), band)
 

@@ -2,9 +2,12 @@
 
 The tag sequence is the layout representation of Di Lucca, Di Penta and Fasolino (COMPSAC 2002);
 the alignment is rapidfuzz's Levenshtein ``opcodes`` (kept, inserted, deleted, substituted
-elements).  Each element also gets the page region it sits in (head, header, nav, main, aside,
-footer, or body for the rest), from HTML5 landmark elements, ARIA roles, and the usual id/class
-names, so the diff can say where two layouts differ.
+elements).  The distances are computed with the GIL released (:func:`~.align.plain_distance`)
+and the alignment, which holds the GIL, is bounded by :data:`ALIGN_LIMIT`, so that the window's
+GUI thread never waits long while a layout diff runs beside it.  Each element also gets the page
+region it sits in (head, header, nav, main, aside, footer, or body for the rest), from HTML5
+landmark elements, ARIA roles, and the usual id/class names, so the diff can say where two
+layouts differ.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass, replace
 import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
+from .align import plain_distance
 from .attribute_bound import bound_attributes
 from .decoding import decode_html
 from .dom_text import lxml_facts, parse_html
@@ -25,8 +29,10 @@ from .model import Page
 from .template import content_span, template_tags
 
 REGIONS = ("head", "header", "nav", "main", "aside", "footer", "body")
-#: Largest alignment (elements of a x elements of b) computed in full.
-ALIGN_LIMIT = 400_000_000
+#: Largest alignment (elements of a x elements of b) computed in full: 10,000 elements a side.
+#: rapidfuzz's ``opcodes`` holds the GIL, 0.2-0.45 ns per cell (measured): 20-45 ms at this size;
+#: at the former 400 million, 0.1-0.2 s, which the window's GUI thread waited through.
+ALIGN_LIMIT = 100_000_000
 
 _LANDMARK_TAGS = {"head": "head", "header": "header", "nav": "nav", "main": "main", "article": "main",
                   "aside": "aside", "footer": "footer"}  # fmt: skip
@@ -205,8 +211,14 @@ def template_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
     Returns:
         The :class:`LayoutDiff` of ``a.template()`` and ``b.template()``.
     """
-    whole = float(Levenshtein.normalized_similarity(tag_string(a.tags), tag_string(b.tags)))
+    whole = _similarity(plain_distance(tag_string(a.tags), tag_string(b.tags)), len(a.tags), len(b.tags))
     return replace(layout_diff(a.template(), b.template()), page_similarity=whole)
+
+
+def _similarity(distance: int, n: int, m: int) -> float:
+    """Normalized Levenshtein similarity from the distance, as rapidfuzz's
+    ``normalized_similarity``: ``1 - distance / max(n, m)``, 1.0 for two empty sequences."""
+    return 1.0 - distance / max(n, m) if max(n, m) else 1.0
 
 
 _OPS = {"equal": "kept", "replace": "substituted", "delete": "deleted", "insert": "inserted"}
@@ -224,8 +236,8 @@ def layout_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
         computed on the whole sequences.
     """
     sa, sb = tag_string(a.tags), tag_string(b.tags)
-    similarity = float(Levenshtein.normalized_similarity(sa, sb))
-    distance = int(Levenshtein.distance(sa, sb))
+    distance = plain_distance(sa, sb)  # with the GIL released for long sequences
+    similarity = _similarity(distance, len(sa), len(sb))
     notes = []
     n, m = len(sa), len(sb)
     if n * m > ALIGN_LIMIT:

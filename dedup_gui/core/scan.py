@@ -9,7 +9,6 @@ folder is only read.
 from __future__ import annotations
 
 import gc
-import heapq
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +24,7 @@ from .executors import (  # noqa: F401  (re-exported: the per-page stage's names
     max_workers,
 )
 from .features import read_visible_text, with_main_text
+from .gil_friendly import sorted_in_slices
 from .loading import SourceFile, discover, followed_links_note, is_page_suffix
 from .measures import PairMeasurer
 from .model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
@@ -39,8 +39,6 @@ from .progress import (  # the stage names stay part of this module's interface
 from .site_template import SiteTemplates, strip_templates
 from .walk import link_skip_reasons
 
-#: Sorts of more items than this run in slices merged in Python (:func:`sorted_in_slices`).
-SORT_SLICE = 20_000
 
 def _analyse_with_cache(
     files: list[SourceFile], settings: ScanSettings, progress: Progress, cache: FeatureCache | None = None
@@ -140,32 +138,6 @@ def score_pairs(
         cache.store_scores(fresh)
     progress.update(STAGE_MEASURE, total, total)
     return sort_pairs(pairs, pages)
-
-
-def sorted_in_slices(items: list, key, slice_size: int = SORT_SLICE) -> list:
-    """``sorted(items, key=key)`` (the same order, stable), made of short C-level sorts.
-
-    ``sorted`` holds the GIL for the whole sort (a few tenths of a second for 200,000 tuples),
-    which freezes the window's GUI thread when the scan runs in its process.  Here slices of
-    ``slice_size`` items are sorted one at a time and merged with ``heapq.merge``, which runs
-    Python code between items, so other threads get the GIL every few milliseconds.
-
-    Args:
-        items: the items (list; not changed).
-        key: the sort key, a function of one item.
-        slice_size: items per C-level sort (int > 0).
-
-    Returns:
-        a new sorted list.
-    """
-    keys = [key(item) for item in items]
-    if len(items) <= slice_size:
-        order = sorted(range(len(items)), key=keys.__getitem__)
-    else:
-        runs = [sorted(range(start, min(start + slice_size, len(items))), key=keys.__getitem__)
-                for start in range(0, len(items), slice_size)]  # fmt: skip
-        order = heapq.merge(*runs, key=keys.__getitem__)  # ties: the earlier run first (stable)
-    return [items[i] for i in order]
 
 
 def sort_pairs(pairs: list[Pair], pages: list[Page]) -> list[Pair]:

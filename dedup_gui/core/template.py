@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .gil_friendly import set_in_slices
 from .tokens import tokenize
 
 #: The element that stands for the main-content subtree in a template tag sequence.
@@ -65,7 +66,7 @@ def content_span(parents: Sequence[int], texts: Sequence[str], main_text: str) -
     n = len(parents)
     if n == 0 or not main_text.strip():
         return None
-    known = set(_grams(tokenize(main_text)))
+    known = set_in_slices(_grams(tokenize(main_text)))  # other threads get the GIL meanwhile
     score = np.zeros(n)
     for i, text in enumerate(texts):
         if not text or text.isspace():

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .gil_friendly import sub_in_slices
+
 CJK_RANGES = (
     "\u3040-\u30ff"  # Hiragana, Katakana
     "\u3400-\u4dbf"  # CJK Extension A
@@ -20,11 +22,14 @@ CJK_RANGES = (
 )
 _RUNS = re.compile(f"([{CJK_RANGES}]+)|([^\\W_{CJK_RANGES}]+)")
 _WHITESPACE = re.compile(r"\s+")
+#: Characters of a CJK run made into tokens per C call (:func:`tokenize`).
+_CJK_SLICE = 50_000
 
 
 def normalize_whitespace(text: str) -> str:
-    """Collapse every run of whitespace to one space and strip the ends (str)."""
-    return _WHITESPACE.sub(" ", text).strip()
+    """Collapse every run of whitespace to one space and strip the ends (str); in slices for a
+    long text, so that other threads get the GIL meanwhile (:func:`.gil_friendly.sub_in_slices`)."""
+    return sub_in_slices(_WHITESPACE, " ", text).strip()
 
 
 def tokenize(text: str) -> list[str]:
@@ -44,7 +49,9 @@ def tokenize(text: str) -> list[str]:
     for match in _RUNS.finditer(text):
         cjk, word = match.groups()
         if cjk:
-            tokens.extend(cjk)
+            # A long run a slice at a time: 1.6 million characters at once held the GIL 0.08 s.
+            for start in range(0, len(cjk), _CJK_SLICE):
+                tokens.extend(cjk[start : start + _CJK_SLICE])
         else:
             tokens.append(word.lower())
     return tokens

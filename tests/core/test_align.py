@@ -2,7 +2,14 @@
 
 import random
 
-from dedup_gui.core.align import EXACT_LIMIT, align, levenshtein_distance, levenshtein_similarity, split_sentences
+from dedup_gui.core.align import (
+    EXACT_LIMIT,
+    Opcode,
+    align,
+    levenshtein_distance,
+    levenshtein_similarity,
+    split_sentences,
+)
 
 
 def test_split_sentences_round_trips():
@@ -65,3 +72,36 @@ def test_a_long_list_without_punctuation_is_compared_item_by_item():
     assert "".join(split_units(a)) == a and max(map(len, split_units(a))) < 10 * LONG_UNIT
     # the distance is that of the one renamed item, as an exact comparison would give
     assert levenshtein_distance(a, b) == plain_distance(old, items[4500]) > 0
+
+
+def _covers(ops, a, b) -> bool:
+    """The opcodes cover both sequences in order, equal runs are equal, none is empty."""
+    pa = pb = 0
+    for op in ops:
+        if (op.a_start, op.b_start) != (pa, pb) or (op.a_start == op.a_end and op.b_start == op.b_end):
+            return False
+        if op.tag == "equal" and list(a[op.a_start : op.a_end]) != list(b[op.b_start : op.b_end]):
+            return False
+        pa, pb = op.a_end, op.b_end
+    return (pa, pb) == (len(a), len(b))
+
+
+def test_a_bounded_alignment_is_the_same_up_to_its_limit_and_cut_at_unique_items_beyond():
+    from dedup_gui.core.align import align_bounded
+
+    rng = random.Random(3)
+    for _ in range(200):  # small alignments: exactly align()'s, whatever the limit
+        a = [rng.randrange(6) for _ in range(rng.randrange(40))]
+        b = [x if rng.random() < 0.7 else rng.randrange(6) for x in a]
+        assert align_bounded(a, b, max_cells=len(a) * len(b)) == align(a, b)
+        assert _covers(align_bounded(a, b, max_cells=4), a, b)  # cut into pieces: still a cover
+    # 150,000 sentences, every other one changed: one rapidfuzz call would be 2.25e10 cells (5-10
+    # s with the GIL held); cut at the unchanged (unique) sentences, each change is found alone.
+    a = [f"Sentence number {i} is here. " for i in range(150_000)]
+    b = [s.replace("here", "there") if i % 2 else s for i, s in enumerate(a)]
+    ops = align_bounded(a, b)
+    assert _covers(ops, a, b)
+    assert [(o.a_start, o.a_end) for o in ops if o.tag == "replace"] == [(i, i + 1) for i in range(1, 150_000, 2)]
+    # no unique item to cut at: the piece is one changed block
+    assert align_bounded(["x", "y"] * 10, ["y", "x"] * 10, max_cells=4) == [
+        Opcode("replace", 0, 20, 0, 20)]  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import re
 from concurrent.futures import ProcessPoolExecutor
 
 from rapidfuzz.distance import Levenshtein
@@ -13,7 +14,8 @@ from rapidfuzz.distance import Levenshtein
 from dedup_gui.core.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
 from dedup_gui.core.measures import layout_similarity, tag_string
 from dedup_gui.core.executors import WORKER_NICENESS, _limit_memory
-from dedup_gui.core.scan import sort_pairs, sorted_in_slices
+from dedup_gui.core.gil_friendly import sorted_in_slices
+from dedup_gui.core.scan import sort_pairs
 
 
 def test_sorted_in_slices_is_sorted_and_stable():
@@ -58,3 +60,46 @@ def test_worker_processes_run_at_a_lower_priority():
     with ProcessPoolExecutor(1, mp_context=context, initializer=_limit_memory, initargs=(4 * 1024**3,)) as pool:
         worker_niceness = pool.submit(os.nice, 0).result(timeout=120)
     assert worker_niceness == min(19, os.nice(0) + WORKER_NICENESS)
+
+
+def test_operations_in_slices_give_the_one_call_results():
+    # Each cuts a long C call (a regex over 6 MB of text, a sort or a set of a million items)
+    # into short ones; the result must not depend on where the slices end.
+    from dedup_gui.core.featurestrings import _STOP_RUN
+    from dedup_gui.core.gil_friendly import finditer_in_slices, set_in_slices, sorted_in_slices, sub_in_slices
+
+    rng = random.Random(5)
+    space = re.compile(r"\s+")
+    for _ in range(500):
+        text = "".join(rng.choice("ab .。\n\t1．x ") for _ in range(rng.randrange(300)))
+        size = rng.randrange(1, 40)
+        assert sub_in_slices(space, " ", text, size) == space.sub(" ", text)
+        assert [m.span() for m in finditer_in_slices(_STOP_RUN, text, size)] == [
+            m.span() for m in _STOP_RUN.finditer(text)
+        ]
+        words = text.split()
+        assert sorted_in_slices(words, slice_size=size) == sorted(words)
+        assert set_in_slices(words, size) == set(words)
+
+    # The methods' long texts take the sliced paths (whitespace, stop search, CJK runs, chunk
+    # hashes, term sets and sorts); the values are those of the straightforward computations.
+    import hashlib
+
+    from dedup_gui.core.chunking import chunk_hash_set, chunks
+    from dedup_gui.core.featurestrings import feature_strings
+    from dedup_gui.core.imatch import imatch_signature
+    from dedup_gui.core.tokens import normalize_whitespace, tokenize
+
+    rng = random.Random(6)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randrange(2, 9))) for _ in range(50_000)]
+    text = "  ".join(w + ("." if i % 17 == 0 else "") for i, w in enumerate(words)) + " 春眠不觉晓" * 30_000
+    assert normalize_whitespace(text) == " ".join(text.split())
+    tokens = tokenize(text)
+    assert tokens[-150_000:] == list("春眠不觉晓" * 30_000)  # a 150,000-character CJK run, one token each
+    assert [f.position for f in feature_strings(text)] == [m.start() for m in re.finditer(r"\.(?![^\W_])", text)]
+    assert chunk_hash_set(text) == {c.hash for c in chunks(text)}
+    terms = sorted(set(tokens))
+    assert len(terms) > 20_000  # sorted and collected in slices
+    signature = imatch_signature(tokens)
+    assert signature.kept == tuple(terms)
+    assert signature.digest == hashlib.sha1(" ".join(terms).encode("utf-8")).hexdigest()

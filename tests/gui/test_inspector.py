@@ -312,6 +312,8 @@ def test_fingerprints_show_the_engines_bits_and_mark_the_differing_ones(qtbot, s
     assert view.facts["shingles"][0].text() == f"{len(a.shingles):,}"
     assert f"Jaccard {pair.scores.jaccard:.3f}" in view.sets_label.text()
     assert f"containment {pair.scores.content_containment:.3f}" in view.sets_label.text()
+    # the methods are applied off the GUI thread (chunking a long text takes seconds)
+    qtbot.waitUntil(lambda: not view.is_comparing(), timeout=WAIT)
     methods = pair_methods(a, b, sample_scan.thresholds)
     table = view.methods_table
     assert table.rowCount() == len(methods)

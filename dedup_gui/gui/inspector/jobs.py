@@ -12,11 +12,18 @@ thread, which crashes Qt.  Automatic collection is therefore paused while a job 
 paused, the GUI thread collects only the young generations, often: a full collection walks every
 object of the process (a 10,000-page scan's pages and pairs) and would freeze the window for
 tenths of a second each time.
+
+The GUI thread takes the GIL for every Python slot, paint override and model ``data()`` call, and
+a thread that wants the GIL waits the interpreter's switch interval before the thread holding it
+is asked to let go.  With Python's 5 ms, each such call made beside a running job could wait 5
+ms: repainting the pairs table (some sixty calls) took 0.3 s.  The first job therefore lowers
+the interval to :data:`SWITCH_INTERVAL`.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -28,6 +35,8 @@ from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
 YOUNG_COLLECT_INTERVAL_MS = 100
 #: The generation those collections go up to: 1 collects generations 0 and 1, never the oldest.
 YOUNG_GENERATION = 1
+#: The interpreter's thread switch interval once background jobs run (s; Python's default is 5 ms).
+SWITCH_INTERVAL = 0.001
 
 
 class _GcPause(QObject):
@@ -139,10 +148,12 @@ def collect_unfrozen() -> int:
 
 
 def gc_pause() -> _GcPause:
-    """The process's :class:`_GcPause` (created on first use, which must be in the GUI thread)."""
+    """The process's :class:`_GcPause` (created on first use, which must be in the GUI thread;
+    it also lowers the switch interval to :data:`SWITCH_INTERVAL`, see the module doc)."""
     global _gc_pause
     if _gc_pause is None:
         _gc_pause = _GcPause()
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
     return _gc_pause
 
 

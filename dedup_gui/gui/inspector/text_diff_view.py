@@ -1,16 +1,20 @@
 """Text diff tab: the two main texts side by side with the changed words highlighted.
 
 The diff is :func:`dedup_gui.core.diff.text_diff` (by word; by character in CJK text), computed
-off the GUI thread.  Page text is untrusted, so both panes are plain-text editors filled with
-``setPlainText``; highlights are ``ExtraSelections`` over the chunks' character ranges.
+off the GUI thread with the highlights' pane positions.  Page text is untrusted, so both panes
+are plain-text editors filled with ``setPlainText``; highlights are ``ExtraSelections`` over the
+chunks' character ranges (only around the visible part when there are many).  The texts are
+compared and shown up to :data:`~.pane_text.TEXT_LIMIT` characters, in blocks Qt lays out in
+good time (:mod:`.pane_text`), so that no page keeps the GUI thread busy for long.
 """
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
+from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import (
     QAction,
@@ -36,46 +40,86 @@ from dedup_gui.core.diff import DiffChunk, TextDiff, text_diff
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 
 from .jobs import LatestJob
+from .pane_text import TEXT_LIMIT, QtPositions, displayed, pane_text
 from .widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, percent, plain_label
 
-#: Highlights drawn per pane at most (a pair of unrelated 300,000-character pages would
-#: otherwise make hundreds of thousands of selections); the label says when some are left out.
-MAX_HIGHLIGHTS = 20_000
+__all__ = ["QtPositions", "TextDiffView", "displayed"]
+
+#: Highlights set at once per pane at most; with more, only those near the visible part are
+#: set, again at each scroll (setting 20,000 cost the GUI thread 0.35 s, clearing them 0.16 s).
+ALL_HIGHLIGHTS = 1_000
+#: Pane positions around the visible part whose highlights are set.
+HIGHLIGHT_MARGIN = 2_000
 #: ``QTextFormat`` property holding the chunk tag on every change highlight.
 CHANGE_TAG = QTextFormat.Property.UserProperty + 1
 
 #: Colour of the bar marking a gap: where the other text has inserted (green) or deleted (red) words.
 GAP_COLORS = {"insert": "#2e7d32", "delete": "#c62828"}
-
-#: Characters that take one more Qt position than Python offset: a paragraph break (shown with a
-#: blank line after it, for readability) and a character outside the Basic Multilingual Plane
-#: (two UTF-16 units in Qt).
-_WIDE = re.compile("[\n\U00010000-\U0010ffff]")
+#: The highlight tags, by their code in :class:`Highlights`.
+_TAGS = ("replace", "delete", "insert")
 
 
-def displayed(text: str) -> str:
-    """The text as a pane shows it: a blank line after each paragraph, and ``"\\r"`` (which Qt
-    would merge with a following ``"\\n"``) shown as a space (str)."""
-    return text.replace("\r", " ").replace("\n", "\n\n")
+@dataclass(frozen=True)
+class Highlights:
+    """One pane's change ranges in pane positions, in order (computed off the GUI thread).
 
-
-class QtPositions:
-    """Maps Python offsets in a text to positions in the pane showing :func:`displayed` text.
-
-    Args:
-        text: the original text.
-
-    Example:
-        >>> QtPositions("ab\\ncd")(4)
-        5
+    Attributes:
+        starts, ends: pane positions of each range (numpy int64 arrays, ascending).
+        tags: each range's tag as an index into ``("replace", "delete", "insert")`` (numpy array).
+        gaps: pane positions where the other text has words this one lacks (list[int], ascending).
     """
 
-    def __init__(self, text: str) -> None:
-        self._wide = [m.start() for m in _WIDE.finditer(text)]
+    starts: np.ndarray
+    ends: np.ndarray
+    tags: np.ndarray
+    gaps: list[int]
 
-    def __call__(self, offset: int) -> int:
-        """The Qt position of Python offset ``offset`` (int)."""
-        return offset + bisect_left(self._wide, offset)
+
+def pane_highlights(changes: list[DiffChunk], side: str, positions: QtPositions) -> Highlights:
+    """The highlights of ``changes`` on side ``"a"`` (left) or ``"b"`` (right) of a diff.
+
+    Args:
+        changes: the diff's changes, in order.
+        side: ``"a"`` or ``"b"``.
+        positions: the pane's :class:`QtPositions`.
+
+    Returns:
+        The :class:`Highlights` (ranges empty on this side are left out; they are gaps when the
+        other side inserted or deleted them).
+    """
+    left = side == "a"
+    spans = [(c.a_start, c.a_end, c.tag) if left else (c.b_start, c.b_end, c.tag) for c in changes]
+    kept = [(s, e, _TAGS.index(t)) for s, e, t in spans if e > s]
+    other = "insert" if left else "delete"
+    gap_offsets = np.array([s for s, _e, t in spans if t == other], np.int64)
+    arr = np.array(kept, np.int64).reshape(-1, 3)
+    return Highlights(positions.many(arr[:, 0]), positions.many(arr[:, 1]), arr[:, 2],
+                      positions.many(gap_offsets).tolist())  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ShownDiff:
+    """A diff with both panes' highlights: the outcome of the background job."""
+
+    diff: TextDiff
+    changes: list[DiffChunk]
+    left: Highlights
+    right: Highlights
+
+
+def compare_for_panes(a: str, b: str, left: QtPositions, right: QtPositions) -> ShownDiff:
+    """Diff two texts and place the changes in the panes (runs off the GUI thread).
+
+    Args:
+        a, b: the texts as compared (cut to :data:`~.pane_text.TEXT_LIMIT`).
+        left, right: the panes' :class:`QtPositions`.
+
+    Returns:
+        The :class:`ShownDiff`.
+    """
+    diff = text_diff(a, b)
+    changes = diff.changes()
+    return ShownDiff(diff, changes, pane_highlights(changes, "a", left), pane_highlights(changes, "b", right))
 
 
 def _tint(color, tag: str) -> QTextCharFormat:
@@ -102,33 +146,70 @@ class _Pane(QPlainTextEdit):
         for role in (QPalette.ColorRole.Highlight, QPalette.ColorRole.HighlightedText):
             palette.setColor(QPalette.ColorGroup.Inactive, role, palette.color(QPalette.ColorGroup.Active, role))
         self.setPalette(palette)
-        self.qt_pos = QtPositions("")
+        self.qt_pos = QtPositions()
+        self._highlights: Highlights | None = None
+        self._formats: dict[str, QTextCharFormat] = {}
+        self._window: tuple[int, int] | None = None  # the highlighted ranges [lo, hi)
+        self.verticalScrollBar().valueChanged.connect(self.refresh_highlights)
         self.gaps: list[int] = []  # Qt positions where the other text has words this one lacks
         self.gap_color = QColor(GAP_COLORS["insert"])
 
     def show_text(self, text: str) -> None:
-        """Show ``text`` as plain text and forget the highlights."""
-        self.setExtraSelections([])
+        """Show ``text`` as plain text (:func:`~.pane_text.pane_text`: cut to
+        :data:`~.pane_text.TEXT_LIMIT` characters) and forget the highlights."""
+        self.set_highlights(None, {})
         self.gaps = []
-        self.setPlainText(displayed(text))
-        self.qt_pos = QtPositions(text)
+        shown, self.qt_pos = pane_text(text)
+        self.setPlainText(shown)
 
-    def highlight(self, ranges: list[tuple[int, int, str]], formats: dict[str, QTextCharFormat]) -> None:
-        """Highlight ``(start, end, tag)`` Python-offset ranges with the tag's format."""
-        selections = []
+    def set_highlights(self, highlights: Highlights | None, formats: dict[str, QTextCharFormat]) -> None:
+        """Highlight the ranges of ``highlights`` with their tag's format (``None``: none).
+
+        Up to :data:`ALL_HIGHLIGHTS` ranges are set at once; with more, those near the visible
+        part are set now and after each scroll or resize.
+        """
+        self._highlights, self._formats = highlights, formats
+        self._window = None
+        if highlights is None or len(highlights.starts) <= ALL_HIGHLIGHTS:
+            self._select(0, 0 if highlights is None else len(highlights.starts))
+        else:
+            self.refresh_highlights()
+
+    def refresh_highlights(self) -> None:
+        """Set the highlights near the visible part (when there are too many to set all)."""
+        h = self._highlights
+        if h is None or len(h.starts) <= ALL_HIGHLIGHTS:
+            return
+        first = self.firstVisibleBlock().position() - HIGHLIGHT_MARGIN
+        last = self.cursorForPosition(QPoint(self.viewport().width(), self.viewport().height())).position()
+        lo = int(np.searchsorted(h.ends, first, "right"))
+        hi = min(int(np.searchsorted(h.starts, last + HIGHLIGHT_MARGIN, "left")), lo + ALL_HIGHLIGHTS)
+        if (lo, hi) != self._window:
+            self._select(lo, hi)
+
+    def _select(self, lo: int, hi: int) -> None:
+        self._window = (lo, hi)
+        h, selections = self._highlights, []
+        ranges = zip(h.starts[lo:hi].tolist(), h.ends[lo:hi].tolist(), h.tags[lo:hi].tolist()) if h else ()
         for start, end, tag in ranges:
             sel = QTextEdit.ExtraSelection()
             cursor = QTextCursor(self.document())
-            cursor.setPosition(self.qt_pos(start))
-            cursor.setPosition(self.qt_pos(end), QTextCursor.MoveMode.KeepAnchor)
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
             sel.cursor = cursor
-            sel.format = formats[tag]
+            sel.format = self._formats[_TAGS[tag]]
             selections.append(sel)
         self.setExtraSelections(selections)
 
-    def mark_gaps(self, offsets: list[int], tag: str) -> None:
-        """Mark Python offsets where the other text has a run of type ``tag`` this one lacks."""
-        self.gaps = sorted(self.qt_pos(o) for o in offsets)
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        """Lay out again, then set the highlights now visible."""
+        super().resizeEvent(event)
+        self.refresh_highlights()
+
+    def mark_gaps(self, positions: list[int], tag: str) -> None:
+        """Mark pane positions (ascending) where the other text has a run of type ``tag`` this
+        one lacks."""
+        self.gaps = positions
         self.gap_color = QColor(GAP_COLORS[tag])
         self.viewport().update()
 
@@ -257,9 +338,15 @@ class TextDiffView(QWidget):
             for side, page in (("left", a), ("right", b))
             if not page.has_text
         ]
+        if max(len(a.main_text), len(b.main_text)) > TEXT_LIMIT:
+            self._page_notes.append(
+                f"only the first {TEXT_LIMIT:,} characters of each text are compared and shown (the left text has "
+                f"{len(a.main_text):,}, the right {len(b.main_text):,}); the whole texts are in the JSON export"
+            )
         self._show_notes([])
         self._update_navigation()
-        self._job.submit(text_diff, a.main_text, b.main_text)
+        self._job.submit(compare_for_panes, a.main_text[:TEXT_LIMIT], b.main_text[:TEXT_LIMIT],
+                         self.left_edit.qt_pos, self.right_edit.qt_pos)  # fmt: skip
 
     def clear(self) -> None:
         """Show no pair (and ignore a comparison still running)."""
@@ -279,24 +366,16 @@ class TextDiffView(QWidget):
         """``True`` while the shown pair's diff is being computed (bool)."""
         return self._job.is_running()
 
-    def _show_diff(self, diff: TextDiff) -> None:
-        self.diff = diff
-        self._changes = diff.changes()
-        left, right = [], []
-        for c in self._changes:
-            if c.a_end > c.a_start:
-                left.append((c.a_start, c.a_end, c.tag))
-            if c.b_end > c.b_start:
-                right.append((c.b_start, c.b_end, c.tag))
+    def _show_diff(self, shown: ShownDiff) -> None:
+        diff = self.diff = shown.diff
+        self._changes = shown.changes
+        self.left_edit.set_highlights(shown.left, {"replace": _tint(CHANGED, "replace"),
+                                                   "delete": _tint(REMOVED, "delete")})  # fmt: skip
+        self.right_edit.set_highlights(shown.right, {"replace": _tint(CHANGED, "replace"),
+                                                     "insert": _tint(ADDED, "insert")})  # fmt: skip
+        self.left_edit.mark_gaps(shown.left.gaps, "insert")
+        self.right_edit.mark_gaps(shown.right.gaps, "delete")
         notes = list(diff.notes)
-        if max(len(left), len(right)) > MAX_HIGHLIGHTS:
-            notes.append(f"only the first {MAX_HIGHLIGHTS:,} changes of each text are highlighted")
-        self.left_edit.highlight(left[:MAX_HIGHLIGHTS], {"replace": _tint(CHANGED, "replace"),
-                                                        "delete": _tint(REMOVED, "delete")})  # fmt: skip
-        self.right_edit.highlight(right[:MAX_HIGHLIGHTS], {"replace": _tint(CHANGED, "replace"),
-                                                          "insert": _tint(ADDED, "insert")})  # fmt: skip
-        self.left_edit.mark_gaps([c.a_start for c in self._changes if c.tag == "insert"], "insert")
-        self.right_edit.mark_gaps([c.b_start for c in self._changes if c.tag == "delete"], "delete")
         n = len(self._changes)
         count = "no changes" if n == 0 else f"{n:,} change" + ("s" if n != 1 else "")
         self.status_label.setText(

@@ -27,6 +27,7 @@ from dedup_gui.core.model import Page, ScanResult
 from dedup_gui.core.simhash_steps import SimhashSteps, text_simhash_steps
 
 from ..inspector.jobs import LatestJob
+from ..inspector.pane_text import TEXT_LIMIT, pane_text
 from .widgets import (
     BIT_FILL,
     NEGATIVE_TINT,
@@ -347,7 +348,9 @@ class SimhashView(QWidget):
         self._page = page
         self._syncing = True
         self.text_edit.setReadOnly(page is not None)
-        self.text_edit.setPlainText(self.source_text())
+        # A page's text in blocks Qt lays out in good time, cut to TEXT_LIMIT characters
+        # (setPlainText of a 300,000-character word kept the GUI thread 3 s); typed text as typed.
+        self.text_edit.setPlainText(self._typed if page is None else pane_text(page.main_text, blank_lines=False)[0])
         self._syncing = False
         self.position = 0
         self.recompute()
@@ -383,10 +386,12 @@ class SimhashView(QWidget):
         self.model.set_steps(steps)
         self._size_columns(steps.bits)
         n = len(steps.steps)
-        self.note_label.setText(
-            f"The table lists the first {TABLE_CAP:,} of {n:,} features; the steps go through all of them."
-            if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order)."
-        )  # fmt: skip
+        note = (f"The table lists the first {TABLE_CAP:,} of {n:,} features; the steps go through all of them."
+                if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order).")  # fmt: skip
+        if self._page is not None and len(self._page.main_text) > TEXT_LIMIT:
+            note += (f" The text box shows the first {TEXT_LIMIT:,} of the page's {len(self._page.main_text):,} "
+                     "characters; the steps cover all of them (the JSON export has the whole text).")  # fmt: skip
+        self.note_label.setText(note)
         self.go_to(min(self.position, self.last_position()) if keep else 0)
         self.computed.emit()
 
