@@ -168,6 +168,12 @@ class Page:
     template_text: str = ""
 
     @property
+    def template_line_count(self) -> int:
+        """How many lines of the extracted text were the site's template and were taken out
+        (int, 0 when none)."""
+        return self.template_text.count("\n") + 1 if self.template_text else 0
+
+    @property
     def simhash_hex(self) -> str:
         """The SimHash as 16 hex digits (str)."""
         return f"{self.simhash:016x}"

@@ -262,6 +262,7 @@ def _report_dict(report: Report) -> dict:
                 "keep_cluster": report.keep_cluster_of[i].id if i in report.keep_cluster_of else None,
                 "notes": list(page.notes),
                 "main_text": page.main_text,
+                "template_text": page.template_text,
                 "also_at": list(r.also_at.get(page.path, ())),
             }
         )

@@ -39,8 +39,10 @@ _SCORE_COLUMNS = {3: "content_similarity", 4: "content_containment", 5: "layout_
 class PagesModel(ResultTableModel):
     """One row per file of a scan: the usable pages, then the files that could not be used.
 
-    Columns: file, title, URL, words (main-content tokens), SimHash (16 hex digits), cluster,
-    status (``"ok"``, ``"no usable text"`` or the error reason).  Error rows have empty features.
+    Columns: file, title, URL, words (main-content tokens), template lines (lines of the
+    extracted text that were the site's template and were taken out, empty when none), SimHash
+    (16 hex digits), cluster, status (``"ok"``, ``"no usable text"`` or the error reason).  Error
+    rows have empty features.
 
     A page's types (for the type filter) are the duplicate types of the pairs it belongs to, or
     ``{distinct}`` when it has no duplicate; so "distinct" lists the pages without duplicates.
@@ -50,10 +52,10 @@ class PagesModel(ResultTableModel):
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("File", "Title", "URL", "Words", "SimHash", "Cluster", "Status")
+    COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status")
     PATH_COLUMNS = frozenset({0})
-    NUMERIC = frozenset({3, 5})
-    ELASTIC = frozenset({0, 1, 2, 6})
+    NUMERIC = frozenset({3, 4, 6})
+    ELASTIC = frozenset({0, 1, 2, 7})
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -101,33 +103,38 @@ class PagesModel(ResultTableModel):
         if col == 0:
             return item.path
         if isinstance(item, FileError):
-            return item.reason if col == 6 else ""
+            return item.reason if col == 7 else ""
         cluster = self._cluster_list[record]
+        template = item.template_line_count
         return (
             item.title,
             item.url or "",
             f"{item.word_count:,}",
+            f"{template:,}" if template else "",
             item.simhash_hex,
             "" if cluster == NO_CLUSTER else str(cluster),
             "ok" if item.has_text else "no usable text",
         )[col - 1]
 
     def sort_key(self, record: int, col: int) -> Any:
-        """Sort value: words and cluster as int (empty = -1), other columns as folded text."""
-        if col == 3:
+        """Sort value: words, template lines and cluster as int (empty = -1), other columns as
+        folded text."""
+        if col in (3, 4):
             item = self._files[record]
-            return item.word_count if isinstance(item, Page) else NO_VALUE
-        if col == 5:
+            if not isinstance(item, Page):
+                return NO_VALUE
+            return item.word_count if col == 3 else item.template_line_count
+        if col == 6:
             return self._cluster_list[record]  # NO_CLUSTER == NO_VALUE
         return self.display(record, col).casefold()
 
     def sort_keys(self, col: int) -> np.ndarray:
-        """Sort keys of every file for column ``col``: words and cluster as ``int64`` (empty =
-        -1), the text columns as ranks of their folded text (shape (files,))."""
-        if col == 3:
-            return np.fromiter((f.word_count if isinstance(f, Page) else NO_VALUE for f in self._files),
+        """Sort keys of every file for column ``col``: words, template lines and cluster as
+        ``int64`` (empty = -1), the text columns as ranks of their folded text (shape (files,))."""
+        if col in (3, 4):
+            return np.fromiter((self.sort_key(record, col) for record in range(len(self._files))),
                                np.int64, len(self._files))  # fmt: skip
-        if col == 5:
+        if col == 6:
             return self._clusters.astype(np.int64)
         if col == 0:
             return text_ranks(self._names)

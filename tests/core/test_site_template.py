@@ -14,6 +14,7 @@ import pytest
 from dedup_gui.core.classify import containment_text, explain
 from dedup_gui.core.layout_diff import layout_diff, page_layout, template_diff
 from dedup_gui.core.model import DupType, ScanSettings
+from dedup_gui.core.report import result_dict
 from dedup_gui.core.scan import scan_folder
 
 NAV = "".join(f"<li><a href='/{w}.html'>{w.title()} section</a></li>" for w in ("rides", "routes", "events", "club"))
@@ -146,6 +147,11 @@ def test_template_text_readability_keeps_is_taken_out_of_the_main_text(tmp_path)
         assert "newcomers are welcome" in by_path[name].template_text
         assert "1 line of the site's template taken out of the main text" in by_path[name].notes
     assert by_path["site/hills.html"].template_text == ""  # nothing of it was in its main text
+    # the JSON report says which text was template, page by page
+    files = {f["path"]: f for f in result_dict(result)["files"]}
+    assert "newcomers are welcome" in files["site/gravel.html"]["template_text"]
+    assert "newcomers are welcome" not in files["site/gravel.html"]["main_text"]
+    assert files["site/hills.html"]["template_text"] == ""
 
 
 def test_a_folder_of_unrelated_pages_learns_nothing(tmp_path):

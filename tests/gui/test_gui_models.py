@@ -29,17 +29,17 @@ def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
     model = PagesModel()
     model.set_result(result)
     assert model.rowCount() == 7
-    assert model.columnCount() == 7
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(7)] == [
-        "File", "Title", "URL", "Words", "SimHash", "Cluster", "Status"]  # fmt: skip
+    assert model.columnCount() == 8
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(8)] == [
+        "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status"]  # fmt: skip
     assert column(model, 0)[-2:] == ["broken.html", "huge.html"]
-    alpha = [model.data(model.index(0, c)) for c in range(7)]
-    assert alpha == ["a/alpha.html", "Alpha", "", "1,500", "0123456789abcdef", "1", "ok"]
+    alpha = [model.data(model.index(0, c)) for c in range(8)]
+    assert alpha == ["a/alpha.html", "Alpha", "", "1,500", "", "0123456789abcdef", "1", "ok"]
     assert model.data(model.index(3, 2)) == "https://example.org/delta"
-    empty = [model.data(model.index(4, c)) for c in range(7)]
-    assert empty[4:] == ["0000000000000000", "", "no usable text"]
-    broken = [model.data(model.index(5, c)) for c in range(7)]
-    assert broken == ["broken.html", "", "", "", "", "", "could not be decoded"]
+    empty = [model.data(model.index(4, c)) for c in range(8)]
+    assert empty[4:] == ["", "0000000000000000", "", "no usable text"]
+    broken = [model.data(model.index(5, c)) for c in range(8)]
+    assert broken == ["broken.html", "", "", "", "", "", "", "could not be decoded"]
     model.set_result(None)
     assert model.rowCount() == 0
 
@@ -178,7 +178,7 @@ def test_sorting_moves_rows_and_keeps_persistent_indexes(qapp, result):
 
 def test_sort_ties_keep_the_result_order(qapp, result):
     pages = loaded(PagesModel(), result)
-    pages.sort(5, Qt.SortOrder.AscendingOrder)  # cluster: empty (-1) first, then cluster 1
+    pages.sort(6, Qt.SortOrder.AscendingOrder)  # cluster: empty (-1) first, then cluster 1
     assert column(pages, 0) == ["c/empty.html", "broken.html", "huge.html", "a/alpha.html",
                                 "a/beta.html", "b/gamma.html", "b/delta.html"]  # fmt: skip
 
@@ -211,3 +211,16 @@ def test_bidi_overrides_in_titles_are_shown_not_obeyed(qapp, result):
     titles = column(model, 1)
     assert "Invoice <U+202E>gnp.exe" in titles
     assert not any("\u202e" in str(t) for t in titles)
+
+
+def test_pages_model_counts_the_template_lines_taken_out(qapp, result):
+    import dataclasses
+
+    # Two lines of the site's template (a search box and a footer) were taken out of beta's text.
+    beta = dataclasses.replace(result.pages[1], template_text="Search the docs\n© 2024 Example")
+    model = PagesModel()
+    model.set_result(dataclasses.replace(result, pages=[result.pages[0], beta, *result.pages[2:]]))
+    assert column(model, 4)[:2] == ["", "2"]
+    model.sort(4, Qt.SortOrder.DescendingOrder)  # the most template first; error rows (-1) last
+    assert column(model, 0)[0] == "a/beta.html"
+    assert column(model, 0)[-2:] == ["broken.html", "huge.html"]
