@@ -1,4 +1,5 @@
-"""The command line: ``scan``, ``classify`` and ``evaluate`` (headless), or the GUI.
+"""The command line: ``scan``, ``classify`` and ``evaluate`` (headless; ``evaluate --extraction``
+scores the main-content extractors against ground truth), or the GUI.
 
 ``python app.py`` opens the GUI on the bundled sample pages, ``python app.py FOLDER`` on FOLDER;
 the subcommands run the same engine without a window (DESIGN.md, "Command line").
@@ -22,6 +23,15 @@ from . import __version__
 from .core.atomic import ExportError, atomic_write_bytes, check_writable
 from .core.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
 from .core.extract import EXTRACTORS
+from .core.extraction_eval import (
+    DEFAULT_CORPUS,
+    SCORING_NOTE,
+    format_table,
+    format_worst,
+    load_ground_truth,
+    product_extractors,
+    run_extractor,
+)
 from .core.keep import KEEP_RULE
 from .core.method_eval import METHOD_KEYS, evaluate_methods, format_methods, parse_methods, pr_figure
 from .core.model import ScanSettings, Thresholds
@@ -166,7 +176,7 @@ def _settings(args) -> ScanSettings:
         page_timeout=args.page_timeout,
         use_cache=not args.no_cache,
         dask_scheduler=args.dask_scheduler,
-        extractor=args.extractor,
+        extractor=args.extractor or ScanSettings().extractor,
         boilerplate_pages=args.boilerplate_pages,
         follow_links=getattr(args, "follow_links", False),  # scan only: classify/evaluate read named files
         learn_templates=not getattr(args, "no_template_learning", False),  # scan only: there is a folder
@@ -218,11 +228,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_threshold_args(classify)
     _add_setting_args(classify)
 
-    ev = sub.add_parser("evaluate", help="evaluate the classifier (and every dedup method) on labelled pairs",
+    ev = sub.add_parser("evaluate", help="evaluate the classifier (and every dedup method) on labelled pairs, "
+                        "or the main-content extractors on ground truth (--extraction)",
                         description="Classify the pairs of LABELS.csv (columns left,right,type) and "
                         "print the confusion matrix, per-type precision, recall and F1, and macro-F1. "
-                        "With --methods, also score each dedup method on 'duplicate of any type?'.")  # fmt: skip
-    ev.add_argument("--pairs", required=True, metavar="LABELS.csv")
+                        "With --methods, also score each dedup method on 'duplicate of any type?'. "
+                        "With --extraction instead of --pairs, score the main-content extractors' text "
+                        "against the ground truth of a corpus folder (token-level F1 by language, pages/s).")  # fmt: skip
+    what = ev.add_mutually_exclusive_group(required=True)
+    what.add_argument("--pairs", metavar="LABELS.csv")
+    what.add_argument("--extraction", action="store_true",
+                      help="score each extractor (or only --extractor NAME) against the ground truth of --corpus: "
+                      "token-level bag-of-words precision, recall and F1 by language group, and pages per second")  # fmt: skip
+    ev.add_argument("--corpus", metavar="FOLDER", default=None,
+                    help=f"with --extraction: the ground-truth folder (default: {DEFAULT_CORPUS})")
+    ev.add_argument("--list-below", metavar="F1", type=float, default=None,
+                    help="with --extraction: also list each extractor's pages whose F1 is below F1, worst first")
     ev.add_argument("--methods", metavar="LIST", default=None,
                     help="'all' or a comma-separated list of " + ",".join(METHOD_KEYS) + ": print each "
                     "method's precision, recall and F1 at its default threshold and at the best of its sweep")
@@ -230,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="draw the methods' precision/recall curves to OUT (.png, .svg or .pdf; implies --methods all if not given)")  # fmt: skip
     _add_threshold_args(ev)
     _add_setting_args(ev)
+    ev.set_defaults(extractor=None)  # --extraction: all extractors unless one is named
     return parser
 
 
@@ -331,7 +353,39 @@ def _cmd_classify(args) -> int:
     return 0
 
 
+def _cmd_extraction(args) -> int:
+    """``evaluate --extraction``: the extractors against the corpus's ground truth."""
+    if args.methods or args.pr_curves:
+        raise ValueError("--methods and --pr-curves score dedup methods on --pairs, not --extraction")
+    corpus = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
+    truth = load_ground_truth(corpus)
+    for problem in truth.problems:
+        print(f"warning: not scored: {show(problem)}", file=sys.stderr)
+    if not truth.pages:
+        raise ValueError(
+            f"{corpus}: no page with ground truth (a folder with source.html and expected.html, X.html with "
+            "cleaned/X.txt, or a JSON file of trafilatura's file/with/without entries)"
+        )
+    extractors = product_extractors([args.extractor] if args.extractor else None)
+    progress = TerminalProgress()
+    results = [run_extractor(truth.pages, fn, name, progress) for name, fn in extractors.items()]
+    print(f"{len(truth.pages)} pages with ground truth in {show(corpus)}"
+          f" ({len(truth.unlabelled)} .html files without it, not scored)\n")  # fmt: skip
+    print(format_table(results))
+    print()
+    print(SCORING_NOTE)
+    if args.list_below is not None:
+        for result in results:
+            print()
+            print(format_worst(result, args.list_below) or f"{result.name}: no page with F1 < {args.list_below:g}")
+    return 0
+
+
 def _cmd_evaluate(args) -> int:
+    if args.extraction:
+        return _cmd_extraction(args)
+    if args.corpus or args.list_below is not None:
+        raise ValueError("--corpus and --list-below go with --extraction")
     keys = parse_methods(args.methods or "all") if args.methods or args.pr_curves else None
     if args.pr_curves:
         if Path(args.pr_curves).suffix.lower() not in (".png", ".svg", ".pdf"):

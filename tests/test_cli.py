@@ -329,3 +329,41 @@ def test_names_with_control_characters_are_printed_escaped(tmp_path):
     proc = run("scan", str(tmp_path / "x\x1b]0;t\x07\nerror: forged"), "-o", str(tmp_path / "r.json"))
     assert proc.returncode == 2
     assert proc.stderr == f"error: not a folder: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
+
+
+def test_evaluate_extraction_scores_the_extractors_on_a_corpus(tmp_path):
+    # One page of readability's layout: source.html, and expected.html with the article alone.
+    article = "<p>" + "The dog ran to the house and it was happy there, every day of the week. " * 8 + "</p>"
+    page = tmp_path / "corpus" / "dog"
+    page.mkdir(parents=True)
+    (page / "source.html").write_text(f"<html><body><article>{article}</article></body></html>", encoding="utf-8")
+    (page / "expected.html").write_text(f"<div>{article}</div>", encoding="utf-8")
+    (page / "expected-metadata.json").write_text('{"lang": "en"}', encoding="utf-8")
+    proc = run("evaluate", "--extraction", "--corpus", str(tmp_path / "corpus"), "--extractor", "fast")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"1 pages with ground truth in {tmp_path / 'corpus'} (0 .html files without it, not scored)"
+    assert "| extractor | English (1) | CJK (0) | other (0) | snippets (0) | overall (1) | pages/s |" in lines
+    assert any(line.startswith("| fast | 1.000 | - | - | - | 1.000 | ") for line in lines)
+    assert not any(line.startswith(("| readability ", "| resiliparse ")) for line in lines)  # --extractor: one
+    assert "token-level bag-of-words F1" in proc.stdout
+
+
+def test_evaluate_extraction_errors_clearly(tmp_path, capsys, monkeypatch):
+    from dedup_gui.cli import main  # in this process: these stop before any page is read
+
+    monkeypatch.setattr("dedup_gui.cli._stop_on_sigterm", lambda: None)  # keep pytest's own SIGTERM handling
+
+    assert main(["evaluate", "--extraction", "--corpus", str(tmp_path)]) == 1  # a folder without ground truth
+    assert "no page with ground truth" in capsys.readouterr().err
+    assert main(["evaluate", "--extraction", "--corpus", str(tmp_path / "missing")]) == 1
+    assert "not a folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate", "--extraction", "--pairs", str(SAMPLES / "EXPECTED.csv")])
+    assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate"])
+    assert stop.value.code == 2
+    assert "one of the arguments --pairs --extraction is required" in capsys.readouterr().err
+    assert main(["evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"), "--corpus", str(tmp_path)]) == 1
+    assert "--corpus and --list-below go with --extraction" in capsys.readouterr().err
