@@ -175,3 +175,25 @@ def long_text_site(tmp: Path, word: int = 150_000, lines: int = 100_000, sentenc
             (site / f"{name}-{twin}.html").write_text(
                 f"<html><head><title>{name}</title></head><body>{body}</body></html>", encoding="utf-8")
     return site
+
+
+def long_cjk_site(tmp: Path, chars: int = 600_000) -> Path:
+    """A scanned folder of two pages of ``chars`` random CJK ideographs in one paragraph, the
+    second with every 7th character changed: 600,000 SimHash features and shingles a page,
+    whose sort, sets and step objects once held the teaching window's GUI thread 0.7-1.2 s.
+
+    Returns:
+        the scanned folder.
+    """
+    import random
+
+    rng = random.Random(600)
+    text = [chr(rng.randint(0x4E00, 0x9FA5)) for _ in range(chars)]
+    twin = [chr(0x4E00 + (ord(c) - 0x4E00 + 1) % 0x51A6) if i % 7 == 0 else c for i, c in enumerate(text)]
+    site = tmp / "cjk"
+    site.mkdir()
+    for name, chars_of in (("cjk-1.html", text), ("cjk-2.html", twin)):
+        (site / name).write_text(f"<html><head><title>长页</title></head><body><p>{''.join(chars_of)}</p></body></html>",
+                                 encoding="utf-8")  # fmt: skip
+    return site
+

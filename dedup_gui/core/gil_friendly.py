@@ -9,8 +9,9 @@ milliseconds each with Python code between them (the interpreter switches thread
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 #: Sorts of more items than this run in slices merged in Python (:func:`sorted_in_slices`).
@@ -59,6 +60,25 @@ def set_in_slices(items: list, slice_size: int = SORT_SLICE) -> set:
     for start in range(0, len(items), slice_size):
         out.update(items[start : start + slice_size])
     return out
+
+
+def unique_in_slices(items: Iterable, slice_size: int = SORT_SLICE) -> list:
+    """``list(dict.fromkeys(items))`` (the distinct items in order of first appearance), made
+    ``slice_size`` items per C call: one call over the 600,000 shingles of a long page held the
+    GIL for about 0.1 s.
+
+    Args:
+        items: hashable items (any iterable; a generator is consumed).
+        slice_size: items added per call (int > 0).
+
+    Returns:
+        the distinct items, first appearance first (list).
+    """
+    seen: dict = {}
+    source = iter(items)
+    while chunk := list(itertools.islice(source, slice_size)):
+        seen.update(dict.fromkeys(chunk))
+    return list(seen)
 
 
 def sub_in_slices(pattern: re.Pattern, repl: str, text: str, slice_size: int = SUB_SLICE) -> str:

@@ -22,9 +22,14 @@ fingerprint is written in hex.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
+import numpy as np
+
+from .gil_friendly import sorted_in_slices
 from .tokens import simhash_features
 
 
@@ -68,20 +73,135 @@ class FeatureStep:
     sums: tuple[int, ...]
 
 
+#: Steps between two stored vectors of running sums (:class:`FeatureSteps`).
+CHECKPOINT = 32
+#: Blocks of steps kept made (:class:`FeatureSteps`): 2,048 steps, a table's worth of rows.
+_BLOCKS_KEPT = 64
+#: Rows of the sums computed per NumPy call while the checkpoints are built.
+_CHUNK = 16_384
+
+
+class FeatureSteps(Sequence[FeatureStep]):
+    """Every feature's :class:`FeatureStep`, made when asked for.
+
+    A page of 600,000 CJK bigrams had 600,000 step objects of three 64-tuples each: about a
+    gigabyte, 10 s to build, and 0.7 s for the interpreter to free in one piece (on the window's
+    GUI thread when the next page replaced it).  Here only the features, their weights and
+    hashes are kept, with the running sums every :data:`CHECKPOINT` steps (NumPy, int64); a
+    step's sums are its checkpoint's plus at most ``CHECKPOINT - 1`` contributions.
+
+    Args:
+        features: the feature texts, in step order.
+        weights: their weights (positive ints), one per feature.
+        hashes: their hashes (ints of ``bits`` bits), one per feature.
+        bits: the fingerprint width (8..64).
+    """
+
+    def __init__(self, features: list[str], weights: list[int], hashes: list[int], bits: int) -> None:
+        self._features = features
+        self._weights = weights
+        self._hashes = hashes
+        self.bits = bits
+        self._checkpoints = _checkpoint_sums(weights, hashes, bits)
+        # the blocks made last: a table repaint asks for each visible row's step many times
+        self._blocks: OrderedDict[int, list[FeatureStep]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._features)
+
+    @overload
+    def __getitem__(self, index: int) -> FeatureStep: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[FeatureStep]: ...
+
+    def __getitem__(self, index):
+        """The step at ``index`` (negative counts from the end), or a list for a slice.
+
+        Raises:
+            IndexError: no such step.
+        """
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"step {index} of {n}")
+        block = index // CHECKPOINT
+        steps = self._blocks.get(block)
+        if steps is None:
+            steps = self._blocks[block] = self._make_block(block)
+            if len(self._blocks) > _BLOCKS_KEPT:
+                self._blocks.popitem(last=False)
+        else:
+            self._blocks.move_to_end(block)
+        return steps[index - block * CHECKPOINT]
+
+    def _make_block(self, block: int) -> list[FeatureStep]:
+        """The steps of one block of :data:`CHECKPOINT` features, from its checkpoint."""
+        bits = self.bits
+        sums = self._checkpoints[block].tolist()
+        out = []
+        for i in range(block * CHECKPOINT, min(len(self), (block + 1) * CHECKPOINT)):
+            weight, value = self._weights[i], self._hashes[i]
+            hash_bits = bits_of(value, bits)
+            contribution = tuple(weight if b else -weight for b in hash_bits)
+            sums = [s + c for s, c in zip(sums, contribution)]
+            out.append(FeatureStep(self._features[i], weight, value, hash_bits, contribution, tuple(sums)))
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FeatureSteps):
+            return NotImplemented
+        return (self.bits, self._features, self._weights, self._hashes) == (
+            other.bits, other._features, other._weights, other._hashes)  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]  # mutable contents: not hashable
+
+    def final_sums(self) -> tuple[int, ...]:
+        """The sums after the last feature (tuple of ``bits`` ints; zeros when empty)."""
+        return tuple(self._checkpoints[-1].tolist()) if len(self) % CHECKPOINT == 0 else self[-1].sums
+
+
+def _checkpoint_sums(weights: list[int], hashes: list[int], bits: int) -> np.ndarray:
+    """Running sums after 0, CHECKPOINT, 2 * CHECKPOINT, ... steps (int64, shape
+    ``(len // CHECKPOINT + 1, bits)``), a chunk of rows per NumPy call."""
+    n = len(weights)
+    out = np.zeros((n // CHECKPOINT + 1, bits), dtype=np.int64)
+    if not n:
+        return out
+    shifts = np.arange(bits - 1, -1, -1, dtype=np.uint64)
+    carry = np.zeros(bits, dtype=np.int64)
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        h = np.array(hashes[start:stop], dtype=np.uint64)
+        w = np.array(weights[start:stop], dtype=np.int64)
+        ones = ((h[:, None] >> shifts) & np.uint64(1)).astype(np.int64)
+        running = np.cumsum((2 * ones - 1) * w[:, None], axis=0) + carry
+        # rows k with (k + 1) a multiple of CHECKPOINT end a block (_CHUNK is one too)
+        ends = np.arange(start, stop)
+        marks = (ends + 1) % CHECKPOINT == 0
+        out[(ends[marks] + 1) // CHECKPOINT] = running[marks]
+        carry = running[-1]
+    return out
+
+
 @dataclass(frozen=True)
 class SimhashSteps:
     """A SimHash computed step by step.
 
     Attributes:
         bits: fingerprint width (8 for the blackboard, 64 for the engine).
-        steps: one :class:`FeatureStep` per feature, in the order given.
+        steps: one :class:`FeatureStep` per feature, in the order given (a
+            :class:`FeatureSteps` sequence, each step made when asked for).
         sums: the final vector of sums (the last step's, or zeros).
         fingerprint_bits: the sign step: 1 where the sum is positive, most significant first.
         fingerprint: the fingerprint as an unsigned int.
     """
 
     bits: int
-    steps: tuple[FeatureStep, ...]
+    steps: FeatureSteps
     sums: tuple[int, ...]
     fingerprint_bits: tuple[int, ...]
     fingerprint: int
@@ -121,26 +241,28 @@ def simhash_steps(
     if bits % 8 or not 8 <= bits <= 64:
         raise ValueError(f"bits must be a multiple of 8 from 8 to 64, got {bits}")
     hasher = hash_func or feature_hash
-    items = features.items() if isinstance(features, Mapping) else features
-    sums = [0] * bits
-    steps = []
-    for feature, weight in items:
+    mask = (1 << bits) - 1
+    names: list[str] = []
+    weights: list[int] = []
+    hashes: list[int] = []
+    for feature, weight in features.items() if isinstance(features, Mapping) else features:
         if weight <= 0:
             raise ValueError(f"weights must be positive, got {weight!r} for {feature!r}")
-        value = hasher(feature, bits) & ((1 << bits) - 1)
-        hash_bits = bits_of(value, bits)
-        contribution = tuple(weight if b else -weight for b in hash_bits)
-        sums = [s + c for s, c in zip(sums, contribution)]
-        steps.append(FeatureStep(feature, weight, value, hash_bits, contribution, tuple(sums)))
+        names.append(feature)
+        weights.append(weight)
+        hashes.append(hasher(feature, bits) & mask)
+    steps = FeatureSteps(names, weights, hashes, bits)
+    sums = steps.final_sums()
     signs = tuple(1 if s > 0 else 0 for s in sums)
     fingerprint = int("".join(map(str, signs)), 2)
-    return SimhashSteps(bits, tuple(steps), tuple(sums), signs, fingerprint)
+    return SimhashSteps(bits, steps, sums, signs, fingerprint)
 
 
 def text_simhash_steps(text: str, bits: int = 64) -> SimhashSteps:
     """:func:`simhash_steps` of a text's features (words, or CJK bigrams, weighted by count),
     heaviest first (ties in alphabetical order), as the engine hashes a page's main text."""
-    features = sorted(simhash_features(text).items(), key=lambda fw: (-fw[1], fw[0]))
+    # sorted in slices: one sort of a long page's 600,000 features held the GIL 0.7 s
+    features = sorted_in_slices(list(simhash_features(text).items()), key=lambda fw: (-fw[1], fw[0]))
     return simhash_steps(features, bits)
 
 

@@ -87,3 +87,42 @@ def test_bad_arguments():
     with pytest.raises(ValueError):
         simhash_steps({"x": 0}, bits=8)
     assert simhash_steps({}, bits=8).fingerprint == 0
+
+
+@pytest.mark.parametrize("bits", [8, 64])
+@pytest.mark.parametrize("n", [0, 1, 31, 32, 33, 95, 16_384 + 40])
+def test_every_step_equals_a_running_sum_by_hand(bits, n):
+    # The steps are made on demand from a checkpoint every 32 features (and the checkpoints in
+    # chunks of 16,384 rows): each must still be the plain running sum, at every boundary.
+    import random
+
+    rng = random.Random(n * bits)
+    features = [(f"f{i}", rng.randrange(1, 300)) for i in range(n)]
+    s = simhash_steps(features, bits=bits)
+    sums = [0] * bits
+    expected = []
+    for feature, weight in features:
+        value = feature_hash(feature, bits)
+        sums = [x + (weight if (value >> (bits - 1 - b)) & 1 else -weight) for b, x in enumerate(sums)]
+        expected.append(tuple(sums))
+    assert len(s.steps) == n
+    checked = sorted({*range(min(n, 70)), *range(max(0, n - 70), n), *rng.sample(range(n), min(n, 50))})
+    for i in checked:
+        assert s.steps[i].sums == expected[i], i
+        assert s.steps[i - n].sums == expected[i]  # negative indices
+    assert s.sums == (expected[-1] if n else (0,) * bits)
+    assert [st.feature for st in s.steps[:3]] == [f for f, _ in features[:3]]
+    with pytest.raises(IndexError):
+        s.steps[n]
+
+
+def test_a_huge_page_keeps_no_step_objects():
+    # 200,000 features: the steps were 200,000 objects of three 64-tuples (about 300 MB, freed
+    # in one piece on the window's GUI thread); now the features, weights and hashes, and the
+    # sums every 32 steps.
+    import sys
+
+    s = simhash_steps([(f"w{i}", 1 + i % 7) for i in range(200_000)], bits=64)
+    kept = s.steps._checkpoints.nbytes + sys.getsizeof(s.steps._hashes) + sys.getsizeof(s.steps._weights)
+    assert kept < 10_000_000
+    assert s.steps[-1].sums == s.sums and s.steps[123_456].weight == 1 + 123_456 % 7

@@ -212,7 +212,7 @@ def test_toy_mode_shows_two_sevenths(qtbot, window):
 
 
 def test_minhash_converges_to_the_exact_jaccard_of_two_pages(qtbot, window, sample_scan):
-    view = window.jaccard_view
+    view = window.show_tab("Jaccard and shingles")  # a view gets the scan when shown (or after the others)
     view.set_permutations(300)
     assert view.show_pages(*AUDAX)
     qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None and not view.data.toy
@@ -450,3 +450,18 @@ def test_main_window_opens_the_teaching_window_and_its_gallery_selects_pairs(qtb
     assert names == {"site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html"}
     teach.close()
     window.close()
+
+
+def test_views_get_the_scan_one_after_another(qtbot, sample_scan):
+    # The views' first computations at the same time kept the GUI thread from the GIL (a second
+    # on a long page): the view in front gets the scan at once, the others one after another.
+    win = TeachingWindow(sample_scan)
+    qtbot.addWidget(win)
+    win.show()
+    assert win.is_busy()
+    assert win.jaccard_view.page_a.count() == 0  # not yet given the scan
+    view = win.show_tab("Jaccard and shingles")  # shown: given it now
+    assert view.page_a.count() > 0
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    assert win.gallery_view.examples()[DupType.FULL] is not None  # the last ones got it too
+    win.close()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
@@ -42,6 +42,9 @@ __all__ = [
 ]
 
 #: The tabs, in order.
+#: How often the window looks whether the next view can be given the scan (ms).
+PENDING_INTERVAL_MS = 50
+
 TAB_TITLES = (
     "SimHash step by step",
     "Jaccard and shingles",
@@ -110,6 +113,12 @@ class TeachingWindow(QMainWindow):
         self.addToolBar(toolbar)
         self.toolbar = toolbar
         self.resize(1280, 860)
+        self._pending: list[QWidget] = []  # views still to be given the scan (set_result)
+        self._idle_ticks = 0
+        self._pending_timer = QTimer(self)
+        self._pending_timer.setInterval(PENDING_INTERVAL_MS)
+        self._pending_timer.timeout.connect(self._offer_next)
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.set_result(result)
 
     def views(self) -> list[QWidget]:
@@ -118,10 +127,46 @@ class TeachingWindow(QMainWindow):
 
     def set_result(self, result: ScanResult | None) -> None:
         """Offer the pages of ``result`` (a finished scan) in every view; ``None`` leaves the typed
-        text and toy examples."""
+        text and toy examples.
+
+        The view in front gets it at once; the others one after another, each once the views
+        before it have finished their background work (:meth:`is_busy` is ``True`` until all
+        have it).  Their first computations at the same time kept the GUI thread from the GIL:
+        on a 600,000-character page, a repaint of the SimHash table beside the Jaccard view's
+        shingling took over a second.
+        """
         self.result = result
-        for view in (self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view):
-            view.set_result(result)
+        views = [self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view]
+        front = self.current_view()
+        self._pending = [view for view in views if view is not front]
+        if front in views:
+            front.set_result(result)
+        self._pending_timer.start()
+
+    def _offer_next(self) -> None:
+        """Give the scan to the next waiting view, when no view computes (timer slot)."""
+        if not self._pending:
+            self._pending_timer.stop()
+            return
+        if any(view.is_busy() for view in self.views()):
+            self._idle_ticks = 0
+            return
+        # one quiet tick first: the outcome just shown (a chart drawn when the loop is idle)
+        # is drawn before the next computation competes with it for the GIL
+        self._idle_ticks += 1
+        if self._idle_ticks < 2:
+            return
+        self._idle_ticks = 0
+        current = self.current_view()
+        view = current if current in self._pending else self._pending[0]
+        self._pending.remove(view)
+        view.set_result(self.result)
+
+    def _tab_changed(self, index: int) -> None:
+        view = self.views()[index]
+        if view in self._pending:  # wanted now: no waiting for the others
+            self._pending.remove(view)
+            view.set_result(self.result)
 
     def show_tab(self, tab: int | str) -> QWidget:
         """Bring a tab to the front, by index or title; return its view.
@@ -138,8 +183,8 @@ class TeachingWindow(QMainWindow):
         return self.views()[self.tabs.currentIndex()]
 
     def is_busy(self) -> bool:
-        """``True`` while any view waits for a background computation (bool)."""
-        return any(view.is_busy() for view in self.views())
+        """``True`` while any view waits for a background computation or for the scan (bool)."""
+        return bool(self._pending) or any(view.is_busy() for view in self.views())
 
     def closeEvent(self, event) -> None:  # noqa: N802
         """Stop autoplay and a running comparison; leave presentation mode."""
