@@ -112,6 +112,12 @@ def drop_label_lines(text: str) -> str:
     return text if len(kept) == len(lines) else "\n".join(kept)
 
 
+def _holds_article(size: int, paragraphs: int, page_size: int, page_paragraphs: int) -> bool:
+    """Whether an element of ``size`` characters and ``paragraphs`` paragraphs holds more than
+    :data:`MOST_OF_PAGE` of both the page's text and its paragraphs."""
+    return size > MOST_OF_PAGE * page_size and paragraphs > MOST_OF_PAGE * page_paragraphs
+
+
 def _size(text: str) -> int:
     """Characters other than whitespace."""
     return len("".join(text.split()))
@@ -127,7 +133,11 @@ def _lxml_size(el) -> int:
 
 
 def _lxml_paragraphs(el) -> int:
-    return sum(_lxml_size(p) >= PARAGRAPH_CHARS for p in el.iter(*_PARAGRAPHS))
+    """Blocks of :data:`PARAGRAPH_CHARS` characters or more in ``el``, innermost ones only."""
+    return sum(
+        next(p.iterdescendants(*_PARAGRAPHS), None) is None and _lxml_size(p) >= PARAGRAPH_CHARS
+        for p in el.iter(*_PARAGRAPHS)
+    )
 
 
 def _lxml_is_overlay(el) -> bool:
@@ -161,8 +171,7 @@ def drop_overlays(root) -> int:
     body = root.find(".//body")
     body = body if body is not None else root
     total, paragraphs = _lxml_size(body), _lxml_paragraphs(body)
-    doomed = [el for el in found
-              if _lxml_size(el) <= MOST_OF_PAGE * total or _lxml_paragraphs(el) <= MOST_OF_PAGE * paragraphs]  # fmt: skip
+    doomed = [el for el in found if not _holds_article(_lxml_size(el), _lxml_paragraphs(el), total, paragraphs)]
     doomed_set = set(doomed)
     removed = 0
     for el in doomed:
@@ -210,7 +219,9 @@ def lexbor_size(node) -> int:
 
 
 def _lexbor_paragraphs(node) -> int:
-    return sum(lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(", ".join(_PARAGRAPHS)))
+    """:func:`_lxml_paragraphs` for a lexbor node (whose ``css`` matches the node itself too)."""
+    selector = ", ".join(_PARAGRAPHS)
+    return sum(len(p.css(selector)) == 1 and lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(selector))
 
 
 def lexbor_keep_overlays(overlays: list, body) -> list:
@@ -220,8 +231,7 @@ def lexbor_keep_overlays(overlays: list, body) -> list:
     if not overlays:
         return []
     total, paragraphs = lexbor_size(body), _lexbor_paragraphs(body)
-    return [el for el in overlays
-            if lexbor_size(el) <= MOST_OF_PAGE * total or _lexbor_paragraphs(el) <= MOST_OF_PAGE * paragraphs]  # fmt: skip
+    return [el for el in overlays if not _holds_article(lexbor_size(el), _lexbor_paragraphs(el), total, paragraphs)]
 
 
 def _lexbor_is_furniture(node) -> bool:

@@ -805,7 +805,10 @@ class _Readability:
             nodes = [self.body]
         else:
             nodes = self.article(candidates, best)
-            have = sum(_clean_len(n.text()) * (1 - self.link_density(n, fresh=True)) for n in nodes)
+            # (only the best block has changed since it was measured: segments may have joined it)
+            have = sum(self.readable(n) for n in nodes if not _same(n, best)) + _clean_len(best.text()) * (
+                1 - self.link_density(best, fresh=True)
+            )
             self.fragment = not self.whole and have < FRAGMENT_SHARE * self.readable(self.body)
         self.sanitize(nodes, candidates)
         nodes = [n for n in nodes if n.parent is not None or _same(n, self.body)]
