@@ -112,10 +112,23 @@ def drop_label_lines(text: str) -> str:
     return text if len(kept) == len(lines) else "\n".join(kept)
 
 
-def _holds_article(size: int, paragraphs: int, page_size: int, page_paragraphs: int) -> bool:
-    """Whether an element of ``size`` characters and ``paragraphs`` paragraphs holds more than
-    :data:`MOST_OF_PAGE` of both the page's text and its paragraphs."""
-    return size > MOST_OF_PAGE * page_size and paragraphs > MOST_OF_PAGE * page_paragraphs
+def _not_articles(overlays: list, body, size, paragraphs) -> list:
+    """The ``overlays`` that do not hold more than :data:`MOST_OF_PAGE` of both the ``body``'s
+    text and its paragraphs, as measured by the functions ``size`` and ``paragraphs`` (the
+    paragraphs only when the text does: they take longer to count)."""
+    if not overlays:
+        return []
+    total = size(body)
+    page_paragraphs = None
+    out = []
+    for el in overlays:
+        if size(el) > MOST_OF_PAGE * total:
+            if page_paragraphs is None:
+                page_paragraphs = paragraphs(body)
+            if paragraphs(el) > MOST_OF_PAGE * page_paragraphs:
+                continue
+        out.append(el)
+    return out
 
 
 def _size(text: str) -> int:
@@ -169,9 +182,7 @@ def drop_overlays(root) -> int:
     if not found:
         return 0
     body = root.find(".//body")
-    body = body if body is not None else root
-    total, paragraphs = _lxml_size(body), _lxml_paragraphs(body)
-    doomed = [el for el in found if not _holds_article(_lxml_size(el), _lxml_paragraphs(el), total, paragraphs)]
+    doomed = _not_articles(found, body if body is not None else root, _lxml_size, _lxml_paragraphs)
     doomed_set = set(doomed)
     removed = 0
     for el in doomed:
@@ -228,10 +239,7 @@ def lexbor_keep_overlays(overlays: list, body) -> list:
     """Of the lexbor nodes named or marked as overlays, those to remove: not the ones holding
     more than :data:`MOST_OF_PAGE` of the ``body``'s text and of its paragraphs (scripts and
     styles already removed), as :func:`drop_overlays`."""
-    if not overlays:
-        return []
-    total, paragraphs = lexbor_size(body), _lexbor_paragraphs(body)
-    return [el for el in overlays if not _holds_article(lexbor_size(el), _lexbor_paragraphs(el), total, paragraphs)]
+    return _not_articles(overlays, body, lexbor_size, _lexbor_paragraphs)
 
 
 def _lexbor_is_furniture(node) -> bool:

@@ -11,12 +11,14 @@ The steps, in readability-lxml's order and with its patterns and numbers:
 
 1. drop ``script``/``style``/``noscript``/``template``/``link`` elements, ``hidden`` elements,
    inline ``display: none``/``visibility: hidden`` elements, the overlays of
-   :func:`dedup_gui.core.extract.drop_overlays` (which the default extractor also removes first),
+   :func:`dedup_gui.core.page_cleanup.drop_overlays` (which the default extractor also removes
+   first; not one that holds most of the page),
    and - in the first, "ruthless" pass - the unlikely candidates (class/id naming comments,
    footers, menus, sidebars... unless it also names an article, body, column, content, main);
 2. score every paragraph (``p``, ``pre``, ``td``, ``blockquote``, a ``div`` without block
    children, and the loose text of a ``div`` with block children) of 25 characters or more:
-   1 + the number of comma-separated parts + one point per 100 characters (at most 3), added to
+   1 + the number of comma-separated parts (the commas of other scripts too, in the paragraph's
+   own text: :mod:`.readability_tuning`) + one point per 100 characters (at most 3), added to
    its parent and half of it to its grandparent, which start from their tag's and class/id's
    weight; then scale every score by 1 - link density;
 3. take the best candidate (a low-link ``itemprop=articleBody`` first; an ``<article>`` inside
@@ -28,7 +30,12 @@ The steps, in readability-lxml's order and with its patterns and numbers:
    forms, non-video iframes, and the tables, lists, divs, asides, headers, footers and sections
    that look like link lists, image galleries, forms or empty boxes;
 5. if the first pass kept less than 250 characters of HTML, run again without step 1's
-   unlikely-candidate rule.
+   unlikely-candidate rule;
+6. if the article of step 3 was a piece of the page (less than 0.4 of its text outside links),
+   run again from the ancestor that holds the whole article, if there is one
+   (:class:`~dedup_gui.core.readability_tuning.TunedDocument` does the same with readability-lxml);
+7. take the article's furniture out (short captions, credits, promos, share bars, ad labels:
+   :mod:`.page_cleanup`).
 
 The text is then laid out like :func:`dedup_gui.core.extract.element_text`: one block per
 line, whitespace collapsed, ``<pre>`` lines kept.
@@ -36,9 +43,9 @@ line, whitespace collapsed, ``<pre>`` lines kept.
 Known differences from readability-lxml: lexbor parses as browsers do (HTML5), libxml2 does not,
 so misnested markup (a link around blocks, unclosed tables) can give a different tree and so a
 different pick; and an empty element that readability would keep beside long siblings is
-dropped (it has no text either way).  On 518 of the 525 pages of ``../shared`` (the corpus and
-the generated pages of the labelled pairs) the text equals readability-lxml's (normalized
-Levenshtein similarity >= 0.99), and the macro-F1 on the labelled pairs is the same, 0.930.
+dropped (it has no text either way).  On 517 of the 525 pages of ``../shared`` (the corpus and
+the generated pages of the labelled pairs) the text equals the default extractor's (normalized
+Levenshtein similarity >= 0.99), and the macro-F1 on the labelled pairs is the same.
 """
 
 from __future__ import annotations
@@ -809,7 +816,12 @@ class _Readability:
             have = sum(self.readable(n) for n in nodes if not _same(n, best)) + _clean_len(best.text()) * (
                 1 - self.link_density(best, fresh=True)
             )
-            self.fragment = not self.whole and have < FRAGMENT_SHARE * self.readable(self.body)
+            # (the body's text length bounds its readable text: its links are measured only if needed)
+            self.fragment = (
+                not self.whole
+                and have < FRAGMENT_SHARE * self.text_length(self.body)
+                and have < FRAGMENT_SHARE * self.readable(self.body)
+            )
         self.sanitize(nodes, candidates)
         nodes = [n for n in nodes if n.parent is not None or _same(n, self.body)]
         text = self.text(nodes)

@@ -157,9 +157,15 @@ class TunedDocument(Document):
 
     def get_article(self, candidates, best_candidate, html_partial=False):
         """readability-lxml's article, noting whether it is a piece of the page."""
-        total = self._readable(self._body())
+        body = self._body()
+        length = len(" ".join(body.text_content().split()))
         article = super().get_article(candidates, best_candidate, html_partial=html_partial)
-        self._fragment = not self._whole and self._readable(article) < FRAGMENT_SHARE * total
+        if self._whole:
+            return article
+        # The article's blocks were moved out of the body: the body's readable text before is
+        # what is left in it and the article's (measured only when its text length allows).
+        have = self._readable(article)
+        self._fragment = have < FRAGMENT_SHARE * length and have < FRAGMENT_SHARE * (self._readable(body) + have)
         return article
 
     def select_best_candidate(self, candidates):
