@@ -39,8 +39,10 @@ from .model import Page, PairScores, ScanSettings
 #: 7: the fast extractor takes the title, URL and tag sequence from its lexbor tree;
 #: 8: features keyed by the hash of the bytes analysed; WHATWG charset labels; attribute bound;
 #: 9: the main-content span, and the layout measure over the template;
-#: 10: template line hashes without edge marks, the main text's repeated lines).
-FEATURES_VERSION = "10"
+#: 10: template line hashes without edge marks, the main text's repeated lines;
+#: 11: main text without overlays named by a state word, articles in pieces extracted whole,
+#: other scripts' commas scored, captions/promos/labels taken out: readability_tuning, page_cleanup).
+FEATURES_VERSION = "11"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600

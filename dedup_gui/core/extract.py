@@ -18,7 +18,6 @@ import lxml.etree
 import lxml.html
 import readability.readability as _readability
 from lxml_html_clean import Cleaner
-from readability import Document
 
 from .attribute_bound import bound_attributes
 from .dom_text import (  # noqa: F401  (re-exported: callers parse and walk pages through extract)
@@ -34,6 +33,8 @@ from .dom_text import (  # noqa: F401  (re-exported: callers parse and walk page
     parse_html,
     tag_sequence,
 )
+from .page_cleanup import drop_furniture, drop_label_lines, drop_overlays
+from .readability_tuning import TunedDocument, has_extra_commas
 from .template import content_span, lexbor_outline
 from .tokens import normalize_whitespace, tokenize
 
@@ -159,46 +160,6 @@ def lexbor_page_facts(tree) -> tuple[str, list, list, tuple[str, ...]]:
     return title, links, metas, tags
 
 
-# A class or id word that starts so names an overlay: "cookie-notice", "modal-dialog", "popup".
-_OVERLAY_PREFIXES = ("cookie", "consent", "gdpr", "cmp-", "modal", "popup", "pop-up", "newsletter-popup",
-                     "newsletter-modal", "subscribe-modal", "subscribe-popup")  # fmt: skip
-
-
-def _is_overlay_name(names: str) -> bool:
-    return any(word.lower().startswith(_OVERLAY_PREFIXES) or word.lower() == "cmp" for word in names.split())
-
-
-def drop_overlays(root) -> int:
-    """Remove cookie banners, consent dialogs, modals and pop-ups from a parsed page, in place.
-
-    They are not the page's content but can hold more text than a short article, and
-    readability then takes them for the article.  An element counts as an overlay if it has
-    ``role="dialog"``/``"alertdialog"``, ``aria-modal="true"``, or an id/class word starting
-    with cookie, consent, gdpr, cmp-, modal or popup (not "overlay" or "paywall": cards and
-    paywalled articles use those for the content itself).  ``<body>`` and ``<html>`` are
-    never removed (some sites put ``modal-open`` on the body).
-
-    Returns:
-        The number of elements removed (int).
-    """
-    doomed = []
-    for el in root.iter():
-        if not isinstance(el.tag, str) or el.tag.lower() in ("html", "body", "head"):
-            continue
-        role = (el.get("role") or "").lower()
-        names = f"{el.get('id') or ''} {el.get('class') or ''}"
-        if role in ("dialog", "alertdialog") or (el.get("aria-modal") or "").lower() == "true" or (
-            _is_overlay_name(names)
-        ):
-            doomed.append(el)
-    removed = 0
-    for el in doomed:
-        if el.getparent() is not None and not any(a in doomed for a in el.iterancestors()):
-            el.drop_tree()
-            removed += 1
-    return removed
-
-
 #: The main-content extractors: name -> one-line description (for --help and the GUI).
 #: Speeds are per page against readability-lxml; F1 is the macro-F1 on ../shared/pairs (README).
 EXTRACTORS = {
@@ -222,7 +183,10 @@ def resiliparse_text(text: str) -> str:
 def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str, tuple[str, ...]]:
     """Main-content text of a page with readability-lxml (or another of :data:`EXTRACTORS`).
 
-    ``"readability"`` is readability-lxml on lxml's tree after :func:`drop_overlays`;
+    ``"readability"`` is readability-lxml on lxml's tree after
+    :func:`~dedup_gui.core.page_cleanup.drop_overlays`, with the corrections of
+    :class:`~dedup_gui.core.readability_tuning.TunedDocument`, and the article's furniture
+    (captions, credits, promos, labels: :mod:`~dedup_gui.core.page_cleanup`) taken out;
     ``"fast"`` is the same algorithm on the lexbor parser
     (:func:`dedup_gui.core.readability_lexbor.readability_lexbor_text`); ``"resiliparse"`` is
     :func:`resiliparse_text`.
@@ -265,14 +229,16 @@ def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            summary = Document(tree).summary(html_partial=True)
+            summary = TunedDocument(tree, other_commas=has_extra_commas(clean)).summary(html_partial=True)
     except Exception as exc:  # readability raises its own Unparseable and lxml errors
         return "", (f"main-content extraction failed ({type(exc).__name__}: {exc})",)
     root = parse_html(summary)
     if root is None:
         return "", ()
     body = root.find(".//body")
-    return element_text(body if body is not None else root), ()
+    article = body if body is not None else root
+    drop_furniture(article)
+    return drop_label_lines(element_text(article)), ()
 
 
 def _has_tokens(text: str, n: int) -> bool:

@@ -11,12 +11,14 @@ The steps, in readability-lxml's order and with its patterns and numbers:
 
 1. drop ``script``/``style``/``noscript``/``template``/``link`` elements, ``hidden`` elements,
    inline ``display: none``/``visibility: hidden`` elements, the overlays of
-   :func:`dedup_gui.core.extract.drop_overlays` (which the default extractor also removes first),
+   :func:`dedup_gui.core.page_cleanup.drop_overlays` (which the default extractor also removes
+   first; not one that holds most of the page),
    and - in the first, "ruthless" pass - the unlikely candidates (class/id naming comments,
    footers, menus, sidebars... unless it also names an article, body, column, content, main);
 2. score every paragraph (``p``, ``pre``, ``td``, ``blockquote``, a ``div`` without block
    children, and the loose text of a ``div`` with block children) of 25 characters or more:
-   1 + the number of comma-separated parts + one point per 100 characters (at most 3), added to
+   1 + the number of comma-separated parts (the commas of other scripts too, in the paragraph's
+   own text: :mod:`.readability_tuning`) + one point per 100 characters (at most 3), added to
    its parent and half of it to its grandparent, which start from their tag's and class/id's
    weight; then scale every score by 1 - link density;
 3. take the best candidate (a low-link ``itemprop=articleBody`` first; an ``<article>`` inside
@@ -28,7 +30,12 @@ The steps, in readability-lxml's order and with its patterns and numbers:
    forms, non-video iframes, and the tables, lists, divs, asides, headers, footers and sections
    that look like link lists, image galleries, forms or empty boxes;
 5. if the first pass kept less than 250 characters of HTML, run again without step 1's
-   unlikely-candidate rule.
+   unlikely-candidate rule;
+6. if the article of step 3 was a piece of the page (less than 0.4 of its text outside links),
+   run again from the ancestor that holds the whole article, if there is one
+   (:class:`~dedup_gui.core.readability_tuning.TunedDocument` does the same with readability-lxml);
+7. take the article's furniture out (short captions, credits, promos, share bars, ad labels:
+   :mod:`.page_cleanup`).
 
 The text is then laid out like :func:`dedup_gui.core.extract.element_text`: one block per
 line, whitespace collapsed, ``<pre>`` lines kept.
@@ -36,9 +43,9 @@ line, whitespace collapsed, ``<pre>`` lines kept.
 Known differences from readability-lxml: lexbor parses as browsers do (HTML5), libxml2 does not,
 so misnested markup (a link around blocks, unclosed tables) can give a different tree and so a
 different pick; and an empty element that readability would keep beside long siblings is
-dropped (it has no text either way).  On 518 of the 525 pages of ``../shared`` (the corpus and
-the generated pages of the labelled pairs) the text equals readability-lxml's (normalized
-Levenshtein similarity >= 0.99), and the macro-F1 on the labelled pairs is the same, 0.930.
+dropped (it has no text either way).  On 517 of the 525 pages of ``../shared`` (the corpus and
+the generated pages of the labelled pairs) the text equals the default extractor's (normalized
+Levenshtein similarity >= 0.99), and the macro-F1 on the labelled pairs is the same.
 """
 
 from __future__ import annotations
@@ -49,7 +56,8 @@ from functools import lru_cache
 from selectolax.lexbor import LexborHTMLParser
 
 from .dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
-from .extract import _OVERLAY_PREFIXES
+from .page_cleanup import drop_label_lines, is_overlay_name, lexbor_drop_furniture, lexbor_keep_overlays
+from .readability_tuning import FRAGMENT_SHARE, extra_commas, lexbor_own_text, whole_article
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
 _UNLIKELY = re.compile(
@@ -69,8 +77,6 @@ _DISPLAY_NONE = re.compile(
 _CALL_TO_ACTION = re.compile(r"^\s*(?:sign up|subscribe|download|get the latest)\b", re.I)
 _SENTENCE_END = re.compile(r"\.( |$)")
 _URL_HOST = re.compile(r"https?://([^/:?#]+)", re.I)
-# The overlay rule of extract.drop_overlays: an id/class word starting with one of its prefixes.
-_OVERLAY = re.compile(r"(?:^|\s)(?:" + "|".join(re.escape(p) for p in _OVERLAY_PREFIXES) + r")|(?:^|\s)cmp(?:\s|$)")
 
 _DROP_TAGS = frozenset({"script", "style", "noscript", "template", "link"})
 # Dropped for their tag, or checked for hidden / display: none / a dialog role.
@@ -85,6 +91,7 @@ _TAG_SCORE.update(dict.fromkeys("address ol ul dl dd dt li form aside".split(), 
 _TAG_SCORE.update(dict.fromkeys("h1 h2 h3 h4 h5 h6 th header footer nav".split(), -5))
 _FRAMES = ("form", "aside", "nav")
 _NOT_ELEMENTS = ("-text", "-comment")
+_ABOVE_ARTICLE = frozenset({"body", "html", "-document"})  # never the whole article
 _VIDEO_HOSTS = frozenset({"youtube.com", "www.youtube.com", "vimeo.com", "www.vimeo.com"})
 _MIN_LEN = 25  # readability-lxml's min_text_length
 _RETRY_LENGTH = 250  # readability-lxml's retry_length
@@ -112,11 +119,21 @@ def readability_lexbor_text(html: str, tree: LexborHTMLParser | None = None) -> 
         (Both are rare; :func:`dedup_gui.core.extract.main_text` turns any error into a note.)
     """
     html = html.replace("\x00", "")  # (selectolax encodes the text to UTF-8, dropping lone surrogates)
+    text, fragment = _passes(html, tree, whole=False)
+    if fragment:  # a piece of the article: again from the whole (readability_tuning)
+        text = _passes(html, None, whole=True)[0]
+    return text
+
+
+def _passes(html: str, tree: LexborHTMLParser | None, whole: bool) -> tuple[str, bool]:
+    """The ruthless pass, and the second one if it found too little: ``(text, whether the
+    article was a piece of the page)``."""
     for ruthless in (True, False):
-        found = _Readability(html, ruthless, tree if ruthless else None).run()
+        one = _Readability(html, ruthless, tree if ruthless else None, whole)
+        found = one.run()
         if found is not None:
-            return found
-    return ""
+            return found, one.fragment
+    return "", False
 
 
 def _clean_len(text: str) -> int:
@@ -128,9 +145,9 @@ def _clean_len(text: str) -> int:
 @lru_cache(maxsize=1 << 16)
 def _names_kind(names: str) -> int:
     """What an element's "id class" string says: 0 nothing, 1 an overlay, 2 an unlikely candidate."""
-    names = names.lower()
-    if _OVERLAY.search(names):
+    if is_overlay_name(names):
         return 1
+    names = names.lower()
     if _UNLIKELY.search(names) and not _MAYBE_CANDIDATE.search(names):
         return 2
     return 0
@@ -278,8 +295,10 @@ def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
 class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
-    def __init__(self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None):
+    def __init__(self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None, whole: bool = False):
         self.tree = tree if tree is not None else LexborHTMLParser(html)
+        self.whole = whole  # start from the whole article (readability_tuning.whole_article)
+        self.fragment = False  # the article built was a piece of the page
         # readability falls back to the whole document when there is no <body> (a frameset)
         self.body = self.tree.body or self.tree.root
         self.ruthless = ruthless
@@ -318,7 +337,7 @@ class _Readability:
 
     def drop_unwanted(self) -> None:
         body = self.body
-        doomed = []
+        doomed, overlays = [], []
         for el in body.css(_DROP_FIRST):
             tag = el.tag
             if tag in ("body", "html"):
@@ -326,11 +345,11 @@ class _Readability:
             if tag not in _DROP_TAGS and "hidden" not in el.attrs:
                 attrs = el.attributes
                 style = attrs.get("style")
-                if not (
-                    (style and _DISPLAY_NONE.search(style))
-                    or (attrs.get("role") or "").lower() in ("dialog", "alertdialog")
-                    or (attrs.get("aria-modal") or "").lower() == "true"
-                ):
+                if not (style and _DISPLAY_NONE.search(style)):
+                    if (attrs.get("role") or "").lower() in ("dialog", "alertdialog") or (
+                        (attrs.get("aria-modal") or "").lower() == "true"
+                    ):
+                        overlays.append(el)
                     continue
             doomed.append(el)
         holds_frame: set | None = None  # elements that are or hold a main, article or math
@@ -351,14 +370,22 @@ class _Readability:
                             node = node.parent
                 if el in holds_frame or _in_tags(el, ("pre", "code"), self_too=True):
                     continue
-            doomed.append(el)
+            (overlays if kind == 1 else doomed).append(el)
+        # Scripts and styles first: an overlay is kept when it holds most of the page's text.
         for el in doomed:
-            el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
+            if el.tag in _DROP_TAGS:
+                el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
+        for el in lexbor_keep_overlays(overlays, body):
+            el.decompose(recursive=False)
+        for el in doomed:
+            if el.tag not in _DROP_TAGS:
+                el.decompose(recursive=False)
 
     # -- 2. scores ---------------------------------------------------------------------------
 
-    def paragraphs(self) -> list[tuple[str, object]]:
-        """``(text, parent)`` of every paragraph readability scores."""
+    def paragraphs(self) -> list[tuple]:
+        """``(text, parent, element)`` of every paragraph readability scores (``element`` for
+        the tags that may hold other paragraphs, else ``None``)."""
         body = self.body
         has_block: set = set()
         for el in body.css(_DIV_BLOCKS):
@@ -366,11 +393,11 @@ class _Readability:
             while p is not None and p not in has_block:
                 has_block.add(p)
                 p = p.parent
-        out = [(el.text(), el.parent) for el in body.css("p, pre, td, blockquote")]
+        out = [(el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")]
         for div in body.css("div"):
             if div not in has_block:
                 self.as_paragraph.add(div)
-                out.append((div.text(), div.parent))
+                out.append((div.text(), div.parent, None))
                 continue
             # Loose text and inline elements between the blocks: each run becomes a <p>.
             runs = 0
@@ -385,13 +412,13 @@ class _Readability:
                 elif tag != "-comment" and run:
                     text = "".join(run)
                     if text.strip():
-                        out.append((text, div))
+                        out.append((text, div, None))
                         runs += 1
                     run = []
                 child = child.next
             text = "".join(run)
             if text.strip():
-                out.append((text, div))
+                out.append((text, div, None))
                 runs += 1
             if runs:
                 self.loose_runs[div] = runs
@@ -399,7 +426,7 @@ class _Readability:
 
     def score(self, paragraphs) -> dict:
         candidates: dict = {}
-        for text, parent in paragraphs:
+        for text, parent, el in paragraphs:
             length = _clean_len(text)
             if parent is None or length < _MIN_LEN:
                 continue
@@ -407,7 +434,10 @@ class _Readability:
             for node in (parent, grandparent):
                 if node is not None and node not in candidates:
                     candidates[node] = self.node_score(node)
-            points = 1 + (text.count(",") + 1) + min(length / 100, 3)
+            commas = text.count(",")
+            if extra_commas(text):  # readability_tuning: other scripts' commas, own text only
+                commas += extra_commas(text if el is None else lexbor_own_text(el))
+            points = 1 + (commas + 1) + min(length / 100, 3)
             candidates[parent] += points
             if grandparent is not None:
                 candidates[grandparent] += points / 2
@@ -437,8 +467,24 @@ class _Readability:
                 ):
                     best = node
                     break
+        if self.whole:
+            best = self.whole_article(candidates, best)
         best = self.semantic_article(candidates, best)
         return self.semantic_main(candidates, best)
+
+    def readable(self, node) -> float:
+        """Text length outside links (the first measure)."""
+        return self.text_length(node) * (1 - self.link_density(node))
+
+    def whole_article(self, candidates: dict, best):
+        """The ancestor of ``best`` that holds the whole article
+        (:func:`~dedup_gui.core.readability_tuning.whole_article`), scored as ``best`` at least."""
+        chain = ((a, self.readable(a), self.link_density(a)) for a in _ancestors(best) if a.tag not in _ABOVE_ARTICLE)
+        whole = whole_article(chain, self.readable(self.body))
+        if whole is None:
+            return best
+        candidates[whole] = max(candidates.get(whole, self.node_score(whole)), candidates[best])
+        return whole
 
     def semantic_article(self, candidates: dict, best):
         """A best candidate inside a form, aside or nav gives way to the ``<article>`` with the
@@ -766,6 +812,16 @@ class _Readability:
             nodes = [self.body]
         else:
             nodes = self.article(candidates, best)
+            # (only the best block has changed since it was measured: segments may have joined it)
+            have = sum(self.readable(n) for n in nodes if not _same(n, best)) + _clean_len(best.text()) * (
+                1 - self.link_density(best, fresh=True)
+            )
+            # (the body's text length bounds its readable text: its links are measured only if needed)
+            self.fragment = (
+                not self.whole
+                and have < FRAGMENT_SHARE * self.text_length(self.body)
+                and have < FRAGMENT_SHARE * self.readable(self.body)
+            )
         self.sanitize(nodes, candidates)
         nodes = [n for n in nodes if n.parent is not None or _same(n, self.body)]
         text = self.text(nodes)
@@ -773,4 +829,6 @@ class _Readability:
         # shorter than its HTML, so only a short text needs the HTML measured.
         if self.ruthless and len(text) < _RETRY_LENGTH and sum(len(n.html or "") for n in nodes) < _RETRY_LENGTH:
             return None
-        return text
+        if lexbor_drop_furniture(nodes):  # captions, credits, promos (page_cleanup)
+            text = self.text(nodes)
+        return drop_label_lines(text)

@@ -124,17 +124,19 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
     tp_fp = {k: (d[k].tp, d[k].fp) for k in METHOD_KEYS}
     assert tp_fp == {
         "bytes": (0, 0),  # no labelled pair is byte-identical
-        "text": (54, 1),
-        "simhash": (80, 1),
-        "shingles": (77, 1),
+        # (issue 15: captions and credits named so in a page are not in its main text, but stay
+        # in the reader-mode copy that lost the names: two such exact copies are now near ones)
+        "text": (52, 1),
+        "simhash": (78, 1),
+        "shingles": (78, 1),
         "minhash": (77, 1),
-        "content": (73, 1),
+        "content": (72, 1),
         "containment": (181, 2),
-        "imatch": (58, 1),
-        "featurestrings": (97, 1),
-        "cdc": (95, 1),
+        "imatch": (57, 1),
+        "featurestrings": (99, 1),
+        "cdc": (97, 1),
         "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
         "classifier": (181, 2),
     }
-    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 157, 12)
+    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 158, 12)
     assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 176, 2)

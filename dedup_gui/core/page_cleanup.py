@@ -1,0 +1,274 @@
+"""What a page's markup says is not its content: overlays, and the furniture of an article.
+
+Two kinds of element are taken out around main-content extraction, for both extractors
+(readability-lxml on lxml's tree, and the lexbor port of :mod:`.readability_lexbor`):
+
+- **Overlays** (cookie banners, consent dialogs, modals, pop-ups), before extraction: they can
+  hold more text than a short article, and Readability then takes them for it.  An overlay is
+  named so by a class/id word (``cookie-notice``, ``modal-dialog``, ``popup``) or by its role
+  (``role="dialog"``/``"alertdialog"``, ``aria-modal="true"``).  A word that only says a
+  container's *state* (``modal-enabled``, ``modal-open``, ``cookies-accepted``: classes that
+  scripts put on the element that shows a modal, often the article's own container) does not
+  make an overlay, and no element that holds most of the page's paragraphs and most of its
+  text is ever an overlay: it holds the article, and a reader that removed it would show almost
+  nothing.  (A cookie banner longer than a short article is one block of text, or a few.)
+- **Furniture** of the article, after extraction, from the extracted article only: captions
+  and image credits (``<figcaption>``, class/id words caption, credit), promos, "related"
+  boxes, newsletter boxes, share bars and ad labels (class/id words promo, related, newsletter,
+  share, social, ad...), and elements hidden from readers (``aria-hidden="true"``), each only
+  when it is short (:data:`FURNITURE_MAX_CHARS`), so that article text named oddly stays; and
+  lines that are only a user-interface label ("Advertisement", "toggle caption", "DON'T MISS").
+  Readability.js treats ``aria-hidden`` elements as invisible too (``_isProbablyVisible``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# A class or id word that starts so names an overlay: "cookie-notice", "modal-dialog", "popup".
+OVERLAY_PREFIXES = ("cookie", "consent", "gdpr", "cmp-", "modal", "popup", "pop-up", "newsletter-popup",
+                    "newsletter-modal", "subscribe-modal", "subscribe-popup")  # fmt: skip
+# Parts of such a word that say a state of the element, not what it is ("modal-enabled").
+_STATE_PARTS = frozenset(
+    "active accepted allowed closed dismissed disabled enabled given hidden init initialized "
+    "loaded on off open opened ready shown visible".split()
+)
+_PARTS = re.compile(r"[-_]+")
+#: An element holding more than this share of the page's text and of its paragraphs (blocks of
+#: :data:`PARAGRAPH_CHARS` or more) is never removed as an overlay.
+MOST_OF_PAGE = 0.5
+PARAGRAPH_CHARS = 25  # Readability's shortest scored paragraph
+_PARAGRAPHS = ("p", "pre", "li", "blockquote", "td", "dd")
+#: Furniture longer than this (characters other than whitespace) is left in place.
+FURNITURE_MAX_CHARS = 250
+# Class/id word parts (split at "-", "_" and lower-to-upper case changes) that name furniture.
+_FURNITURE_PARTS = frozenset(
+    "ad ads advert adverts advertisement advertising caption captions credit credits newsletter "
+    "promo promos promotion related share sharing social".split()
+)
+# Parts that make the word a flag about the element ("o-section--has-ads", "no-caption").
+_FLAG_PARTS = _STATE_PARTS | {"has", "is", "no", "with", "without"}
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+# Lines that are only a label of the page's interface (compared lower case, ends stripped of
+# punctuation, typographic apostrophes made straight).
+_LABEL_LINES = frozenset({
+    "ad", "advertisement", "advertising", "sponsored", "sponsored content", "skip advertisement",
+    "story continues below advertisement", "continue reading the main story", "toggle caption",
+    "hide caption", "show caption", "enlarge this image", "don't miss", "do not miss", "read more",
+    "continue reading", "share this article", "share this", "share", "copy link",
+})  # fmt: skip
+_LABEL_TRIM = " \t.,:;!?…-–—|•·»«>"
+
+
+@lru_cache(maxsize=1 << 16)
+def is_overlay_name(names: str) -> bool:
+    """Whether an element's "id class" string names an overlay: a word that starts with one of
+    :data:`OVERLAY_PREFIXES` (or is ``cmp``) and has no part that names a state.
+
+    Args:
+        names: the id and class attribute values joined by a space.
+
+    Returns:
+        bool.
+
+    Example:
+        >>> is_overlay_name("x cookie-banner"), is_overlay_name("box article modal-enabled")
+        (True, False)
+    """
+    for word in names.lower().split():
+        if word == "cmp" or (word.startswith(OVERLAY_PREFIXES) and not _STATE_PARTS.intersection(_PARTS.split(word))):
+            return True
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def is_furniture_name(names: str) -> bool:
+    """Whether an element's "id class" string names article furniture: a word with a part in
+    the furniture words (caption, credit, promo, related, newsletter, share, social, ad...) and
+    none that makes it a flag (has, is, no, with, or a state like open, enabled).
+
+    Example:
+        >>> is_furniture_name("toggle-caption"), is_furniture_name("photoCredit"), is_furniture_name("has-ads")
+        (True, True, False)
+    """
+    for word in _CAMEL.sub(r"\1-\2", names).lower().split():
+        parts = _PARTS.split(word)
+        if not _FURNITURE_PARTS.isdisjoint(parts) and _FLAG_PARTS.isdisjoint(parts):
+            return True
+    return False
+
+
+def is_label_line(line: str) -> bool:
+    """Whether a line of main text is only an interface label ("Advertisement", "toggle
+    caption", "DON'T MISS", "Read more")."""
+    return len(line) < 40 and line.replace("\u2019", "'").strip(_LABEL_TRIM).lower() in _LABEL_LINES
+
+
+def drop_label_lines(text: str) -> str:
+    """``text`` without the lines that :func:`is_label_line` calls labels."""
+    lines = text.split("\n")
+    kept = [line for line in lines if not is_label_line(line)]
+    return text if len(kept) == len(lines) else "\n".join(kept)
+
+
+def _not_articles(overlays: list, body, size, paragraphs) -> list:
+    """The ``overlays`` that do not hold more than :data:`MOST_OF_PAGE` of both the ``body``'s
+    text and its paragraphs, as measured by the functions ``size`` and ``paragraphs`` (the
+    paragraphs only when the text does: they take longer to count)."""
+    if not overlays:
+        return []
+    total = size(body)
+    page_paragraphs = None
+    out = []
+    for el in overlays:
+        if size(el) > MOST_OF_PAGE * total:
+            if page_paragraphs is None:
+                page_paragraphs = paragraphs(body)
+            if paragraphs(el) > MOST_OF_PAGE * page_paragraphs:
+                continue
+        out.append(el)
+    return out
+
+
+def _size(text: str) -> int:
+    """Characters other than whitespace."""
+    return len("".join(text.split()))
+
+
+# -- lxml (readability-lxml's tree) -------------------------------------------------------------
+
+
+def _lxml_size(el) -> int:
+    """Characters other than whitespace in an lxml element's text, script and style text left out."""
+    texts = el.xpath(".//text()[not(ancestor::script) and not(ancestor::style)]")
+    return _size("".join(texts))
+
+
+def _lxml_paragraphs(el) -> int:
+    """Blocks of :data:`PARAGRAPH_CHARS` characters or more in ``el``, innermost ones only."""
+    return sum(
+        next(p.iterdescendants(*_PARAGRAPHS), None) is None and _lxml_size(p) >= PARAGRAPH_CHARS
+        for p in el.iter(*_PARAGRAPHS)
+    )
+
+
+def _lxml_is_overlay(el) -> bool:
+    role = (el.get("role") or "").lower()
+    if role in ("dialog", "alertdialog") or (el.get("aria-modal") or "").lower() == "true":
+        return True
+    names = f"{el.get('id') or ''} {el.get('class') or ''}"
+    return len(names) > 2 and is_overlay_name(names)
+
+
+def drop_overlays(root) -> int:
+    """Remove cookie banners, consent dialogs, modals and pop-ups from an lxml tree, in place.
+
+    An element is an overlay if it has ``role="dialog"``/``"alertdialog"`` or
+    ``aria-modal="true"``, or an id/class word of :func:`is_overlay_name` (not "overlay" or
+    "paywall": cards and paywalled articles use those for the content itself); but not if it
+    holds more than :data:`MOST_OF_PAGE` of the body's text and of its paragraphs (a container
+    of the article marked with a modal's class), and never ``<html>``, ``<head>`` or ``<body>``
+    (some sites put ``modal-open`` on the body).
+
+    Args:
+        root: an lxml element (the document).
+
+    Returns:
+        The number of elements removed (int).
+    """
+    found = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.lower() not in ("html", "body", "head")
+             and _lxml_is_overlay(el)]  # fmt: skip
+    if not found:
+        return 0
+    body = root.find(".//body")
+    doomed = _not_articles(found, body if body is not None else root, _lxml_size, _lxml_paragraphs)
+    doomed_set = set(doomed)
+    removed = 0
+    for el in doomed:
+        if el.getparent() is not None and not any(a in doomed_set for a in el.iterancestors()):
+            el.drop_tree()
+            removed += 1
+    return removed
+
+
+def _lxml_is_furniture(el) -> bool:
+    tag = el.tag
+    if tag == "figcaption" or (el.get("aria-hidden") or "").lower() == "true":
+        return True
+    names = f"{el.get('id') or ''} {el.get('class') or ''}"
+    return len(names) > 2 and is_furniture_name(names)
+
+
+def drop_furniture(root) -> int:
+    """Remove the article furniture of this module's docstring from an extracted article (an
+    lxml element), in place: each furniture element whose text is at most
+    :data:`FURNITURE_MAX_CHARS` characters; ``root`` itself stays.
+
+    Returns:
+        The number of elements removed (int).
+    """
+    doomed = []
+    for el in root.iterdescendants():
+        if isinstance(el.tag, str) and _lxml_is_furniture(el) and _lxml_size(el) <= FURNITURE_MAX_CHARS:
+            doomed.append(el)
+    removed = 0
+    doomed_set = set(doomed)
+    for el in doomed:
+        if el.getparent() is not None and not any(a in doomed_set for a in el.iterancestors()):
+            el.drop_tree()
+            removed += 1
+    return removed
+
+
+# -- lexbor (the fast extractor's tree) ---------------------------------------------------------
+
+
+def lexbor_size(node) -> int:
+    """Characters other than whitespace in a lexbor node's text (scripts must be gone already)."""
+    return _size(node.text())
+
+
+def _lexbor_paragraphs(node) -> int:
+    """:func:`_lxml_paragraphs` for a lexbor node (whose ``css`` matches the node itself too)."""
+    selector = ", ".join(_PARAGRAPHS)
+    return sum(len(p.css(selector)) == 1 and lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(selector))
+
+
+def lexbor_keep_overlays(overlays: list, body) -> list:
+    """Of the lexbor nodes named or marked as overlays, those to remove: not the ones holding
+    more than :data:`MOST_OF_PAGE` of the ``body``'s text and of its paragraphs (scripts and
+    styles already removed), as :func:`drop_overlays`."""
+    return _not_articles(overlays, body, lexbor_size, _lexbor_paragraphs)
+
+
+def _lexbor_is_furniture(node) -> bool:
+    attrs = node.attributes
+    if node.tag == "figcaption" or (attrs.get("aria-hidden") or "").lower() == "true":
+        return True
+    names = f"{attrs.get('id') or ''} {attrs.get('class') or ''}"
+    return len(names) > 2 and is_furniture_name(names)
+
+
+def lexbor_drop_furniture(nodes: list) -> int:
+    """:func:`drop_furniture` for the lexbor nodes of an extracted article (the nodes
+    themselves stay).
+
+    Returns:
+        The number of elements removed (int).
+    """
+    doomed = []
+    for root in nodes:
+        for el in root.css("figcaption, [aria-hidden], [class], [id]"):
+            if el.mem_id != root.mem_id and _lexbor_is_furniture(el) and lexbor_size(el) <= FURNITURE_MAX_CHARS:
+                doomed.append(el)
+    doomed_ids = {el.mem_id for el in doomed}
+    removed = 0
+    for el in doomed:
+        parent = el.parent
+        while parent is not None and parent.mem_id not in doomed_ids:
+            parent = parent.parent
+        if parent is None:  # (an element inside one removed goes with it)
+            el.decompose(recursive=False)
+            removed += 1
+    return removed

@@ -1,0 +1,220 @@
+"""Two corrections to Readability's choice of the article, for both of our extractors.
+
+readability-lxml (and our lexbor port of it, :mod:`.readability_lexbor`) gets two kinds of page
+wrong that a reader would not:
+
+- **Commas of other scripts.**  A paragraph scores one point per comma-separated part, and
+  only the ASCII comma counts: Chinese prose, whose clauses end in ``，`` and ``、``, scores as if
+  it had none, and loses to a data table or a link list.  Here the commas that Readability.js
+  counts (``REGEXPS.commas``: Latin, Arabic ``،``, the fullwidth ``，`` and others) and the
+  ideographic comma ``、`` add their points too.  They are counted in a paragraph's own text only
+  (not in the paragraphs nested in it, which score on their own): a table cell holding a whole
+  article would otherwise score all its commas a second time for its row, and the row, with its
+  menus, would beat the article.
+- **An article in pieces.**  Readability scores a paragraph for its parent and grandparent only,
+  so an article whose text lies in many small blocks (a how-to's steps, a post of list items, a
+  page that is itself a bare article, like the ``expected.html`` files of Readability's own
+  tests) can lose to one of its pieces: the extraction of such a page was one line of 106
+  characters.  When the article (the best block with the siblings joined to it) holds less than
+  :data:`FRAGMENT_SHARE` of the page's readable text (text outside links), the extraction is
+  run again from the lowest ancestor of the best block that holds at least
+  :data:`WHOLE_SHARE` of it and has a link density of at most :data:`WHOLE_LINK_DENSITY`, if
+  there is one below ``<body>`` (the body as the article would leave the page no template, and
+  the layout of two such pages could not be compared).  This is Readability.js's reasoning that
+  the top candidate's ancestors may hold "more content lurking in other places that we want to
+  unify in" (``_grabArticle``), made a rule about the page's text.
+
+readability-lxml is used as it is, through :class:`TunedDocument`, a subclass that overrides
+three of its methods and adds to their results (no copy of the library's code).
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+from readability import Document
+
+#: Commas other than ASCII's that score: Readability.js's ``REGEXPS.commas`` and ``、``.
+EXTRA_COMMAS = "\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001"
+_EXTRA_COMMA = re.compile(f"[{EXTRA_COMMAS}]")
+#: An article with less than this share of the page's readable text may be a piece of it.
+FRAGMENT_SHARE = 0.4
+#: The whole article: the lowest ancestor holding at least this share of the readable text...
+WHOLE_SHARE = 0.8
+#: ...with at most this share of its text in links.
+WHOLE_LINK_DENSITY = 0.25
+# Scored blocks whose commas count for themselves, not for an element they are nested in.
+NESTED_BLOCKS = frozenset({"p", "pre", "td", "blockquote", "div"})
+
+
+def extra_commas(text: str) -> int:
+    """The commas of :data:`EXTRA_COMMAS` in ``text`` (int); 0 at once for ASCII text."""
+    return 0 if text.isascii() else sum(map(text.count, EXTRA_COMMAS))
+
+
+def has_extra_commas(text: str) -> bool:
+    """Whether ``text`` (e.g. a whole page) has any comma of :data:`EXTRA_COMMAS`."""
+    return not text.isascii() and _EXTRA_COMMA.search(text) is not None
+
+
+def whole_article(ancestors, total: float):
+    """The ancestor that holds the whole article, or ``None``.
+
+    Args:
+        ancestors: ``(node, readable, link_density)`` of the best block's ancestors, nearest
+            first, as an iterable (evaluated lazily, so that far ancestors are never measured
+            when a near one decides); ``readable`` is its text length outside links.
+        total: the readable text length of the page's body.
+
+    Returns:
+        The first node holding at least :data:`WHOLE_SHARE` of ``total``, if its link density
+        is at most :data:`WHOLE_LINK_DENSITY`; else ``None``.
+    """
+    for node, readable, density in ancestors:
+        if readable >= WHOLE_SHARE * total:
+            return node if density <= WHOLE_LINK_DENSITY else None
+    return None
+
+
+def lxml_own_text(el) -> str:
+    """The text of an lxml element outside the :data:`NESTED_BLOCKS` nested in it."""
+    parts: list[str] = []
+    walker = lxml.etree.iterwalk(el, events=("start", "end"))
+    for event, node in walker:
+        if event == "start":
+            if node is not el and (not isinstance(node.tag, str) or node.tag in NESTED_BLOCKS):
+                walker.skip_subtree()  # its "end" event still comes, for the tail
+                continue
+            if node.text:
+                parts.append(node.text)
+        elif node is not el and node.tail:
+            parts.append(node.tail)
+    return "".join(parts)
+
+
+def lexbor_own_text(node) -> str:
+    """The text of a lexbor node outside the :data:`NESTED_BLOCKS` nested in it."""
+    parts: list[str] = []
+    stack = [node.first_child]
+    while stack:
+        child = stack.pop()
+        while child is not None:
+            tag = child.tag
+            if tag == "-text":
+                parts.append(child.text_content or "")
+            elif tag[0] != "-" and tag not in NESTED_BLOCKS and child.first_child is not None:
+                stack.append(child.next)
+                child = child.first_child
+                continue
+            child = child.next
+    return "".join(parts)
+
+
+class TunedDocument(Document):
+    """readability-lxml's ``Document`` with this module's two corrections.
+
+    Args:
+        input: as for ``Document`` (here: a parsed lxml tree).
+        other_commas: whether the page has commas of :data:`EXTRA_COMMAS` at all (when not,
+            scoring is readability-lxml's own); other keyword arguments go to ``Document``.
+    """
+
+    def __init__(self, input, other_commas: bool = False, **kwargs):
+        super().__init__(input, **kwargs)
+        self._score_extra_commas = other_commas
+        self._fragment = False  # the last article built was a piece of the page
+        self._whole = False  # this run starts from the whole article
+
+    def summary(self, html_partial: bool = False, keep_all_images: bool = False) -> str:
+        """readability-lxml's summary; run again from the whole article when the first run's
+        article was a piece of the page (the module docstring).  Each run parses the input
+        afresh (readability-lxml copies the tree it is given), so the second sees the page
+        unchanged."""
+        self._fragment = self._whole = False
+        article = super().summary(html_partial=html_partial, keep_all_images=keep_all_images)
+        if self._fragment:
+            self._whole = True
+            article = super().summary(html_partial=html_partial, keep_all_images=keep_all_images)
+        return article
+
+    @staticmethod
+    def _readable(el) -> int:
+        """Text length outside links, whitespace runs counted as one character (as the lexbor
+        port measures it; readability-lxml's own measure runs three regular expressions per
+        link, a third of its time on a page of many links)."""
+        links = "".join(el.xpath(".//a//text()"))
+        return len(" ".join(el.text_content().split())) - len(" ".join(links.split()))
+
+    @staticmethod
+    def _link_density(el, readable: int) -> float:
+        length = len(" ".join(el.text_content().split()))
+        return 1 - readable / length if length else 0.0
+
+    def _body(self):
+        body = self.html.find(".//body")
+        return body if body is not None else self.html
+
+    def get_article(self, candidates, best_candidate, html_partial=False):
+        """readability-lxml's article, noting whether it is a piece of the page."""
+        body = self._body()
+        length = len(" ".join(body.text_content().split()))
+        article = super().get_article(candidates, best_candidate, html_partial=html_partial)
+        if self._whole:
+            return article
+        # The article's blocks were moved out of the body: the body's readable text before is
+        # what is left in it and the article's (measured only when its text length allows).
+        have = self._readable(article)
+        self._fragment = have < FRAGMENT_SHARE * length and have < FRAGMENT_SHARE * (self._readable(body) + have)
+        return article
+
+    def select_best_candidate(self, candidates):
+        """readability-lxml's best candidate; in the second run, the whole article's element."""
+        self._fragment = False  # (a pass without a best candidate builds no article)
+        best = super().select_best_candidate(candidates)
+        if not self._whole or best is None:
+            return best
+        total = self._readable(self._body())
+        chain = (
+            (el, readable, self._link_density(el, readable))
+            for el in best["elem"].iterancestors()
+            if el.tag not in ("body", "html")
+            for readable in (self._readable(el),)
+        )
+        whole = whole_article(chain, total)
+        if whole is None:
+            return best
+        found = candidates.get(whole) or self.score_node(whole)
+        found["content_score"] = max(found["content_score"], best["content_score"])
+        candidates[whole] = found
+        return found
+
+    def score_paragraphs(self):
+        """readability-lxml's scores, plus the points of the other commas (the module
+        docstring): for each scored paragraph, its own text's extra commas count for its parent
+        and half for its grandparent, scaled like the rest by 1 - link density."""
+        candidates = super().score_paragraphs()
+        if not self._score_extra_commas:
+            return candidates
+        density: dict = {}
+
+        def add(el, points: float) -> None:
+            if el not in density:
+                density[el] = self.get_link_density(el)
+            candidates[el]["content_score"] += points * (1 - density[el])
+
+        for elem in self.tags(self.html, "p", "pre", "td", "blockquote"):
+            text = elem.text_content()
+            points = extra_commas(text)
+            parent = elem.getparent()
+            # (the length as readability-lxml's clean() leaves it, give or take a line break)
+            if not points or parent is None or len(" ".join(text.split())) < self.min_text_length:
+                continue
+            if next(elem.iterdescendants(*NESTED_BLOCKS), None) is not None:
+                points = extra_commas(lxml_own_text(elem))
+            if points:
+                add(parent, points)
+                grandparent = parent.getparent()
+                if grandparent is not None:
+                    add(grandparent, points / 2)
+        return candidates
