@@ -58,6 +58,7 @@ from selectolax.lexbor import LexborHTMLParser
 from .dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
 from .page_cleanup import drop_label_lines, is_overlay_name, lexbor_drop_furniture, lexbor_keep_overlays
 from .readability_tuning import FRAGMENT_SHARE, extra_commas, lexbor_own_text, whole_article
+from .tokens import drop_invisible
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
 _UNLIKELY = re.compile(
@@ -288,7 +289,7 @@ def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
             append(text.replace("\n", _BREAK) if pre_depth else text)
             tail = tail.next
     # " ".join(line.split()) is normalize_whitespace: both split on str.isspace characters.
-    lines = (" ".join(line.split()) for line in "".join(parts).split(_BREAK))
+    lines = (" ".join(line.split()) for line in drop_invisible("".join(parts)).split(_BREAK))
     return "\n".join(line for line in lines if line)
 
 

@@ -26,10 +26,28 @@ _WHITESPACE = re.compile(r"\s+")
 _CJK_SLICE = 50_000
 
 
+#: Characters that never show inside a word: the soft hyphen (U+00AD, a hyphenation hint), zero
+#: width space (U+200B), word joiner (U+2060) and zero width no-break space (U+FEFF).  Left in,
+#: they split "Wehr\u00adanlage" into two tokens and hide a phrase from a search.  (The zero
+#: width joiner and non-joiner change how Persian, Indic and emoji text is written: they stay.)
+INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))
+
+
+def drop_invisible(text: str) -> str:
+    """``text`` without the :data:`INVISIBLE` characters (str)."""
+    return text.translate(INVISIBLE)
+
+
 def normalize_whitespace(text: str) -> str:
-    """Collapse every run of whitespace to one space and strip the ends (str); in slices for a
-    long text, so that other threads get the GIL meanwhile (:func:`.gil_friendly.sub_in_slices`)."""
-    return sub_in_slices(_WHITESPACE, " ", text).strip()
+    r"""Drop the :data:`INVISIBLE` characters, collapse every run of whitespace to one space and
+    strip the ends (str); in slices for a long text, so that other threads get the GIL meanwhile
+    (:func:`.gil_friendly.sub_in_slices`).
+
+    Example:
+        >>> normalize_whitespace("  Wehr\u00adanlage \n Horka ")
+        'Wehranlage Horka'
+    """
+    return sub_in_slices(_WHITESPACE, " ", drop_invisible(text)).strip()
 
 
 def tokenize(text: str) -> list[str]:

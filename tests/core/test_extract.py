@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dedup_gui.core.extract import element_text, extract, page_title, page_url, parse_html, tag_sequence
+from dedup_gui.core.tokens import tokenize
 
 SAVED_FROM = "<!-- saved from url=(0022)https://example.org/a/ -->\n"  # 22 = len of the URL
 
@@ -265,3 +266,15 @@ def test_a_page_nested_100000_levels_deep_falls_back_to_readability(extractor) -
     assert result.notes[0] == f"nested too deeply for {extractor} (over 2048 levels): extracted with readability"
     shallow = "<html><body><div><p>" + "word " * 50 + "</p></div></body></html>"
     assert not extract(shallow, extractor=extractor).notes  # an ordinary page keeps its extractor
+
+
+@pytest.mark.parametrize("extractor", ["readability", "fast"])
+def test_soft_hyphens_and_zero_width_spaces_never_split_words(extractor):
+    # A German page (trafilatura's wehranlage-horka test page) hyphenates with &shy;: the main
+    # text kept U+00AD, so "Wehr&shy;anlage" was two tokens and no phrase of it matched.
+    words = "Die Wehr&shy;anlage bei Horka wurde im Jahr 1928 er&shy;richtet und zuletzt sa&#8203;niert. "
+    html = f"<html><body><article><h1>Horka</h1><p>{words * 6}</p></article></body></html>"
+    text = extract(html, extractor=extractor).main_text
+    assert "Wehranlage bei Horka" in text and "errichtet" in text and "saniert" in text
+    assert not any(ch in text for ch in "\u00ad\u200b\u2060\ufeff")
+    assert "wehranlage" in tokenize(text)
