@@ -182,7 +182,12 @@ def drop_overlays(root) -> int:
     if not found:
         return 0
     body = root.find(".//body")
-    doomed = _not_articles(found, body if body is not None else root, _lxml_size, _lxml_paragraphs)
+    return _drop_outermost(_not_articles(found, body if body is not None else root, _lxml_size, _lxml_paragraphs))
+
+
+def _drop_outermost(doomed: list) -> int:
+    """Drop each lxml element of ``doomed`` that is not inside another one (that one goes with
+    its subtree); returns how many were dropped (int)."""
     doomed_set = set(doomed)
     removed = 0
     for el in doomed:
@@ -212,13 +217,7 @@ def drop_furniture(root) -> int:
     for el in root.iterdescendants():
         if isinstance(el.tag, str) and _lxml_is_furniture(el) and _lxml_size(el) <= FURNITURE_MAX_CHARS:
             doomed.append(el)
-    removed = 0
-    doomed_set = set(doomed)
-    for el in doomed:
-        if el.getparent() is not None and not any(a in doomed_set for a in el.iterancestors()):
-            el.drop_tree()
-            removed += 1
-    return removed
+    return _drop_outermost(doomed)
 
 
 # -- lexbor (the fast extractor's tree) ---------------------------------------------------------

@@ -11,22 +11,9 @@ import pytest
 from dedup_gui.core.extract import extract
 from dedup_gui.core.page_cleanup import drop_label_lines, is_furniture_name, is_label_line, is_overlay_name
 
+from .test_extract_fast import ARTICLE, P
+
 EXTRACTORS = ["readability", "fast"]
-P = [
-    (
-        "The harbour authority confirmed on Tuesday that the old ferry terminal will close in March, "
-        "after ninety years of service to the island."
-    ),
-    (
-        "Passengers will move to the new pier on the east side of the bay, which has a covered waiting "
-        "room, a cafe and step-free access to every boat."
-    ),
-    (
-        "Local traders, who had asked for a later date, said the council had promised a shuttle bus "
-        "between the two piers for the first summer."
-    ),
-]
-ARTICLE = "".join(f"<p>{p}</p>" for p in P)
 
 
 def page(body: str) -> str:

@@ -9,11 +9,10 @@ on it), the layout diff 0.3 s (Levenshtein calls holding the GIL), the SimHash v
 
 from __future__ import annotations
 
-import time
 import unicodedata
 
 import pytest
-from PySide6.QtCore import QThreadPool, QTimer
+from PySide6.QtCore import QThreadPool
 
 from dedup_gui.core.layout_diff import ALIGN_LIMIT
 from dedup_gui.core.model import ScanSettings
@@ -21,6 +20,7 @@ from dedup_gui.core.scan import scan_folder
 from dedup_gui.gui.inspector.pane_text import BLOCK_CHARS, displayed
 from dedup_gui.gui.inspector.text_diff_view import ALL_HIGHLIGHTS
 from dedup_gui.gui.teaching.jaccard_view import ITEM_CHARS
+from tests.gui.stall import StallMeter
 from tests.hostile import long_cjk_site, long_text_site
 
 WAIT = 60_000
@@ -44,38 +44,6 @@ def long_scan(tmp_path_factory):
     result = scan_folder(site, ScanSettings(use_cache=False))
     assert sorted(result.pages[p.left].path.split("-")[0] for p in result.pairs) == sorted(SIZES)
     return result
-
-
-class StallMeter:
-    """Ticks every 10 ms on the GUI thread and records each gap between ticks, less the time the
-    thread waited for a CPU (Linux schedstat; the machine may be busy with other jobs)."""
-
-    def __init__(self) -> None:
-        self.gaps: list[tuple[float, str]] = []
-        self.doing = "starting"
-        self._last, self._wait = time.monotonic(), self._cpu_wait()
-        self.timer = QTimer()
-        self.timer.setInterval(10)
-        self.timer.timeout.connect(self._tick)
-        self.timer.start()
-
-    @staticmethod
-    def _cpu_wait() -> float:
-        try:
-            with open("/proc/thread-self/schedstat") as fh:
-                return int(fh.read().split()[1]) / 1e9
-        except (OSError, ValueError, IndexError):
-            return 0.0
-
-    def _tick(self) -> None:
-        now, wait = time.monotonic(), self._cpu_wait()
-        self.gaps.append((now - self._last - (wait - self._wait), self.doing))
-        self._last, self._wait = now, wait
-
-    def worst(self) -> tuple[float, str]:
-        """The longest gap and what was being done (tuple[float, str])."""
-        self.timer.stop()
-        return max(self.gaps)
 
 
 def test_long_pages_never_stall_the_inspector(qtbot, long_scan):

@@ -6,13 +6,14 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QThreadPool, QTimer, QUrl
+from PySide6.QtCore import QThreadPool, QUrl
 from PySide6.QtGui import QImage, QPainter, QTextDocument
 
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.scan import scan_folder
 from dedup_gui.gui.inspector.rendered_view import RenderedView
 from dedup_gui.render_process import RenderService, _SafeDocument
+from tests.gui.stall import StallMeter
 from tests.hostile import BODY, GREEN, RED, freezing_site, image_site
 
 WAIT = 20_000
@@ -39,15 +40,6 @@ def colour_counts(image: QImage) -> tuple[int, int]:
             elif all(abs(a - b) < 30 for a, b in zip(rgb, GREEN)):
                 green += 1
     return red, green
-
-
-def _cpu_wait() -> float:
-    """Seconds this thread has waited for a free CPU so far (Linux schedstat), or 0.0."""
-    try:
-        with open("/proc/thread-self/schedstat") as fh:
-            return int(fh.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
-        return 0.0
 
 
 def rendered_view(qtbot, result, service: RenderService | None = None) -> RenderedView:
@@ -119,18 +111,8 @@ def test_hostile_pages_never_stall_the_window(qtbot, tmp_path):
     qtbot.addWidget(window)
     window.resize(1200, 800)
     window.show()
-    gaps: list[tuple[float, str]] = []
-    state = {"last": time.monotonic(), "wait": _cpu_wait(), "doing": "scan"}
-
-    def tick() -> None:
-        now, wait = time.monotonic(), _cpu_wait()
-        gaps.append((now - state["last"] - (wait - state["wait"]), state["doing"]))
-        state["last"], state["wait"] = now, wait
-
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(tick)
-    timer.start()
+    meter = StallMeter()
+    meter.doing = "scan"
     try:
         with qtbot.waitSignal(window.scan_ended, timeout=120_000):
             window.start_scan(site)
@@ -140,7 +122,7 @@ def test_hostile_pages_never_stall_the_window(qtbot, tmp_path):
         for index, pair in enumerate(result.pairs):
             window.select_pair(index)
             for tab in range(inspector.count()):
-                state["doing"] = f"{result.pages[pair.left].path}, tab {inspector.tabText(tab)}"
+                meter.doing = f"{result.pages[pair.left].path}, tab {inspector.tabText(tab)}"
                 inspector.setCurrentIndex(tab)
                 qtbot.waitUntil(lambda: not (inspector.text_diff_view.is_comparing()
                                              or inspector.layout_diff_view.is_comparing()
@@ -149,9 +131,8 @@ def test_hostile_pages_never_stall_the_window(qtbot, tmp_path):
         rendered = inspector.rendered_view
         assert rendered.left.page.rendered is not None or rendered.left.message.text()
     finally:
-        timer.stop()
+        worst = meter.worst()
         window.close()
-    worst = max(gaps)
     assert worst[0] < MAX_STALL, f"the GUI thread stalled {worst[0]:.3f} s during: {worst[1]}"
 
 
