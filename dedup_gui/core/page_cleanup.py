@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from lxml import etree
+
 # A class or id word that starts so names an overlay: "cookie-notice", "modal-dialog", "popup".
 OVERLAY_PREFIXES = ("cookie", "consent", "gdpr", "cmp-", "modal", "popup", "pop-up", "newsletter-popup",
                     "newsletter-modal", "subscribe-modal", "subscribe-popup")  # fmt: skip
@@ -139,10 +141,18 @@ def _size(text: str) -> int:
 # -- lxml (readability-lxml's tree) -------------------------------------------------------------
 
 
+def _lxml_text(el) -> str:
+    return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
+
+
 def _lxml_size(el) -> int:
-    """Characters other than whitespace in an lxml element's text, script and style text left out."""
-    texts = el.xpath(".//text()[not(ancestor::script) and not(ancestor::style)]")
-    return _size("".join(texts))
+    """Characters other than whitespace in an lxml element's text, script and style text left out
+    (serialised as text in C, then the scripts' and styles' text taken off: an XPath excluding
+    them took 1.4 ms a page, 7 % of a documentation page's extraction)."""
+    size = _size(_lxml_text(el))
+    for hidden in el.iterdescendants("script", "style"):
+        size -= _size(_lxml_text(hidden))
+    return size
 
 
 def _lxml_paragraphs(el) -> int:
