@@ -23,7 +23,7 @@ def test_scan_csv_has_the_designed_pairs(tmp_path):
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert list(rows[0]) == [
         "left", "right", "type", "content_similarity", "content_containment",
-        "layout_similarity", "hamming_distance", "jaccard", "cluster",
+        "layout_similarity", "hamming_distance", "jaccard", "cluster", "contained_side",
     ]  # fmt: skip
     # The six designed duplicate pairs of resources/samples/EXPECTED.csv, nothing else.
     assert sorted(r["type"] for r in rows) == ["content", "full", "full", "full", "layout", "partial"]

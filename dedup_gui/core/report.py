@@ -143,7 +143,9 @@ def score_row(scores) -> list[str]:
 
 def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
     """CSV text with one row per pair that is not distinct: the PREDICTIONS.csv columns plus
-    ``cluster``.
+    ``cluster`` and ``contained_side`` (``left`` or ``right``: the page whose content lies inside
+    the other, which ``content_containment`` measures; empty when the two are about as long or
+    were not compared).
 
     Args:
         result: the scan.
@@ -158,8 +160,9 @@ def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
         if pair.type is DupType.DISTINCT:
             continue
         left, right = result.pages[pair.left], result.pages[pair.right]
-        rows.append([left.path, right.path, pair.type.value, *score_row(pair.scores), cluster_of.get(pair.left, "")])
-    return csv_text([*PREDICTION_COLUMNS, "cluster"], rows)
+        rows.append([left.path, right.path, pair.type.value, *score_row(pair.scores), cluster_of.get(pair.left, ""),
+                     pair.scores.contained_side])  # fmt: skip
+    return csv_text([*PREDICTION_COLUMNS, "cluster", "contained_side"], rows)
 
 
 def _no_text_reason(result: ScanResult) -> str:

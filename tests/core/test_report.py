@@ -77,14 +77,14 @@ def make_evil_folder(root: Path) -> Path:
 
 def test_pairs_csv_has_the_designed_pairs_and_known_row(sample_scan):
     rows = list(csv.reader(io.StringIO(pairs_csv(sample_scan))))
-    assert rows[0] == [*PREDICTION_COLUMNS, "cluster"]
-    assert rows[0] == ["left", "right", "type", "content_similarity", "content_containment", "layout_similarity", "hamming_distance", "jaccard", "cluster"]  # fmt: skip
+    assert rows[0] == [*PREDICTION_COLUMNS, "cluster", "contained_side"]
+    assert rows[0] == ["left", "right", "type", "content_similarity", "content_containment", "layout_similarity", "hamming_distance", "jaccard", "cluster", "contained_side"]  # fmt: skip
     assert sorted(r[2] for r in rows[1:]) == ["content", "full", "full", "full", "layout", "partial"]
     content = [r for r in rows[1:] if r[2] == "content"]
     cluster = sample_scan.cluster_of()[_pair(sample_scan, CONTENT_PAIR).left]
     assert content == [
         ["print/night-ride-safety.html", "site/articles/night-ride-safety.html", "content",
-         "0.9853", "0.9927", "0.0769", "0", "0.9713", str(cluster)],  # templates: 0.0769 (whole pages 0.1833)
+         "0.9853", "0.9927", "0.0769", "0", "0.9713", str(cluster), ""],  # about as long: no side; templates: 0.0769 (whole pages 0.1833)
     ]  # fmt: skip
 
 
@@ -414,7 +414,7 @@ def test_format_is_picked_by_suffix_or_given():
 @pytest.mark.parametrize("fmt,name,first_line", [
     ("html", "r.html", "<!DOCTYPE html>"),
     ("json", "r.json", "{"),
-    ("csv", "r.csv", "left,right,type,content_similarity,content_containment,layout_similarity,hamming_distance,jaccard,cluster"),
+    ("csv", "r.csv", "left,right,type,content_similarity,content_containment,layout_similarity,hamming_distance,jaccard,cluster,contained_side"),
     ("pages-csv", "pages.csv", ",".join(PAGE_COLUMNS)),
     ("keep-csv", "keep.csv", "duplicate,keep"),
 ])  # fmt: skip

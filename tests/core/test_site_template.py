@@ -7,6 +7,8 @@ search box and a footer, repeated on every page, and articles of different lengt
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from dedup_gui.core.classify import containment_text, explain
 from dedup_gui.core.layout_diff import layout_diff, page_layout, template_diff
 from dedup_gui.core.model import DupType, ScanSettings
-from dedup_gui.core.report import result_dict
+from dedup_gui.core.report import pairs_csv, result_dict
 from dedup_gui.core.scan import scan_folder
 
 NAV = "".join(f"<li><a href='/{w}.html'>{w.title()} section</a></li>" for w in ("rides", "routes", "events", "club"))
@@ -92,6 +94,9 @@ def test_two_pages_of_one_template_have_the_same_layout_whatever_their_lengths(t
     assert pair.type is DupType.LAYOUT
     assert pair.scores.templates_known and pair.scores.content_containment > 0.95
     assert containment_text(pair.scores) == "right is 99 % inside left"  # long.html is the left page
+    # the pairs CSV says the same: the right page is the one inside
+    row = next(r for r in csv.DictReader(io.StringIO(pairs_csv(result))) if r["left"] == "site/long.html")
+    assert (row["right"], row["type"], row["contained_side"]) == ("site/short.html", "layout", "right")
     why = explain(pair.scores, result.thresholds)
     assert any("one text inside a longer one is not the same content" in line for line in why)
 
