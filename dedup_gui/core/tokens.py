@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .gil_friendly import sub_in_slices
+from .gil_friendly import SUB_SLICE, sub_in_slices
 
 CJK_RANGES = (
     "\u3040-\u30ff"  # Hiragana, Katakana
@@ -47,7 +47,10 @@ def normalize_whitespace(text: str) -> str:
         >>> normalize_whitespace("  Wehr\u00adanlage \n Horka ")
         'Wehranlage Horka'
     """
-    return sub_in_slices(_WHITESPACE, " ", drop_invisible(text)).strip()
+    text = drop_invisible(text)
+    if len(text) < SUB_SLICE:  # the same split (str.isspace characters), without the regex
+        return " ".join(text.split())
+    return sub_in_slices(_WHITESPACE, " ", text).strip()
 
 
 def tokenize(text: str) -> list[str]:
