@@ -647,29 +647,26 @@ def test_summary_text_shows_control_characters_in_names_as_escapes(tmp_path):
     assert "\x1b" not in text and "\u202e" not in text
 
 
-def test_arabic_letter_mark_is_shown_in_the_html_report_like_the_other_bidi_controls(tmp_path):
-    # U+061C (ARABIC LETTER MARK) is a bidi control like U+200F; it was left raw in reports.
+def _report_of_two_titled_pages(tmp_path, title: str, names=("a.html", "b.html")) -> str:
+    """The HTML report of a folder of two pages with one article and this title (raw HTML)."""
     folder = tmp_path / "f"
     folder.mkdir()
     body = "<p>" + " ".join(f"word{i}" for i in range(150)) + "</p>"
-    for name in ("a.html", "b.html"):
-        (folder / name).write_text(
-            f"<html><head><title>evil\u061ctxt\u202eexe</title></head><body>{body}</body></html>", encoding="utf-8"
-        )
-    doc = html_report(scan_folder(folder, ScanSettings(workers=1, use_cache=False)))
+    for name in names:
+        (folder / name).write_text(f"<html><head><title>{title}</title></head><body>{body}</body></html>",
+                                   encoding="utf-8")  # fmt: skip
+    return html_report(scan_folder(folder, ScanSettings(workers=1, use_cache=False)))
+
+
+def test_arabic_letter_mark_is_shown_in_the_html_report_like_the_other_bidi_controls(tmp_path):
+    # U+061C (ARABIC LETTER MARK) is a bidi control like U+200F; it was left raw in reports.
+    doc = _report_of_two_titled_pages(tmp_path, "evil\u061ctxt\u202eexe")
     assert "evil&lt;U+061C&gt;txt&lt;U+202E&gt;exe" in doc
     assert "\u061c" not in doc and "\u202e" not in doc
 
 
 def test_control_characters_in_names_and_titles_are_shown_in_the_html_report(tmp_path):
     # ESC, BEL and BS in a title or a file name reached the report raw, invisible to the reader.
-    folder = tmp_path / "f"
-    folder.mkdir()
-    body = "<p>" + " ".join(f"word{i}" for i in range(150)) + "</p>"
-    for name in ("a\x07.html", "b.html"):
-        (folder / name).write_text(
-            f"<html><head><title>red&#27;[31mtitle&#8;x</title></head><body>{body}</body></html>", encoding="utf-8"
-        )
-    doc = html_report(scan_folder(folder, ScanSettings(workers=1, use_cache=False)))
+    doc = _report_of_two_titled_pages(tmp_path, "red&#27;[31mtitle&#8;x", names=("a\x07.html", "b.html"))
     assert "red&lt;U+001B&gt;[31mtitle&lt;U+0008&gt;x" in doc and "a&lt;U+0007&gt;.html" in doc
     assert not any(c in doc for c in "\x1b\x07\x08")
