@@ -16,7 +16,8 @@ import lxml.etree
 import lxml.html
 import numpy as np
 
-from .tokens import normalize_whitespace
+from .gil_friendly import SUB_SLICE
+from .tokens import drop_invisible, normalize_whitespace
 
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True, remove_comments=True, remove_pis=True)
 # Elements whose end starts a new line of main text.
@@ -62,36 +63,33 @@ def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
 def element_text(root: lxml.html.HtmlElement) -> str:
     """Visible text of an element, one block (paragraph, heading, list item...) per line."""
     parts: list[str] = []
+    append, brk, block_tags, skip_tags = parts.append, _BREAK, _BLOCK_TAGS, _SKIP_TEXT_TAGS  # hot loop
     pre_depth = 0
-
-    def add(text: str) -> None:
-        text = text.replace(_BREAK, " ")
-        parts.append(text.replace("\n", _BREAK) if pre_depth else text)
-
     # iterwalk instead of recursion: nesting depth is unbounded with huge_tree.
     walker = lxml.etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
-        tag = el.tag.lower() if isinstance(el.tag, str) else None
+        tag = el.tag
+        tag = tag.lower() if tag.__class__ is str else None
         if event == "start":
-            if tag in _SKIP_TEXT_TAGS:
+            if tag in skip_tags:
                 walker.skip_subtree()  # its "end" event still comes and adds the tail
                 continue
-            if tag in _BLOCK_TAGS:
-                parts.append(_BREAK)
+            if tag in block_tags:
+                append(brk)
             if tag == "pre":
                 pre_depth += 1
-            if tag is not None and el.text:
-                add(el.text)
+            text = el.text if tag is not None else None
         else:
             if tag == "pre":
                 pre_depth -= 1
-            if tag in _BLOCK_TAGS:
-                parts.append(_BREAK)
-            if el.tail and el is not root:
-                add(el.tail)
+            if tag in block_tags:
+                append(brk)
+            text = el.tail if el is not root else None
+        if text:
+            text = text.replace(brk, " ")
+            append(text.replace("\n", brk) if pre_depth else text)
     # Source line breaks are plain whitespace; only block boundaries (and <pre> lines) break.
-    lines = (normalize_whitespace(line) for line in "".join(parts).split(_BREAK))
-    return "\n".join(line for line in lines if line)
+    return _lines(parts)
 
 #: libxml2's element depth limit with ``huge_tree`` (levels); a deeper page is cut there.
 LXML_DEPTH_LIMIT = 2048
@@ -167,68 +165,78 @@ def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
         return (), [], [], ""
     tags: list[str] = []
     parents: list[int] = []
-    own: list[list[str]] = []
+    own: list[str] = []
     stack: list[int] = []  # indices of the open elements
     parts: list[str] = []  # the body's text, as element_text builds it
     hidden = quiet = pre_depth = 0  # open elements whose text is not shown / not content / open <pre>s
     body = -1  # index of the <body> element, while it is open
     seen_body = False
-
-    def add(text: str) -> None:
-        text = text.replace(_BREAK, " ")
-        parts.append(text.replace("\n", _BREAK) if pre_depth else text)
+    # Inlined and with local names: this loop runs twice per element of every page scanned.
+    intern, append_tag, append_parent, append_own, append_part = (
+        sys.intern, tags.append, parents.append, own.append, parts.append)  # fmt: skip
+    skip_tags, block_tags, not_content, brk = _SKIP_TEXT_TAGS, _BLOCK_TAGS, _NOT_CONTENT_TAGS, _BREAK
 
     for event, el in lxml.etree.iterwalk(root, events=("start", "end")):
-        tag = el.tag.lower() if isinstance(el.tag, str) else None
-        in_body = body >= 0
+        tag = el.tag
+        tag = tag.lower() if tag.__class__ is str else None
         if event == "start":
             if tag is None:
                 continue
             index = len(tags)
-            tags.append(sys.intern(tag))
-            parents.append(stack[-1] if stack else -1)
+            append_tag(intern(tag))
+            append_parent(stack[-1] if stack else -1)
             stack.append(index)
-            skip = tag in _SKIP_TEXT_TAGS
+            skip = tag in skip_tags
             hidden += skip
-            quiet += skip or tag in _NOT_CONTENT_TAGS
-            own.append([el.text] if el.text and not quiet else [])
+            quiet += skip or tag in not_content
+            text = el.text
+            append_own(text if text and not quiet else "")
             if tag == "body" and not seen_body:
                 body, seen_body = index, True
-                if el.text and not hidden:
-                    add(el.text)
+                if text and not hidden:
+                    append_part(text.replace(brk, " "))
                 continue
-            if in_body and not hidden - skip:  # inside the body, not inside a hidden element
-                if tag in _BLOCK_TAGS:
-                    parts.append(_BREAK)
+            if body >= 0 and hidden == skip:  # inside the body, not inside a hidden element
+                if tag in block_tags:
+                    append_part(brk)
                 if tag == "pre":
                     pre_depth += 1
-                if el.text and not skip:
-                    add(el.text)
+                if text and not skip:
+                    text = text.replace(brk, " ")
+                    append_part(text.replace("\n", brk) if pre_depth else text)
         else:
+            in_body = body >= 0
             if tag is not None:
                 index = stack.pop()
-                skip = tag in _SKIP_TEXT_TAGS
+                skip = tag in skip_tags
                 hidden -= skip
-                quiet -= skip or tag in _NOT_CONTENT_TAGS
+                quiet -= skip or tag in not_content
                 if index == body:
                     body = -1
                     continue
                 if in_body and not hidden:
                     if tag == "pre":
                         pre_depth -= 1
-                    if tag in _BLOCK_TAGS:
-                        parts.append(_BREAK)
-            if el.tail:
+                    if tag in block_tags:
+                        append_part(brk)
+            tail = el.tail
+            if tail:
                 if stack and not quiet:
-                    own[stack[-1]].append(el.tail)
+                    parent = stack[-1]
+                    own[parent] = f"{own[parent]} {tail}" if own[parent] else tail
                 if body >= 0 and not hidden:
-                    add(el.tail)
-    if not seen_body:
-        visible = element_text(root)
-    else:
-        lines = (normalize_whitespace(line) for line in "".join(parts).split(_BREAK))
-        visible = "\n".join(line for line in lines if line)
-    return tuple(tags), parents, [" ".join(t) for t in own], visible
+                    tail = tail.replace(brk, " ")
+                    append_part(tail.replace("\n", brk) if pre_depth else tail)
+    visible = element_text(root) if not seen_body else _lines(parts)
+    return tuple(tags), parents, own, visible
+
+
+def _lines(parts: list[str]) -> str:
+    """The text of ``parts`` (text pieces and :data:`_BREAK` marks), one whitespace-normalized
+    block per line, empty blocks left out."""
+    text = drop_invisible("".join(parts))
+    lines = (" ".join(line.split()) if len(line) < SUB_SLICE else normalize_whitespace(line) for line in text.split(_BREAK))
+    return "\n".join(line for line in lines if line)
 
 
 def body_text(root) -> str:

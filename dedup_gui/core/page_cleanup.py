@@ -163,10 +163,20 @@ def _lxml_paragraphs(el) -> int:
     )
 
 
-def _lxml_is_overlay(el) -> bool:
+#: The elements (in document order) that :func:`_lxml_is_overlay_name` and :func:`_lxml_is_furniture`
+#: may accept: only these carry the attributes they read.
+_OVERLAY_MARKED = etree.XPath("descendant-or-self::*[@id or @class or @role or @aria-modal]")
+#: Elements that may be dialogs by their ARIA role or ``aria-modal`` (few on any page).
+_ARIA_MARKED = etree.XPath("descendant-or-self::*[@role or @aria-modal]")
+_FURNITURE_MARKED = etree.XPath("descendant::*[@id or @class or @aria-hidden or self::figcaption]")
+
+
+def _lxml_is_dialog(el) -> bool:
     role = (el.get("role") or "").lower()
-    if role in ("dialog", "alertdialog") or (el.get("aria-modal") or "").lower() == "true":
-        return True
+    return role in ("dialog", "alertdialog") or (el.get("aria-modal") or "").lower() == "true"
+
+
+def _lxml_is_overlay_name(el) -> bool:
     names = f"{el.get('id') or ''} {el.get('class') or ''}"
     return len(names) > 2 and is_overlay_name(names)
 
@@ -187,8 +197,10 @@ def drop_overlays(root) -> int:
     Returns:
         The number of elements removed (int).
     """
-    found = [el for el in root.iter() if isinstance(el.tag, str) and el.tag.lower() not in ("html", "body", "head")
-             and _lxml_is_overlay(el)]  # fmt: skip
+    # Only elements with one of the attributes can be overlays; XPath finds them in C.
+    dialogs = {el for el in _ARIA_MARKED(root) if _lxml_is_dialog(el)}
+    found = [el for el in _OVERLAY_MARKED(root) if el.tag.lower() not in ("html", "body", "head")
+             and (el in dialogs or _lxml_is_overlay_name(el))]  # fmt: skip
     if not found:
         return 0
     body = root.find(".//body")
@@ -224,8 +236,8 @@ def drop_furniture(root) -> int:
         The number of elements removed (int).
     """
     doomed = []
-    for el in root.iterdescendants():
-        if isinstance(el.tag, str) and _lxml_is_furniture(el) and _lxml_size(el) <= FURNITURE_MAX_CHARS:
+    for el in _FURNITURE_MARKED(root):
+        if _lxml_is_furniture(el) and _lxml_size(el) <= FURNITURE_MAX_CHARS:
             doomed.append(el)
     return _drop_outermost(doomed)
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 
 from .gil_friendly import set_in_slices
 from .tokens import tokenize
@@ -67,7 +66,7 @@ def content_span(parents: Sequence[int], texts: Sequence[str], main_text: str) -
     if n == 0 or not main_text.strip():
         return None
     known = set_in_slices(_grams(tokenize(main_text)))  # other threads get the GIL meanwhile
-    score = np.zeros(n)
+    score = [0] * n  # Python lists: per-item numpy indexing cost more than the sums themselves
     for i, text in enumerate(texts):
         if not text or text.isspace():
             continue
@@ -77,19 +76,18 @@ def content_span(parents: Sequence[int], texts: Sequence[str], main_text: str) -
         grams = _grams(tokens, SAMPLE_GRAMS)
         hits = sum(1 for g in grams if g in known)
         score[i] = len(tokens) if hits >= MATCH_SHARE * len(grams) else -len(tokens)
-    total = score.copy()
-    size = np.ones(n, dtype=np.int64)
-    parent = np.asarray(parents, dtype=np.int64)
+    total = score[:]
+    size = [1] * n
     for i in range(n - 1, 0, -1):  # children come after their parent in pre-order
-        p = parent[i]
+        p = parents[i]
         if p >= 0:
             total[p] += total[i]
             size[p] += size[i]
-    best_score = total.max()
+    best_score = max(total)
     if best_score <= 0:
         return None
-    best = int(np.flatnonzero(total == best_score)[-1])  # the deepest of equally good subtrees
-    return best, best + int(size[best])
+    best = n - 1 - total[::-1].index(best_score)  # the deepest of equally good subtrees
+    return best, best + size[best]
 
 
 def template_tags(tags: Sequence[str], span: tuple[int, int] | None) -> tuple[str, ...]:
