@@ -2,7 +2,7 @@
 
     python benchmarks/bench_extraction.py [FOLDER] [--list-below F1]    # default: ../shared/corpus
 
-Scores every page of FOLDER that has ground truth (:mod:`dedup_gui.core.extraction_eval`:
+Scores every page of FOLDER that has ground truth (:mod:`dedup_gui.core.evaluation.extraction_eval`:
 readability's ``expected.html``, cwced's ``cleaned/*.txt``, trafilatura's evaluation snippets)
 with the product's extractors (``readability``, ``fast``, ``resiliparse``: ``main_text``) and,
 in the same run, two peers as they come:
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup_gui.core.extraction_eval import (  # noqa: E402  (after the path set-up)
+from dedup_gui.core.evaluation.extraction_eval import (  # noqa: E402  (after the path set-up)
     DEFAULT_CORPUS,
     SCORING_NOTE,
     WARM_UP,

@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from dedup_gui.core.cache import clear_cache, default_cache_dir
+    from dedup_gui.core.pipeline.cache import clear_cache, default_cache_dir
     from dedup_gui.core.model import ScanSettings
     from dedup_gui.gui import freeze_startup_objects
     from dedup_gui.gui.compat import guard_none_refcount

@@ -4,7 +4,7 @@ against a baseline run in the same script.
     python benchmarks/bench_histogram.py [--sizes 10000 50000 100000] [--baseline-max 50000]
 
 The fingerprints are random 64-bit values with one in seven a copy of another (duplicates, as in
-a real crawl).  Ours is :func:`dedup_gui.core.histogram.hamming_histogram` (cache-sized blocks,
+a real crawl).  Ours is :func:`dedup_gui.core.views.histogram.hamming_histogram` (cache-sized blocks,
 distances counted two at a time, a thread per core).  The baseline is the straightforward NumPy
 version: blocks of 8 million pairs, ``np.bitwise_count`` of the XORs and ``np.bincount`` of them,
 in one thread.  Both must give the same 65 counts; the script checks it.
@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup_gui.core.histogram import hamming_histogram  # noqa: E402
+from dedup_gui.core.views.histogram import hamming_histogram  # noqa: E402
 
 
 def baseline_histogram(fps: np.ndarray, block: int = 8_000_000) -> np.ndarray:

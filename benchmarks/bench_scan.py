@@ -38,16 +38,16 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dedup_gui.core.candidates import candidate_pairs  # noqa: E402
-from dedup_gui.core.cluster import build_clusters  # noqa: E402
-from dedup_gui.core.decoding import decode_html  # noqa: E402
-from dedup_gui.core.extract import extract  # noqa: E402
-from dedup_gui.core.loading import discover, read_page_bytes  # noqa: E402
+from dedup_gui.core.pipeline.candidates import candidate_pairs  # noqa: E402
+from dedup_gui.core.pipeline.cluster import build_clusters  # noqa: E402
+from dedup_gui.core.pipeline.decoding import decode_html  # noqa: E402
+from dedup_gui.core.extraction.extract import extract  # noqa: E402
+from dedup_gui.core.pipeline.loading import discover, read_page_bytes  # noqa: E402
 from dedup_gui.core.model import DupType, ScanSettings, Thresholds  # noqa: E402
-from dedup_gui.core.scan import _analyse_with_cache, score_pairs, scan_folder  # noqa: E402
-from dedup_gui.core.shingles import minhash_signature, shingle_hashes  # noqa: E402
-from dedup_gui.core.simhash import simhash_text  # noqa: E402
-from dedup_gui.core.tokens import tokenize  # noqa: E402
+from dedup_gui.core.pipeline.scan import _analyse_with_cache, score_pairs, scan_folder  # noqa: E402
+from dedup_gui.core.fingerprints.shingles import minhash_signature, shingle_hashes  # noqa: E402
+from dedup_gui.core.fingerprints.simhash import simhash_text  # noqa: E402
+from dedup_gui.core.text.tokens import tokenize  # noqa: E402
 
 
 def peak_rss_mb() -> tuple[float, float]:
@@ -117,7 +117,7 @@ def exhaustive_check(pages, candidates, planted: set[tuple[int, int]], limit: in
     """
     from scipy import sparse
 
-    from dedup_gui.core.candidates import shared_content_counts
+    from dedup_gui.core.pipeline.candidates import shared_content_counts
 
     t = Thresholds()
     # In the order the corpus was made (p000000, d000001, ...: the number in the name), so a
@@ -175,8 +175,8 @@ def direct_recall(pages, planted: set[tuple[int, int]], found: set[tuple[int, in
     The scan's recall against this is the recall of the candidate stage alone: a planted pair
     that the classifier calls distinct even when compared (the extractor kept different blocks
     of the two pages) is a miss of the measures, not of the candidates."""
-    from dedup_gui.core.classify import classify
-    from dedup_gui.core.measures import pair_scores
+    from dedup_gui.core.pipeline.classify import classify
+    from dedup_gui.core.pipeline.measures import pair_scores
 
     thresholds = Thresholds()
     duplicates = {
@@ -200,7 +200,7 @@ def pool_speedup(folder: Path, n: int) -> tuple[float, float, int]:
 def our_scan(folder: Path, cache_dir: Path | None = None, extractor: str = "readability") -> dict:
     """Time the whole pipeline stage by stage with the default settings (pool; no cache, or the
     feature cache in ``cache_dir``, which a first run fills and later runs read)."""
-    from dedup_gui.core.cache import FeatureCache
+    from dedup_gui.core.pipeline.cache import FeatureCache
 
     settings = ScanSettings(
         use_cache=cache_dir is not None, cache_dir=str(cache_dir) if cache_dir else None, extractor=extractor

@@ -74,8 +74,8 @@ def build_result(n_pairs: int, n_pages: int, seed: int = SEED):
     """
     import numpy as np
 
-    from dedup_gui.core.classify import classify
-    from dedup_gui.core.cluster import build_clusters
+    from dedup_gui.core.pipeline.classify import classify
+    from dedup_gui.core.pipeline.cluster import build_clusters
     from dedup_gui.core.model import Page, Pair, PairScores, ScanResult, ScanSettings, Thresholds
 
     rng = np.random.default_rng(seed)
@@ -186,7 +186,7 @@ def run_config(n_pairs: int, n_pages: int, with_map: bool, repeat: int = 3) -> d
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(["bench"])
-    from dedup_gui.core.selection import pairs_at_distance
+    from dedup_gui.core.views.selection import pairs_at_distance
     from dedup_gui.gui.main_window import MainWindow
 
     t0 = time.perf_counter()

@@ -19,11 +19,11 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
-from .core.atomic import ExportError, atomic_write_bytes, check_writable
-from .core.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
-from .core.extract import EXTRACTORS
-from .core.extraction_eval import (
+from dedup_gui import __version__
+from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
+from dedup_gui.core.evaluation.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
+from dedup_gui.core.extraction.extract import EXTRACTORS
+from dedup_gui.core.evaluation.extraction_eval import (
     DEFAULT_CORPUS,
     SCORING_NOTE,
     format_table,
@@ -32,15 +32,15 @@ from .core.extraction_eval import (
     product_extractors,
     run_extractor,
 )
-from .core.keep import KEEP_RULE
-from .core.method_eval import METHOD_KEYS, evaluate_methods, format_methods, parse_methods, pr_figure
-from .core.model import ScanSettings, Thresholds
-from .core.progress import EtaEstimator, ScanCancelled
-from .core.report import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
-from .core.safe_text import csv_text
-from .core.safe_text import terminal_text as show
-from .core.scan import WORKERS_PER_CORE, max_workers, scan_folder
-from .export import export
+from dedup_gui.core.pipeline.keep import KEEP_RULE
+from dedup_gui.core.evaluation.method_eval import METHOD_KEYS, evaluate_methods, format_methods, parse_methods, pr_figure
+from dedup_gui.core.model import ScanSettings, Thresholds
+from dedup_gui.core.progress import EtaEstimator, ScanCancelled
+from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
+from dedup_gui.core.safe_text import csv_text
+from dedup_gui.core.safe_text import terminal_text as show
+from dedup_gui.core.pipeline.scan import WORKERS_PER_CORE, max_workers, scan_folder
+from dedup_gui.export import export
 
 SUBCOMMANDS = ("scan", "classify", "evaluate")
 
@@ -455,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     elif argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version")):
         return run_cli(argv)
-    from .gui import SCREENSHOT_VIEWS, run_gui  # the package imports Qt only to open the window
+    from dedup_gui.gui import SCREENSHOT_VIEWS, run_gui  # the package imports Qt only to open the window
 
     gui = argparse.ArgumentParser(prog="dedup-gui", description="Open the duplicate-page inspector window.")
     gui.add_argument("folder", nargs="?", help="folder to scan (default: the bundled sample pages)")

@@ -23,7 +23,7 @@ DOCS = REPO / "docs"
 sys.path.insert(0, str(REPO))
 
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.export import export
 
 

@@ -27,7 +27,7 @@ from PySide6.QtCore import QThreadPool  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from dedup_gui.core.model import ScanSettings  # noqa: E402
-from dedup_gui.core.scan import scan_folder  # noqa: E402
+from dedup_gui.core.pipeline.scan import scan_folder  # noqa: E402
 from dedup_gui.gui.teaching import TeachingWindow  # noqa: E402
 from dedup_gui.gui.teaching.simhash_view import TOY_TEXT  # noqa: E402
 

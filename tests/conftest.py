@@ -29,7 +29,7 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def sample_scan():
     """One scan of the bundled samples, shared by the tests that only read it."""
-    from dedup_gui.core.scan import scan_folder
+    from dedup_gui.core.pipeline.scan import scan_folder
 
     return scan_folder(SAMPLES)
 

@@ -138,7 +138,7 @@ def test_too_many_workers_are_refused_and_capped(tmp_path):
     import os
 
     from dedup_gui.core.model import ScanSettings
-    from dedup_gui.core.executors import WORKERS_PER_CORE, _worker_count
+    from dedup_gui.core.pipeline.executors import WORKERS_PER_CORE, _worker_count
 
     proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.json"), "--workers", "500")
     assert proc.returncode == 1 and "--workers 500 is more than" in proc.stderr

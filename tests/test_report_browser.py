@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.export import export
 
 from .core.test_report import EVIL_NAME, EVIL_TITLE, make_evil_folder

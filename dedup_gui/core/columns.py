@@ -22,7 +22,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from .model import TYPE_ORDER, DupType, ScanResult
+from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
 
 #: The index of each type in :data:`~dedup_gui.core.model.TYPE_ORDER`: a pair's type code.
 TYPE_CODE: dict[DupType, int] = {t: i for i, t in enumerate(TYPE_ORDER)}
@@ -330,7 +330,7 @@ def substring_mask(strings: Sequence[str], text: str) -> np.ndarray:
 
 def distance_counts_by_type(result: ScanResult, bits: int = 64) -> dict[DupType, np.ndarray]:
     """For each duplicate type, how many classified pairs lie at each Hamming distance: the
-    counts behind :func:`dedup_gui.core.histogram.type_counts_by_distance` (distinct pairs and
+    counts behind :func:`dedup_gui.core.views.histogram.type_counts_by_distance` (distinct pairs and
     pairs involving a page without text are left out), from the pair columns in one
     ``np.bincount`` instead of a Python step per pair.
 

@@ -125,14 +125,14 @@ class Page:
         file_sha1: SHA-1 hex digest of the raw file bytes these features were made from (the
             feature cache's key); ``""`` if unknown.
         file_stamp: the file's ``(size in bytes, mtime in ns)`` while it was read, if old enough
-            to identify that content (:func:`dedup_gui.core.loading.trusted_stamp`), else
+            to identify that content (:func:`dedup_gui.core.pipeline.loading.trusted_stamp`), else
             ``None``; also ``None`` for a page from the feature cache.  A property of this one
             file, never stored with the features (a copy has another).
         content_span: the main-content subtree as an element range ``(start, end)`` of
-            ``tag_sequence`` (:mod:`dedup_gui.core.template`); the rest is the page's template.
+            ``tag_sequence`` (:mod:`dedup_gui.core.extraction.template`); the rest is the page's template.
             ``None`` when the page has no usable text or no element holds it.
         other_lines: hashes of the page's visible lines that are not lines of its main text
-            (sorted unique ``np.uint32``, :func:`dedup_gui.core.site_template.line_hash`); the
+            (sorted unique ``np.uint32``, :func:`dedup_gui.core.pipeline.site_template.line_hash`); the
             scan learns each site's template from them.
         repeated_lines: hashes of the main text's lines that the page shows more than once (its
             article quoted in a box beside it): never its template.
@@ -202,7 +202,7 @@ class PairScores:
         content_containment: share of the smaller page's content shingles found in the other.
         layout_similarity: normalized Levenshtein similarity of the DOM tag sequences of the two
             pages' templates, each page's main-content subtree collapsed to one element
-            (Di Lucca, Di Penta and Fasolino, COMPSAC 2002; :mod:`dedup_gui.core.template`).
+            (Di Lucca, Di Penta and Fasolino, COMPSAC 2002; :mod:`dedup_gui.core.extraction.template`).
         hamming_distance: differing bits between the two 64-bit SimHashes (0..64).
         jaccard: Jaccard similarity of the two shingle sets (Broder 1997), exact.
         identical_bytes: ``True`` when both files have the same bytes.
@@ -211,7 +211,7 @@ class PairScores:
             shingles: ``"left"`` (the left page's share inside the right one), ``"right"``, or
             ``""`` (pages of about one length, or no text).
         templates_known: ``True`` when the scan learned the site template of both pages
-            (:mod:`dedup_gui.core.site_template`): their main texts are then free of template
+            (:mod:`dedup_gui.core.pipeline.site_template`): their main texts are then free of template
             text, and one inside the other is not the same content.
     """
 
@@ -274,27 +274,27 @@ class ScanSettings:
             threshold a little in the window still finds the pairs.
         boilerplate_pages: a content shingle found in more than this many distinct main texts
             is boilerplate of the collection (template text the extractor left in): it does not
-            make pages candidates (:mod:`dedup_gui.core.candidates`).
+            make pages candidates (:mod:`dedup_gui.core.pipeline.candidates`).
         workers: processes for the per-page stage (1 = in this process, with no per-page time
             limit; 0 = one per core, at most one per file; at most 4 per core in any case).
         page_timeout: seconds one page may take in a worker process before it is cut off and
             reported (in-process scans, ``workers=1``, have no time limit).
         page_memory_bytes: address-space limit of each worker process (bytes); a page that
             needs more is reported, not the machine exhausted.
-        use_cache: read and write the feature cache (:mod:`dedup_gui.core.cache`).
+        use_cache: read and write the feature cache (:mod:`dedup_gui.core.pipeline.cache`).
         extractor: the main-content extractor: ``"readability"`` (default, readability-lxml),
             ``"fast"`` (readability's algorithm on the selectolax/lexbor parser) or
-            ``"resiliparse"``; see :data:`dedup_gui.core.extract.EXTRACTORS`.
+            ``"resiliparse"``; see :data:`dedup_gui.core.extraction.extract.EXTRACTORS`.
         dask_scheduler: address of a Dask distributed scheduler (e.g. ``"tcp://10.0.0.5:8786"``)
             to run the per-page stage on; ``None`` to run it on this machine.
         cache_dir: the cache folder; ``None`` for the user's cache directory.
         learn_templates: learn each site's template from the folder and take it out of the
-            pages' main texts (:mod:`dedup_gui.core.site_template`).
+            pages' main texts (:mod:`dedup_gui.core.pipeline.site_template`).
         follow_links: follow symbolic links whose target lies outside the scanned folder (read
             the files and walk the folders they point to); ``False`` (default) lists them as
             skipped, so a link cannot bring outside files (``/etc/passwd``) into a scan and its
             reports.  Links inside the folder are followed either way
-            (:func:`dedup_gui.core.walk.discover`).
+            (:func:`dedup_gui.core.pipeline.walk.discover`).
     """
 
     max_file_bytes: int = 50 * 1024 * 1024
@@ -337,11 +337,11 @@ class ScanResult:
         also_at: the other addresses of pages, through symbolic links that were not read again
             (``latest/x.html`` for ``v2/x.html`` when ``latest`` links to ``v2``):
             ``{page path: (other path, ...)}``, sorted; pages without one are left out
-            (:func:`dedup_gui.core.walk.discover`).
+            (:func:`dedup_gui.core.pipeline.walk.discover`).
         star_groups: groups of more than 30 near-copies of one page that the candidate stage
             paired only as a star around the group's first page (page indices, that page
             first): their members were never compared with each other
-            (:mod:`dedup_gui.core.candidates`); the keep clusters use them.
+            (:mod:`dedup_gui.core.pipeline.candidates`); the keep clusters use them.
     """
 
     root: str
@@ -389,7 +389,7 @@ class ScanResult:
 
     def type_counts(self) -> dict[DupType, int]:
         """Number of pairs of each type, in :data:`TYPE_ORDER` (dict[DupType, int])."""
-        from .columns import pair_columns  # imports this module; the type column is one C pass
+        from dedup_gui.core.columns import pair_columns  # imports this module; the type column is one C pass
 
         counts = np.bincount(pair_columns(self).type_code, minlength=len(TYPE_ORDER)) if self.pairs else ()
         return {t: int(counts[i]) if len(counts) else 0 for i, t in enumerate(TYPE_ORDER)}

@@ -164,6 +164,6 @@ class ExportRunner(QObject):
 
 
 def shown_pairs(panel) -> list[Pair]:
-    """The pairs a pairs :class:`~dedup_gui.gui.table_panel.TablePanel` shows (what its filters
+    """The pairs a pairs :class:`~dedup_gui.gui.tables.table_panel.TablePanel` shows (what its filters
     let through), in its order (list[Pair])."""
     return panel.model.shown_pairs()

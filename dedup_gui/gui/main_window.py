@@ -4,7 +4,7 @@ the thresholds in side panels.
 The window starts scans in a :class:`~dedup_gui.gui.worker.ScanThread`, shows their progress,
 ETA and outcome in the status bar, and loads a finished :class:`ScanResult` into every view.  A
 threshold change re-classifies the scan off the GUI thread
-(:func:`dedup_gui.core.classify.reclassify`) and every view follows, keeping the selected pair.
+(:func:`dedup_gui.core.pipeline.classify.reclassify`) and every view follows, keeping the selected pair.
 Selections are synchronized: a pair selected in the table is shown in the inspector, ringed on
 the map, marked on the histogram and its cluster highlighted; a histogram bar, a map point or a
 cluster filters or selects in the tables.
@@ -29,28 +29,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.cache import clear_cache
-from dedup_gui.core.classify import reclassify
+from dedup_gui.core.pipeline.cache import clear_cache
+from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.columns import pair_columns
-from dedup_gui.core.extract import EXTRACTORS
-from dedup_gui.core.keep_clusters import keep_clusters_of
+from dedup_gui.core.extraction.extract import EXTRACTORS
+from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
-from dedup_gui.core.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
+from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.gui import worker
-from dedup_gui.gui.clusters_view import ClustersView
+from dedup_gui.gui.tables.clusters_view import ClustersView
 from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, shown_pairs
 from dedup_gui.gui.file_actions import dropped_folder
-from dedup_gui.gui.histogram_view import HistogramView
+from dedup_gui.gui.charts.histogram_view import HistogramView
 from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
 from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector.jobs import LatestJob, collect_unfrozen, freeze_long_lived
-from dedup_gui.gui.map_view import MapView
-from dedup_gui.gui.models import ErrorsModel, PagesModel, PairsModel
+from dedup_gui.gui.charts.map_view import MapView
+from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.scan_status import ScanStatus
 from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_window_layout
-from dedup_gui.gui.table_panel import TablePanel
+from dedup_gui.gui.tables.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.worker import ScanFunction, ScanThread
@@ -86,7 +86,7 @@ def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:
 def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
     """``scan_fn``, followed in the scan's own thread by building the result's pair columns
     (:func:`~dedup_gui.core.columns.pair_columns`) and keep clusters
-    (:func:`~dedup_gui.core.keep_clusters.keep_clusters_of`).  The tables, the charts and the
+    (:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`).  The tables, the charts and the
     cluster tree sort, filter and count with them; built there, they cost the GUI thread nothing
     when the result arrives (about half a second per million pairs).
 
@@ -109,7 +109,7 @@ def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
 
 
 def reclassify_with_columns(result: ScanResult, thresholds: Thresholds) -> ScanResult:
-    """:func:`~dedup_gui.core.classify.reclassify`, then the new result's pair columns and keep
+    """:func:`~dedup_gui.core.pipeline.classify.reclassify`, then the new result's pair columns and keep
     clusters are built (in the calling thread: the window runs this as a background job).
 
     Returns:

@@ -4,7 +4,7 @@ window's geometry and layout, splitter sizes and a few view options.
 The settings live under organization ``dedup-gui``, application ``dedup-gui`` (on Linux
 ``~/.config/dedup-gui/dedup-gui.conf``).  Set the environment variable ``DEDUP_GUI_SETTINGS`` to
 an INI file to use that file instead (tests, portable installs).  The rules (how the recent list
-grows, how stored thresholds are validated) are in :mod:`dedup_gui.core.preferences`.
+grows, how stored thresholds are validated) are in :mod:`dedup_gui.core.views.preferences`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import os
 from PySide6.QtCore import QByteArray, QSettings
 
 from dedup_gui.core.model import Thresholds
-from dedup_gui.core.preferences import (
+from dedup_gui.core.views.preferences import (
     MAX_RECENT,
     THRESHOLD_FIELDS,
     remember_recent,

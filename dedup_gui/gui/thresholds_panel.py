@@ -2,7 +2,7 @@
 
 Each change is announced after a short pause (so typing ``0.65`` re-classifies once, not three
 times); the window then re-classifies every pair with
-:func:`dedup_gui.core.classify.reclassify`, without rescanning.
+:func:`dedup_gui.core.pipeline.classify.reclassify`, without rescanning.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
-from dedup_gui.core.extract import EXTRACTORS
+from dedup_gui.core.extraction.extract import EXTRACTORS
 from PySide6.QtWidgets import QMenu
 
 if TYPE_CHECKING:

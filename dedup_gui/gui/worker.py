@@ -21,7 +21,7 @@ from dedup_gui.gui.inspector.jobs import gc_pause
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import CancelToken, Progress, ScanCancelled
 
-#: The signature of ``dedup_gui.core.scan.scan_folder``.
+#: The signature of ``dedup_gui.core.pipeline.scan.scan_folder``.
 ScanFunction = Callable[
     [str | Path, ScanSettings | None, Thresholds | None, Progress | None], ScanResult
 ]
@@ -33,13 +33,13 @@ def scan_folder(
     thresholds: Thresholds | None = None,
     progress: Progress | None = None,
 ) -> ScanResult:
-    """Run the engine's :func:`dedup_gui.core.scan.scan_folder` (imported on first use, so the
+    """Run the engine's :func:`dedup_gui.core.pipeline.scan.scan_folder` (imported on first use, so the
     window opens before the engine's dependencies load).
 
     Returns:
         the :class:`ScanResult`.  Raises ``ScanCancelled`` when ``progress`` is cancelled.
     """
-    from dedup_gui.core.scan import scan_folder as engine_scan_folder
+    from dedup_gui.core.pipeline.scan import scan_folder as engine_scan_folder
 
     return engine_scan_folder(root, settings=settings, thresholds=thresholds, progress=progress)
 

@@ -3,7 +3,7 @@
 import os
 import time
 
-from dedup_gui.core.executors import analyse_file
+from dedup_gui.core.pipeline.executors import analyse_file
 
 
 def hang_on_marked_files(source, settings):

@@ -2,7 +2,7 @@
 
 import random
 
-from dedup_gui.core.align import (
+from dedup_gui.core.text.align import (
     EXACT_LIMIT,
     Opcode,
     align,
@@ -63,7 +63,7 @@ def test_a_long_list_without_punctuation_is_compared_item_by_item():
     # A tester's 9,000-item list (350,000 characters, no sentence ends) with one item renamed got
     # content similarity 0.000: it was one unit, too large to compare, so the whole length
     # counted as changed.  Content-defined word boundaries cut it into small units.
-    from dedup_gui.core.align import LONG_UNIT, levenshtein_distance, plain_distance, split_units
+    from dedup_gui.core.text.align import LONG_UNIT, levenshtein_distance, plain_distance, split_units
 
     items = [f"item number {i} of the catalogue list" for i in range(9000)]
     a = " ".join(items)
@@ -87,7 +87,7 @@ def _covers(ops, a, b) -> bool:
 
 
 def test_a_bounded_alignment_is_the_same_up_to_its_limit_and_cut_at_unique_items_beyond():
-    from dedup_gui.core.align import align_bounded
+    from dedup_gui.core.text.align import align_bounded
 
     rng = random.Random(3)
     for _ in range(200):  # small alignments: exactly align()'s, whatever the limit

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.attribute_bound import MAX_ATTRIBUTES, bound_attributes
-from dedup_gui.core.decoding import decode_html
-from dedup_gui.core.features import load_path
+from dedup_gui.core.extraction.attribute_bound import MAX_ATTRIBUTES, bound_attributes
+from dedup_gui.core.pipeline.decoding import decode_html
+from dedup_gui.core.pipeline.features import load_path
 from dedup_gui.core.model import ScanSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,7 +111,7 @@ def test_the_real_corpus_is_unchanged(shared_dir):
 
 
 def test_the_rendered_view_says_what_was_cut(tmp_path):
-    from dedup_gui.core.safe_html import prepare_page
+    from dedup_gui.core.views.safe_html import prepare_page
 
     path = tmp_path / "many.html"
     path.write_text(_page([f'title="t{i}"' for i in range(1_500)]))
@@ -131,8 +131,8 @@ CALLS = {
 }
 PRELUDE = (
     "import sys\nfrom dataclasses import replace\nfrom types import SimpleNamespace\n"
-    "from dedup_gui.core.features import load_path\nfrom dedup_gui.core.layout_diff import page_layout\n"
-    "from dedup_gui.core.model import ScanSettings\nfrom dedup_gui.core.safe_html import clean_html\n"
+    "from dedup_gui.core.pipeline.features import load_path\nfrom dedup_gui.core.views.layout_diff import page_layout\n"
+    "from dedup_gui.core.model import ScanSettings\nfrom dedup_gui.core.views.safe_html import clean_html\n"
     "path = sys.argv[1]\n"
 )
 

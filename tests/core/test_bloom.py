@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from dedup_gui.core.bloom import BloomFilter, bloom_similarity, estimated_items, false_positive_rate
+from dedup_gui.core.methods.bloom import BloomFilter, bloom_similarity, estimated_items, false_positive_rate
 
 
 def test_false_positive_rate_formula():

@@ -8,9 +8,9 @@ from time import time_ns
 
 import pytest
 
-from dedup_gui.core.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
+from dedup_gui.core.pipeline.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import pair_cache_key, scan_folder
+from dedup_gui.core.pipeline.scan import pair_cache_key, scan_folder
 
 from ..conftest import SAMPLES
 from .blocking import finishes_within
@@ -114,7 +114,7 @@ def test_cache_problems_are_told_in_the_scan_notes(tmp_path):
     (cache_dir / CACHE_FILE).write_bytes(b"junk" * 1000)
     result = scan_folder(folder, ScanSettings(workers=1, cache_dir=str(cache_dir)))
     assert any("rebuilt" in n for n in result.notes)
-    from dedup_gui.core.report import summary_text
+    from dedup_gui.core.reports.write import summary_text
 
     assert "note: feature cache was damaged" in summary_text(result)
 
@@ -165,7 +165,7 @@ def test_a_cancelled_scan_keeps_the_pages_it_analysed(tmp_path):
     settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
     with pytest.raises(ScanCancelled):
         scan_folder(folder, settings, progress=CancelAfterFive())
-    from dedup_gui.core.loading import discover
+    from dedup_gui.core.pipeline.loading import discover
 
     files = discover(folder).files
     first_five = {hashlib.sha1(open(f.abspath, "rb").read()).digest() for f in files[:5]}
@@ -236,7 +236,7 @@ def test_a_file_rewritten_after_it_was_read_never_gets_the_other_versions_featur
     # the old bytes' hash: a later scan reports the new version for the file, and copies of
     # each version elsewhere get their own version.  (Before: the page was stored under the
     # hash of the file at storing time, i.e. the new bytes, with the old version's features.)
-    import dedup_gui.core.features as features_mod
+    import dedup_gui.core.pipeline.features as features_mod
 
     folder = tmp_path / "pages"
     folder.mkdir()
@@ -298,7 +298,7 @@ def test_a_same_size_rewrite_within_the_same_timestamp_tick_is_seen(tmp_path):
 def test_the_stamp_of_a_file_unchanged_for_a_while_spares_hashing_it_again(tmp_path, monkeypatch):
     # The "racy" rule must not switch the stamp table off: a file last changed an hour ago is
     # recognised by its size and mtime alone on a rescan.
-    import dedup_gui.core.cache as cache_mod
+    import dedup_gui.core.pipeline.cache as cache_mod
 
     folder = tmp_path / "pages"
     folder.mkdir()
@@ -362,7 +362,7 @@ def test_a_lookup_records_the_stamp_of_the_bytes_it_hashed(tmp_path, monkeypatch
 def test_hash_file_gives_nothing_for_a_file_changing_while_it_is_hashed(tmp_path, monkeypatch):
     # os.fstat before and after hashing differ (the file grew meanwhile): no hash, so no stamp
     # row is recorded for it and the scan reads the file itself.
-    from dedup_gui.core.cache import hash_file
+    from dedup_gui.core.pipeline.cache import hash_file
 
     target = tmp_path / "walk.html"
     target.write_bytes(OLD_PAGE)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from dedup_gui.core.candidates import containment_pairs
+from dedup_gui.core.pipeline.candidates import containment_pairs
 from dedup_gui.core.model import Page
 
 
@@ -33,7 +33,7 @@ def test_boilerplate_shingles_do_not_count():
 
 def test_many_copies_of_one_text_make_a_star_not_all_pairs(tmp_path):
     from dedup_gui.core.model import DupType, ScanSettings
-    from dedup_gui.core.scan import scan_folder
+    from dedup_gui.core.pipeline.scan import scan_folder
 
     body = "<p>" + " ".join(f"word{i}" for i in range(120)) + "</p>"
     for i in range(120):  # same main text, different bytes (a comment differs)
@@ -56,9 +56,9 @@ def test_pages_of_one_template_are_not_all_candidates():
     # also share 40 shingles of real content, stay a candidate pair.
     from dataclasses import replace
 
-    from dedup_gui.core.candidates import candidate_pairs
+    from dedup_gui.core.pipeline.candidates import candidate_pairs
     from dedup_gui.core.model import ScanSettings
-    from dedup_gui.core.shingles import minhash_signature
+    from dedup_gui.core.fingerprints.shingles import minhash_signature
 
     rng = np.random.default_rng(11)
     pages = []
@@ -71,8 +71,8 @@ def test_pages_of_one_template_are_not_all_candidates():
     assert candidate_pairs(pages, ScanSettings(boilerplate_pages=50)) == [(3, 4)]
     # The scan tells it: 58 pages have half their shingles (40 of 80) in the boilerplate block;
     # pages 3 and 4 have 40 of 120.
-    from dedup_gui.core.candidates import find_candidates
-    from dedup_gui.core.scan import candidate_notes
+    from dedup_gui.core.pipeline.candidates import find_candidates
+    from dedup_gui.core.pipeline.scan import candidate_notes
 
     found = find_candidates(pages, ScanSettings(boilerplate_pages=50))
     assert (found.mostly_boilerplate, found.near_copy_stars) == (58, 0)
@@ -92,9 +92,9 @@ def test_simhash_pairs_of_one_template_need_shared_content():
     # for them SimHash is the only signal, so their SimHash pairs stay.
     from dataclasses import replace
 
-    from dedup_gui.core.candidates import candidate_pairs
+    from dedup_gui.core.pipeline.candidates import candidate_pairs
     from dedup_gui.core.model import ScanSettings
-    from dedup_gui.core.shingles import minhash_signature
+    from dedup_gui.core.fingerprints.shingles import minhash_signature
 
     pages = []
     for i in range(63):
@@ -116,7 +116,7 @@ def near_copies(n, shared=200, own=2, seed=5):
     apart, with real 128-permutation MinHash signatures."""
     from dataclasses import replace
 
-    from dedup_gui.core.shingles import minhash_signature
+    from dedup_gui.core.fingerprints.shingles import minhash_signature
 
     pages = []
     for i in range(n):
@@ -126,7 +126,7 @@ def near_copies(n, shared=200, own=2, seed=5):
 
 
 def test_near_copy_groups_gather_copies_not_pages_of_one_template():
-    from dedup_gui.core.candidates import near_copy_groups
+    from dedup_gui.core.pipeline.candidates import near_copy_groups
 
     # 40 copies: 200 common shingles and 2 of their own, so Jaccard 200/204 = 0.98 >= 0.6.
     assert near_copy_groups(near_copies(40)) == [list(range(40))]
@@ -145,7 +145,7 @@ def test_many_near_copies_are_a_star_not_boilerplate():
     # 120 near-copies: every common shingle is in 120 > 50 texts, so by the boilerplate rule
     # alone nothing would pair them (the bug this guards).  They are one group of near-copies,
     # more than FULL_BUCKET_LIMIT = 30, so the pairs are a star around the first page.
-    from dedup_gui.core.candidates import candidate_pairs
+    from dedup_gui.core.pipeline.candidates import candidate_pairs
     from dedup_gui.core.model import ScanSettings
 
     assert candidate_pairs(near_copies(120), ScanSettings(boilerplate_pages=50)) == [(0, j) for j in range(1, 120)]
@@ -155,7 +155,7 @@ def test_many_near_copies_are_a_star_not_boilerplate():
 
 def test_scan_of_sixty_near_copies_finds_one_cluster(tmp_path):
     from dedup_gui.core.model import DupType, ScanSettings
-    from dedup_gui.core.scan import scan_folder
+    from dedup_gui.core.pipeline.scan import scan_folder
 
     words = [f"word{i}" for i in range(300)]
     for i in range(60):  # each copy has two words of its own: a date and a counter, say
@@ -170,7 +170,7 @@ def test_scan_of_sixty_near_copies_finds_one_cluster(tmp_path):
     assert all(p.type is DupType.FULL for p in result.pairs)
     assert len(result.clusters) == 1 and len(result.clusters[0].pages) == 60
     assert any("near-copies of one page was paired as a star" in note for note in result.notes)
-    from dedup_gui.core.report import summary_dict
+    from dedup_gui.core.reports.write import summary_dict
     from dedup_gui.gui.main_window import summarize
 
     assert summary_dict(result)["notes"] == result.notes  # the JSON and HTML reports say it too
@@ -182,7 +182,7 @@ def test_the_candidate_stage_stops_when_the_scan_is_cancelled():
     # stage now asks between steps.
     import pytest
 
-    from dedup_gui.core.candidates import find_candidates
+    from dedup_gui.core.pipeline.candidates import find_candidates
     from dedup_gui.core.model import ScanSettings
     from dedup_gui.core.progress import ScanCancelled
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from dedup_gui.core.chunking import ChunkParams, chunk_boundaries, chunk_hash_set, chunks, rolling_hashes
+from dedup_gui.core.methods.chunking import ChunkParams, chunk_boundaries, chunk_hash_set, chunks, rolling_hashes
 
 # Small numbers for hand computation: window 2, base 10, modulus 1000, codes a=97 .. d=100.
 #   h[0] = 97                       ("a", window not yet full)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from dedup_gui.core.classify import classify, explain
-from dedup_gui.core.cluster import UnionFind, build_clusters
-from dedup_gui.core.evaluate import LabeledPair, ScoredPair, evaluate
+from dedup_gui.core.pipeline.classify import classify, explain
+from dedup_gui.core.pipeline.cluster import UnionFind, build_clusters
+from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, evaluate
 from dedup_gui.core.model import DupType, Pair, PairScores, Thresholds
 
 T = Thresholds(layout_same=0.6)  # the rule at fixed thresholds: content_same 0.925, content_partial 0.2
@@ -117,7 +117,7 @@ def test_type_codes_match_classify_on_every_kind_of_pair():
     # the edges: values exactly at a threshold, identical bytes, pages without text.
     import numpy as np
 
-    from dedup_gui.core.classify import type_codes
+    from dedup_gui.core.pipeline.classify import type_codes
     from dedup_gui.core.columns import TYPE_CODE, PairColumns
     from dedup_gui.core.model import PairScores
 

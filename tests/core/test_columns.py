@@ -19,7 +19,7 @@ from dedup_gui.core.columns import (
     substring_mask,
     text_ranks,
 )
-from dedup_gui.core.histogram import type_counts_by_distance
+from dedup_gui.core.views.histogram import type_counts_by_distance
 from dedup_gui.core.model import (
     TYPE_ORDER,
     Cluster,
@@ -31,7 +31,7 @@ from dedup_gui.core.model import (
     ScanSettings,
     Thresholds,
 )
-from dedup_gui.core.selection import cluster_pairs, cluster_summaries, first_pair_of_page, pairs_at_distance
+from dedup_gui.core.views.selection import cluster_pairs, cluster_summaries, first_pair_of_page, pairs_at_distance
 
 
 def page(path: str, has_text: bool = True) -> Page:
@@ -200,7 +200,7 @@ def test_vectorized_selection_helpers(small):
 def test_points_image_draws_dots_in_type_colours_the_later_on_top():
     from matplotlib.colors import to_rgba
 
-    from dedup_gui.core.charts import TYPE_COLORS, points_image
+    from dedup_gui.core.views.charts import TYPE_COLORS, points_image
 
     points = np.array([[0.0, 0.0], [0.5, 0.5], [0.5, 0.5], [1.0, 1.0]])
     codes = np.array([0, 1, 2, 4])  # full, content, layout (same place: drawn later), distinct
@@ -219,7 +219,7 @@ def test_points_image_draws_dots_in_type_colours_the_later_on_top():
 
 
 def test_map_of_very_many_pairs_is_one_image(sample_scan):
-    from dedup_gui.core.charts import IMAGE_POINTS, map_figure
+    from dedup_gui.core.views.charts import IMAGE_POINTS, map_figure
 
     many = dataclasses.replace(sample_scan, pairs=sample_scan.pairs * (IMAGE_POINTS // len(sample_scan.pairs) + 1))
     ax = map_figure(many).axes[0]

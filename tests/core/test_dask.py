@@ -3,7 +3,7 @@
 import pytest
 
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 
 from ..conftest import SAMPLES
 
@@ -36,7 +36,7 @@ def test_workers_that_cannot_load_the_engine_stop_the_scan_with_one_clear_error(
 
 
 def test_a_scheduler_without_workers_is_reported_not_waited_on_forever(monkeypatch):
-    from dedup_gui.core import executors as scan_module
+    from dedup_gui.core.pipeline import executors as scan_module
 
     monkeypatch.setattr(scan_module, "DASK_WORKER_WAIT", 2.0)
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:

@@ -1,4 +1,4 @@
-"""Tests of dedup_gui.core.decoding: bytes -> text, on small hand-made pages.
+"""Tests of dedup_gui.core.pipeline.decoding: bytes -> text, on small hand-made pages.
 
 Every page is written here as a Python str and encoded with a known codec, so the expected text is
 the str itself: a right decode gives it back exactly (round trip), nothing cut, nothing replaced.
@@ -10,10 +10,10 @@ import codecs
 
 import pytest
 
-from dedup_gui.core.decoding import BROWSER_CODECS, declared_charset, decode_html, normalize_label
-from dedup_gui.core.features import page_from_bytes
+from dedup_gui.core.pipeline.decoding import BROWSER_CODECS, declared_charset, decode_html, normalize_label
+from dedup_gui.core.pipeline.features import page_from_bytes
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 
 # A realistic Chinese paragraph (four sentences) about duplicate-page detection.
 ZH_PARAGRAPH = (

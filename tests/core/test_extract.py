@@ -1,11 +1,11 @@
-"""Tests of dedup_gui.core.extract on hand-made HTML: title, URL, tag sequence, main text."""
+"""Tests of dedup_gui.core.extraction.extract on hand-made HTML: title, URL, tag sequence, main text."""
 
 from __future__ import annotations
 
 import pytest
 
-from dedup_gui.core.extract import element_text, extract, page_title, page_url, parse_html, tag_sequence
-from dedup_gui.core.tokens import tokenize
+from dedup_gui.core.extraction.extract import element_text, extract, page_title, page_url, parse_html, tag_sequence
+from dedup_gui.core.text.tokens import tokenize
 
 SAVED_FROM = "<!-- saved from url=(0022)https://example.org/a/ -->\n"  # 22 = len of the URL
 

@@ -1,7 +1,7 @@
 """The fast extractor (``--extractor fast``): Readability's algorithm on the lexbor parser.
 
 Each test is a small hand-made page for one rule of readability-lxml 0.9 that the port in
-dedup_gui/core/readability_lexbor.py reproduces; where the test says so, the default extractor
+dedup_gui/core/extraction/readability_lexbor.py reproduces; where the test says so, the default extractor
 (readability-lxml itself) gives the same text, which is the point of the port.
 """
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.extract import EXTRACTORS, extract, main_text
-from dedup_gui.core.readability_lexbor import readability_lexbor_text
+from dedup_gui.core.extraction.extract import EXTRACTORS, extract, main_text
+from dedup_gui.core.extraction.readability_lexbor import readability_lexbor_text
 
 from .test_extract import ARTICLE_PAGE, ARTICLE_PARAGRAPHS, SCRIPT_STYLE_MARKERS
 
@@ -221,7 +221,7 @@ def test_a_huge_paragraph_is_extracted_whole() -> None:
 
 
 def test_labelled_pairs_macro_f1_with_the_fast_extractor(shared_dir: Path) -> None:
-    from dedup_gui.core.evaluate import evaluate, read_labels, score_labeled_pairs
+    from dedup_gui.core.evaluation.evaluate import evaluate, read_labels, score_labeled_pairs
     from dedup_gui.core.model import ScanSettings
 
     labels_csv = shared_dir / "pairs" / "labels.csv"
@@ -270,7 +270,7 @@ def test_fast_takes_title_and_url_from_its_own_parse_by_the_same_rules(head: str
 
 
 def test_fast_parses_an_ordinary_page_once(monkeypatch) -> None:
-    import dedup_gui.core.extract as extract_module
+    import dedup_gui.core.extraction.extract as extract_module
 
     parsed = []
     real = extract_module.parse_html
@@ -285,7 +285,7 @@ def test_fast_parses_an_ordinary_page_once(monkeypatch) -> None:
 
 
 def test_depth_bound_without_parsing() -> None:
-    from dedup_gui.core.extract import may_nest_deeper_than
+    from dedup_gui.core.extraction.extract import may_nest_deeper_than
 
     assert not may_nest_deeper_than("<div>" * 5, 5)  # 5 tags cannot nest 6 deep
     assert may_nest_deeper_than("<div>" * 6, 5)
@@ -297,7 +297,7 @@ def test_depth_bound_without_parsing() -> None:
 
 
 def test_depth_bound_ignores_end_tags_in_comments_scripts_and_at_depth_zero() -> None:
-    from dedup_gui.core.extract import may_nest_deeper_than
+    from dedup_gui.core.extraction.extract import may_nest_deeper_than
 
     deep = "<div>" * 6
     # a tester hid end tags in a comment before a deep page: they close nothing
@@ -322,7 +322,7 @@ def test_depth_bound_ignores_end_tags_in_comments_scripts_and_at_depth_zero() ->
 def test_depth_bound_follows_the_html5_comment_and_raw_text_rules(prefix: str) -> None:
     # A tester's prefixes that the first rules read as a comment or script running to the end,
     # hiding every <div> after them.
-    from dedup_gui.core.extract import may_nest_deeper_than
+    from dedup_gui.core.extraction.extract import may_nest_deeper_than
 
     assert may_nest_deeper_than(prefix + "<div>" * 6, 5)
     assert not may_nest_deeper_than(prefix + "<div></div>" * 6, 5)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.extraction_eval import (
+from dedup_gui.core.evaluation.extraction_eval import (
     GROUPS,
     Score,
     format_table,

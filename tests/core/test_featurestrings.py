@@ -2,7 +2,7 @@
 
 import pytest
 
-from dedup_gui.core.featurestrings import feature_jaccard, feature_set, feature_strings
+from dedup_gui.core.methods.featurestrings import feature_jaccard, feature_set, feature_strings
 
 PARAGRAPH = "今天天气很好。我们去公园散步。公园里有很多人，大家都很开心。"
 

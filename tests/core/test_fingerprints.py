@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from datasketch import LeanMinHash
 
-from dedup_gui.core.shingles import (
+from dedup_gui.core.fingerprints.shingles import (
     containment,
     intersection_size,
     jaccard,
@@ -21,7 +21,7 @@ from dedup_gui.core.shingles import (
     minhash_signature,
     shingle_hashes,
 )
-from dedup_gui.core.simhash import (
+from dedup_gui.core.fingerprints.simhash import (
     BITS,
     block_keys,
     hamming_distance,
@@ -29,7 +29,7 @@ from dedup_gui.core.simhash import (
     simhash_text,
     to_bits,
 )
-from dedup_gui.core.tokens import normalize_whitespace, simhash_features, tokenize
+from dedup_gui.core.text.tokens import normalize_whitespace, simhash_features, tokenize
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -98,7 +98,7 @@ def test_simhash_text_deterministic_and_64_bit() -> None:
 def test_simhash_text_same_in_another_process() -> None:
     # Fingerprints are stored in the feature cache: they must not depend on Python's per-process
     # string hash randomisation.
-    code = "from dedup_gui.core.simhash import simhash_text; import sys; print(simhash_text(sys.argv[1]))"
+    code = "from dedup_gui.core.fingerprints.simhash import simhash_text; import sys; print(simhash_text(sys.argv[1]))"
     env = dict(os.environ, PYTHONHASHSEED="12345", PYTHONPATH=str(REPO))
     out = subprocess.run(
         [sys.executable, "-c", code, EN_TEXT], capture_output=True, text=True, env=env, cwd=REPO, check=True
@@ -304,7 +304,7 @@ def test_minhash_of_empty_set() -> None:
 @pytest.mark.parametrize("k", [0, 1, 3, 6])
 def test_block_key_table_encodes_block_keys(k: int) -> None:
     # The vectorized table (candidates' search) must hold the same blocks as block_keys.
-    from dedup_gui.core.simhash import block_key_table
+    from dedup_gui.core.fingerprints.simhash import block_key_table
 
     rng = np.random.default_rng(k)
     fps = rng.integers(0, 2**63, size=50, dtype=np.uint64) * np.uint64(2) + np.uint64(1)

@@ -1,6 +1,6 @@
 """The four types gallery: one example pair of each type from the bundled samples."""
 
-from dedup_gui.core.gallery import type_examples
+from dedup_gui.core.teaching.gallery import type_examples
 from dedup_gui.core.model import DupType
 
 

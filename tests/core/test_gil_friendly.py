@@ -11,11 +11,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 from rapidfuzz.distance import Levenshtein
 
-from dedup_gui.core.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
-from dedup_gui.core.measures import layout_similarity, tag_string
-from dedup_gui.core.executors import WORKER_NICENESS, _limit_memory
+from dedup_gui.core.text.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
+from dedup_gui.core.pipeline.measures import layout_similarity, tag_string
+from dedup_gui.core.pipeline.executors import WORKER_NICENESS, _limit_memory
 from dedup_gui.core.gil_friendly import sorted_in_slices
-from dedup_gui.core.scan import sort_pairs
+from dedup_gui.core.pipeline.scan import sort_pairs
 
 
 def test_sorted_in_slices_is_sorted_and_stable():
@@ -65,7 +65,7 @@ def test_worker_processes_run_at_a_lower_priority():
 def test_operations_in_slices_give_the_one_call_results():
     # Each cuts a long C call (a regex over 6 MB of text, a sort or a set of a million items)
     # into short ones; the result must not depend on where the slices end.
-    from dedup_gui.core.featurestrings import _STOP_RUN
+    from dedup_gui.core.methods.featurestrings import _STOP_RUN
     from dedup_gui.core.gil_friendly import finditer_in_slices, set_in_slices, sorted_in_slices, sub_in_slices
 
     rng = random.Random(5)
@@ -85,10 +85,10 @@ def test_operations_in_slices_give_the_one_call_results():
     # hashes, term sets and sorts); the values are those of the straightforward computations.
     import hashlib
 
-    from dedup_gui.core.chunking import chunk_hash_set, chunks
-    from dedup_gui.core.featurestrings import feature_strings
-    from dedup_gui.core.imatch import imatch_signature
-    from dedup_gui.core.tokens import normalize_whitespace, tokenize
+    from dedup_gui.core.methods.chunking import chunk_hash_set, chunks
+    from dedup_gui.core.methods.featurestrings import feature_strings
+    from dedup_gui.core.methods.imatch import imatch_signature
+    from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
 
     rng = random.Random(6)
     words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randrange(2, 9))) for _ in range(50_000)]

@@ -9,10 +9,10 @@ import os
 
 import pytest
 
-from dedup_gui.core.features import page_from_bytes
+from dedup_gui.core.pipeline.features import page_from_bytes
 from dedup_gui.core.model import DupType, ScanSettings
-from dedup_gui.core.report import write_result
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.reports.write import write_result
+from dedup_gui.core.pipeline.scan import scan_folder
 
 ARTICLE = "".join(
     f"<p>The renovated library on Main Street reopened on Monday with reading room number {i}, "
@@ -216,7 +216,7 @@ def test_undecodable_file_names_are_shown_and_exported_safely(tmp_path):
 
 
 def test_a_file_deleted_during_the_scan_is_reported(tmp_path, monkeypatch):
-    import dedup_gui.core.scan as scan_mod
+    import dedup_gui.core.pipeline.scan as scan_mod
 
     (tmp_path / "a.html").write_bytes(page(ARTICLE))
     (tmp_path / "b.html").write_bytes(page(ARTICLE))
@@ -237,7 +237,7 @@ def test_a_pipe_swapped_in_after_the_walk_is_reported_without_blocking(tmp_path,
     # b.html is replaced by a FIFO between the folder walk and the reading: opening it for
     # reading the ordinary way would wait for a writer forever (in the cache's hashing or in
     # the read).  It is refused as not a regular file, and the scan goes on.
-    import dedup_gui.core.scan as scan_mod
+    import dedup_gui.core.pipeline.scan as scan_mod
 
     from .blocking import finishes_within
 

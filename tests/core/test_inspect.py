@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from dedup_gui.core.diff import diff_tokens, text_diff
-from dedup_gui.core.extract import parse_html
-from dedup_gui.core.histogram import hamming_histogram, result_histogram, type_counts_by_distance
-from dedup_gui.core.layout_diff import element_regions, layout_diff, page_layout, template_diff
+from dedup_gui.core.text.diff import diff_tokens, text_diff
+from dedup_gui.core.extraction.extract import parse_html
+from dedup_gui.core.views.histogram import hamming_histogram, result_histogram, type_counts_by_distance
+from dedup_gui.core.views.layout_diff import element_regions, layout_diff, page_layout, template_diff
 from dedup_gui.core.model import DupType
-from dedup_gui.core.template import CONTENT_TAG
+from dedup_gui.core.extraction.template import CONTENT_TAG
 from dedup_gui.core.progress import ScanCancelled
 
 
@@ -134,7 +134,7 @@ def test_histogram_of_the_samples(sample_scan):
 
 
 def test_every_method_on_the_byte_identical_pair(sample_scan):
-    from dedup_gui.core.methods import pair_methods
+    from dedup_gui.core.methods.registry import pair_methods
 
     pages = {p.path: p for p in sample_scan.pages}
     a = pages["site/articles/river-trail.html"]
@@ -153,7 +153,7 @@ def test_every_method_on_the_byte_identical_pair(sample_scan):
 
 
 def test_charts_draw_the_counts_and_points(sample_scan):
-    from dedup_gui.core.charts import TYPE_COLORS, histogram_figure, map_figure
+    from dedup_gui.core.views.charts import TYPE_COLORS, histogram_figure, map_figure
 
     hist = result_histogram(sample_scan)
     fig = histogram_figure(hist, type_counts_by_distance(sample_scan), k=3)
@@ -172,7 +172,7 @@ def test_charts_draw_the_counts_and_points(sample_scan):
 def test_map_of_many_pairs_is_rasterized_in_vector_output(sample_scan):
     import dataclasses
 
-    from dedup_gui.core.charts import RASTERIZE_POINTS, map_figure
+    from dedup_gui.core.views.charts import RASTERIZE_POINTS, map_figure
 
     many = dataclasses.replace(sample_scan, pairs=sample_scan.pairs * (RASTERIZE_POINTS // len(sample_scan.pairs) + 1))
     scatter = next(c for c in map_figure(many).axes[0].collections if c.get_gid() == "pairs")
@@ -211,7 +211,7 @@ def test_histogram_shows_the_classified_pairs_on_their_own_scale_below(sample_sc
     # a second panel below draws the classified pairs alone, each type stacked at its distance.
     import numpy as np
 
-    from dedup_gui.core.charts import histogram_figure
+    from dedup_gui.core.views.charts import histogram_figure
 
     all_pairs = np.zeros(65, dtype=np.int64)
     all_pairs[20:40] = 3_000_000

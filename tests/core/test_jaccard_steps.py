@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dedup_gui.core.jaccard_steps import (
+from dedup_gui.core.teaching.jaccard_steps import (
     TOY_A,
     TOY_B,
     TOY_TEXT_A,
@@ -16,8 +16,8 @@ from dedup_gui.core.jaccard_steps import (
     text_shingles,
     toy_example,
 )
-from dedup_gui.core.shingles import jaccard, lean_minhash, shingle_hashes
-from dedup_gui.core.tokens import tokenize
+from dedup_gui.core.fingerprints.shingles import jaccard, lean_minhash, shingle_hashes
+from dedup_gui.core.text.tokens import tokenize
 
 
 def test_the_toy_example_is_two_sevenths():

@@ -12,11 +12,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from dedup_gui.core.cluster import build_clusters
-from dedup_gui.core.keep_clusters import build_keep_clusters
+from dedup_gui.core.pipeline.cluster import build_clusters
+from dedup_gui.core.pipeline.keep_clusters import build_keep_clusters
 from dedup_gui.core.model import DupType, Page, Pair, PairScores, ScanResult, ScanSettings, Thresholds
-from dedup_gui.core.report import render
-from dedup_gui.core.report_model import build_report
+from dedup_gui.core.reports.write import render
+from dedup_gui.core.reports.model import build_report
 
 FULL, CONTENT, LAYOUT, PARTIAL, DISTINCT = (DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL,
                                             DupType.DISTINCT)  # fmt: skip
@@ -134,7 +134,7 @@ def test_a_star_of_near_copies_is_one_keep_cluster():
 
 
 def test_a_scan_of_sixty_near_copies_keeps_one_and_leaves_a_quoting_page_alone(tmp_path):
-    from dedup_gui.core.scan import scan_folder
+    from dedup_gui.core.pipeline.scan import scan_folder
 
     words = [f"word{i}" for i in range(300)]
     for i in range(60):  # two words of their own each: more than 30 near-copies, paired as a star

@@ -1,4 +1,4 @@
-"""Tests of dedup_gui.core.loading: walking a folder and reading page files, in tmp_path."""
+"""Tests of dedup_gui.core.pipeline.loading: walking a folder and reading page files, in tmp_path."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core import loading
-from dedup_gui.core.decoding import decode_html
-from dedup_gui.core.loading import (
+from dedup_gui.core.pipeline import loading
+from dedup_gui.core.pipeline.decoding import decode_html
+from dedup_gui.core.pipeline.loading import (
     NotAPageError,
     PageReadError,
     SourceFile,
@@ -717,7 +717,7 @@ def test_a_gzip_file_of_many_members_is_read_in_linear_time_and_bounded():
     # Each member used to copy the rest of the file: 4 MB of empty members took about 49 s.
     import gzip
 
-    from dedup_gui.core.loading import GZIP_MAX_MEMBERS, PageReadError, _gunzip
+    from dedup_gui.core.pipeline.loading import GZIP_MAX_MEMBERS, PageReadError, _gunzip
 
     page = b"<html><body><p>" + b"hello world " * 100 + b"</p></body></html>"
     assert _gunzip(gzip.compress(b"") * (GZIP_MAX_MEMBERS - 1) + gzip.compress(page), 10**7) == page

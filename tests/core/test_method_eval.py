@@ -2,8 +2,8 @@
 
 import pytest
 
-from dedup_gui.core.evaluate import LabeledPair
-from dedup_gui.core.method_eval import (
+from dedup_gui.core.evaluation.evaluate import LabeledPair
+from dedup_gui.core.evaluation.method_eval import (
     HAMMING_SWEEP,
     METHOD_KEYS,
     SIMILARITY_SWEEP,

@@ -19,10 +19,10 @@ SCRIPT = """
 import sys
 from dataclasses import replace
 
-from dedup_gui.core.loading import discover
+from dedup_gui.core.pipeline.loading import discover
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.progress import NullProgress
-from dedup_gui.core.executors import _PagePool
+from dedup_gui.core.pipeline.executors import _PagePool
 from tests.core.pool_tasks import block_on_marked_files
 
 if __name__ == "__main__":
@@ -75,7 +75,7 @@ def test_workers_exit_when_the_scanning_process_is_killed(tmp_path):
 def _run_guarded(parent_pid_expression: str) -> subprocess.CompletedProcess:
     code = (
         "import os\n"
-        "from dedup_gui.core.subprocess_guard import exit_with_parent\n"
+        "from dedup_gui.core.pipeline.subprocess_guard import exit_with_parent\n"
         f"print(exit_with_parent({parent_pid_expression}))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))

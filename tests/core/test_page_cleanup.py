@@ -1,4 +1,4 @@
-"""Overlays and article furniture (dedup_gui/core/page_cleanup.py), in both extractors.
+"""Overlays and article furniture (dedup_gui/core/extraction/page_cleanup.py), in both extractors.
 
 Each page is small and hand-made for one failure of issue 15 seen on a real page; the same text
 is expected from the default extractor (readability-lxml) and from ``fast`` (the lexbor port).
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from dedup_gui.core.extract import extract
-from dedup_gui.core.page_cleanup import drop_label_lines, is_furniture_name, is_label_line, is_overlay_name
+from dedup_gui.core.extraction.extract import extract
+from dedup_gui.core.extraction.page_cleanup import drop_label_lines, is_furniture_name, is_label_line, is_overlay_name
 
 from .test_extract_fast import ARTICLE, P
 

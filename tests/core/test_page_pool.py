@@ -3,10 +3,10 @@ stalls the others."""
 
 from dataclasses import replace
 
-from dedup_gui.core.loading import discover
+from dedup_gui.core.pipeline.loading import discover
 from dedup_gui.core.model import FileError, Page, ScanSettings
 from dedup_gui.core.progress import NullProgress
-from dedup_gui.core.executors import _PagePool
+from dedup_gui.core.pipeline.executors import _PagePool
 
 from .pool_tasks import die_on_marked_files, hang_on_marked_files
 

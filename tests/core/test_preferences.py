@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import doctest
 
-from dedup_gui.core import preferences
+from dedup_gui.core.views import preferences
 from dedup_gui.core.model import Thresholds
-from dedup_gui.core.preferences import (
+from dedup_gui.core.views.preferences import (
     MAX_RECENT,
     remember_recent,
     thresholds_from_values,

@@ -1,4 +1,4 @@
-"""Readability's two corrections (dedup_gui/core/readability_tuning.py), in both extractors.
+"""Readability's two corrections (dedup_gui/core/extraction/readability_tuning.py), in both extractors.
 
 Each page is small and hand-made for one failure of issue 15; the same text is expected from the
 default extractor (readability-lxml through ``TunedDocument``) and from ``fast`` (the lexbor port).
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.decoding import decode_html
-from dedup_gui.core.extract import extract
-from dedup_gui.core.readability_tuning import extra_commas, whole_article
-from dedup_gui.core.tokens import tokenize
+from dedup_gui.core.pipeline.decoding import decode_html
+from dedup_gui.core.extraction.extract import extract
+from dedup_gui.core.extraction.readability_tuning import extra_commas, whole_article
+from dedup_gui.core.text.tokens import tokenize
 
 EXTRACTORS = ["readability", "fast"]
 

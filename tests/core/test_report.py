@@ -19,11 +19,11 @@ import pytest
 
 from dedup_gui.core import atomic
 from dedup_gui.core.atomic import ExportError, atomic_write_text, check_writable
-from dedup_gui.core.diff_excerpt import diff_excerpt
-from dedup_gui.core.keep import KEEP_RULE, choose_keep
+from dedup_gui.core.reports.excerpt import diff_excerpt
+from dedup_gui.core.pipeline.keep import KEEP_RULE, choose_keep
 from dedup_gui.core.model import Cluster, DupType, Page, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import ScanCancelled
-from dedup_gui.core.report import (
+from dedup_gui.core.reports.write import (
     PAGE_COLUMNS,
     PREDICTION_COLUMNS,
     format_for,
@@ -34,9 +34,9 @@ from dedup_gui.core.report import (
     summary_text,
     write_result,
 )
-from dedup_gui.core.report_html import chart_svg
-from dedup_gui.core.report_model import build_report
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.reports.html import chart_svg
+from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.export import EXPORT_FORMATS, export
 
 from ..conftest import REPO
@@ -518,7 +518,7 @@ def test_atomic_write_follows_a_symlink_and_refuses_a_pipe(tmp_path):
 
 
 def test_bidi_overrides_in_page_strings_are_shown_not_obeyed(tmp_path):
-    from dedup_gui.core.report_html import esc
+    from dedup_gui.core.reports.html import esc
 
     # U+202E in a title would reverse the text after it ("txt.exe" spoofing); it is shown instead.
     assert esc("evil\u202etxt.exe") == "evil&lt;U+202E&gt;txt.exe"
@@ -526,8 +526,8 @@ def test_bidi_overrides_in_page_strings_are_shown_not_obeyed(tmp_path):
 
 
 def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
-    from dedup_gui.core.report_html import html_from_report
-    from dedup_gui.core.report_model import build_report
+    from dedup_gui.core.reports.html import html_from_report
+    from dedup_gui.core.reports.model import build_report
 
     report = build_report(sample_scan, pair_limit=2)
     assert len(report.duplicates) == 2 and report.omitted == 4  # six duplicate pairs in the samples
@@ -556,8 +556,8 @@ def test_links_not_followed_are_listed_with_their_reasons_in_every_report(tmp_pa
     # The reports said "3 other files (style sheets, images...) were skipped as not pages" for
     # symlinked folders that were a loop or a second path (a tester).
     from dedup_gui.core.model import ScanSettings
-    from dedup_gui.core.report import html_report, summary_text
-    from dedup_gui.core.scan import scan_folder
+    from dedup_gui.core.reports.write import html_report, summary_text
+    from dedup_gui.core.pipeline.scan import scan_folder
 
     site = tmp_path / "site"
     (site / "a").mkdir(parents=True)

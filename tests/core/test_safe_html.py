@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.safe_html import (
+from dedup_gui.core.views.safe_html import (
     MAX_TABLE_NESTING,
     clean_html,
     data_image_bytes,
@@ -106,7 +106,7 @@ def test_prepare_page_reads_through_the_page_limits(tmp_path):
     assert [(r.url, r.loaded, r.reason) for r in prepared.requests] == [
         ("i.png", False, "cannot be read: No such file or directory")]
     assert "[photo of (255, 0, 0)]" in prepared.html  # a refused image shows its alt text
-    from dedup_gui.core.loading import PageReadError
+    from dedup_gui.core.pipeline.loading import PageReadError
 
     (site / "big.html").write_text("<p>" + "x" * 2000 + "</p>")
     with pytest.raises(PageReadError, match="too large"):
@@ -124,10 +124,10 @@ def test_long_runs_without_whitespace_get_break_opportunities():
 def test_a_page_swapped_for_a_link_out_after_the_scan_is_not_read_again(tmp_path):
     # A view re-reads a page when it is shown, maybe long after the scan: by then the file may be
     # a link out of the folder, which the scan itself would have skipped.
-    from dedup_gui.core.layout_diff import page_layout
-    from dedup_gui.core.loading import PageReadError
+    from dedup_gui.core.views.layout_diff import page_layout
+    from dedup_gui.core.pipeline.loading import PageReadError
     from dedup_gui.core.model import ScanSettings
-    from dedup_gui.core.scan import scan_folder
+    from dedup_gui.core.pipeline.scan import scan_folder
 
     site = tmp_path / "site"
     site.mkdir()

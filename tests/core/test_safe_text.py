@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from dedup_gui.core.evaluate import read_labels
+from dedup_gui.core.evaluation.evaluate import read_labels
 from dedup_gui.core.safe_text import csv_text, from_spreadsheet_cell, spreadsheet_cell, terminal_text
 
 

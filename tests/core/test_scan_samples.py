@@ -6,7 +6,7 @@ import pytest
 
 from dedup_gui.core.model import DupType, ScanSettings, Thresholds
 from dedup_gui.core.progress import ScanCancelled
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 
 from ..conftest import SAMPLES
 
@@ -100,7 +100,7 @@ def test_most_similar_pair_comes_first(sample_scan):
 
 
 def test_thresholds_change_the_type_without_rescanning(sample_scan):
-    from dedup_gui.core.classify import reclassify
+    from dedup_gui.core.pipeline.classify import reclassify
 
     # The layout pair keeps 3 of 6 paragraphs: containment 0.49. A partial threshold above that
     # turns it distinct, and its cluster disappears.
@@ -149,7 +149,7 @@ def test_input_folder_is_not_modified(tmp_path):
 
     before = snapshot()
     result = scan_folder(folder)
-    from dedup_gui.core.report import write_result
+    from dedup_gui.core.reports.write import write_result
 
     write_result(result, tmp_path / "out.json")
     assert snapshot() == before

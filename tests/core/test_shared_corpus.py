@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from dedup_gui.core.evaluate import evaluate, read_labels, score_labeled_pairs
+from dedup_gui.core.evaluation.evaluate import evaluate, read_labels, score_labeled_pairs
 from dedup_gui.core.model import DupType
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 
 
 def test_scan_of_the_real_corpus_uses_every_page(shared_dir: Path, tmp_path):

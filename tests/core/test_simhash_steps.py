@@ -3,9 +3,9 @@
 import pytest
 from simhash import Simhash
 
-from dedup_gui.core.simhash import hamming_distance, simhash_of_features, simhash_text
-from dedup_gui.core.simhash_steps import feature_hash, hamming_steps, simhash_steps, text_simhash_steps
-from dedup_gui.core.tokens import simhash_features
+from dedup_gui.core.fingerprints.simhash import hamming_distance, simhash_of_features, simhash_text
+from dedup_gui.core.teaching.simhash_steps import feature_hash, hamming_steps, simhash_steps, text_simhash_steps
+from dedup_gui.core.text.tokens import simhash_features
 
 # "the cat sat on the mat": five features, "the" twice.  8-bit mode: the last byte of each MD5.
 #   feature  weight  MD5[-1]  bits (MSB first)   contribution (+w for 1, -w for 0)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.classify import containment_text, explain
-from dedup_gui.core.layout_diff import layout_diff, page_layout, template_diff
+from dedup_gui.core.pipeline.classify import containment_text, explain
+from dedup_gui.core.views.layout_diff import layout_diff, page_layout, template_diff
 from dedup_gui.core.model import DupType, ScanSettings
-from dedup_gui.core.report import pairs_csv, result_dict
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.reports.write import pairs_csv, result_dict
+from dedup_gui.core.pipeline.scan import scan_folder
 
 NAV = "".join(f"<li><a href='/{w}.html'>{w.title()} section</a></li>" for w in ("rides", "routes", "events", "club"))
 SIDEBAR = ("<aside class='sidebar'><h3>About the club</h3><p>Larkmoor Wheelers ride every Sunday from the old "
@@ -265,7 +265,7 @@ def test_empty_page_files_are_never_duplicates(tmp_path):
 
 
 def test_a_heading_and_its_table_of_contents_entry_hash_alike():
-    from dedup_gui.core.site_template import line_hash
+    from dedup_gui.core.pipeline.site_template import line_hash
 
     assert line_hash("Prerequisites¶") == line_hash("Prerequisites") == line_hash("• prerequisites:")
     assert line_hash("准备工作¶") == line_hash("准备工作")

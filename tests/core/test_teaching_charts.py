@@ -7,10 +7,10 @@ import doctest
 import pytest
 from matplotlib.figure import Figure
 
-from dedup_gui.core import teaching_charts
-from dedup_gui.core.charts import DARK
-from dedup_gui.core.jaccard_steps import minhash_convergence, toy_example
-from dedup_gui.core.teaching_charts import convergence_figure, standard_error
+from dedup_gui.core.teaching import charts as teaching_charts
+from dedup_gui.core.views.charts import DARK
+from dedup_gui.core.teaching.jaccard_steps import minhash_convergence, toy_example
+from dedup_gui.core.teaching.charts import convergence_figure, standard_error
 
 
 def test_doctests():

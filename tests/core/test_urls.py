@@ -5,8 +5,8 @@ import math
 import pytest
 
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
-from dedup_gui.core.urls import (
+from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.methods.urls import (
     compare_urls,
     host_key,
     normalize_url,
@@ -107,7 +107,7 @@ def test_mirror_paths_on_mirror_hosts_are_duplicates():
 
 
 def page_url_of(url):
-    from dedup_gui.core.urls import PageUrl
+    from dedup_gui.core.methods.urls import PageUrl
 
     return PageUrl(0, url, normalize_url(url), "page")
 

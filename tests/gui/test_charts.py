@@ -10,8 +10,8 @@ from PySide6.QtCore import QPoint, Qt, QThreadPool
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFileDialog
 
-from dedup_gui.core.charts import DARK, LIGHT
-from dedup_gui.gui import histogram_view as histogram_module
+from dedup_gui.core.views.charts import DARK, LIGHT
+from dedup_gui.gui.charts import histogram_view as histogram_module
 from dedup_gui.gui.main_window import MainWindow
 
 LONG = 60_000
@@ -266,7 +266,7 @@ def test_charts_save_as_png_and_svg(qtbot, window, tmp_path, monkeypatch):
 def test_a_hidden_histogram_counts_a_moment_after_the_result_not_with_it(qtbot, sample_scan):
     # Counting starts threads that take the cores; while the window is busy showing a new result
     # a hidden histogram waits (HIDDEN_START_DELAY_MS), and counts at once when it is shown.
-    from dedup_gui.gui.histogram_view import HistogramView
+    from dedup_gui.gui.charts.histogram_view import HistogramView
 
     view = HistogramView()
     qtbot.addWidget(view)

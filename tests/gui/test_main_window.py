@@ -17,7 +17,7 @@ from dedup_gui.gui import SAMPLES_DIR, run_gui
 from dedup_gui.gui import worker as worker_module
 from dedup_gui.gui.inspector.text_diff_view import displayed
 from dedup_gui.gui.main_window import MainWindow
-from dedup_gui.gui.table_model import DUPLICATE_TYPES
+from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES
 
 LONG = 120_000  # ms: generous, for a slow machine
 

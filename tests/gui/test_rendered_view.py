@@ -10,9 +10,9 @@ from PySide6.QtCore import QThreadPool, QUrl
 from PySide6.QtGui import QImage, QPainter, QTextDocument
 
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.scan import scan_folder
+from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.gui.inspector.rendered_view import RenderedView
-from dedup_gui.render_process import RenderService, _SafeDocument
+from dedup_gui.export.render_process import RenderService, _SafeDocument
 from tests.gui.stall import StallMeter
 from tests.hostile import BODY, GREEN, RED, freezing_site, image_site
 
@@ -148,7 +148,7 @@ def test_the_rendered_pages_follow_the_width(qtbot, sample_scan):
 
 RENDER_SCRIPT = """
 import sys, time
-from dedup_gui.render_process import RenderService
+from dedup_gui.export.render_process import RenderService
 
 if __name__ == "__main__":
     service = RenderService()

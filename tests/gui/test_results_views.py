@@ -278,7 +278,7 @@ def test_context_menu_actions(qtbot, make_window, sample_scan, monkeypatch):
 
 
 def test_the_context_menu_opens_on_a_right_click(qtbot, make_window, sample_scan, monkeypatch):
-    from dedup_gui.gui import table_panel
+    from dedup_gui.gui.tables import table_panel
 
     shown = []
     monkeypatch.setattr(table_panel.QMenu, "popup", lambda menu, pos, *a: shown.append(menu))
@@ -461,7 +461,7 @@ def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
     are remembered, and Clear Feature Cache deletes the cache file."""
     import os
 
-    from dedup_gui.core.cache import CACHE_FILE, default_cache_dir
+    from dedup_gui.core.pipeline.cache import CACHE_FILE, default_cache_dir
     from dedup_gui.gui.main_window import MainWindow
     from dedup_gui.gui.settings import AppSettings
 

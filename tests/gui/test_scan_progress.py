@@ -177,7 +177,7 @@ def test_startup_objects_are_left_out_of_later_collections():
 
 
 def test_cluster_count_columns_fit_their_widest_text(qtbot, sample_scan):
-    from dedup_gui.gui.clusters_view import ClustersView
+    from dedup_gui.gui.tables.clusters_view import ClustersView
 
     view = ClustersView()
     qtbot.addWidget(view)

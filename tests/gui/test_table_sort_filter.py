@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 
 from dedup_gui.core.model import Cluster, DupType, Pair, ScanResult, ScanSettings, Thresholds
 from dedup_gui.gui.export_dialog import shown_pairs
-from dedup_gui.gui.models import PagesModel, PairsModel
-from dedup_gui.gui.table_model import DUPLICATE_TYPES
-from dedup_gui.gui.table_panel import TablePanel
+from dedup_gui.gui.tables.models import PagesModel, PairsModel
+from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES
+from dedup_gui.gui.tables.table_panel import TablePanel
 from tests.gui.conftest import make_page, scores
 
 ASC, DESC = Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder
@@ -205,7 +205,7 @@ def test_narrow_path_columns_keep_the_file_name_whole(qtbot):
     from PySide6.QtGui import QFontMetrics
     from PySide6.QtWidgets import QApplication
 
-    from dedup_gui.gui.table_panel import elide_path
+    from dedup_gui.gui.tables.table_panel import elide_path
 
     fm = QFontMetrics(QApplication.font())
     path = "site/archive/winter/2023/winter-maintenance.html"

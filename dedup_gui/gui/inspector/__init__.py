@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 
-from .fingerprints_view import FingerprintsView
-from .layout_diff_view import LayoutDiffView
-from .rendered_view import RenderedView
-from .text_diff_view import TextDiffView
-from .why_view import WhyView
+from dedup_gui.gui.inspector.fingerprints_view import FingerprintsView
+from dedup_gui.gui.inspector.layout_diff_view import LayoutDiffView
+from dedup_gui.gui.inspector.rendered_view import RenderedView
+from dedup_gui.gui.inspector.text_diff_view import TextDiffView
+from dedup_gui.gui.inspector.why_view import WhyView
 
 __all__ = ["PairInspector", "TextDiffView", "LayoutDiffView", "RenderedView", "FingerprintsView", "WhyView"]
 

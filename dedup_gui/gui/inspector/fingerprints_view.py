@@ -3,7 +3,7 @@
 The bit grid shows the two fingerprints (Charikar 2002) as two rows of 64 cells, most
 significant bit first, with the bits where they differ marked in red; their count is the
 Hamming distance, compared with k (Manku, Jain and Das Sarma, WWW 2007).  The table lists
-:func:`dedup_gui.core.methods.pair_methods`: each method's values and its own verdict, computed
+:func:`dedup_gui.core.methods.registry.pair_methods`: each method's values and its own verdict, computed
 off the GUI thread (content-defined chunking alone takes 0.3 s per million characters).
 """
 
@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.methods import pair_methods
+from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
-from dedup_gui.core.simhash import BITS, hamming_distance, to_bits
+from dedup_gui.core.fingerprints.simhash import BITS, hamming_distance, to_bits
 from dedup_gui.gui.plain import plain_tooltip
 
-from .jobs import LatestJob
-from .widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label
 
 #: Cell fill by (bit, differs): 1 bits dark, 0 bits light; differing bits red.
 CELL_COLORS = {

@@ -1,7 +1,7 @@
 """Layout diff tab: the two pages' DOM tag sequences aligned, with the regions where they differ.
 
-Both files are re-read and parsed off the GUI thread (:func:`dedup_gui.core.layout_diff.page_layout`)
-and aligned by :func:`dedup_gui.core.layout_diff.layout_diff` (Levenshtein edit operations on the
+Both files are re-read and parsed off the GUI thread (:func:`dedup_gui.core.views.layout_diff.page_layout`)
+and aligned by :func:`dedup_gui.core.views.layout_diff.layout_diff` (Levenshtein edit operations on the
 tag sequences, Di Lucca, Di Penta and Fasolino, COMPSAC 2002).  Long runs of kept elements are
 collapsed into one row.
 """
@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QHeaderView, QTableView, QVBoxLayout, QWidget
 
-from dedup_gui.core.layout_diff import LayoutDiff, PageLayout, page_layout, template_diff
-from dedup_gui.core.loading import PageReadError
+from dedup_gui.core.views.layout_diff import LayoutDiff, PageLayout, page_layout, template_diff
+from dedup_gui.core.pipeline.loading import PageReadError
 from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
-from dedup_gui.core.template import CONTENT_TAG
+from dedup_gui.core.extraction.template import CONTENT_TAG
 
-from .jobs import LatestJob
-from .widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, plain_label
 
 #: Kept runs longer than this many elements are shown as one row.
 COLLAPSE_KEPT = 3

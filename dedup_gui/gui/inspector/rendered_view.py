@@ -1,7 +1,7 @@
 """Rendered tab: both pages drawn side by side, simplified and safe.
 
-The window never lays out a page itself: a separate process (:mod:`dedup_gui.render_process`)
-reads each page, cleans it (:mod:`dedup_gui.core.safe_html`: no script, style, frame, form,
+The window never lays out a page itself: a separate process (:mod:`dedup_gui.export.render_process`)
+reads each page, cleans it (:mod:`dedup_gui.core.views.safe_html`: no script, style, frame, form,
 SVG or remote resource; images only from inside the scanned folder), lays it out at this view's
 width and sends it back as PNG tiles, which :class:`TiledPage` shows as they scroll into view.
 A page that takes too long is stopped and reported; nothing on the page can stall this thread.
@@ -17,11 +17,11 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QScrollArea, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
-from dedup_gui.core.safe_html import ResourceRequest
-from dedup_gui.render_process import TILE_HEIGHT, RenderCancelled, RenderError, Rendered, RenderService, render_service
+from dedup_gui.core.views.safe_html import ResourceRequest
+from dedup_gui.export.render_process import TILE_HEIGHT, RenderCancelled, RenderError, Rendered, RenderService, render_service
 
-from .jobs import LatestJob
-from .widgets import pair_pages, plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
 
 NOTICE = (
     "Simplified, script-free rendering, drawn in a separate process: scripts, styles, frames, forms, "
@@ -178,7 +178,7 @@ class RenderedView(QWidget):
 
     Args:
         parent: the Qt parent widget, or ``None``.
-        service: the drawing service (:func:`~dedup_gui.render_process.render_service` if ``None``).
+        service: the drawing service (:func:`~dedup_gui.export.render_process.render_service` if ``None``).
     """
 
     def __init__(self, parent: QWidget | None = None, service: RenderService | None = None) -> None:

@@ -1,6 +1,6 @@
 """Text diff tab: the two main texts side by side with the changed words highlighted.
 
-The diff is :func:`dedup_gui.core.diff.text_diff` (by word; by character in CJK text), computed
+The diff is :func:`dedup_gui.core.text.diff.text_diff` (by word; by character in CJK text), computed
 off the GUI thread with the highlights' pane positions.  Page text is untrusted, so both panes
 are plain-text editors filled with ``setPlainText``; highlights are ``ExtraSelections`` over the
 chunks' character ranges (only around the visible part when there are many).  The texts are
@@ -36,12 +36,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.diff import DiffChunk, TextDiff, text_diff
+from dedup_gui.core.text.diff import DiffChunk, TextDiff, text_diff
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 
-from .jobs import LatestJob
-from .pane_text import TEXT_LIMIT, QtPositions, displayed, pane_text
-from .widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, percent, plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, QtPositions, displayed, pane_text
+from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, percent, plain_label
 
 __all__ = ["QtPositions", "TextDiffView", "displayed"]
 

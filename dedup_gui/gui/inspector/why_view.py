@@ -1,6 +1,6 @@
 """Why this type tab: the classification in words, the type table with the pair's cell, page notes.
 
-The sentences are :func:`dedup_gui.core.classify.explain` (each measure against its threshold,
+The sentences are :func:`dedup_gui.core.pipeline.classify.explain` (each measure against its threshold,
 then the verdict); the table is the four-type grid of DESIGN.md with the pair's cell marked.
 """
 
@@ -10,11 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from dedup_gui.core.charts import TYPE_COLORS
-from dedup_gui.core.classify import classify, explain
+from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.pipeline.classify import classify, explain
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
 
-from .widgets import pair_pages, plain_label
+from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
 
 _ROWS = ("same content", "an important part shared", "no important part shared")
 _COLUMNS = ("same layout", "different layout")

@@ -32,7 +32,7 @@ class PathLabel(QLabel):
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
         """Draw the text, its path elided to the label's width."""
-        from dedup_gui.gui.table_panel import elide_path  # the tables' rule, in one place
+        from dedup_gui.gui.tables.table_panel import elide_path  # the tables' rule, in one place
 
         full, metrics, rect = self.text(), self.fontMetrics(), self.contentsRect()
         if metrics.horizontalAdvance(full) <= rect.width():

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToo
 
 from dedup_gui.core.model import ScanResult
 
-from .gallery_view import GalleryView
-from .hamming_view import HammingView
-from .jaccard_view import JaccardView
-from .methods_view import MethodsView
-from .presentation import FIGURE_SCALE, PresentationMode
-from .simhash_view import SimhashView
+from dedup_gui.gui.teaching.gallery_view import GalleryView
+from dedup_gui.gui.teaching.hamming_view import HammingView
+from dedup_gui.gui.teaching.jaccard_view import JaccardView
+from dedup_gui.gui.teaching.methods_view import MethodsView
+from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, PresentationMode
+from dedup_gui.gui.teaching.simhash_view import SimhashView
 
 __all__ = [
     "TAB_TITLES",

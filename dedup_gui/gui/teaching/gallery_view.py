@@ -1,6 +1,6 @@
 """The four types gallery: one example pair of each duplicate type from the scan
-(:func:`dedup_gui.core.gallery.type_examples`), with its content and layout similarity, the page
-regions whose elements differ (:mod:`dedup_gui.core.layout_diff`, computed off the GUI thread)
+(:func:`dedup_gui.core.teaching.gallery.type_examples`), with its content and layout similarity, the page
+regions whose elements differ (:mod:`dedup_gui.core.views.layout_diff`, computed off the GUI thread)
 and an excerpt of each main text.
 """
 
@@ -20,13 +20,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.charts import TYPE_COLORS
-from dedup_gui.core.gallery import type_examples
-from dedup_gui.core.layout_diff import LayoutDiff, layout_diff, page_layout
+from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.teaching.gallery import type_examples
+from dedup_gui.core.views.layout_diff import LayoutDiff, layout_diff, page_layout
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
 
-from ..inspector.jobs import LatestJob
-from .widgets import plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.teaching.widgets import plain_label
 
 #: What each type means (DESIGN.md's table).
 TYPE_MEANING = {
@@ -57,7 +57,7 @@ def example_layout_diffs(examples: dict[DupType, tuple[Page, Page] | None]) -> d
     """Re-read each example's two files and align their layouts (runs off the GUI thread).
 
     Returns:
-        type -> :class:`~dedup_gui.core.layout_diff.LayoutDiff`, or the reason it could not be
+        type -> :class:`~dedup_gui.core.views.layout_diff.LayoutDiff`, or the reason it could not be
         computed (str).
     """
     out: dict[DupType, LayoutDiff | str] = {}

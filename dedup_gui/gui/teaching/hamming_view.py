@@ -2,7 +2,7 @@
 and counted, against the near-duplicate threshold k (Manku, Jain and Das Sarma, WWW 2007).
 
 The fingerprints are two chosen pages' SimHashes or typed values (hex or binary); the comparison
-is :func:`dedup_gui.core.simhash_steps.hamming_steps`.
+is :func:`dedup_gui.core.teaching.simhash_steps.hamming_steps`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
 from dedup_gui.core.model import ScanResult, Thresholds
-from dedup_gui.core.simhash import block_keys
-from dedup_gui.core.simhash_steps import HammingSteps, hamming_steps
+from dedup_gui.core.fingerprints.simhash import block_keys
+from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
 
-from .widgets import BIT_FILL, DIFFER, DIFFER_TINT, CellGrid, CellRow, PageChooser, plain_label
+from dedup_gui.gui.teaching.widgets import BIT_FILL, DIFFER, DIFFER_TINT, CellGrid, CellRow, PageChooser, plain_label
 
 BITS = 64
 TYPED = "(typed)"
@@ -68,7 +68,7 @@ def parse_fingerprint(text: str, bits: int = BITS) -> int:
 
 
 def block_ranges(a: int, b: int, k: int) -> list[tuple[int, int, bool]]:
-    """The k + 1 blocks of :func:`dedup_gui.core.simhash.block_keys` as column ranges of the bit
+    """The k + 1 blocks of :func:`dedup_gui.core.fingerprints.simhash.block_keys` as column ranges of the bit
     rows (0 = most significant bit), each with whether A and B agree on it.
 
     Returns:
@@ -94,7 +94,7 @@ class HammingView(QWidget):
         parent: the Qt parent widget, or ``None``.
 
     Signals:
-        compared(object): the new :class:`~dedup_gui.core.simhash_steps.HammingSteps` (or ``None``
+        compared(object): the new :class:`~dedup_gui.core.teaching.simhash_steps.HammingSteps` (or ``None``
             when a typed value is invalid).
 
     Attributes:

@@ -1,9 +1,9 @@
 """Shingles, Jaccard similarity and MinHash (Broder 1997), on two chosen pages or the toy example.
 
-The sets come from :func:`dedup_gui.core.jaccard_steps.shingle_comparison` (readable k-token
-shingles of the two main texts) or :func:`~dedup_gui.core.jaccard_steps.toy_example`
+The sets come from :func:`dedup_gui.core.teaching.jaccard_steps.shingle_comparison` (readable k-token
+shingles of the two main texts) or :func:`~dedup_gui.core.teaching.jaccard_steps.toy_example`
 (|A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7); the MinHash estimate after 1 .. n permutations comes
-from :func:`~dedup_gui.core.jaccard_steps.minhash_convergence`.  Both run off the GUI thread.
+from :func:`~dedup_gui.core.teaching.jaccard_steps.minhash_convergence`.  Both run off the GUI thread.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.jaccard_steps import (
+from dedup_gui.core.teaching.jaccard_steps import (
     TOY_TEXT_A,
     TOY_TEXT_B,
     SetComparison,
@@ -33,10 +33,10 @@ from dedup_gui.core.jaccard_steps import (
     toy_example,
 )
 from dedup_gui.core.model import ScanResult
-from dedup_gui.core.teaching_charts import convergence_figure
+from dedup_gui.core.teaching.charts import convergence_figure
 
-from ..inspector.jobs import LatestJob
-from .widgets import FigurePanel, PageChooser, blend, default_pair_paths, plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.teaching.widgets import FigurePanel, PageChooser, blend, default_pair_paths, plain_label
 
 #: Elements listed per list (shared, only A, only B) at most.
 LIST_CAP = 500
@@ -54,7 +54,7 @@ class JaccardData:
     """What the view shows: the set comparison and the MinHash convergence.
 
     Attributes:
-        comparison: the two sets laid out (:class:`~dedup_gui.core.jaccard_steps.SetComparison`).
+        comparison: the two sets laid out (:class:`~dedup_gui.core.teaching.jaccard_steps.SetComparison`).
         convergence: ``[(n, estimate), ...]`` for n = 1 .. permutations.
         toy: ``True`` for the blackboard example.
         names: the two sets' names (page paths, or the toy texts).

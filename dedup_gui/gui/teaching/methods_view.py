@@ -3,8 +3,8 @@ precision, recall and F1 at its default threshold, the precision/recall curves o
 sweeps with the defaults ringed (k = 3 after Manku et al. 2007; Jaccard 0.9 as SEO crawlers use),
 and the four-type classifier's five-type confusion matrix.
 
-The work is :func:`dedup_gui.core.method_eval.evaluate_methods` and
-:func:`dedup_gui.core.evaluate.evaluate`; it reads every labelled page, so it runs off the GUI
+The work is :func:`dedup_gui.core.evaluation.method_eval.evaluate_methods` and
+:func:`dedup_gui.core.evaluation.evaluate.evaluate`; it reads every labelled page, so it runs off the GUI
 thread with progress and Cancel.
 """
 
@@ -31,13 +31,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.evaluate import Evaluation, ScoredPair, evaluate
-from dedup_gui.core.method_eval import MethodsReport, evaluate_methods, pr_figure
+from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate
+from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods, pr_figure
 from dedup_gui.core.model import TYPE_ORDER
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 
-from ..inspector.jobs import LatestJob
-from .widgets import FigurePanel, blend, plain_label
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.teaching.widgets import FigurePanel, blend, plain_label
 
 #: The labelled pairs bundled with the sample pages.
 SAMPLE_LABELS = Path(__file__).resolve().parents[3] / "resources" / "samples" / "EXPECTED.csv"
@@ -53,7 +53,7 @@ class MethodsRun:
     Attributes:
         labels_csv: the labels file.
         scored: the classifier's scored pairs.
-        report: every method's scores (:class:`~dedup_gui.core.method_eval.MethodsReport`).
+        report: every method's scores (:class:`~dedup_gui.core.evaluation.method_eval.MethodsReport`).
         evaluation: the classifier's five-type evaluation (confusion matrix).
     """
 

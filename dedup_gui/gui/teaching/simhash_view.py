@@ -1,6 +1,6 @@
 """SimHash step by step (Charikar 2002) on a chosen page's main text or on typed text.
 
-Every step comes from :func:`dedup_gui.core.simhash_steps.text_simhash_steps`, computed once per
+Every step comes from :func:`dedup_gui.core.teaching.simhash_steps.text_simhash_steps`, computed once per
 text off the GUI thread; stepping only shows what was computed, so it stays instant for pages with
 thousands of features.  Positions: 0 is the start (every sum 0), 1 .. N are the N features (the
 heaviest first), N + 1 is the sign step that gives the fingerprint.
@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import Page, ScanResult
-from dedup_gui.core.simhash_steps import SimhashSteps, text_simhash_steps
+from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_steps
 
-from ..inspector.jobs import LatestJob
-from ..inspector.pane_text import TEXT_LIMIT, pane_text
-from .widgets import (
+from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
+from dedup_gui.gui.teaching.widgets import (
     BIT_FILL,
     NEGATIVE_TINT,
     POSITIVE_TINT,

@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (  # noqa: E402
     QWidget,
 )
 
-from dedup_gui.core.charts import Palette  # noqa: E402
+from dedup_gui.core.views.charts import Palette  # noqa: E402
 from dedup_gui.core.model import Page, ScanResult  # noqa: E402
-from dedup_gui.gui.chart_view import ask_chart_path, chart_palette, save_figure  # noqa: E402
+from dedup_gui.gui.charts.chart_view import ask_chart_path, chart_palette, save_figure  # noqa: E402
 from dedup_gui.gui.plain import plain_message_box  # noqa: E402
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).

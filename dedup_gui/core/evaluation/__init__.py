@@ -1,0 +1,1 @@
+"""Evaluation against ground truth: labelled pairs, the method comparison, main-content extraction."""

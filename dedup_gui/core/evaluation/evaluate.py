@@ -1,0 +1,239 @@
+"""Labelled pairs -> predictions -> confusion matrix, precision, recall, F1 and macro-F1.
+
+``LABELS.csv`` has columns ``left,right`` (paths relative to the CSV's folder) and optionally
+``type`` (full, content, layout, partial, distinct); other columns are ignored (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from dedup_gui.core.pipeline.classify import classify
+from dedup_gui.core.pipeline.features import load_page
+from dedup_gui.core.pipeline.loading import PageReadError, SourceFile
+from dedup_gui.core.pipeline.measures import pair_scores
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
+from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.safe_text import from_spreadsheet_cell
+
+STAGE_PAIRS = "scoring labelled pairs"
+
+
+@dataclass(frozen=True)
+class LabeledPair:
+    """One row of a labels file.
+
+    Attributes:
+        left, right: paths as written in the CSV (relative to its folder, or absolute).
+        label: the true type, or ``None`` when the file has no ``type`` column / an empty cell.
+    """
+
+    left: str
+    right: str
+    label: DupType | None
+
+
+@dataclass(frozen=True)
+class ScoredPair:
+    """A labelled pair with its measures and predicted type.
+
+    Attributes:
+        pair: the labelled pair.
+        scores: the measures, or ``None`` when a page could not be read.
+        predicted: the predicted type, or ``None`` when a page could not be read.
+        error: why the pair could not be scored ("" if it was).
+    """
+
+    pair: LabeledPair
+    scores: PairScores | None
+    predicted: DupType | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Scores of predictions against labels over the five types.
+
+    Attributes:
+        confusion: ``confusion[true][predicted]`` counts (dict of dicts over :data:`TYPE_ORDER`).
+        precision, recall, f1: per type, in [0, 1] (0 where undefined).
+        support: labelled pairs per type.
+        macro_f1: mean F1 over the types that occur in the labels or predictions, in [0, 1].
+        accuracy: share of pairs predicted right, in [0, 1].
+        n: pairs evaluated; skipped: pairs that could not be scored.
+    """
+
+    confusion: dict[DupType, dict[DupType, int]]
+    precision: dict[DupType, float]
+    recall: dict[DupType, float]
+    f1: dict[DupType, float]
+    support: dict[DupType, int]
+    macro_f1: float
+    accuracy: float
+    n: int
+    skipped: int
+
+
+def read_labels(csv_path: str | Path) -> list[LabeledPair]:
+    """Read a labels CSV.
+
+    Args:
+        csv_path: the file.
+
+    Returns:
+        The rows as :class:`LabeledPair`.  A path written spreadsheet-safe, with an apostrophe
+        before a leading formula character (``'=x.html``, as in PREDICTIONS.csv and the scan's
+        CSVs), stands for the path without it (``=x.html``); :func:`.safe_text.from_spreadsheet_cell`.
+
+    Raises:
+        ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns, or a
+            ``type`` cell is not one of the five types (the message names the file and line).
+        OSError: the file cannot be read.
+    """
+    try:
+        return _read_labels(csv_path)
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise ValueError(f"{csv_path}: not a UTF-8 CSV file ({exc})") from None
+
+
+def _read_labels(csv_path: str | Path) -> list[LabeledPair]:
+    with open(csv_path, newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        fields = [f.strip() for f in reader.fieldnames or []]
+        if "left" not in fields or "right" not in fields:
+            raise ValueError(f"{csv_path}: needs columns 'left' and 'right' (found: {', '.join(fields) or 'none'})")
+        rows = []
+        for line, row in enumerate(reader, start=2):
+            row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
+            raw = row.get("type", "")
+            try:
+                label = DupType(raw.lower()) if raw else None
+            except ValueError:
+                allowed = ", ".join(t.value for t in TYPE_ORDER)
+                raise ValueError(f"{csv_path}:{line}: type {raw!r} is not one of {allowed}") from None
+            if not row.get("left") or not row.get("right"):
+                raise ValueError(f"{csv_path}:{line}: empty 'left' or 'right'")
+            # A PREDICTIONS.csv or a scan's pairs CSV may be read as labels: undo the apostrophe
+            # they put before a path such as "=x.html" (spreadsheet safety, see safe_text).
+            rows.append(LabeledPair(from_spreadsheet_cell(row["left"]), from_spreadsheet_cell(row["right"]), label))
+    return rows
+
+
+def score_labeled_pairs(
+    labels: list[LabeledPair],
+    base_dir: str | Path,
+    thresholds: Thresholds | None = None,
+    settings: ScanSettings | None = None,
+    progress: Progress | None = None,
+    pages: dict[str, Page | str] | None = None,
+) -> list[ScoredPair]:
+    """Measure and classify each labelled pair; each page is read once.
+
+    Args:
+        labels: the pairs.
+        base_dir: folder the relative paths are relative to (the CSV's folder).
+        thresholds: classifier thresholds (defaults: :class:`Thresholds`).
+        settings: scan settings (defaults: :class:`ScanSettings`).
+        progress: progress to report to (optional).
+        pages: a dict filled with the pages read, path as written in the CSV -> :class:`Page`
+            (or the reason it could not be read, str); pass one to get the pages back (the
+            method comparison, :mod:`.method_eval`, needs them), or a filled one to reuse them.
+
+    Returns:
+        One :class:`ScoredPair` per label, in order; a pair whose page cannot be read carries
+        the reason in ``error``.
+    """
+    thresholds = thresholds or Thresholds()
+    settings = settings or ScanSettings()
+    progress = progress or NullProgress()
+    base = Path(base_dir)
+    cache: dict[str, Page | str] = pages if pages is not None else {}
+
+    def get(rel: str) -> Page | str:
+        if rel not in cache:
+            path = (base / rel).resolve()
+            if not path.exists():
+                cache[rel] = f"{rel}: file not found (paths are relative to the labels file's folder)"
+                return cache[rel]
+            try:
+                cache[rel] = load_page(SourceFile(rel, str(path)), settings)
+            except PageReadError as exc:
+                cache[rel] = f"{rel}: {exc}"
+            except Exception as exc:  # one bad page must not stop the evaluation
+                cache[rel] = f"{rel}: could not be analysed: {type(exc).__name__}: {exc}"
+        return cache[rel]
+
+    out = []
+    for i, pair in enumerate(labels):
+        check_cancel(progress)
+        progress.update(STAGE_PAIRS, i, len(labels))
+        a, b = get(pair.left), get(pair.right)
+        if isinstance(a, str) or isinstance(b, str):
+            reason = "; ".join(x for x in (a, b) if isinstance(x, str))
+            out.append(ScoredPair(pair, None, None, reason))
+            continue
+        scores = pair_scores(a, b)
+        out.append(ScoredPair(pair, scores, classify(scores, thresholds)))
+    progress.update(STAGE_PAIRS, len(labels), len(labels))
+    return out
+
+
+def evaluate(scored: list[ScoredPair], thresholds: Thresholds | None = None) -> Evaluation:
+    """Compare predictions with labels.
+
+    Args:
+        scored: scored pairs; those without a label or without scores are skipped.
+        thresholds: if given, pairs are re-classified with these thresholds first (for sweeps).
+
+    Returns:
+        The :class:`Evaluation`.
+
+    Raises:
+        ValueError: no pair has both a label and scores.
+    """
+    confusion = {t: {p: 0 for p in TYPE_ORDER} for t in TYPE_ORDER}
+    n = skipped = 0
+    for s in scored:
+        if s.pair.label is None or s.scores is None:
+            skipped += 1
+            continue
+        predicted = classify(s.scores, thresholds) if thresholds else s.predicted
+        confusion[s.pair.label][predicted] += 1
+        n += 1
+    if n == 0:
+        raise ValueError("no labelled pair could be scored (is there a 'type' column?)")
+    precision, recall, f1, support = {}, {}, {}, {}
+    present = []
+    for t in TYPE_ORDER:
+        tp = confusion[t][t]
+        predicted_t = sum(confusion[x][t] for x in TYPE_ORDER)
+        actual_t = sum(confusion[t].values())
+        precision[t] = tp / predicted_t if predicted_t else 0.0
+        recall[t] = tp / actual_t if actual_t else 0.0
+        f1[t] = 2 * precision[t] * recall[t] / (precision[t] + recall[t]) if precision[t] + recall[t] else 0.0
+        support[t] = actual_t
+        if actual_t or predicted_t:
+            present.append(t)
+    macro = sum(f1[t] for t in present) / len(present)
+    accuracy = sum(confusion[t][t] for t in TYPE_ORDER) / n
+    return Evaluation(confusion, precision, recall, f1, support, macro, accuracy, n, skipped)
+
+
+def format_evaluation(ev: Evaluation) -> str:
+    """The confusion matrix and per-type precision, recall and F1 as plain text (str)."""
+    names = [t.value for t in TYPE_ORDER]
+    width = max(len(x) for x in names) + 2
+    lines = [f"pairs evaluated: {ev.n}" + (f" (skipped {ev.skipped})" if ev.skipped else ""), ""]
+    lines.append("confusion matrix (rows: true type, columns: predicted type)")
+    lines.append(" " * width + "".join(f"{x:>{width}}" for x in names))
+    for t in TYPE_ORDER:
+        lines.append(f"{t.value:<{width}}" + "".join(f"{ev.confusion[t][p]:>{width}}" for p in TYPE_ORDER))
+    lines.append("")
+    lines.append(f"{'type':<{width}}{'precision':>11}{'recall':>9}{'F1':>8}{'support':>9}")
+    for t in TYPE_ORDER:
+        lines.append(f"{t.value:<{width}}{ev.precision[t]:>11.3f}{ev.recall[t]:>9.3f}{ev.f1[t]:>8.3f}{ev.support[t]:>9d}")
+    lines.append("")
+    lines.append(f"macro-F1: {ev.macro_f1:.3f}   accuracy: {ev.accuracy:.3f}")
+    return "\n".join(lines)

@@ -1,0 +1,496 @@
+"""The extraction benchmark: each extractor's main text against human ground truth.
+
+Ground truth is found by the layout of a folder such as ``shared/corpus`` (its SOURCES.md):
+
+- a folder with ``source.html`` and ``expected.html`` (mozilla/readability's test pages): the
+  truth is the visible text of ``expected.html`` (:func:`~dedup_gui.core.extraction.dom_text.body_text`),
+  the language the ``lang`` of ``expected-metadata.json`` beside it;
+- a folder with a ``cleaned/`` subfolder (the Chinese Web Content Extraction Dataset): each
+  ``X.html`` with a ``cleaned/X.txt``, the hand-cut text;
+- a JSON file of ``{"file": ..., "with": [...], "without": [...]}`` entries (trafilatura's
+  ``evaldata.json``): each page it names beside it, scored by those snippets.
+
+Other ``.html`` files (gne's pages) have no ground truth: counted, not scored.  Two scores, kept
+apart per page and both averaged into "overall":
+
+- **token scores** (pages with a truth text): bag-of-words precision, recall and F1, the
+  per-page rule of the Zyte article-extraction-benchmark (scrapinghub/article-extraction-benchmark,
+  ``evaluate.py``) on single tokens instead of its 4-token shingles, with the tokens of
+  :func:`~dedup_gui.core.text.tokens.tokenize` (lower-cased words, punctuation dropped, each CJK
+  character a token);
+- **snippet scores** (trafilatura's pages), as trafilatura's evaluation counts them
+  (``tests/eval_common.py``): a ``with`` snippet found is a true positive, one not found a false
+  negative, a ``without`` snippet found a false positive.
+
+Groups: English, CJK, other (token pages by language), snippets (trafilatura's pages), overall
+(all pages).  A group's precision, recall and F1 are means over its pages (the Zyte benchmark
+reports the F1 of the mean precision and recall: :attr:`GroupScore.f1_of_means`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dedup_gui.core.pipeline.decoding import decode_html
+from dedup_gui.core.extraction.dom_text import body_text, parse_html
+from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
+
+#: The language groups of the token-scored pages, then the snippet pages and all pages.
+LANGUAGES = ("English", "CJK", "other")
+SNIPPETS = "snippets"
+OVERALL = "overall"
+GROUPS = (*LANGUAGES, SNIPPETS, OVERALL)
+
+#: ``shared/corpus`` beside the repository (as the tests and benchmarks find ``../shared``).
+DEFAULT_CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus"
+
+STAGE = "extracting pages"
+
+_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
+_WHITESPACE = re.compile(r"\s+")
+# Frequent English function words that are not frequent words of the other Latin-script languages
+# of the corpus (no "a", "in", "on"): a quarter of the words of the corpus's English truth texts,
+# at most 2 % of its Spanish, French, German, Portuguese or Czech ones.
+_ENGLISH_WORDS = frozenset(
+    "the of and to is that for with was this are you have from it by not his her they which were "
+    "has had been their will would there what or an at as but its can all more who".split()
+)
+_ENGLISH_SHARE = 0.08
+_CJK_LANGS = ("zh", "ja", "ko")
+
+
+@dataclass(frozen=True)
+class TruthPage:
+    """One page with ground truth.
+
+    Attributes:
+        name: its path relative to the corpus folder, with ``/`` (a readability page: its folder).
+        path: the page's HTML file; html: the page, decoded (:func:`.decoding.decode_html`).
+        source: its layout: ``"readability"``, ``"cleaned"`` or ``"snippets"``.
+        language: ``"English"``, ``"CJK"`` or ``"other"``; ``None`` for a snippet page.
+        truth: the truth text ("" for a snippet page).
+        with_snippets, without_snippets: the snippets that must / must not be in the main text
+            (snippet pages only).
+    """
+
+    name: str
+    path: Path
+    html: str
+    source: str
+    language: str | None
+    truth: str = ""
+    with_snippets: tuple[str, ...] = ()
+    without_snippets: tuple[str, ...] = ()
+
+    @property
+    def group(self) -> str:
+        """The page's group: its language, or ``"snippets"`` (str)."""
+        return self.language or SNIPPETS
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """What :func:`load_ground_truth` found under ``folder``: the ``pages`` with ground truth
+    (sorted by name), the ``unlabelled`` ``.html`` files (no ground truth, not scored) and the
+    ``problems``: files that could not be used, each with the reason (str)."""
+
+    folder: Path
+    pages: tuple[TruthPage, ...]
+    unlabelled: tuple[Path, ...]
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Score:
+    """Precision, recall and F1 of one page, each in [0, 1]."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+@dataclass(frozen=True)
+class PageScore:
+    """One extractor's result on one page.
+
+    Attributes:
+        page: the page.
+        score: token scores, or snippet scores for a snippet page.
+        seconds: time of the extraction alone (s).
+        error: the extractor's exception, if it raised ("" if not; the extraction is then "").
+    """
+
+    page: TruthPage
+    score: Score
+    seconds: float
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    """An extractor's scores over one of :data:`GROUPS`: its ``pages`` (0: the means are 0), the
+    mean ``precision``, ``recall`` and ``f1`` over them, and ``f1_of_means``, the harmonic mean of
+    ``precision`` and ``recall`` (the Zyte benchmark's F1); each in [0, 1]."""
+
+    group: str
+    pages: int
+    precision: float
+    recall: float
+    f1: float
+    f1_of_means: float
+
+
+@dataclass(frozen=True)
+class ExtractionResult:
+    """One extractor over the ground-truth pages.
+
+    Attributes:
+        name: the extractor's name.
+        pages: per-page results, in the pages' order.
+        groups: group name -> :class:`GroupScore`, for every name of :data:`GROUPS`.
+        seconds: total extraction time (s).
+        pages_per_second: pages over ``seconds`` (0 when no page).
+    """
+
+    name: str
+    pages: tuple[PageScore, ...]
+    groups: dict[str, GroupScore]
+    seconds: float
+    pages_per_second: float
+
+
+def _f1(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def scores_from_counts(tp: float, fp: float, fn: float) -> Score:
+    """Precision, recall and F1 from true positive, false positive and false negative counts.
+
+    The Zyte article-extraction-benchmark's ``precision_score``/``recall_score``: with nothing
+    wrong (``fp == fn == 0``, including nothing to find and nothing found) all three are 1;
+    otherwise an empty denominator gives 0 (an empty extraction of a non-empty truth: P = R = 0).
+
+    Args:
+        tp, fp, fn: counts (>= 0).
+
+    Returns:
+        :class:`Score`.
+    """
+    if fp == 0 and fn == 0:
+        return Score(1.0, 1.0, 1.0)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return Score(precision, recall, _f1(precision, recall))
+
+
+def token_scores(extraction: str, truth: str) -> Score:
+    """Token-level bag-of-words precision, recall and F1 of an extraction against the truth text.
+
+    Both texts are tokenized with :func:`~dedup_gui.core.text.tokens.tokenize` (lower-cased words,
+    punctuation dropped, each CJK character a token) and compared as multisets: a token twice in
+    the truth and three times in the extraction is 2 true positives and 1 false positive; then
+    :func:`scores_from_counts` (both texts without tokens: a perfect 1).
+    """
+    got, want = Counter(tokenize(extraction)), Counter(tokenize(truth))
+    tp = sum((got & want).values())
+    return scores_from_counts(tp, got.total() - tp, want.total() - tp)
+
+
+def _norm(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def snippet_scores(extraction: str, with_snippets: Iterable[str], without_snippets: Iterable[str]) -> Score:
+    """Precision, recall and F1 of one page from its snippets, counted as trafilatura's evaluation
+    does (``tests/eval_common.py``, ``count_item``), then :func:`scores_from_counts`.
+
+    Snippets and extraction are whitespace-normalized (every run of whitespace one space) and
+    matched as case-sensitive substrings: a ``with`` snippet found is a true positive, one not
+    found a false negative, a ``without`` snippet found a false positive.
+    """
+    text = _norm(extraction)
+    withs = [_norm(s) for s in with_snippets]
+    tp = sum(1 for s in withs if s in text)
+    fp = sum(1 for s in without_snippets if _norm(s) in text)
+    return scores_from_counts(tp, fp, len(withs) - tp)
+
+
+def score_page(page: TruthPage, extraction: str) -> Score:
+    """The page's score: snippet scores for a snippet page, token scores otherwise."""
+    if page.language is None:
+        return snippet_scores(extraction, page.with_snippets, page.without_snippets)
+    return token_scores(extraction, page.truth)
+
+
+def language_group(lang: str | None, text: str, direction: str | None = None) -> str:
+    """``"English"``, ``"CJK"`` or ``"other"`` for a page.
+
+    From the language tag when there is one (``en-US`` -> English; ``zh``, ``ja``, ``ko`` -> CJK;
+    any other -> other); else a right-to-left ``direction`` is other; else it is guessed from the
+    text: CJK when at least half its tokens are CJK characters, English when at least 8 % of its
+    words are frequent English function words ("the", "of", "and"...), other otherwise.
+
+    Args:
+        lang: a BCP 47 language tag, or ``None``/"" when unknown.
+        text: the page's truth text.
+        direction: the text direction (``"ltr"``/``"rtl"``) if known.
+
+    Returns:
+        str, one of :data:`LANGUAGES`.
+    """
+    primary = (lang or "").strip().lower().replace("_", "-").split("-")[0]
+    if primary:
+        return "English" if primary == "en" else "CJK" if primary in _CJK_LANGS else "other"
+    if (direction or "").lower() == "rtl":
+        return "other"
+    tokens = tokenize(text)
+    cjk = sum(1 for t in tokens if len(t) == 1 and _CJK_CHAR.match(t))
+    if tokens and cjk * 2 >= len(tokens):
+        return "CJK"
+    words = len(tokens) - cjk
+    english = sum(1 for t in tokens if t in _ENGLISH_WORDS)
+    return "English" if words and english >= _ENGLISH_SHARE * words else "other"
+
+
+def _read_text(path: Path) -> str:
+    return decode_html(path.read_bytes()).text
+
+
+def _rel(path: Path, folder: Path) -> str:
+    return path.relative_to(folder).as_posix()
+
+
+def _readability_page(folder: Path, here: Path) -> TruthPage:
+    meta_path = here / "expected-metadata.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+    meta = {k: v for k, v in meta.items() if isinstance(v, str)} if isinstance(meta, dict) else {}
+    truth = body_text(parse_html(_read_text(here / "expected.html")))
+    return TruthPage(_rel(here, folder), here / "source.html", _read_text(here / "source.html"), "readability",
+                     language_group(meta.get("lang"), truth, meta.get("dir")), truth)  # fmt: skip
+
+
+def _cleaned_page(folder: Path, path: Path, cleaned: Path) -> TruthPage:
+    truth = _read_text(cleaned)
+    return TruthPage(_rel(path, folder), path, _read_text(path), "cleaned", language_group(None, truth), truth)
+
+
+def _snippet_entries(path: Path) -> list[dict]:
+    """The entries of a trafilatura-style evaluation JSON ([] if the file is not one)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:  # not UTF-8, not JSON: some other file
+        return []
+    entries = data.values() if isinstance(data, dict) else data if isinstance(data, list) else []
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("file"), str)
+            and ("with" in e or "without" in e)
+            and isinstance(e.get("with", []), list) and isinstance(e.get("without", []), list)]  # fmt: skip
+
+
+def _snippet_page(folder: Path, here: Path, entry: dict) -> TruthPage:
+    path = here / entry["file"]
+    if here.resolve() not in path.resolve().parents or not path.is_file():
+        raise ValueError(f"{entry['file']!r} is named for evaluation but not found beside the JSON file")
+    withs, withouts = (tuple(str(s) for s in entry.get(key, [])) for key in ("with", "without"))
+    return TruthPage(_rel(path, folder), path, _read_text(path), "snippets", None, "", withs, withouts)
+
+
+def load_ground_truth(folder: str | Path) -> GroundTruth:
+    """Find every page with ground truth under ``folder`` by the three layouts of the module
+    docstring, and read it.  The folder is only read; symbolic links to folders are not followed.
+
+    Args:
+        folder: the corpus folder (e.g. :data:`DEFAULT_CORPUS`).
+
+    Returns:
+        :class:`GroundTruth`.  A file that cannot be read or parsed is listed in its
+        ``problems`` and left out; it never stops the search.
+
+    Raises:
+        ValueError: ``folder`` is not a folder.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"not a folder: {folder}")
+    pages: dict[Path, TruthPage] = {}
+    truth_files: set[Path] = set()
+    problems: list[str] = []
+    html_files: list[Path] = []
+
+    def add(where: Path, make: Callable[..., TruthPage], *args) -> None:
+        try:
+            page = make(folder, *args)
+            pages[page.path] = page
+        except (OSError, ValueError) as exc:
+            problems.append(f"{_rel(where, folder)}: {getattr(exc, 'strerror', None) or exc}")
+
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        here, names = Path(dirpath), sorted(filenames)
+        pages_here = [n for n in names if n.lower().endswith((".html", ".htm"))]
+        html_files += [here / n for n in pages_here]
+        if "source.html" in names and "expected.html" in names:
+            truth_files.add(here / "expected.html")
+            add(here, _readability_page, here)
+        if "cleaned" in dirnames:
+            for name in pages_here:
+                cleaned = here / "cleaned" / (name.rsplit(".", 1)[0] + ".txt")
+                if cleaned.is_file():
+                    add(here / name, _cleaned_page, here / name, cleaned)
+        for name in (n for n in names if n.lower().endswith(".json")):
+            try:
+                entries = _snippet_entries(here / name)
+            except OSError as exc:
+                problems.append(f"{_rel(here / name, folder)}: {exc.strerror or exc}")
+                continue
+            for entry in entries:
+                add(here / name, _snippet_page, here, entry)
+    unlabelled = tuple(p for p in html_files if p not in pages and p not in truth_files)
+    return GroundTruth(folder, tuple(sorted(pages.values(), key=lambda p: p.name)), unlabelled, tuple(problems))
+
+
+def summarize(name: str, results: Sequence[PageScore]) -> ExtractionResult:
+    """Group means and speed of one extractor's per-page results.
+
+    Args:
+        name: the extractor's name.
+        results: its :class:`PageScore` per page.
+
+    Returns:
+        :class:`ExtractionResult`: for each of :data:`GROUPS`, the mean precision, recall and F1
+        of its pages (``overall``: of every page, token and snippet pages alike).
+    """
+    groups = {}
+    for group in GROUPS:
+        scores = [r.score for r in results if group == OVERALL or r.page.group == group]
+        p, r, f = (sum(getattr(s, key) for s in scores) / max(len(scores), 1) for key in ("precision", "recall", "f1"))
+        groups[group] = GroupScore(group, len(scores), p, r, f, _f1(p, r))
+    seconds = sum(r.seconds for r in results)
+    speed = len(results) / seconds if seconds > 0 else 0.0
+    return ExtractionResult(name, tuple(results), groups, seconds, speed)
+
+
+def extract_timed(extractor: Callable[[str], str], page: TruthPage) -> tuple[str, float, str]:
+    """``(text, seconds, error)`` of ``extractor`` on the page, timing the call alone; an
+    exception gives ``""`` and its name and message (a bad page never stops a run)."""
+    start = time.perf_counter()
+    try:
+        text, error = extractor(page.html) or "", ""
+    except Exception as exc:  # noqa: BLE001 - any extractor's failure is the page's result
+        text, error = "", f"{type(exc).__name__}: {exc}"
+    return text, time.perf_counter() - start, error
+
+
+#: A small page each extractor gets once, untimed, before the pages.
+WARM_UP = TruthPage("warm-up", Path("warm-up.html"), "<html><body><article><p>" + "Some words, " * 60
+                    + "</p></article></body></html>", "readability", "English", "")  # fmt: skip
+
+
+def run_extractor(pages: Sequence[TruthPage], extractor: Callable[[str], str], name: str = "",
+                  progress: Progress | None = None) -> ExtractionResult:  # fmt: skip
+    """Run one extractor over the pages and score it.
+
+    Args:
+        pages: the pages (:attr:`GroundTruth.pages`).
+        extractor: decoded HTML -> main-content text (str -> str).
+        name: the extractor's name, for the result.
+        progress: told of each page done (stage :data:`STAGE`); may cancel.
+
+    Returns:
+        :class:`ExtractionResult`; pages per second count the extraction calls' time only, after
+        one untimed call on :data:`WARM_UP`.
+
+    Raises:
+        ScanCancelled: ``progress`` asked to stop.
+    """
+    progress, stage = progress or NullProgress(), f"{STAGE} ({name})" if name else STAGE
+    extract_timed(extractor, WARM_UP)  # imports and first-call setup are not the pages' time
+    results = []
+    for n, page in enumerate(pages):
+        check_cancel(progress)
+        text, seconds, error = extract_timed(extractor, page)
+        results.append(PageScore(page, score_page(page, text), seconds, error))
+        progress.update(stage, n + 1, len(pages))
+    return summarize(name, results)
+
+
+def product_extractors(names: Iterable[str] | None = None) -> dict[str, Callable[[str], str]]:
+    """The product's extractors, name -> ``html -> main text`` callable running
+    :func:`~dedup_gui.core.extraction.extract.main_text` (the main content alone, without
+    :func:`~dedup_gui.core.extraction.extract.extract`'s fall-back to the whole visible text).
+
+    Args:
+        names: keys of :data:`~dedup_gui.core.extraction.extract.EXTRACTORS` (``None``: all, in order).
+
+    Raises:
+        ValueError: an unknown name.
+    """
+    from dedup_gui.core.extraction.extract import EXTRACTORS, main_text
+
+    chosen = list(EXTRACTORS) if names is None else list(names)
+    for name in chosen:
+        if name not in EXTRACTORS:
+            raise ValueError(f"unknown extractor {name!r}: use one of {', '.join(EXTRACTORS)}")
+    return {name: (lambda html, name=name: main_text(html, name)[0]) for name in chosen}
+
+
+def format_table(results: Sequence[ExtractionResult], reference: str | None = None) -> str:
+    """The results as two Markdown tables: mean F1 by group (pages counted in the heads) with
+    pages per second, then mean precision / recall by group.
+
+    Args:
+        results: one :class:`ExtractionResult` per extractor (rows, in this order).
+        reference: the name of a result to compare speeds with (a "speed vs NAME" column: how
+            many times faster than it), or ``None``.
+
+    Returns:
+        str (no trailing newline).
+    """
+    if not results:
+        return "(no extractor)"
+    ref = next((r for r in results if r.name == reference), None)
+    heads = [f"{g} ({results[0].groups[g].pages})" for g in GROUPS]
+
+    def table(cols: list[str], cells: Callable[[ExtractionResult], list[str]]) -> list[str]:
+        rows = [f"| {res.name} | " + " | ".join(cells(res)) + " |" for res in results]
+        return ["| extractor | " + " | ".join(cols) + " |", "|---" * (1 + len(cols)) + "|", *rows]
+
+    def f1_row(res: ExtractionResult) -> list[str]:
+        cells = [f"{res.groups[g].f1:.3f}" if res.groups[g].pages else "-" for g in GROUPS]
+        cells.append(f"{res.pages_per_second:.1f}")
+        return cells + ([f"{ref.seconds / res.seconds:.1f}x" if res.seconds > 0 else "-"] if ref else [])
+
+    def pr_row(res: ExtractionResult) -> list[str]:
+        return [f"{res.groups[g].precision:.3f} / {res.groups[g].recall:.3f}" if res.groups[g].pages else "-"
+                for g in GROUPS]  # fmt: skip
+
+    speed = ["pages/s"] + ([f"speed vs {reference}"] if ref else [])
+    lines = table(heads + speed, f1_row) + ["", "precision / recall (means over the pages):", ""]
+    return "\n".join(lines + table(heads, pr_row))
+
+
+SCORING_NOTE = (
+    "F1: token-level bag-of-words F1 against the truth text (the Zyte article-extraction-benchmark's rule on "
+    "single tokens: words lower-cased, punctuation dropped, CJK text by character), the mean over each group's "
+    "pages. snippets: trafilatura's pages, scored by its with/without snippets as trafilatura's evaluation "
+    "does. overall: the mean over all pages, token and snippet pages alike. pages/s: extraction time only."
+)
+
+
+def format_worst(result: ExtractionResult, below: float) -> str:
+    """The pages whose F1 is below ``below``, worst first: name, group, F1, precision, recall
+    (and the extractor's error, if it raised); one per line (str, "" if none)."""
+    worst = sorted((r for r in result.pages if r.score.f1 < below), key=lambda r: (r.score.f1, r.page.name))
+    lines = [f"{result.name}: {len(worst)} pages with F1 < {below:g}"] if worst else []
+    for r in worst:
+        s = r.score
+        err = f"  ({r.error})" if r.error else ""
+        lines.append(f"  {r.page.name}  [{r.page.group}]  F1 {s.f1:.3f}  P {s.precision:.3f}  R {s.recall:.3f}{err}")
+    return "\n".join(lines)

@@ -1,0 +1,469 @@
+"""Every dedup method on labelled pairs: precision, recall and F1, at the default and swept.
+
+The question asked of each method is binary: "is this pair a duplicate of any type?" (a pair
+labelled full, content, layout or partial is a positive, distinct a negative).  Each method is
+scored at its default threshold, and the methods with a measure are swept over thresholds (the
+SimHash Hamming distance k from 0 to 20 bits; similarities from 0.1 to 0.95), which gives a
+precision/recall curve per method.  Exact hashes, I-Match, URL dedup and the four-type
+classifier answer yes or no and are single points.
+
+The defaults marked: k = 3 bits (Manku, Jain and Das Sarma, WWW 2007); Jaccard 0.9 for shingles
+and MinHash (the SEO crawlers' "near duplicate content"); the classifier's own thresholds
+(:class:`~dedup_gui.core.model.Thresholds`) for content similarity and containment; the
+defaults of :mod:`.methods` for feature strings and chunks.  Pairs in which a page has no usable
+main text are negatives for every text method, as in the scan.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dedup_gui.core.methods.bloom import bloom_similarity
+from dedup_gui.core.methods.chunking import chunk_hash_set
+from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, read_labels, score_labeled_pairs
+from dedup_gui.core.pipeline.features import normalized_text
+from dedup_gui.core.methods.featurestrings import feature_jaccard, feature_set
+from dedup_gui.core.methods.imatch import CollectionIdf, IMatchSignature, page_signature
+from dedup_gui.core.methods.registry import CHUNK_BLOOM_FP_RATE, CHUNK_DUPLICATE, FEATURE_STRING_DUPLICATE, JACCARD_NEAR_DUPLICATE
+from dedup_gui.core.model import DupType, Page, ScanSettings, Thresholds
+from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.fingerprints.shingles import lean_minhash
+from dedup_gui.core.methods.urls import PageUrl, compare_urls, page_url
+
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn (it costs 0.5 s at start)
+    from matplotlib.figure import Figure
+
+    from dedup_gui.core.views.charts import Palette
+
+STAGE_METHODS = "applying every method to the labelled pairs"
+
+#: Similarity thresholds swept: 0.1, 0.15, ..., 0.95.
+SIMILARITY_SWEEP = tuple(round(0.1 + 0.05 * i, 2) for i in range(18))
+#: Hamming distances swept (bits): 0 .. 20.
+HAMMING_SWEEP = tuple(range(21))
+
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """One method as the comparison runs it.
+
+    Attributes:
+        key: its name on the command line (``--methods simhash,shingles``).
+        name: its name in tables and charts.
+        measure: what its value is (e.g. ``"Hamming distance (bits)"``).
+        default: the default threshold.
+        higher_is_duplicate: ``True`` when a pair is a duplicate at ``value >= threshold``,
+            ``False`` when at ``value <= threshold`` (Hamming distance).
+        sweep: thresholds swept; empty for yes/no methods (value 1 = duplicate, threshold 1).
+        rule: the default rule in words, with its source.
+    """
+
+    key: str
+    name: str
+    measure: str
+    default: float
+    higher_is_duplicate: bool
+    sweep: tuple[float, ...]
+    rule: str
+
+    def is_duplicate(self, value: float | None, threshold: float) -> bool:
+        """The method's verdict for a value at a threshold (``None`` is never a duplicate)."""
+        if value is None:
+            return False
+        return value >= threshold if self.higher_is_duplicate else value <= threshold
+
+    def label(self, threshold: float) -> str:
+        """A threshold as the method's rule writes it, e.g. ``"k <= 3"`` or ``">= 0.9"``."""
+        if not self.sweep:
+            return "yes/no"
+        if self.key == "simhash":
+            return f"k <= {threshold:g}"
+        return f">= {threshold:g}"
+
+
+def method_specs(thresholds: Thresholds | None = None) -> dict[str, MethodSpec]:
+    """The methods compared, in table order, with defaults taken from ``thresholds``.
+
+    Args:
+        thresholds: the classifier's thresholds (SimHash k, content similarity and
+            containment defaults, and the classifier itself); :class:`Thresholds` by default.
+
+    Returns:
+        key -> :class:`MethodSpec` (dict, ordered).
+    """
+    t = thresholds or Thresholds()
+    specs = [
+        MethodSpec("bytes", "exact bytes (SHA-1)", "identical bytes", 1, True, (), "identical file bytes"),
+        MethodSpec("text", "normalized text (SHA-1)", "identical normalized main text", 1, True, (),
+                   "identical whitespace-normalized, case-folded main text"),
+        MethodSpec("simhash", "SimHash (64-bit)", "Hamming distance (bits)", t.hamming_k, False, HAMMING_SWEEP,
+                   f"Hamming distance <= {t.hamming_k} bits (Manku et al. 2007)"),
+        MethodSpec("shingles", "shingles (Jaccard)", "Jaccard similarity", JACCARD_NEAR_DUPLICATE, True,
+                   SIMILARITY_SWEEP, f"Jaccard >= {JACCARD_NEAR_DUPLICATE} (Broder 1997; SEO crawlers)"),
+        MethodSpec("minhash", "MinHash (estimated Jaccard)", "estimated Jaccard similarity", JACCARD_NEAR_DUPLICATE,
+                   True, SIMILARITY_SWEEP, f"estimate >= {JACCARD_NEAR_DUPLICATE} (Broder 1997; datasketch)"),
+        MethodSpec("content", "content similarity", "normalized Levenshtein similarity", t.content_same, True,
+                   SIMILARITY_SWEEP, f"similarity >= {t.content_same:g} (the classifier's 'same content')"),
+        MethodSpec("containment", "content containment", "share of the smaller page's shingles",
+                   t.content_partial, True, SIMILARITY_SWEEP,
+                   f"containment >= {t.content_partial:g} (the classifier's 'important part shared')"),
+        MethodSpec("imatch", "I-Match", "identical signature", 1, True, (),
+                   "identical SHA-1 of the terms with 0.2 <= nidf < 1 (Chowdhury et al. 2002)"),
+        MethodSpec("featurestrings", "feature strings", "Jaccard of the feature-string sets", FEATURE_STRING_DUPLICATE,
+                   True, SIMILARITY_SWEEP, f"Jaccard >= {FEATURE_STRING_DUPLICATE} (Wu, Chen and Ma 2003)"),
+        MethodSpec("cdc", "content-defined chunks (Bloom)", "estimated Jaccard of the chunk sets", CHUNK_DUPLICATE,
+                   True, SIMILARITY_SWEEP, f"estimate >= {CHUNK_DUPLICATE} (Eshghi and Tang 2005)"),
+        MethodSpec("url", "URL (normalized, mirrors)", "same normalized URL or mirror path", 1, True, (),
+                   "same normalized URL, or the same path on mirror hosts"),
+        MethodSpec("classifier", "four-type classifier", "any type but distinct", 1, True, (),
+                   "classified full, content, layout or partial"),
+    ]  # fmt: skip
+    return {s.key: s for s in specs}
+
+
+#: Every method key, in table order.
+METHOD_KEYS: tuple[str, ...] = tuple(method_specs())
+
+
+def parse_methods(text: str) -> list[str]:
+    """Method keys from a ``--methods`` value: ``"all"`` or a comma-separated list.
+
+    Raises:
+        ValueError: an unknown key (the message lists the known ones).
+
+    Example:
+        >>> parse_methods("simhash, shingles")
+        ['simhash', 'shingles']
+    """
+    if text.strip().lower() == "all":
+        return list(METHOD_KEYS)
+    keys = [k.strip().lower() for k in text.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in METHOD_KEYS]
+    if unknown or not keys:
+        raise ValueError(
+            f"unknown method {', '.join(unknown) or '(none)'}: use 'all' or some of {', '.join(METHOD_KEYS)}"
+        )
+    return list(dict.fromkeys(keys))
+
+
+@dataclass(frozen=True)
+class PairValues:
+    """A labelled pair with every method's value.
+
+    Attributes:
+        pair: the labelled pair.
+        duplicate: the truth: labelled any type but distinct.
+        values: method key -> value (``None`` where the method cannot call the pair a
+            duplicate: no usable text, URL unknown).
+    """
+
+    pair: LabeledPair
+    duplicate: bool
+    values: dict[str, float | None]
+
+
+@dataclass(frozen=True)
+class _PageFeatures:
+    features: frozenset[str]
+    chunks: set[int]
+    imatch: IMatchSignature
+    url: PageUrl | None
+
+
+def _page_features(page: Page, idf: CollectionIdf) -> _PageFeatures:
+    text = normalized_text(page.main_text)
+    return _PageFeatures(feature_set(text), chunk_hash_set(text), page_signature(page, idf), page_url(page))
+
+
+def labeled_pair_values(
+    scored: Sequence[ScoredPair],
+    pages: dict[str, Page | str],
+    progress: Progress | None = None,
+) -> list[PairValues]:
+    """Apply every method to the labelled pairs that were scored and have a label.
+
+    Args:
+        scored: from :func:`dedup_gui.core.evaluation.evaluate.score_labeled_pairs`.
+        pages: the pages it read (its ``pages`` argument); their collection statistics feed
+            I-Match.
+        progress: progress to report to (optional).
+
+    Returns:
+        One :class:`PairValues` per usable pair, in order.
+    """
+    progress = progress or NullProgress()
+    loaded = [p for p in pages.values() if isinstance(p, Page)]
+    idf = CollectionIdf.from_pages(loaded)
+    cache: dict[str, _PageFeatures] = {}
+
+    def features(rel: str) -> _PageFeatures:
+        if rel not in cache:
+            cache[rel] = _page_features(pages[rel], idf)
+        return cache[rel]
+
+    usable = [s for s in scored if s.scores is not None and s.pair.label is not None]
+    out = []
+    for i, s in enumerate(usable):
+        check_cancel(progress)
+        progress.update(STAGE_METHODS, i, len(usable))
+        a, b = pages[s.pair.left], pages[s.pair.right]
+        fa, fb = features(s.pair.left), features(s.pair.right)
+        both = a.has_text and b.has_text
+        sc = s.scores
+        urls = compare_urls(fa.url, fb.url)
+        text_values = {
+            "simhash": float(sc.hamming_distance),
+            "shingles": sc.jaccard,
+            "minhash": float(lean_minhash(a.minhash).jaccard(lean_minhash(b.minhash))),
+            "content": sc.content_similarity,
+            "containment": sc.content_containment,
+            "imatch": float(fa.imatch.matches(fb.imatch)),
+            "featurestrings": feature_jaccard(fa.features, fb.features),
+            "cdc": bloom_similarity(fa.chunks, fb.chunks, CHUNK_BLOOM_FP_RATE).jaccard,
+        }
+        values: dict[str, float | None] = {
+            "bytes": float(a.sha1 == b.sha1),
+            "text": float(both and a.text_hash == b.text_hash),
+            **{k: (v if both else None) for k, v in text_values.items()},
+            "url": float(urls.duplicate) if urls.known else None,
+            "classifier": float(s.predicted is not DupType.DISTINCT),
+        }
+        out.append(PairValues(s.pair, s.pair.label is not DupType.DISTINCT, values))
+    progress.update(STAGE_METHODS, len(usable), len(usable))
+    return out
+
+
+@dataclass(frozen=True)
+class MethodScore:
+    """A method's binary confusion counts and scores at one threshold.
+
+    Attributes:
+        key: the method's key.
+        threshold: the threshold.
+        tp, fp, fn, tn: true/false positives and negatives ("duplicate of any type").
+        precision, recall, f1: in [0, 1] (0 where undefined).
+    """
+
+    key: str
+    threshold: float
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+    precision: float
+    recall: float
+    f1: float
+
+    @property
+    def point(self) -> tuple[float, float, float, float]:
+        """``(threshold, precision, recall, f1)``."""
+        return (self.threshold, self.precision, self.recall, self.f1)
+
+
+def score_method(rows: Sequence[PairValues], spec: MethodSpec, threshold: float) -> MethodScore:
+    """Count a method's verdicts at a threshold against the labels."""
+    tp = fp = fn = tn = 0
+    for row in rows:
+        said = spec.is_duplicate(row.values.get(spec.key), threshold)
+        if said and row.duplicate:
+            tp += 1
+        elif said:
+            fp += 1
+        elif row.duplicate:
+            fn += 1
+        else:
+            tn += 1
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return MethodScore(spec.key, threshold, tp, fp, fn, tn, precision, recall, f1)
+
+
+@dataclass(frozen=True)
+class MethodsReport:
+    """Every method's scores on the labelled pairs.
+
+    Attributes:
+        specs: the methods compared, in table order.
+        n: pairs evaluated; positives: those labelled a duplicate of some type.
+        defaults: key -> score at the default threshold.
+        sweeps: key -> ``[(threshold, precision, recall, f1), ...]`` in threshold order (one
+            point for yes/no methods).
+        best: key -> the sweep's score of highest F1 (ties: the threshold nearest the default).
+    """
+
+    specs: list[MethodSpec]
+    n: int
+    positives: int
+    defaults: dict[str, MethodScore]
+    sweeps: dict[str, list[tuple[float, float, float, float]]]
+    best: dict[str, MethodScore]
+
+
+def compare_methods(rows: Sequence[PairValues], keys: Sequence[str] | None = None,
+                    thresholds: Thresholds | None = None) -> MethodsReport:  # fmt: skip
+    """Score each method at its default and over its sweep.
+
+    Args:
+        rows: from :func:`labeled_pair_values`.
+        keys: the methods (default: all, :data:`METHOD_KEYS`).
+        thresholds: the classifier's thresholds (defaults of :func:`method_specs`).
+
+    Returns:
+        :class:`MethodsReport`.
+
+    Raises:
+        ValueError: no rows.
+    """
+    if not rows:
+        raise ValueError("no labelled pair could be scored (is there a 'type' column?)")
+    all_specs = method_specs(thresholds)
+    specs = [all_specs[k] for k in (keys or METHOD_KEYS)]
+    defaults, sweeps, best = {}, {}, {}
+    for spec in specs:
+        defaults[spec.key] = score_method(rows, spec, spec.default)
+        grid = sorted(set(spec.sweep) | {spec.default})
+        scores = [score_method(rows, spec, t) for t in grid]
+        sweeps[spec.key] = [s.point for s in scores]
+        best[spec.key] = max(scores, key=lambda s: (round(s.f1, 12), -abs(s.threshold - spec.default)))
+    positives = sum(1 for r in rows if r.duplicate)
+    return MethodsReport(specs, len(rows), positives, defaults, sweeps, best)
+
+
+def evaluate_methods(
+    labels_csv: str | Path,
+    keys: Sequence[str] | None = None,
+    thresholds: Thresholds | None = None,
+    settings: ScanSettings | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[ScoredPair], MethodsReport]:
+    """Read a labels CSV, classify its pairs and compare every method on them.
+
+    Args:
+        labels_csv: ``LABELS.csv`` (columns left, right, type; paths relative to its folder).
+        keys: the methods (default: all).
+        thresholds: the classifier's thresholds.
+        settings: scan settings for reading the pages.
+        progress: progress to report to (optional).
+
+    Returns:
+        ``(scored, report)``: the classifier's scored pairs (for
+        :func:`dedup_gui.core.evaluation.evaluate.evaluate`) and the :class:`MethodsReport`.
+
+    Raises:
+        ValueError: a bad labels file, or no pair could be scored.
+        OSError: the labels file cannot be read.
+    """
+    path = Path(labels_csv)
+    pages: dict[str, Page | str] = {}
+    scored = score_labeled_pairs(read_labels(path), path.parent, thresholds, settings, progress, pages=pages)
+    rows = labeled_pair_values(scored, pages, progress)
+    return scored, compare_methods(rows, keys, thresholds)
+
+
+def format_methods(report: MethodsReport) -> str:
+    """The comparison as a plain-text table: each method at the threshold in use (the default
+    unless given) and at its best sweep threshold (str)."""
+    width = max(len(s.name) for s in report.specs) + 2
+    lines = [
+        (
+            f'methods on "duplicate of any type?" ({report.n} pairs, {report.positives} duplicates, '
+            f"{report.n - report.positives} distinct)"
+        ),
+        "",
+        f"{'method':<{width}}{'in use':>10}{'P':>7}{'R':>7}{'F1':>7}   {'best':>10}{'P':>7}{'R':>7}{'F1':>7}",
+    ]
+    for spec in report.specs:
+        d, b = report.defaults[spec.key], report.best[spec.key]
+        row = f"{spec.name:<{width}}{spec.label(d.threshold):>10}{d.precision:>7.3f}{d.recall:>7.3f}{d.f1:>7.3f}"
+        if spec.sweep:
+            row += f"   {spec.label(b.threshold):>10}{b.precision:>7.3f}{b.recall:>7.3f}{b.f1:>7.3f}"
+        lines.append(row)
+    # "in use": the thresholds given (the defaults unless the command line changed them)
+    lines += ["", "rules in use:"] + [f"  {s.name}: {s.rule}" for s in report.specs]
+    return "\n".join(lines)
+
+
+#: One colour per method in the charts (matplotlib's tab20, stable across runs).
+METHOD_COLORS = dict(zip(METHOD_KEYS, (
+    "#1f77b4", "#aec7e8", "#d62728", "#ff7f0e", "#ffbb78", "#2ca02c",
+    "#98df8a", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf",
+)))  # fmt: skip
+_SINGLE_MARKERS = {"bytes": "s", "text": "D", "imatch": "^", "url": "v", "classifier": "*"}
+
+
+def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure | None = None) -> Figure:
+    """Draw every method's precision/recall curve on a plain matplotlib ``Figure``.
+
+    Swept methods are lines through their thresholds, with the default threshold ringed and
+    named in the legend (``ring: k = 3``, ``ring: 0.9``...); yes/no methods are single markers.  Points at zero precision
+    and recall (the method found no duplicate) are left out, and the precision axis starts just
+    below the lowest precision drawn, so close curves stay apart.
+
+    Args:
+        report: from :func:`compare_methods`.
+        palette: colours (:data:`dedup_gui.core.views.charts.LIGHT` by default).
+        fig: a figure to draw into (cleared first); a new one if ``None``.
+
+    Returns:
+        The figure; each curve's ``Line2D`` has the method key as ``gid``, each default marker
+        ``"<key>:default"`` (absent where the default finds no duplicate).
+    """
+    from matplotlib.figure import Figure
+
+    from dedup_gui.core.views.charts import LIGHT, _style
+
+    palette = palette or LIGHT
+    fig = fig or Figure(figsize=(11, 6.5), layout="constrained")
+    fig.clear()
+    ax = fig.add_subplot()
+    _style(fig, ax, palette)
+    lowest = 1.0
+    for spec in report.specs:
+        color = METHOD_COLORS.get(spec.key, palette.foreground)
+        d = report.defaults[spec.key]
+        drawn = d.tp > 0
+        if spec.sweep:
+            points = [p for p, s in zip(report.sweeps[spec.key], _said(report, spec)) if s]
+            # the default threshold is named in the legend: labels beside rings that lie close
+            # together ran into each other
+            default = f"k = {d.threshold:g}" if spec.key == "simhash" else f"{d.threshold:g}"
+            label = f"{spec.name}; ring: {default}" if drawn else f"{spec.name} (default {default} found no duplicate)"
+            (line,) = ax.plot([p[2] for p in points], [p[1] for p in points], "-o", color=color, markersize=3,
+                              linewidth=1.4, label=label)  # fmt: skip
+            line.set_gid(spec.key)
+            lowest = min([lowest, *(p[1] for p in points)])
+            if drawn:
+                (mark,) = ax.plot([d.recall], [d.precision], "o", markersize=11, markerfacecolor="none",
+                                  markeredgecolor=color, markeredgewidth=2)  # fmt: skip
+                mark.set_gid(f"{spec.key}:default")
+        else:
+            label = spec.name if drawn else f"{spec.name} (found no duplicate)"
+            (mark,) = ax.plot([d.recall] if drawn else [], [d.precision] if drawn else [],
+                              _SINGLE_MARKERS.get(spec.key, "o"), color=color, markersize=10,
+                              markeredgecolor=palette.foreground, label=label)  # fmt: skip
+            if drawn:
+                mark.set_gid(f"{spec.key}:default")
+                lowest = min(lowest, d.precision)
+    bottom = max(0.0, math.floor(lowest * 20) / 20 - 0.05)
+    ax.set_xlim(-0.02, 1.03)
+    ax.set_ylim(bottom, 1.0 + (1.0 - bottom) * 0.03)
+    ax.set_xlabel("recall (share of the duplicate pairs found)")
+    ax.set_ylabel("precision (share of the pairs called duplicates that are)")
+    ax.grid(True, color=palette.muted, linewidth=0.5)
+    ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs ({report.positives} duplicates); '
+                 "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium")  # fmt: skip
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", facecolor=palette.background,
+                       edgecolor=palette.muted)  # fmt: skip
+    for text in legend.get_texts():
+        text.set_color(palette.foreground)
+    return fig
+
+
+def _said(report: MethodsReport, spec: MethodSpec) -> list[bool]:
+    """For each sweep point: did the method find any duplicate (precision or recall above 0)?"""
+    return [r > 0 or p > 0 for _, p, r, _ in report.sweeps[spec.key]]

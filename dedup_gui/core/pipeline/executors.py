@@ -1,0 +1,291 @@
+"""Running the per-page stage: in this process, in a pool of worker processes, or on Dask.
+
+Each page is one task (:func:`analyse_file`), which never raises for a bad file.  The pool
+gives each page a time limit and each worker a memory cap and a lower CPU priority, and its
+workers exit when the scanning process dies; a Dask cluster runs the same task where the files
+are on a shared file system.  :func:`analyse_all` picks one by the scan settings.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+
+from dedup_gui.core.pipeline.features import load_page
+from dedup_gui.core.pipeline.loading import NotAPageError, PageReadError, SourceFile
+from dedup_gui.core.model import FileError, Page, ScanSettings
+from dedup_gui.core.progress import STAGE_READ, Progress, check_cancel
+from dedup_gui.core.pipeline.subprocess_guard import exit_with_parent
+
+#: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
+WORKER_NICENESS = 5
+
+
+def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError | str:
+    """Analyse one file; never raises for a bad file.
+
+    Returns:
+        The :class:`Page`; a :class:`FileError` with the reason it cannot be used; or the
+        file's path (str) when it is not a page at all (skipped, not an error).
+    """
+    try:
+        return load_page(source, settings)
+    except NotAPageError:
+        return source.path
+    except PageReadError as exc:
+        return FileError(source.path, str(exc))
+    except MemoryError:
+        return FileError(source.path, "ran out of memory while analysing the page")
+    except Exception as exc:  # one bad file must never stop the scan
+        return FileError(source.path, f"could not be analysed: {type(exc).__name__}: {exc}")
+
+
+#: The most worker processes per core (:func:`max_workers`).
+WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    """The most worker processes a scan starts, whatever ``ScanSettings.workers`` asks (int):
+    :data:`WORKERS_PER_CORE` per core.  The per-page work is CPU-bound, so more only take memory:
+    hundreds of workers, each loading the engine, would exhaust the machine."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
+def _worker_count(settings: ScanSettings, n_files: int) -> int:
+    if settings.workers > 0:
+        return min(settings.workers, max_workers())
+    return max(1, min(os.cpu_count() or 1, n_files))
+
+
+def _limit_memory(limit_bytes: int) -> None:
+    """Pool initializer: cap the worker's address space, so a page that explodes in memory
+    raises MemoryError in its worker instead of exhausting the machine, and lower the worker's
+    CPU priority by :data:`WORKER_NICENESS`.
+
+    With one worker per core, the workers would otherwise compete as equals for the cores with
+    the process that started them, which in the window runs the GUI thread.  At a lower
+    priority they still use every idle cycle.
+    """
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    except (ImportError, ValueError, OSError):
+        pass  # not on this platform, or not allowed: run without the cap
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):
+        pass  # no nice() on this platform: same priority as the caller
+
+
+def _init_worker(limit_bytes: int, parent_pid: int) -> None:
+    """Pool initializer: exit when the scanning process ``parent_pid`` dies
+    (:func:`~dedup_gui.core.pipeline.subprocess_guard.exit_with_parent`), then :func:`_limit_memory`."""
+    exit_with_parent(parent_pid)
+    _limit_memory(limit_bytes)
+
+
+def _worker_ready() -> bool:
+    """A no-op task: running it means a worker process has started and imported the engine."""
+    return True
+
+
+class _PagePool:
+    """Runs :func:`analyse_file` in worker processes with a per-page time limit.
+
+    At most one task per worker is in flight, so the time since submission is the time the page
+    has been running.  A page over the limit gets a :class:`FileError`; its pool is killed and
+    rebuilt and the other pages in flight are run again.  If a worker dies (killed for memory,
+    a crash in a C library), the pages that were in flight are run again one at a time, so
+    only the page that kills a worker alone is reported.
+    """
+
+    def __init__(self, files: list[SourceFile], settings: ScanSettings, workers: int, task=None) -> None:
+        self.task = task or analyse_file  # a module-level function(SourceFile, ScanSettings)
+        self.files = files
+        self.settings = settings
+        self.workers = workers
+        self.context = multiprocessing.get_context("spawn")  # forking beside Qt threads can deadlock
+        self.pool: ProcessPoolExecutor | None = None
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # Workers die with the thread that started them (PR_SET_PDEATHSIG).  With "spawn" and
+        # no max_tasks_per_child, Python 3.11 starts them in submit(), so in the thread calling
+        # run(), which ends or kills this pool before it returns: the thread outlives them.
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=self.context,
+            initializer=_init_worker,
+            initargs=(self.settings.page_memory_bytes, os.getpid()),
+        )
+        # Start every worker and let it import the engine before any page is timed, so the
+        # per-page limit measures the page, not the seconds a new process takes to start.
+        wait([pool.submit(_worker_ready) for _ in range(self.workers)], timeout=120)
+        return pool
+
+    def _kill(self) -> None:
+        if self.pool is None:
+            return
+        for proc in list(getattr(self.pool, "_processes", {}).values()):
+            try:
+                proc.kill()
+            except Exception:
+                pass
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool = None
+
+    def run(self, progress: Progress, on_result=None) -> list:
+        """Analyse every file; ``on_result(i, outcome)`` is called as each one finishes (so a
+        cancelled scan keeps what it did).  Returns the outcomes in file order."""
+        total = len(self.files)
+        results: list = [None] * total
+        queue = list(range(total))
+        queue.reverse()  # pop() from the end takes files in order
+        solo: list[int] = []  # pages to retry alone after a worker died
+        in_flight: dict = {}
+        done_count = 0
+        limit = self.settings.page_timeout
+        try:
+            while queue or solo or in_flight:
+                check_cancel(progress)
+                if self.pool is None:
+                    self.pool = self._new_pool()
+                capacity = 1 if solo else self.workers
+                source = solo if solo else queue
+                submit_failed = False
+                while source and len(in_flight) < capacity:
+                    i = source.pop()
+                    try:
+                        future = self.pool.submit(self.task, self.files[i], self.settings)
+                    except BrokenProcessPool:  # a worker died since the last round
+                        source.append(i)
+                        submit_failed = True
+                        break
+                    in_flight[future] = (i, time.monotonic(), source is solo)
+                done = set() if submit_failed else wait(in_flight, timeout=0.2, return_when=FIRST_COMPLETED)[0]
+                failed: list[int] = []
+                for future in done:
+                    i, _start, alone = in_flight.pop(future)
+                    try:
+                        results[i] = future.result()
+                        if on_result is not None:
+                            on_result(i, results[i])
+                    except Exception as exc:
+                        if not alone:
+                            failed.append(i)  # maybe another page killed the pool: retry alone
+                            continue
+                        results[i] = FileError(
+                            self.files[i].path,
+                            f"the process analysing it died ({type(exc).__name__}); "
+                            "the page may need more memory than the per-page limit",
+                        )
+                    done_count += 1
+                if failed or submit_failed:
+                    # The pool is broken: every page still in flight fails with it; retry alone.
+                    failed += [i for i, _start, _alone in in_flight.values()]
+                    in_flight.clear()
+                    self._kill()
+                    solo.extend(failed)
+                now = time.monotonic()
+                late = [(f, v) for f, v in in_flight.items() if now - v[1] > limit]
+                if late:
+                    for future, (i, _start, _alone) in late:
+                        del in_flight[future]
+                        results[i] = FileError(
+                            self.files[i].path,
+                            f"analysis took longer than the per-page time limit of {limit:g} s (--page-timeout)",
+                        )
+                        done_count += 1
+                    for i, _start, alone in in_flight.values():
+                        (solo if alone else queue).append(i)
+                    in_flight.clear()
+                    self._kill()
+                progress.update(STAGE_READ, done_count, total)
+        finally:
+            if self.pool is not None:
+                if in_flight or queue or solo:
+                    self._kill()
+                else:
+                    self.pool.shutdown(wait=True)
+                self.pool = None
+        return results
+
+
+#: How long a Dask scan waits for a first worker to connect to the scheduler (seconds).
+DASK_WORKER_WAIT = 30.0
+
+
+def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: Progress) -> list:
+    """Run :func:`analyse_file` for every file on a Dask distributed cluster.
+
+    The workers must see the files at the same paths (a shared or network file system) and
+    have dedup-gui installed.  Results come back in file order, so the rest of the scan is
+    identical to a local one.
+    """
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError as exc:
+        raise RuntimeError("--dask-scheduler needs the 'distributed' package: pip install 'dedup-gui[dask]'") from exc
+    total = len(files)
+    results: list = [None] * total
+    with Client(settings.dask_scheduler, timeout=30) as client:
+        # With no worker the pages would wait forever, silently: wait a little, then say so.
+        try:
+            client.wait_for_workers(1, timeout=DASK_WORKER_WAIT)
+        except Exception as exc:  # TimeoutError, in whichever form this distributed raises it
+            raise ConnectionError(
+                f"no Dask worker is connected to the scheduler at {settings.dask_scheduler} "
+                f"(waited {DASK_WORKER_WAIT:g} s); start one with: dask worker {settings.dask_scheduler}"
+            ) from exc
+        # Every worker must be able to load the engine; if one cannot, every page would fail
+        # with the same error: say it once instead.
+        try:
+            client.run(_worker_ready)
+        except Exception as exc:
+            raise ConnectionError(  # an OSError, as when the scheduler cannot be reached
+                f"the Dask workers at {settings.dask_scheduler} cannot run dedup-gui "
+                f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); "
+                "install dedup-gui, the same version as here, on every worker"
+            ) from exc
+        futures = client.map(analyse_file, files, settings=settings, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        done = 0
+        try:
+            for future in as_completed(futures):
+                i = index[future.key]
+                try:
+                    results[i] = future.result()
+                except Exception as exc:  # a worker died or the task failed
+                    results[i] = FileError(files[i].path, f"could not be analysed on the cluster: {type(exc).__name__}: {exc}")
+                done += 1
+                progress.update(STAGE_READ, done, total)
+                check_cancel(progress)
+        except BaseException:
+            client.cancel(futures)
+            raise
+    return results
+
+
+def analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progress, on_result=None) -> list:
+    total = len(files)
+    if settings.dask_scheduler and files:
+        progress.update(STAGE_READ, 0, total)
+        return _analyse_on_dask(files, settings, progress)
+    workers = _worker_count(settings, total)
+    progress.update(STAGE_READ, 0, total)
+    # Only ``workers=1`` runs in this process.  Otherwise even a single file goes to a worker,
+    # where the per-page time and memory limits apply: one pathological page (100,000 nested
+    # elements) must not hang the scan.
+    if settings.workers == 1 or total == 0:
+        results: list = [None] * total
+        for i, source in enumerate(files):
+            check_cancel(progress)
+            results[i] = analyse_file(source, settings)
+            if on_result is not None:
+                on_result(i, results[i])
+            progress.update(STAGE_READ, i + 1, total)
+        return results
+    return _PagePool(files, settings, workers).run(progress, on_result)

@@ -1,0 +1,1 @@
+"""Reports: the report model, the HTML report, diff excerpts, writing files."""

@@ -1,0 +1,398 @@
+"""The HTML report: one self-contained file that works offline and explains itself.
+
+Safety, since page content is untrusted (DESIGN.md):
+
+* every string that comes from a page or the file system (titles, URLs, texts, paths, reasons)
+  goes through :func:`html.escape`, so markup in a page title shows as text;
+* the report holds no ``<script>``, no event handler attributes, and a Content-Security-Policy
+  (``default-src 'none'; img-src data:; style-src 'unsafe-inline'``) that forbids scripts and
+  every remote load, should anything slip through;
+* the charts are inline SVG drawn by matplotlib from numbers and fixed labels only; their text
+  is drawn as paths, their ids are prefixed per chart, and :func:`chart_svg` refuses an SVG
+  with a script, an event handler or a reference outside itself.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+
+from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.pipeline.classify import containment_text
+from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
+from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.reports.model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
+from dedup_gui.core.safe_text import show_control_characters
+
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+
+#: What each type means, for the "pairs by type" table.
+TYPE_MEANING = {
+    DupType.FULL: ("same", "same"),
+    DupType.CONTENT: ("same", "different"),
+    DupType.LAYOUT: ("important part shared", "same"),
+    DupType.PARTIAL: ("important part shared", "different"),
+    DupType.DISTINCT: ("no important part shared", "any"),
+}
+#: Longest title or URL printed (characters); longer ones are cut with an ellipsis.
+MAX_LABEL = 300
+
+_STYLE = """
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0969da}
+*{box-sizing:border-box}
+body{margin:0;color:var(--fg);background:#fff;font:15px/1.5 system-ui,-apple-system,"Segoe UI",
+"Noto Sans","DejaVu Sans","Noto Sans CJK SC","Microsoft YaHei","PingFang SC",sans-serif}
+main{max-width:1180px;margin:0 auto;padding:24px 28px 48px}
+header.top{border-bottom:3px solid var(--fg);padding-bottom:12px;margin-bottom:8px}
+h1{font-size:28px;margin:0 0 4px}
+h2{font-size:21px;margin:36px 0 12px;padding-bottom:4px;border-bottom:1px solid var(--line)}
+h3{font-size:16px;margin:20px 0 8px}
+.folder{font:14px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;overflow-wrap:anywhere;margin:0}
+.meta,.note{color:var(--muted);font-size:13px;margin:4px 0}
+nav.toc{font-size:14px;margin-top:8px}
+nav.toc a{color:var(--accent);text-decoration:none;margin-right:14px}
+.filter{background:#fff8c5;border:1px solid #d4a72c;padding:6px 10px;border-radius:6px;font-size:14px}
+.stats{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 16px}
+.stat{border:1px solid var(--line);border-radius:8px;padding:8px 14px;min-width:118px;background:var(--soft)}
+.stat b{display:block;font-size:24px;font-variant-numeric:tabular-nums}
+.stat span{color:var(--muted);font-size:13px}
+table{border-collapse:collapse;margin:4px 0 12px}
+th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+th{background:var(--soft);font-weight:600}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.two{display:flex;flex-wrap:wrap;gap:24px}
+.two>div{flex:1 1 420px}
+table.settings td:first-child{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px}
+table.settings td:last-child{color:var(--muted);font-size:13px}
+.swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:6px;vertical-align:-1px}
+.badge{display:inline-block;color:#fff;border-radius:10px;padding:0 9px;font-size:13px;font-weight:600}
+.keep{background:#1a7f37}.dup{background:#8c959f}
+.link{color:var(--muted);font-size:13px}
+figure{margin:12px 0 20px;border:1px solid var(--line);border-radius:8px;padding:10px;background:#fff}
+figure svg{display:block;width:100%;height:auto;max-width:860px;margin:0 auto}
+#chart-map svg{max-width:600px}
+figcaption{color:var(--muted);font-size:13px;margin-top:6px}
+.path{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:13px;overflow-wrap:anywhere}
+.ptitle{overflow-wrap:anywhere}
+.url{color:var(--muted);font-size:13px;overflow-wrap:anywhere}
+ul.pages{list-style:none;margin:0;padding:0}
+ul.pages li{margin:0 0 6px}
+article.pair{border:1px solid var(--line);border-radius:8px;padding:10px 14px;margin:0 0 16px;break-inside:avoid}
+article.pair h3{margin:0 0 8px;font-size:15px}
+.pages2{display:grid;grid-template-columns:1fr 1fr;gap:6px 18px;margin-bottom:6px}
+.pages2>div{min-width:0}
+.side{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}
+table.measures{width:100%}
+table.measures th{font-size:12px;font-weight:600;color:var(--muted)}
+.why{font-size:13px;color:var(--muted);margin:0 0 8px}
+table.diff{width:100%;table-layout:fixed}
+table.diff td{font-size:13.5px;line-height:1.55;overflow-wrap:anywhere}
+del{background:#ffd7d5;color:#82071e;text-decoration:line-through;text-decoration-color:#cf222e80}
+ins{background:#ccffd8;color:#055d20;text-decoration:none}
+footer{margin-top:40px;border-top:1px solid var(--line);padding-top:8px;color:var(--muted);font-size:12px}
+@media print{main{max-width:none;padding:0}nav.toc{display:none}h2{break-after:avoid}}
+"""
+
+
+def esc(value: object) -> str:
+    """HTML-escape any value for element text or a quoted attribute (str); ``None`` -> ``""``."""
+    return "" if value is None else html.escape(show_control_characters(str(value)), quote=True)
+
+
+def clip(text: str | None, limit: int = MAX_LABEL) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (unescaped str; ``None`` -> ``""``)."""
+    text = text or ""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# A reference may point inside the SVG (#id) or be an inline PNG: matplotlib embeds one when a
+# map of many points is rasterized (the CSP allows data: images; nothing is fetched).
+_UNSAFE_SVG = re.compile(
+    r"<script|<foreignObject|\son[a-z]+\s*=|href\s*=\s*\"(?!#|data:image/png;base64,)|url\((?!#)", re.IGNORECASE
+)
+
+
+def chart_svg(figure, prefix: str) -> str:
+    """A matplotlib figure as inline SVG markup, safe to place in the report.
+
+    Args:
+        figure: a matplotlib ``Figure``.
+        prefix: prepended to every id in the SVG (and every reference to one), so two charts in
+            one page never share an id.
+
+    Returns:
+        The ``<svg>...</svg>`` element (str), without XML declaration, DOCTYPE or metadata.
+
+    Raises:
+        ValueError: the SVG holds a script, an event handler, a foreign object or a reference
+            outside itself (it never should: the charts hold numbers and fixed labels only).
+    """
+    import matplotlib
+
+    buf = io.StringIO()
+    # Text as paths (no fonts needed to view, no text to escape); a fixed hash salt so the same
+    # scan gives the same file.
+    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "dedup-gui"}):
+        figure.savefig(buf, format="svg", metadata={"Date": None})
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
+    svg = re.sub(r'\sxmlns:xlink="[^"]*"', "", svg, count=1)
+    svg = svg.replace("xlink:href=", "href=")  # SVG 2; no xlink namespace needed inline
+    seen: dict[str, int] = {}
+
+    def new_id(m: re.Match) -> str:
+        # The charts tag bars with gids ("all", a type) that matplotlib writes as ids, many times
+        # over; ids must be unique in a page, so repeats get a number (references point to the
+        # first, which keeps its name).
+        name = m.group(1)
+        seen[name] = seen.get(name, 0) + 1
+        suffix = "" if seen[name] == 1 else f"-{seen[name]}"
+        return f'id="{prefix}-{name}{suffix}"'
+
+    svg = re.sub(r'\bid="([^"]+)"', new_id, svg)
+    svg = re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}-{m.group(1)}"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}-{m.group(1)})", svg)
+    if _UNSAFE_SVG.search(svg):
+        raise ValueError("chart SVG holds a script, an event handler or an outside reference")
+    return svg.strip()
+
+
+def _segments(segs: tuple[Segment, ...], tag: str) -> str:
+    return "".join(f"<{tag}>{esc(s.text)}</{tag}>" if s.changed else esc(s.text) for s in segs)
+
+
+def excerpt_html(excerpt: DiffExcerpt | None, entry: PairEntry, limit: int) -> str:
+    """The side-by-side diff excerpt of one pair (HTML str): deleted or replaced text of the left
+    page in ``<del>``, inserted or replacing text of the right page in ``<ins>``, all escaped."""
+    if excerpt is None:
+        if not entry.pair.scores.both_have_text:
+            return "<p class='note'>No diff: at least one page has no usable main text.</p>"
+        return f"<p class='note'>No diff excerpt: only the first {limit:,} pairs get one.</p>"
+    if excerpt.identical:
+        return "<p class='note'>The two main texts are identical.</p>"
+    rows = "".join(f"<tr><td>{_segments(s.a, 'del')}</td><td>{_segments(s.b, 'ins')}</td></tr>" for s in excerpt.spots)
+    shown = len(excerpt.spots)
+    more = f"{shown} of {excerpt.total_spots} changed places shown" if excerpt.total_spots > shown else (
+        f"{excerpt.total_spots} changed place{'s' if excerpt.total_spots != 1 else ''}")  # fmt: skip
+    note = (
+        f"{more}; unchanged: {excerpt.shared_a:.1%} of the left text, {excerpt.shared_b:.1%} of the right. "
+        "<del>Struck</del>: only in the left page; <ins>green</ins>: only in the right page."
+    )
+    extra = "".join(f" {esc(n)}." for n in excerpt.notes)
+    return (
+        "<table class='diff'><colgroup><col><col></colgroup>"
+        f"<tr><th>left</th><th>right</th></tr>{rows}</table><p class='note'>{note}{extra}</p>"
+    )
+
+
+def _page_cell(page, label: str | None = None) -> str:
+    parts = []
+    if label:
+        parts.append(f"<div class='side'>{esc(label)}</div>")
+    parts.append(f"<div class='path'>{esc(page.path)}</div>")
+    if page.title:
+        parts.append(f"<div class='ptitle'>{esc(clip(page.title))}</div>")
+    if page.url:
+        parts.append(f"<div class='url'>{esc(clip(page.url))}</div>")
+    return "".join(parts)
+
+
+def _badge(dup: DupType) -> str:
+    return f"<span class='badge' style='background:{TYPE_COLORS[dup]}'>{esc(dup.label).replace(' ', '&nbsp;')}</span>"
+
+
+def html_from_report(report: Report, charts: bool = True) -> str:
+    """Render a :class:`~dedup_gui.core.reports.model.Report` as a self-contained HTML page.
+
+    Args:
+        report: what to show.
+        charts: include the two charts (inline SVG).
+
+    Returns:
+        The HTML document (str).
+    """
+    r = report.result
+    s = report.summary()
+    out: list[str] = [
+        "<!DOCTYPE html>",
+        "<html lang='en'><head><meta charset='utf-8'>",
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        "<meta name='referrer' content='no-referrer'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<meta name='generator' content='dedup-gui {esc(report.version)}'>",
+        f"<title>{esc(report.title)}</title>",
+        f"<style>{_STYLE}</style>",
+        "</head><body><main>",
+        "<header class='top'><h1>Duplicate pages report</h1>",
+        f"<p class='folder'>{esc(r.root)}</p>",
+        (
+            f"<p class='meta'>Made {esc(report.created_text)} by dedup-gui {esc(report.version)} "
+            f"in a scan of {s['seconds']:.1f} s.</p>"
+        ),
+        (
+            "<nav class='toc'><a href='#summary'>Summary</a><a href='#charts'>Charts</a>"
+            "<a href='#keep'>What to keep</a><a href='#clusters'>Near-duplicate groups</a>"
+            "<a href='#pairs'>Duplicate pairs</a>"
+            "<a href='#unusable'>Files not used</a></nav></header>"
+        ),
+    ]
+    if report.subset:
+        out.append(
+            f"<p class='filter'>This report shows the {len(report.pairs):,} of {len(r.pairs):,} compared pairs "
+            "that the filters selected; the summary counts the whole scan.</p>"
+        )
+    # Summary
+    dup_total = sum(n for t, n in s["pairs_by_type"].items() if t != "distinct")
+    stats = [
+        (s["pages"], "pages"),
+        (s["pages_without_text"], "without usable text"),
+        (s["errors"], "files not usable"),
+        (s["skipped"], "other files skipped"),
+        (s["pairs_compared"], "pairs compared"),
+        (dup_total, "duplicate pairs"),
+        (s["clusters"], "near-duplicate groups"),
+        (s["keep_clusters"], "keep clusters"),
+        (s["pages_to_drop"], "pages to drop"),
+    ]
+    out.append("<section id='summary'><h2>Summary</h2><div class='stats'>")
+    out += [f"<div class='stat'><b>{n:,}</b><span>{esc(label)}</span></div>" for n, label in stats]
+    out.append("</div>")
+    if s["notes"]:
+        out.append("<ul class='notes'>" + "".join(f"<li>Note: {esc(n)}</li>" for n in s["notes"]) + "</ul>")
+    out.append("<h3>Pairs by type</h3>")
+    out.append(
+        "<table class='types'><tr><th>type</th><th>content</th><th>layout</th><th class='n'>pairs</th>"
+        + ("<th class='n'>in this report</th>" if report.subset else "")
+        + "</tr>"
+    )
+    shown_counts = report.shown_type_counts()
+    for dup in TYPE_ORDER:
+        content, layout = TYPE_MEANING[dup]
+        shown_cell = f"<td class='n'>{shown_counts[dup]:,}</td>" if report.subset else ""
+        out.append(
+            f"<tr><td><span class='swatch' style='background:{TYPE_COLORS[dup]}'></span>{esc(dup.label)}</td>"
+            f"<td>{esc(content)}</td><td>{esc(layout)}</td><td class='n'>{s['pairs_by_type'][dup.value]:,}</td>"
+            f"{shown_cell}</tr>"
+        )
+    out.append("</table><div class='two'><div><h3>Thresholds</h3><table class='settings'>")
+    out += [
+        f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in report.threshold_rows()
+    ]
+    out.append("</table></div><div><h3>Scan settings</h3><table class='settings'>")
+    out += [
+        f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in report.setting_rows()
+    ]
+    out.append("</table></div></div></section>")
+    # Charts
+    out.append("<section id='charts'><h2>Charts</h2>")
+    if charts:
+        for chart in report_charts(report):
+            out.append(
+                f"<figure id='chart-{chart.name}' aria-label='{esc(chart.title)}'>{chart_svg(chart.figure, chart.name)}"
+                f"<figcaption><b>{esc(chart.title)}.</b> {esc(chart.caption)}</figcaption></figure>"
+            )
+    else:
+        out.append("<p class='note'>Charts left out.</p>")
+    out.append("</section>")
+    # What to keep
+    out.append("<section id='keep'><h2>What to keep</h2>")
+    out.append(f"<p class='note'><b>Keep clusters, and which page to keep.</b> {esc(report.keep_rule)}</p>")
+    if report.keep_clusters:
+        out.append(
+            "<table class='clusters'><tr><th class='n'>keep cluster</th><th>pages</th><th>kept because</th>"
+            "<th class='n'>group</th></tr>"
+        )
+        for entry in report.keep_clusters:
+            items = [f"<li><span class='badge keep'>keep</span> {_page_cell(entry.keep)}</li>"]
+            items += [
+                f"<li><span class='badge dup'>drop</span> <span class='link'>{esc(link_label(link))}</span>"
+                f"{_page_cell(page)}</li>"
+                for page, link in entry.duplicates
+            ]
+            k = entry.cluster
+            group = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
+            out.append(
+                f"<tr id='keep-{k.id}'><td class='n'>{k.id}</td><td><ul class='pages'>{''.join(items)}</ul></td>"
+                f"<td>{esc(k.reason)}</td><td class='n'>{group}</td></tr>"
+            )
+        out.append("</table>")
+    else:
+        out.append("<p>Nothing to drop: no page is a full or content duplicate of another.</p>")
+    out.append("</section>")
+    # Near-duplicate groups
+    out.append("<section id='clusters'><h2>Near-duplicate groups</h2>")
+    out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
+    if report.clusters:
+        out.append("<table class='clusters'><tr><th class='n'>group</th><th>types</th><th>pages</th></tr>")
+        for entry in report.clusters:
+            items = [f"<li>{_page_cell(page)}</li>" for page in entry.pages]
+            types = " ".join(_badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+            out.append(
+                f"<tr id='cluster-{entry.cluster.id}'><td class='n'>{entry.cluster.id}</td><td>{types}</td>"
+                f"<td><ul class='pages'>{''.join(items)}</ul></td></tr>"
+            )
+        out.append("</table>")
+    else:
+        out.append("<p>No groups: no duplicate pairs.</p>")
+    out.append("</section>")
+    # Pairs
+    out.append("<section id='pairs'><h2>Duplicate pairs</h2>")
+    distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
+    if distinct_shown:
+        out.append(f"<p class='note'>{distinct_shown:,} distinct pairs are not listed.</p>")
+    if report.omitted:
+        out.append(
+            f"<p class='note'>The first {len(report.duplicates):,} duplicate pairs are listed; "
+            f"{report.omitted:,} more are in the CSV and JSON exports.</p>"
+        )
+    if not report.duplicates:
+        out.append("<p>None.</p>")
+    for e in report.duplicates:
+        sc = e.pair.scores
+        group = e.cluster
+        cluster = f" · <a href='#cluster-{group}'>group {group}</a>" if group is not None else ""
+        out.append(
+            f"<article class='pair' id='pair-{e.number}'><h3>{_badge(e.pair.type)} Pair {e.number}{cluster}</h3>"
+            f"<div class='pages2'><div>{_page_cell(e.left, 'left')}</div><div>{_page_cell(e.right, 'right')}</div></div>"
+            "<table class='measures'><tr><th>content similarity</th><th>content containment</th>"
+            "<th>layout similarity</th><th>Hamming distance</th><th>Jaccard</th><th>identical bytes</th></tr>"
+            f"<tr><td class='n'>{sc.content_similarity:.4f}</td><td class='n'>{sc.content_containment:.4f}"
+            f"<br><small>{esc(containment_text(sc))}</small></td>"
+            f"<td class='n'>{sc.layout_similarity:.4f}</td><td class='n'>{sc.hamming_distance} bits</td>"
+            f"<td class='n'>{sc.jaccard:.4f}</td><td>{'yes' if sc.identical_bytes else 'no'}</td></tr></table>"
+            f"<p class='why'>Why: {esc(why_text(e.why))}</p>"
+            f"{excerpt_html(e.excerpt, e, report.excerpt_limit)}</article>"
+        )
+    out.append("</section>")
+    # Unusable files
+    out.append("<section id='unusable'><h2>Files that could not be used</h2>")
+    if r.errors:
+        out.append("<table><tr><th>file</th><th>reason</th></tr>")
+        out += [f"<tr><td class='path'>{esc(x.path)}</td><td>{esc(x.reason)}</td></tr>" for x in r.errors]
+        out.append("</table>")
+    else:
+        out.append("<p>None: every page file could be read.</p>")
+    no_text = report.pages_without_text()
+    if no_text:
+        out.append(
+            "<h3>Pages without usable main text</h3><p class='note'>Read, but with too little main text to "
+            "compare; they are never called duplicates on their (empty) text alone.</p><ul class='pages'>"
+        )
+        out += [f"<li>{_page_cell(p)}</li>" for p in no_text]
+        out.append("</ul>")
+    if r.skipped:
+        out.append(f"<p class='note'>{esc(r.skipped_sentence())}</p>")
+        special = r.skipped_for_reasons()
+        if special:
+            out.append("<ul class='pages'>")
+            out += [f"<li>{esc(path)}: {esc(reason)}</li>" for path, reason in special]
+            out.append("</ul>")
+    out.append("</section>")
+    out.append(
+        f"<footer>dedup-gui {esc(report.version)} · {esc(report.created_text)} · This file is self-contained: "
+        "it runs no script and loads nothing from the network.</footer></main></body></html>\n"
+    )
+    return "\n".join(out)

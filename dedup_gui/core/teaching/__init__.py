@@ -1,0 +1,1 @@
+"""The teaching window's computations: SimHash and Jaccard steps, charts, the gallery."""

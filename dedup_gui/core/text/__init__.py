@@ -1,0 +1,1 @@
+"""Text: the tokenizer (words, CJK characters), alignment and the text diff."""

@@ -1,0 +1,285 @@
+"""The two charts, drawn with matplotlib on plain ``Figure`` objects (no pyplot, no Qt), so the
+window embeds them in a Qt canvas and the reports save them as SVG or PNG.
+
+* the Hamming distance histogram over all pairs of pages, with the near-duplicate threshold k
+  (Manku, Jain and Das Sarma, WWW 2007) and the classified pairs coloured by type;
+* the content/layout map: every candidate pair at (content similarity, layout similarity), with
+  the four type regions of the current thresholds shaded and labelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from dedup_gui.core.columns import pair_columns
+from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult, Thresholds
+
+#: Above this many points, the map's scatter is embedded as an image in SVG and PDF output.
+RASTERIZE_POINTS = 2000
+#: Above this many points, the map draws its points as one image (:func:`points_image`): Agg
+#: draws a scatter marker by marker (some 10 s for a million points), the image costs a few
+#: array operations and redraws as fast as any picture.
+IMAGE_POINTS = 20_000
+#: The map's axis limits, the same for both axes (similarities are in [0, 1]).
+MAP_LIMITS = (-0.02, 1.02)
+
+#: One colour per type, shared by charts, tables and reports.
+TYPE_COLORS = {
+    DupType.FULL: "#d62728",
+    DupType.CONTENT: "#ff7f0e",
+    DupType.LAYOUT: "#1f77b4",
+    DupType.PARTIAL: "#9467bd",
+    DupType.DISTINCT: "#8c8c8c",
+}
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours of a chart's background and text (light by default).
+
+    Attributes:
+        background: figure and axes face colour.
+        foreground: text, ticks and spines.
+        muted: the all-pairs bars and grid.
+    """
+
+    background: str = "#ffffff"
+    foreground: str = "#202020"
+    muted: str = "#c8c8c8"
+
+
+DARK = Palette("#1e1e1e", "#e6e6e6", "#5a5a5a")
+LIGHT = Palette()
+
+
+def _style(fig: Figure, ax, palette: Palette) -> None:
+    fig.set_facecolor(palette.background)
+    ax.set_facecolor(palette.background)
+    ax.tick_params(colors=palette.foreground)
+    for spine in ax.spines.values():
+        spine.set_color(palette.foreground)
+    ax.xaxis.label.set_color(palette.foreground)
+    ax.yaxis.label.set_color(palette.foreground)
+    ax.title.set_color(palette.foreground)
+
+
+def histogram_figure(
+    all_pairs: np.ndarray,
+    by_type: dict[DupType, np.ndarray],
+    k: int,
+    log: bool = False,
+    palette: Palette = LIGHT,
+    fig: Figure | None = None,
+) -> Figure:
+    """Draw the Hamming distance histogram.
+
+    Args:
+        all_pairs: 65 counts, pairs of pages at each distance (bits), from
+            :func:`dedup_gui.core.views.histogram.hamming_histogram`.
+        by_type: classified duplicate pairs at each distance, per type (65 counts each).
+        k: the near-duplicate threshold drawn as a line (bits).
+        log: logarithmic count axis.
+        palette: colours.
+        fig: a figure to draw into (cleared first); a new one if ``None``.
+
+    Returns:
+        The figure.  ``fig.axes[0]`` holds every pair of pages (grey) with the classified pairs
+        drawn over it; when there are classified pairs, ``fig.axes[1]`` below repeats them on
+        their own linear scale, because next to 50 million pairs of pages a thousand
+        duplicates are flat on a linear axis.  Each bar patch has the ``gid`` ``"all"`` or its
+        type's value, and its centre x is the distance, so a click on a bar maps back to a
+        distance.
+    """
+    fig = fig or Figure(figsize=(8, 4), layout="constrained")
+    fig.clear()
+    classified = any(c is not None and c.any() for c in by_type.values())
+    if classified:
+        ax, below = fig.subplots(2, 1, sharex=True, height_ratios=(2, 1))
+        _style(fig, below, palette)
+    else:
+        ax, below = fig.add_subplot(), None
+    _style(fig, ax, palette)
+    x = np.arange(len(all_pairs))
+    bars = ax.bar(x, all_pairs, width=0.9, color=palette.muted, label="all pairs of pages", log=log)
+    for bar in bars:
+        bar.set_gid("all")
+    bottom = np.zeros(len(all_pairs))
+    for t in TYPE_ORDER:
+        counts = by_type.get(t)
+        if counts is None or not counts.any():
+            continue
+        layer = ax.bar(x, counts, width=0.9, bottom=bottom, color=TYPE_COLORS[t], label=t.label, log=log)
+        for bar in layer:
+            bar.set_gid(t.value)
+        bottom = bottom + counts
+    ax.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
+    ax.text(k + 0.8, 0.97, f"k = {k}", transform=ax.get_xaxis_transform(), va="top", color=palette.foreground)
+    ax.set_xlim(-0.8, 64.8)
+    if not log:  # "3.5 M", not a "1e6" above the axis where the selected-pair mark goes
+        from matplotlib.ticker import EngFormatter
+
+        ax.yaxis.set_major_formatter(EngFormatter(sep=" "))
+    if below is not None:
+        bottom = np.zeros(len(all_pairs))
+        for t in TYPE_ORDER:
+            counts = by_type.get(t)
+            if counts is None or not counts.any():
+                continue
+            for bar in below.bar(x, counts, width=0.9, bottom=bottom, color=TYPE_COLORS[t]):
+                bar.set_gid(t.value)
+            bottom = bottom + counts
+        below.axvline(k + 0.5, color=palette.foreground, linestyle="--", linewidth=1)
+        below.set_ylabel("compared", fontsize="small")  # short: in a small window the panel is 60 px high
+        below.yaxis.get_major_locator().set_params(integer=True)
+        below.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
+    else:
+        ax.set_xlabel("Hamming distance of the 64-bit SimHashes (bits)")
+    # short labels: two long ones ran into each other in a small window (a tester); the title
+    # and the legend say what the pairs are
+    # (a log axis shows itself by its 10^n ticks; " (log)" made the label too long again)
+    ax.set_ylabel("all pairs", fontsize="small")
+    if below is not None:
+        fig.align_ylabels([ax, below])
+    total = int(all_pairs.sum())
+    ax.set_title(f"Hamming distances of all {total:,} pairs of pages", color=palette.foreground)
+    legend = ax.legend(loc="upper right", fontsize="small", facecolor=palette.background, edgecolor=palette.muted)
+    for text in legend.get_texts():
+        text.set_color(palette.foreground)
+    return fig
+
+
+def map_points(result: ScanResult) -> np.ndarray:
+    """The map's points: one row per pair, ``[content similarity, layout similarity]``
+    (``np.float64`` array of shape (pairs, 2)), in the order of ``result.pairs``."""
+    if not result.pairs:
+        return np.zeros((0, 2))
+    columns = pair_columns(result)
+    return np.column_stack((columns.content_similarity, columns.layout_similarity))
+
+
+def type_rgba(codes: np.ndarray) -> np.ndarray:
+    """The colour of each type code (index into ``TYPE_ORDER``) as RGBA in [0, 1].
+
+    Returns:
+        ``np.float64`` array of shape ``codes.shape + (4,)``.
+    """
+    from matplotlib.colors import to_rgba
+
+    table = np.array([to_rgba(TYPE_COLORS[t]) for t in TYPE_ORDER])
+    return table[np.asarray(codes, dtype=np.intp)]
+
+
+def points_image(points: np.ndarray, codes: np.ndarray, width: int, height: int,
+                 limits: tuple[float, float] = MAP_LIMITS, radius: int = 2) -> np.ndarray:  # fmt: skip
+    """Draw points as dots of their type's colour into an RGBA image, as a scatter would.
+
+    Each point takes the pixel its coordinates fall in, grown to a disc of ``radius`` pixels;
+    where dots overlap, the later point wins (a scatter draws in order, the last on top).
+
+    Args:
+        points: ``(n, 2)`` array of x, y in data coordinates.
+        codes: ``(n,)`` type codes (index into ``TYPE_ORDER``), the dots' colours.
+        width, height: the image's size in pixels (int, at least 1).
+        limits: the data range both axes span, ``(low, high)``; points outside are clipped to
+            the border.
+        radius: the dots' radius in pixels (int, 0 = single pixels).
+
+    Returns:
+        ``np.float32`` array of shape (height, width, 4), row 0 at the *bottom* (draw with
+        ``origin="lower"``); transparent where there is no dot.
+
+    Raises:
+        ValueError: ``width`` or ``height`` below 1, or ``points`` and ``codes`` of different
+            lengths.
+    """
+    if width < 1 or height < 1:
+        raise ValueError(f"an image needs at least 1x1 pixels, got {width}x{height}")
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    codes = np.asarray(codes)
+    if len(points) != len(codes):
+        raise ValueError(f"{len(points)} points but {len(codes)} type codes")
+    low, high = limits
+    x = np.clip(((points[:, 0] - low) / (high - low) * width).astype(np.int64), 0, width - 1)
+    y = np.clip(((points[:, 1] - low) / (high - low) * height).astype(np.int64), 0, height - 1)
+    top = np.full(width * height, -1, dtype=np.int64)  # pixel -> the last point on it
+    np.maximum.at(top, y * width + x, np.arange(len(points), dtype=np.int64))
+    top = top.reshape(height, width)
+    grown = top.copy()
+    for dy in range(-radius, radius + 1):
+        for dx in range(-radius, radius + 1):
+            if (dx or dy) and dx * dx + dy * dy <= radius * radius + radius:  # a round dot
+                (dst_y, src_y), (dst_x, src_x) = _shift(dy, height), _shift(dx, width)
+                np.maximum(grown[dst_y, dst_x], top[src_y, src_x], out=grown[dst_y, dst_x])
+    image = np.zeros((height, width, 4), dtype=np.float32)
+    filled = grown >= 0
+    image[filled] = type_rgba(codes[grown[filled]])
+    return image
+
+
+def _shift(d: int, size: int) -> tuple[slice, slice]:
+    """Destination and source slices that move an axis of ``size`` by ``d`` pixels."""
+    return (slice(d, size), slice(0, size - d)) if d >= 0 else (slice(0, size + d), slice(-d, size))
+
+
+def map_figure(
+    result: ScanResult,
+    thresholds: Thresholds | None = None,
+    palette: Palette = LIGHT,
+    fig: Figure | None = None,
+) -> Figure:
+    """Draw the content/layout map of a scan's candidate pairs.
+
+    The regions follow the thresholds: right of ``content_same`` the content is the same (full
+    above ``layout_same``, content duplicate below); to the left, pairs that share an important
+    part (containment >= ``content_partial``) are layout or partial duplicates, the rest
+    distinct.  Points are coloured by their type.  Up to :data:`IMAGE_POINTS` pairs they are a
+    scatter collection with the gid ``"pairs"``, its points in the order of ``result.pairs``;
+    above, one image with the gid ``"pairs"`` (:func:`points_image`, sized to the axes), which
+    draws a million points in a fraction of a second.
+
+    Returns:
+        The figure.
+    """
+    t = thresholds or result.thresholds
+    fig = fig or Figure(figsize=(6, 5), layout="constrained")
+    fig.clear()
+    ax = fig.add_subplot()
+    _style(fig, ax, palette)
+    regions = [
+        ((t.content_same, t.layout_same), 1 - t.content_same, 1 - t.layout_same, DupType.FULL),
+        ((t.content_same, 0), 1 - t.content_same, t.layout_same, DupType.CONTENT),
+        ((0, t.layout_same), t.content_same, 1 - t.layout_same, DupType.LAYOUT),
+        ((0, 0), t.content_same, t.layout_same, DupType.PARTIAL),
+    ]
+    from matplotlib.patches import Rectangle
+
+    for (x0, y0), w, h, dup in regions:
+        ax.add_patch(Rectangle((x0, y0), w, h, facecolor=TYPE_COLORS[dup], alpha=0.08, edgecolor="none"))
+        ax.text(x0 + w / 2, y0 + h / 2, dup.label if dup in (DupType.FULL, DupType.CONTENT) else
+                f"{dup.label}\n(if containment >= {t.content_partial:g})",
+                ha="center", va="center", fontsize="small", color=TYPE_COLORS[dup], alpha=0.9)  # fmt: skip
+    ax.axvline(t.content_same, color=palette.foreground, linestyle="--", linewidth=0.8)
+    ax.axhline(t.layout_same, color=palette.foreground, linestyle="--", linewidth=0.8)
+    points = map_points(result)
+    codes = pair_columns(result).type_code if result.pairs else np.zeros(0, dtype=np.int8)
+    if len(points) > IMAGE_POINTS:
+        box = ax.get_window_extent()  # the axes in pixels, before the layout settles: close enough
+        width, height = (int(min(4000, max(200, v))) for v in (box.width, box.height))
+        image = ax.imshow(points_image(points, codes, width, height), extent=(*MAP_LIMITS, *MAP_LIMITS),
+                          origin="lower", interpolation="nearest", aspect="auto", zorder=2)  # fmt: skip
+        image.set_gid("pairs")
+    else:
+        scatter = ax.scatter(points[:, 0], points[:, 1], c=type_rgba(codes), s=22, edgecolors=palette.foreground,
+                             linewidths=0.3)  # fmt: skip
+        scatter.set_gid("pairs")
+        # Thousands of points as vector shapes make a huge SVG or PDF: draw them as one image.
+        scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
+    ax.set_xlim(*MAP_LIMITS)
+    ax.set_ylim(*MAP_LIMITS)
+    ax.set_xlabel("content similarity (normalized Levenshtein of main texts)")
+    ax.set_ylabel("layout similarity (tag sequences)")
+    ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground)
+    return fig

@@ -1,0 +1,532 @@
+"""The PDF report: the HTML report's content, laid out by Qt and written by Qt's own PDF writer.
+
+It lives outside :mod:`dedup_gui.core`, which never imports Qt; it renders the same
+:class:`~dedup_gui.core.reports.model.Report` as the HTML report: the summary with settings and
+thresholds, the two charts (PNG at 200 dpi), the keep clusters (what to keep and what to drop),
+the near-duplicate groups, every duplicate pair with its measures, explanation and diff excerpt,
+and the files that could not be used.
+Every page has a footer with its number.
+
+Fonts: Qt embeds (subsets of) the fonts it draws with, so the PDF reads the same anywhere.
+Chinese text uses the bundled subset of Noto Sans CJK SC (``resources/fonts``), so a fresh
+machine with no CJK font still renders it, and the system's Simplified Chinese font, if any, for
+rarer characters.  Page strings are HTML-escaped before Qt's rich-text parser sees them, so a title
+holding ``<img src=...>`` stays text and never makes Qt load a file.
+
+Without a running Qt application one is created on the ``offscreen`` platform (no display
+needed), unless ``QT_QPA_PLATFORM`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dedup_gui.core.atomic import atomic_write_bytes
+from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.pipeline.classify import containment_text
+from dedup_gui.core.reports.excerpt import Segment
+from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, ScanResult
+from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.reports.html import TYPE_MEANING, clip
+from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, build_report, report_charts, why_text
+from dedup_gui.core.safe_text import show_control_characters
+
+#: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
+CJK_FALLBACK_FONT = Path(__file__).resolve().parents[2] / "resources" / "fonts" / "NotoSansCJKsc-Subset-Regular.otf"
+#: System CJK families tried first, best first (full coverage beats the bundled subset).
+CJK_FAMILIES = (
+    "Noto Sans CJK SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "Noto Sans SC",
+    "WenQuanYi Micro Hei",
+    "WenQuanYi Zen Hei",
+    "Microsoft YaHei",
+    "PingFang SC",
+    "SimHei",
+    "AR PL UMing CN",
+)
+SANS_FAMILIES = ("DejaVu Sans", "Noto Sans", "Liberation Sans", "Arial", "Helvetica")
+MONO_FAMILIES = ("DejaVu Sans Mono", "Noto Sans Mono", "Liberation Mono", "Consolas", "Courier New")
+#: Resolution of the layout (dots per inch): fine enough that text positions are exact.
+RESOLUTION = 300
+#: Font size of body text (points).
+BODY_PT = 8.5
+STAGE = "writing the PDF"
+
+_app = None  # the QGuiApplication this module created, kept alive for later exports
+_bundled: str | None = None  # family name of the registered bundled CJK font ("" if unreadable)
+
+
+@dataclass(frozen=True)
+class PdfFonts:
+    """The font families a PDF report uses.
+
+    Attributes:
+        sans: families for text, in order: the Latin family, then the CJK families.
+        mono: families for paths, in order.
+        cjk: the CJK families, in order: the bundled subset first (its character map is
+            one-to-one, so the PDF's text layer copies and searches as the right characters),
+            then the system's Simplified Chinese font, if any, for characters the subset lacks.
+    """
+
+    sans: tuple[str, ...]
+    mono: tuple[str, ...]
+    cjk: tuple[str, ...]
+
+
+def ensure_app():
+    """Return the running ``QGuiApplication``, creating one (offscreen) if none runs.
+
+    Returns:
+        The application object.
+
+    Raises:
+        RuntimeError: a non-GUI ``QCoreApplication`` runs, which cannot draw fonts.
+    """
+    global _app
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtGui import QGuiApplication
+
+    app = QCoreApplication.instance()
+    if app is None:
+        # A PDF needs fonts, not a screen: the offscreen platform works on a machine without one.
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        _app = QGuiApplication(["dedup-gui-pdf"])
+        return _app
+    if not isinstance(app, QGuiApplication):
+        raise RuntimeError("the PDF report needs a QGuiApplication, but a plain QCoreApplication is running")
+    return app
+
+
+def _bundled_family() -> str | None:
+    """Register the bundled CJK subset once; its family name, or ``None`` if it cannot be read."""
+    global _bundled
+    from PySide6.QtGui import QFontDatabase
+
+    if _bundled is None:
+        font_id = QFontDatabase.addApplicationFont(str(CJK_FALLBACK_FONT))
+        loaded = QFontDatabase.applicationFontFamilies(font_id) if font_id >= 0 else []
+        _bundled = loaded[0] if loaded else ""
+    return _bundled or None
+
+
+def pdf_fonts() -> PdfFonts:
+    """Choose the report's fonts.  Needs a ``QGuiApplication`` (see :func:`ensure_app`).
+
+    Chinese text is drawn with the bundled subset of Noto Sans CJK SC, which every machine has,
+    and, for characters outside it, with the system's Simplified Chinese font if there is one.
+
+    Returns:
+        The :class:`PdfFonts`.
+
+    Raises:
+        RuntimeError: neither the bundled font nor a system font for Chinese can be used.
+    """
+    from PySide6.QtGui import QFontDatabase
+
+    families = set(QFontDatabase.families())
+    chinese = [f for f in QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese)
+               if not QFontDatabase.isPrivateFamily(f)]  # fmt: skip
+    bundled = _bundled_family()
+    system = next((f for f in CJK_FAMILIES if f in chinese), None)
+    if system is None:
+        system = next((f for f in chinese if f != bundled and "Mono" not in f), None)
+    cjk = tuple(f for f in (bundled, system) if f)
+    if not cjk:
+        raise RuntimeError(f"no font for Chinese text: the bundled {CJK_FALLBACK_FONT} cannot be read")
+    sans = tuple(f for f in SANS_FAMILIES if f in families)[:1]
+    mono = tuple(f for f in MONO_FAMILIES if f in families)[:1]
+    return PdfFonts((*sans, *cjk), (*mono, *sans, *cjk), cjk)
+
+
+def _e(value: object) -> str:
+    return "" if value is None else html.escape(show_control_characters(str(value)), quote=True)
+
+
+def _families_css(families: Sequence[str]) -> str:
+    return ", ".join(f"'{f}'" for f in families)
+
+
+class _Html:
+    """Builds the Qt rich-text HTML (Qt's HTML subset: tables, spans, basic CSS; lengths in CSS
+    pixels of 1/96 inch)."""
+
+    def __init__(self, report: Report, fonts: PdfFonts, width_px: float) -> None:
+        self.report = report
+        self.fonts = fonts
+        self.width = width_px
+        self.out: list[str] = []
+
+    def px(self, points: float) -> int:
+        """A length in points as the CSS pixels Qt's rich text takes (1 px = 1/96 inch; Qt scales
+        them to the paint device's resolution)."""
+        return max(1, round(points * 96 / 72))
+
+    def mono(self, text: str, size: float = BODY_PT - 0.5) -> str:
+        return f'<span style="font-family:{_families_css(self.fonts.mono)}; font-size:{size}pt">{_e(text)}</span>'
+
+    def muted(self, text_html: str, size: float = BODY_PT - 1) -> str:
+        return f"<span style='color:#59636e; font-size:{size}pt'>{text_html}</span>"
+
+    def badge(self, dup: DupType) -> str:
+        return (
+            f"<span style='background-color:{TYPE_COLORS[dup]}; color:#ffffff; font-weight:600'>"
+            f"&nbsp;{_e(dup.label).replace(' ', '&nbsp;')}&nbsp;</span>"
+        )
+
+    def table(self, width: str = "100%") -> str:
+        return (
+            f"<table width='{width}' border='1' cellspacing='0' cellpadding='{self.px(3)}' "
+            "style='border-collapse:collapse; border-color:#d1d9e0; border-style:solid'>"
+        )
+
+    def th(self, text: str, attrs: str = "") -> str:
+        return f"<th bgcolor='#f6f8fa' align='left' {attrs}>{_e(text)}</th>"
+
+    def page_block(self, page, label: str | None = None) -> str:
+        parts = []
+        if label:
+            parts.append(self.muted(_e(label.upper()), BODY_PT - 2))
+        parts.append(self.mono(page.path))
+        if page.title:
+            parts.append(_e(clip(page.title)))
+        if page.url:
+            parts.append(self.muted(_e(clip(page.url))))
+        return "<br>".join(parts)
+
+    def segments(self, segs: tuple[Segment, ...], side: str) -> str:
+        style = (
+            "background-color:#ffd7d5; color:#82071e; text-decoration:line-through"
+            if side == "a"
+            else "background-color:#ccffd8; color:#055d20"
+        )
+        return "".join(f"<span style='{style}'>{_e(s.text)}</span>" if s.changed else _e(s.text) for s in segs)
+
+    def build(self, charts: list[tuple[Chart, int, int]]) -> str:
+        """The whole document; ``charts`` are ``(chart, width, height)`` in device pixels, their
+        images added to the document as ``chart-NAME.png``."""
+        rep, r = self.report, self.report.result
+        s = rep.summary()
+        o = self.out
+        o.append(f"<html><body style='font-size:{BODY_PT}pt'>")
+        o.append(f"<h1 style='font-size:17pt; margin-bottom:{self.px(2)}px'>Duplicate pages report</h1>")
+        o.append(f"<p style='margin:0'>{self.mono(r.root, BODY_PT)}</p>")
+        o.append(
+            f"<p style='margin-top:{self.px(2)}px'>"
+            + self.muted(
+                f"Made {_e(rep.created_text)} by dedup-gui {_e(rep.version)} in a scan of {s['seconds']:.1f} s."
+            )
+            + "</p>"
+        )
+        if rep.subset:
+            o.append(
+                f"<p style='background-color:#fff8c5'>This report shows the {len(rep.pairs):,} of {len(r.pairs):,} "
+                "compared pairs that the filters selected; the summary counts the whole scan.</p>"
+            )
+        # Summary
+        dup_total = sum(n for t, n in s["pairs_by_type"].items() if t != "distinct")
+        stats = [
+            (s["pages"], "pages"),
+            (s["pages_without_text"], "without usable text"),
+            (s["errors"], "files not usable"),
+            (s["skipped"], "other files skipped"),
+            (s["pairs_compared"], "pairs compared"),
+            (dup_total, "duplicate pairs"),
+            (s["clusters"], "near-duplicate groups"),
+            (s["keep_clusters"], "keep clusters"),
+            (s["pages_to_drop"], "pages to drop"),
+        ]
+        o.append(self.h2("Summary", first=True))
+        o.append(self.table())
+        o.append("<tr>" + "".join(
+            f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{n:,}</span><br>{self.muted(_e(label))}</td>"
+            for n, label in stats) + "</tr></table>")  # fmt: skip
+        o += [f"<p>Note: {_e(note)}</p>" for note in s["notes"]]
+        o.append(self.h3("Pairs by type"))
+        o.append(self.table("70%"))
+        head = "".join(self.th(h) for h in ("type", "content", "layout")) + self.th("pairs", "align='right'")
+        if rep.subset:
+            head += self.th("in this report", "align='right'")
+        o.append(f"<tr>{head}</tr>")
+        shown = rep.shown_type_counts()
+        for dup in TYPE_ORDER:
+            content, layout = TYPE_MEANING[dup]
+            extra = f"<td align='right'>{shown[dup]:,}</td>" if rep.subset else ""
+            o.append(
+                f"<tr><td><span style='color:{TYPE_COLORS[dup]}'>&#9632;</span> {_e(dup.label)}</td><td>{_e(content)}</td>"
+                f"<td>{_e(layout)}</td><td align='right'>{s['pairs_by_type'][dup.value]:,}</td>{extra}</tr>"
+            )
+        o.append("</table>")
+        for title, rows in (("Thresholds", rep.threshold_rows()), ("Scan settings", rep.setting_rows())):
+            o.append(self.h3(title))
+            o.append(self.table())
+            for name, value, meaning in rows:
+                o.append(
+                    f"<tr><td width='24%'>{self.mono(name)}</td><td width='14%' align='right'>{_e(value)}</td>"
+                    f"<td>{self.muted(_e(meaning))}</td></tr>"
+                )
+            o.append("</table>")
+        # Charts
+        o.append(self.h2("Charts", page_break=True))
+        for chart, w, h in charts:
+            o.append(f"<p align='center'><img src='chart-{chart.name}.png' width='{w}' height='{h}'></p>")
+            o.append(f"<p>{self.muted(f'<b>{_e(chart.title)}.</b> {_e(chart.caption)}')}</p>")
+        # What to keep
+        o.append(self.h2("What to keep", page_break=True))
+        o.append(f"<p>{self.muted('<b>Keep clusters, and which page to keep.</b> ' + _e(rep.keep_rule))}</p>")
+        keep_mark = "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
+        drop_mark = "<span style='background-color:#8c959f; color:#ffffff'>&nbsp;drop&nbsp;</span>"
+        if rep.keep_clusters:
+            o.append(self.table())
+            o.append(f"<tr>{self.th('#')}{self.th('pages')}{self.th('kept because')}{self.th('group')}</tr>")
+            for entry in rep.keep_clusters:
+                items = [f"{keep_mark} {self.page_block(entry.keep)}"]
+                items += [
+                    f"{drop_mark} {self.muted(_e(link_label(link)))}<br>{self.page_block(page)}"
+                    for page, link in entry.duplicates
+                ]
+                k = entry.cluster
+                o.append(
+                    f"<tr><td align='right' width='5%'>{k.id}</td><td>{'<br><br>'.join(items)}</td>"
+                    f"<td width='16%'>{_e(k.reason)}</td><td align='right' width='7%'>{'' if k.group is None else k.group}</td></tr>"
+                )
+            o.append("</table>")
+        else:
+            o.append("<p>Nothing to drop: no page is a full or content duplicate of another.</p>")
+        # Near-duplicate groups
+        o.append(self.h2("Near-duplicate groups", page_break=True))
+        o.append(f"<p>{self.muted(_e(GROUPS_NOTE))}</p>")
+        if rep.clusters:
+            o.append(self.table())
+            o.append(f"<tr>{self.th('#')}{self.th('types')}{self.th('pages')}</tr>")
+            for entry in rep.clusters:
+                items = [self.page_block(page) for page in entry.pages]
+                types = " ".join(self.badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+                o.append(
+                    f"<tr><td align='right' width='5%'>{entry.cluster.id}</td><td width='20%'>{types}</td>"
+                    f"<td>{'<br><br>'.join(items)}</td></tr>"
+                )
+            o.append("</table>")
+        else:
+            o.append("<p>No groups: no duplicate pairs.</p>")
+        # Pairs
+        o.append(self.h2("Duplicate pairs", page_break=True))
+        distinct_shown = sum(1 for p in rep.pairs if p.type is DupType.DISTINCT)
+        if distinct_shown:
+            o.append(f"<p>{self.muted(f'{distinct_shown:,} distinct pairs are not listed.')}</p>")
+        if rep.omitted:
+            o.append(
+                f"<p>{self.muted(f'The first {len(rep.duplicates):,} duplicate pairs are listed; {rep.omitted:,} more are in the CSV and JSON exports.')}</p>"
+            )
+        if not rep.duplicates:
+            o.append("<p>None.</p>")
+        for entry in rep.duplicates:
+            self.pair(entry)
+        # Unusable files
+        o.append(self.h2("Files that could not be used", page_break=bool(rep.duplicates)))
+        if r.errors:
+            o.append(self.table())
+            o.append(f"<tr>{self.th('file')}{self.th('reason')}</tr>")
+            o += [f"<tr><td width='45%'>{self.mono(x.path)}</td><td>{_e(x.reason)}</td></tr>" for x in r.errors]
+            o.append("</table>")
+        else:
+            o.append("<p>None: every page file could be read.</p>")
+        no_text = rep.pages_without_text()
+        if no_text:
+            o.append(self.h3("Pages without usable main text"))
+            o.append(
+                "<p>"
+                + self.muted(
+                    "Read, but with too little main text to compare; they are never called duplicates on their "
+                    "(empty) text alone."
+                )
+                + "</p>"
+            )
+            o += [f"<p>{self.page_block(p)}</p>" for p in no_text]
+        if r.skipped:
+            o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")
+            o += [f"<p>{self.muted(_e(path + ': ' + reason))}</p>" for path, reason in r.skipped_for_reasons()]
+        o.append("</body></html>")
+        return "\n".join(o)
+
+    def h2(self, text: str, first: bool = False, page_break: bool = False) -> str:
+        brk = "page-break-before:always; " if page_break else ""
+        top = 0 if page_break or first else self.px(12)
+        return f"<h2 style='{brk}font-size:13pt; margin-top:{top}px; margin-bottom:{self.px(5)}px'>{_e(text)}</h2>"
+
+    def h3(self, text: str) -> str:
+        return f"<h3 style='font-size:10pt; margin-top:{self.px(9)}px; margin-bottom:{self.px(3)}px'>{_e(text)}</h3>"
+
+    def pair(self, e: PairEntry) -> None:
+        o = self.out
+        sc = e.pair.scores
+        cluster = f" · group {e.cluster}" if e.cluster is not None else ""
+        o.append(
+            f"<p style='margin-top:{self.px(10)}px; margin-bottom:{self.px(3)}px'>{self.badge(e.pair.type)} "
+            f"<b>Pair {e.number}</b>{_e(cluster)}</p>"
+        )
+        o.append(self.table())
+        o.append(
+            f"<tr><td width='50%'>{self.page_block(e.left, 'left')}</td><td width='50%'>{self.page_block(e.right, 'right')}</td></tr>"
+        )
+        measures = (
+            f"content similarity <b>{sc.content_similarity:.4f}</b> · content containment <b>{sc.content_containment:.4f}</b>"
+            f" ({_e(containment_text(sc))})"
+            f" · layout similarity <b>{sc.layout_similarity:.4f}</b> · Hamming distance <b>{sc.hamming_distance}</b> bits"
+            f" · Jaccard <b>{sc.jaccard:.4f}</b> · identical bytes <b>{'yes' if sc.identical_bytes else 'no'}</b>"
+        )
+        o.append(f"<tr><td colspan='2' bgcolor='#f6f8fa'>{measures}</td></tr>")
+        o.append(f"<tr><td colspan='2'>{self.muted('Why: ' + _e(why_text(e.why)))}</td></tr>")
+        ex = e.excerpt
+        if ex is None:
+            why = (
+                "No diff: at least one page has no usable main text."
+                if not sc.both_have_text
+                else f"No diff excerpt: only the first {self.report.excerpt_limit:,} pairs get one."
+            )
+            o.append(f"<tr><td colspan='2'>{self.muted(_e(why))}</td></tr>")
+        elif ex.identical:
+            o.append(f"<tr><td colspan='2'>{self.muted('The two main texts are identical.')}</td></tr>")
+        else:
+            for spot in ex.spots:
+                o.append(f"<tr><td>{self.segments(spot.a, 'a')}</td><td>{self.segments(spot.b, 'b')}</td></tr>")
+            shown = len(ex.spots)
+            more = (
+                f"{shown} of {ex.total_spots} changed places shown"
+                if ex.total_spots > shown
+                else f"{ex.total_spots} changed place{'s' if ex.total_spots != 1 else ''}"
+            )
+            note = (
+                f"{more}; unchanged: {ex.shared_a:.1%} of the left text, {ex.shared_b:.1%} of the right. "
+                "Struck red: only in the left page; green: only in the right page."
+                + "".join(f" {n}." for n in ex.notes)
+            )
+            o.append(f"<tr><td colspan='2'>{self.muted(_e(note))}</td></tr>")
+        o.append("</table>")
+
+
+def pdf_bytes(report: Report, progress: Progress | None = None) -> bytes:
+    """Lay out and write a report as PDF.
+
+    Args:
+        report: from :func:`dedup_gui.core.reports.model.build_report`.
+        progress: receives ``"writing the PDF"`` progress per page; may cancel.
+
+    Returns:
+        The PDF file's bytes (A4, numbered pages, fonts embedded).
+
+    Raises:
+        ScanCancelled: ``progress`` was cancelled.
+        RuntimeError: no usable Qt GUI application or no font for Chinese text.
+    """
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF, Qt, QUrl
+    from PySide6.QtGui import QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+
+    progress = progress or NullProgress()
+    ensure_app()
+    fonts = pdf_fonts()
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buf)
+    writer.setResolution(RESOLUTION)
+    writer.setPageLayout(
+        QPageLayout(
+            QPageSize(QPageSize.PageSizeId.A4),
+            QPageLayout.Orientation.Portrait,
+            QMarginsF(15, 14, 15, 12),
+            QPageLayout.Unit.Millimeter,
+        )
+    )
+    writer.setTitle(report.title)
+    writer.setCreator(f"dedup-gui {report.version}")
+    area = writer.pageLayout().paintRectPixels(RESOLUTION)
+    footer_h = round(16 * RESOLUTION / 72)
+    body = QSizeF(area.width(), area.height() - footer_h)
+
+    doc = QTextDocument()
+    doc.documentLayout().setPaintDevice(writer)  # lay text out at the writer's resolution
+    doc.setDocumentMargin(0)
+    base = QFont()
+    base.setFamilies(list(fonts.sans))
+    base.setPointSizeF(BODY_PT)
+    doc.setDefaultFont(base)
+    doc.setPageSize(body)
+
+    charts = []
+    for chart in report_charts(report):
+        png = io.BytesIO()
+        chart.figure.savefig(png, format="png", dpi=200)
+        image = QImage.fromData(png.getvalue(), "PNG")
+        # <img> sizes are CSS pixels (1/96 inch), which Qt scales to the writer's resolution.
+        w = body.width() * 96 / RESOLUTION * (1.0 if chart.name == "histogram" else 0.62)  # the map is square-ish
+        charts.append((chart, round(w), round(w * image.height() / max(1, image.width()))))
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"chart-{chart.name}.png"), image)
+    check_cancel(progress)
+    doc.setHtml(_Html(report, fonts, body.width()).build(charts))
+
+    pages = doc.pageCount()
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise RuntimeError("Qt could not start the PDF writer")
+    try:
+        footer_font = QFont(base)
+        footer_font.setPointSizeF(7)
+        label = f"dedup-gui report · {report.result.root}"
+        for i in range(pages):
+            check_cancel(progress)
+            progress.update(STAGE, i, pages)
+            if i:
+                writer.newPage()
+            painter.save()
+            painter.translate(0, -i * body.height())
+            doc.drawContents(painter, QRectF(0, i * body.height(), body.width(), body.height()))
+            painter.restore()
+            painter.setFont(footer_font)
+            painter.setPen(Qt.GlobalColor.darkGray)
+            line_y = body.height() + footer_h * 0.25
+            painter.drawLine(0, round(line_y), round(body.width()), round(line_y))
+            box = QRectF(0, line_y, body.width(), footer_h * 0.75)
+            page_text = f"Page {i + 1} of {pages}"
+            metrics = painter.fontMetrics()
+            room = round(body.width() - metrics.horizontalAdvance(page_text) - RESOLUTION // 4)
+            painter.drawText(box, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             metrics.elidedText(label, Qt.TextElideMode.ElideMiddle, room))  # fmt: skip
+            painter.drawText(box, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, page_text)
+        progress.update(STAGE, pages, pages)
+    finally:
+        painter.end()
+    buf.close()
+    return bytes(data.data())
+
+
+def write_pdf(
+    result: ScanResult,
+    path: str | Path,
+    pairs: Sequence[Pair] | None = None,
+    progress: Progress | None = None,
+) -> Path:
+    """Write the PDF report of a scan, atomically.
+
+    Args:
+        result: the scan.
+        path: the output file.
+        pairs: the pairs to show (default: all).
+        progress: receives progress; may cancel.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ExportError: the file cannot be written (nothing is left half-written).
+        ScanCancelled: ``progress`` was cancelled; no file is written.
+    """
+    report = build_report(result, pairs, progress)
+    return atomic_write_bytes(path, pdf_bytes(report, progress))

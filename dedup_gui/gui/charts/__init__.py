@@ -1,0 +1,1 @@
+"""matplotlib charts on Qt canvases: the histogram and the content/layout map."""

@@ -1,0 +1,1 @@
+"""The pairs, pages and clusters tables (Qt models over core view state)."""

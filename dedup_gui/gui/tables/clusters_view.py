@@ -1,0 +1,297 @@
+"""The clusters view: a tree of duplicate clusters (union-find groups) and their pages.
+
+Top level: one row per cluster ("Cluster 3", its page count, its duplicate types in short words,
+a colour square of its closest type, how many of its pages to drop); under it, its pages with the
+types of their duplicate pairs and what to do with each.  The summaries come from
+:func:`dedup_gui.core.views.selection.cluster_summaries`.  Page paths are plain data.
+
+A cluster joins pages by any chain of duplicate pairs, so it says nothing about what to keep;
+the "Keep" column shows the keep clusters (:mod:`dedup_gui.core.pipeline.keep_clusters`) instead: "keep #2"
+marks the page kept in keep cluster 2, "drop #2 (full)" a page to drop for it, a full duplicate
+of that page; a page in no keep cluster has nothing there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+
+from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, KeepCluster, keep_clusters_of, link_label
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
+
+_Index = QModelIndex | QPersistentModelIndex
+_TOP = 0  # internalId of top-level (cluster) rows; pages use their cluster's row + 1
+#: Short words for a dropped page's link to its kept page in the "Keep" column.
+_SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
+
+
+class ClustersModel(QAbstractItemModel):
+    """Two-level model: clusters, then each cluster's pages.
+
+    Columns: "Cluster / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
+    clusters say: pages to drop in a cluster; ``keep #k`` or ``drop #k (type)`` for a page).
+
+    Args:
+        parent: the Qt parent object, or ``None``.
+    """
+
+    COLUMNS = ("Cluster / page", "Pages", "Types", "Keep")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._result: ScanResult | None = None
+        self._summaries: list[ClusterSummary] = []
+        self._row_of_cluster: dict[int, int] = {}
+        self._keep_of: dict[int, KeepCluster] = {}
+        self._drops: dict[int, int] = {}
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """Show the clusters of ``result`` (none for ``None``), with its keep clusters
+        (:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`)."""
+        self.beginResetModel()
+        self._result = result
+        self._summaries = [] if result is None else cluster_summaries(result)
+        self._row_of_cluster = {s.cluster.id: row for row, s in enumerate(self._summaries)}
+        keep = [] if result is None else keep_clusters_of(result)
+        self._keep_of = {i: k for k in keep for i in k.pages}
+        self._drops = {}
+        for k in keep:
+            self._drops[k.group] = self._drops.get(k.group, 0) + len(k.duplicates)
+        self.endResetModel()
+
+    def drop_text(self, cluster_id: int) -> str:
+        """The "Keep" column of a cluster row: how many of its pages to drop (str, "" if none)."""
+        n = self._drops.get(cluster_id, 0)
+        return f"drop {n:,}" if n else ""
+
+    def widest_advice(self) -> str:
+        """About the widest "Keep" text of a page row (str; "" when nothing is to be kept)."""
+        return f"drop #{max(k.id for k in self._keep_of.values())} (same text)" if self._keep_of else ""
+
+    def advice(self, page: int) -> tuple[str, str]:
+        """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
+        ``("drop #2 (full)", "Keep cluster 2: a page to drop, a full duplicate of the page kept")``;
+        ``("", "")`` for a page in no keep cluster.  No page-derived text."""
+        k = self._keep_of.get(page)
+        if k is None:
+            return "", ""
+        if page == k.keep:
+            return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
+        link = k.links[k.duplicates.index(page)]
+        return (
+            f"drop #{k.id} ({_SHORT_LINK.get(link, link)})",
+            f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept",
+        )
+
+    def summaries(self) -> list[ClusterSummary]:
+        """The clusters shown, in row order (list[ClusterSummary])."""
+        return self._summaries
+
+    def cluster_index(self, cluster_id: int) -> QModelIndex:
+        """The top-level index of cluster ``cluster_id`` (invalid if there is no such cluster)."""
+        row = self._row_of_cluster.get(cluster_id)
+        return QModelIndex() if row is None else self.index(row, 0)
+
+    def cluster_at(self, index: _Index) -> ClusterSummary | None:
+        """The cluster of a cluster row or of a page row, or ``None`` for an invalid index."""
+        if not index.isValid():
+            return None
+        parent = index.internalId()
+        return self._summaries[index.row() if parent == _TOP else parent - 1]
+
+    def page_at(self, index: _Index) -> int | None:
+        """The page index (into ``result.pages``) of a page row, ``None`` for a cluster row."""
+        if not index.isValid() or index.internalId() == _TOP:
+            return None
+        return self._summaries[index.internalId() - 1].cluster.pages[index.row()]
+
+    # --- QAbstractItemModel -------------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """The index of ``row``/``column`` under ``parent``."""
+        if column < 0 or column >= len(self.COLUMNS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, _TOP) if row < len(self._summaries) else QModelIndex()
+        if parent.internalId() != _TOP:
+            return QModelIndex()  # pages have no children
+        if row >= len(self._summaries[parent.row()].cluster.pages):
+            return QModelIndex()
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """The cluster row of a page row; invalid for cluster rows."""
+        if not index.isValid() or index.internalId() == _TOP:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, _TOP)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+        """Clusters at the top, pages under a cluster, nothing under a page (int)."""
+        if not parent.isValid():
+            return len(self._summaries)
+        if parent.internalId() != _TOP or parent.column() != 0:
+            return 0
+        return len(self._summaries[parent.row()].cluster.pages)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+        """Four columns (int)."""
+        return len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        """Column titles."""
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Text of cluster and page rows, a colour square for clusters, right-aligned counts."""
+        if not index.isValid():
+            return None
+        summary = self.cluster_at(index)
+        page = self.page_at(index)
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if page is None:
+                title, count = summary.title, f"{len(summary.cluster.pages):,}"
+                return (title, count, summary.short_types_text, self.drop_text(summary.cluster.id))[col]
+            if col == 0:
+                return self._result.pages[page].path
+            if col == 3:
+                return self.advice(page)[0]
+            return types_text(summary.page_types[index.row()], short=True) if col == 2 else ""
+        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col == 3:
+            return self.advice(page)[1] or None
+        if role == Qt.ItemDataRole.ToolTipRole and page is None:  # no page-derived text in tooltips
+            pages, pairs = len(summary.cluster.pages), summary.pair_count
+            drops = self._drops.get(summary.cluster.id, 0)
+            advice = (
+                f"{drops:,} to drop (full or content duplicates of a page kept)"
+                if drops
+                else "nothing to drop (no page is a full or content duplicate of another)"
+            )
+            return f"{summary.title}: {pages:,} pages, {pairs:,} duplicate pairs ({summary.types_text}); {advice}"
+        if role == Qt.ItemDataRole.DecorationRole and col == 0 and page is None and summary.main_type:
+            return QColor(TYPE_COLORS[summary.main_type])
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class ClustersView(QWidget):
+    """The cluster tree with a one-line summary above it.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        cluster_chosen(int, int): the user selected a cluster (cluster id, -1) or one of its
+            pages (cluster id, page index).  Not emitted by :meth:`highlight_cluster`.
+    """
+
+    cluster_chosen = Signal(int, int)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.model = ClustersModel(self)
+        self.summary_label = QLabel()
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.tree = QTreeView()
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)  # fast at thousands of clusters
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.tree.setAllColumnsShowFocus(True)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(200)  # rows measured when sizing a column
+        self.tree.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self._quiet = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.tree, 1)
+        self.set_result(None)
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """Show the clusters of ``result`` (or none)."""
+        self._quiet = True
+        try:
+            self.model.set_result(result)
+        finally:
+            self._quiet = False
+        self._fit_count_columns()
+        if result is None:
+            self.summary_label.setText("No scan result yet")
+        else:
+            pages = sum(len(c.pages) for c in result.clusters)
+            n = len(result.clusters)
+            self.summary_label.setText(f"{n:,} cluster{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}")
+
+    def _fit_count_columns(self) -> None:
+        # The "Pages", "Types" and "Keep" columns get the width of their widest cluster-row text,
+        # measured here with the font: resizeColumnToContents() would ask the Python model for
+        # 200 rows x every role, tenths of a second when the result of a large scan arrives.
+        metrics = self.tree.fontMetrics()
+        header = self.tree.header()
+        padding = 2 * (self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 1)
+        summaries = self.model.summaries()
+        texts = {
+            1: {f"{len(s.cluster.pages):,}" for s in summaries},
+            2: {s.short_types_text for s in summaries},  # at most 15 different texts
+            # and, for the page rows, the longest advice a page can get
+            3: {self.model.drop_text(s.cluster.id) for s in summaries} | {self.model.widest_advice()},
+        }
+        for column, values in texts.items():
+            width = max((metrics.horizontalAdvance(text) for text in values), default=0) + padding
+            header.resizeSection(column, max(width, header.sectionSizeHint(column)))
+
+    def cluster_count(self) -> int:
+        """Clusters in the tree (int)."""
+        return self.model.rowCount()
+
+    def highlight_cluster(self, cluster_id: int | None) -> None:
+        """Select cluster ``cluster_id``'s row (scrolling to it) without announcing it;
+        ``None`` clears the selection."""
+        self._quiet = True
+        try:
+            index = QModelIndex() if cluster_id is None else self.model.cluster_index(cluster_id)
+            selection = self.tree.selectionModel()
+            if index.isValid():
+                flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)  # fmt: skip
+                selection.setCurrentIndex(index, flags)
+                self.tree.scrollTo(index)
+            else:
+                selection.clear()
+        finally:
+            self._quiet = False
+
+    def highlighted_cluster(self) -> int | None:
+        """The id of the cluster of the current row, or ``None`` (int | None)."""
+        summary = self.model.cluster_at(self.tree.currentIndex())
+        return None if summary is None else summary.cluster.id
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if self._quiet or not current.isValid():
+            return
+        summary = self.model.cluster_at(current)
+        page = self.model.page_at(current)
+        self.cluster_chosen.emit(summary.cluster.id, -1 if page is None else page)

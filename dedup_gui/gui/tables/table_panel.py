@@ -1,0 +1,435 @@
+"""A result table with its filter bar (a type combo, "show duplicates only", a file-name filter, a
+removable chip for a record filter such as "Hamming distance = 4") and a sortable view with a
+context menu (open, open in the browser, copy paths, show in folder) and keyboard access."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dedup_gui.core.model import DupType
+from dedup_gui.gui.file_actions import copy_paths, file_menu
+from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
+
+_MAX_COLUMN_WIDTH = 420
+_MIN_ELASTIC_WIDTH = 110
+_SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
+_TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a million rows
+#: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
+_DUPLICATES_ONLY = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f == DUPLICATE_TYPES)
+_ALL_TYPES = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f is None)
+
+
+def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
+    """``path`` shortened to fit ``width`` pixels, keeping the file name whole while it fits:
+    the folders are elided from the middle (``site/ar…es/river-trail.html``), then the leading
+    folders dropped (``…/river-trail.html``); only a file name wider than the column is itself
+    elided in the middle.  Two files of one folder thus stay tell-apart in a narrow column.
+
+    Args:
+        path: a relative path with ``/`` separators.
+        metrics: the font metrics of the text.
+        width: the room, in pixels.
+
+    Returns:
+        The text to draw (str).
+    """
+    if metrics.horizontalAdvance(path) <= width:
+        return path
+    folder, sep, name = path.rpartition("/")
+    name_width = metrics.horizontalAdvance(sep + name)
+    if not sep or name_width + metrics.horizontalAdvance("…") > width:
+        return metrics.elidedText(path if not sep else "…/" + name, Qt.TextElideMode.ElideMiddle, width)
+    return metrics.elidedText(folder, Qt.TextElideMode.ElideMiddle, width - name_width) + sep + name
+
+
+class PathDelegate(QStyledItemDelegate):
+    """Draws file paths with :func:`elide_path`, so a narrow column keeps the file names."""
+
+    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """Draw the cell with its path elided by :func:`elide_path` (the size hint, which
+        fits the columns, still measures the whole path)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
+        opt.text = elide_path(opt.text, opt.fontMetrics, opt.rect.width() - margin)
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+
+
+class TablePanel(QWidget):
+    """A :class:`ResultTableModel` in a table view, with its filter bar.
+
+    The model sorts and filters itself (NumPy, see :mod:`dedup_gui.gui.tables.table_model`); the
+    panel only turns header clicks and the filter bar into calls of the model.  The panel
+    speaks in *records* (indices into the scan result: a pair, a file), which stay the same
+    when rows are sorted or filtered.
+
+    The view sorts on header clicks; until then rows keep the model's order (for pairs: most
+    similar first).  Keyboard: the arrows move the selection, Enter activates the row (the
+    window moves the focus to the inspector), Ctrl+C copies the row's paths, the menu key or
+    Shift+F10 opens the context menu.
+
+    "Show duplicates only" and the type combo stay consistent: the box is checked exactly when
+    the combo's filter leaves out distinct pairs; checking it on "All types" or "distinct"
+    chooses "Duplicates only", unchecking it chooses "All types".
+
+    Args:
+        model: the table model (the panel does not take ownership of its data).
+        with_type_filter: show the duplicate-type combo (``False`` for the errors table).
+        with_duplicates_only: show the "Show duplicates only" check box.
+        parent: the Qt parent widget, or ``None``.
+
+    Signals:
+        current_record_changed(int): the record of the new current row, -1 for none.
+        visible_rows_changed(int, int): rows shown after filtering, and records in the model.
+        record_activated(int): Enter (or a double click) on a row; its record.
+        record_filter_changed(str): the record filter's label, ``""`` when it was cleared.
+    """
+
+    current_record_changed = Signal(int)
+    visible_rows_changed = Signal(int, int)
+    record_activated = Signal(int)
+    record_filter_changed = Signal(str)
+
+    def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
+                 with_duplicates_only: bool = False, parent=None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.model = model
+
+        self.type_combo = QComboBox()
+        for label, _type_filter in TYPE_FILTERS:
+            self.type_combo.addItem(label)
+        self.type_combo.currentIndexChanged.connect(self._on_type_changed)
+        self.duplicates_check = QCheckBox("Show duplicates only")
+        self.duplicates_check.setToolTip("Hide the distinct pairs (candidate pairs that are not duplicates)")
+        self.duplicates_check.toggled.connect(self._on_duplicates_toggled)
+        self.filter_chip = QToolButton()
+        self.filter_chip.setToolTip("Clear this filter")
+        self.filter_chip.clicked.connect(self.clear_record_filter)
+        self.filter_chip.hide()
+        self._record_filter_label = ""
+        self.text_filter = QLineEdit()
+        self.text_filter.setPlaceholderText("Filter by file name…")
+        self.text_filter.setClearButtonEnabled(True)
+        self.text_filter.setAcceptDrops(False)  # a folder dropped here opens it (the window's drop)
+        self._text_timer = QTimer(self)
+        self._text_timer.setSingleShot(True)
+        self._text_timer.setInterval(_TEXT_FILTER_DELAY_MS)
+        self._text_timer.timeout.connect(self.apply_text_filter)
+        self.text_filter.textChanged.connect(self._on_text_changed)
+
+        self.view = QTableView()
+        self.view.setModel(model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep both ends of long text
+        self._path_delegate = PathDelegate(self.view)
+        for column in model.PATH_COLUMNS:
+            self.view.setItemDelegateForColumn(column, self._path_delegate)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(_SIZE_SAMPLE_ROWS)
+        header.setStretchLastSection(True)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
+        self.view.setSortingEnabled(True)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.view.activated.connect(self._on_activated)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._show_context_menu)
+        self.copy_action = QAction("Copy paths", self.view)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.copy_current_paths)
+        self.view.addAction(self.copy_action)
+        self.menu_action = QAction("Context menu", self.view)
+        self.menu_action.setShortcut(QKeySequence("Shift+F10"))
+        self.menu_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.menu_action.triggered.connect(lambda: self._show_context_menu(QPoint(-1, -1)))
+        self.view.addAction(self.menu_action)
+        # says why the table is empty when filters hide every row (plain text: it may quote a
+        # file-name filter)
+        self.empty_label = QLabel(self.view.viewport())
+        self.empty_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.empty_label.hide()
+        self._record_filter_empty = ""
+        self._announced = -1  # the record current_record_changed last announced
+        self.view.viewport().installEventFilter(self)
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
+            signal.connect(self._emit_counts)
+
+        type_label = QLabel("Type:")
+        bar = QHBoxLayout()
+        bar.addWidget(type_label)
+        bar.addWidget(self.type_combo)
+        bar.addWidget(self.duplicates_check)
+        bar.addWidget(self.filter_chip)
+        bar.addWidget(self.text_filter, 1)
+        type_label.setVisible(with_type_filter)
+        self.type_combo.setVisible(with_type_filter)
+        self.duplicates_check.setVisible(with_type_filter and with_duplicates_only)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.view)
+
+    def apply_text_filter(self) -> None:
+        """Filter by the file-name box now (typing applies it after a short pause)."""
+        self._text_timer.stop()
+        if self.text_filter.text().strip().casefold() != self.model.text_filter():
+            self.model.set_text_filter(self.text_filter.text())
+
+    def set_type_filter_index(self, index: int) -> None:
+        """Select entry ``index`` of :data:`~dedup_gui.gui.tables.table_model.TYPE_FILTERS`."""
+        self.type_combo.setCurrentIndex(index)
+
+    def set_duplicates_only(self, on: bool) -> None:
+        """Check or uncheck "Show duplicates only" (the type combo follows)."""
+        self.duplicates_check.setChecked(on)
+
+    def duplicates_only(self) -> bool:
+        """Whether the type filter leaves out distinct pairs (bool)."""
+        return self.duplicates_check.isChecked()
+
+    def set_record_filter(self, records, label: str, empty_text: str = "") -> None:
+        """Show only these records (indices into the scan result, e.g. the pairs at one Hamming
+        distance), with a chip ``"<label> ×"`` that clears the filter when clicked.
+
+        Args:
+            records: an iterable or NumPy array of record indices.
+            label: what the filter is, e.g. ``"Hamming distance = 4"`` (plain text).
+            empty_text: shown over the table when ``records`` is empty (plain text; ``""``: a
+                generic line).
+
+        Raises:
+            IndexError: a record index outside the model's records.
+        """
+        self._record_filter_empty = empty_text
+        self._record_filter_label = label  # before the model's signals update the empty-table line
+        self.model.set_record_filter(records)
+        self.filter_chip.setText(f"{label} ×")
+        self.filter_chip.show()
+        self.record_filter_changed.emit(label)
+
+    def clear_record_filter(self) -> None:
+        """Remove the record filter and its chip (nothing happens if there is none)."""
+        if self.model.record_filter() is None:
+            return
+        self._record_filter_label = ""
+        self._record_filter_empty = ""
+        self.filter_chip.hide()
+        self.model.set_record_filter(None)
+        self.record_filter_changed.emit("")
+        self.view.scrollTo(self.view.currentIndex())
+
+    def record_filter_label(self) -> str:
+        """The label of the record filter, ``""`` when there is none (str)."""
+        return self._record_filter_label
+
+    def refresh_filter(self) -> None:
+        """Sort and filter again after the model's values changed in place."""
+        self.model.refilter()
+
+    def select_record(self, record: int) -> bool:
+        """Make the row of ``record`` current and selected, clearing the filters if they hide
+        it (first the file-name and record filters, then the type filter).
+
+        Args:
+            record: an index into the model's records (e.g. into ``result.pairs``).
+
+        Returns:
+            ``True`` if the record's row is now selected (bool); ``False`` for no such record.
+        """
+        if not 0 <= record < self.model.record_count():
+            return False
+        if self.model.row_of(record) < 0:
+            self.text_filter.clear()
+            self.apply_text_filter()
+            self.clear_record_filter()
+        if self.model.row_of(record) < 0:
+            self.type_combo.setCurrentIndex(0)
+        row = self.model.row_of(record)
+        if row < 0:
+            return False
+        self._select_row(row)
+        return True
+
+    def select_first_row(self) -> bool:
+        """Make the first visible row current (``False`` when no row is visible)."""
+        if self.model.rowCount() == 0:
+            return False
+        self._select_row(0)
+        return True
+
+    def _select_row(self, row: int) -> None:
+        index = self.model.index(row, 0)
+        self.view.setCurrentIndex(index)
+        self.view.selectRow(row)
+        self.view.scrollTo(index)
+
+    def current_record(self) -> int:
+        """The record of the current row, or -1 when there is none (int)."""
+        index = self.view.currentIndex()
+        return self.model.record(index.row()) if index.isValid() else -1
+
+    def context_menu(self, record: int) -> QMenu:
+        """The context menu for ``record``: open, open in the browser, show in folder, copy
+        paths (see :func:`~dedup_gui.gui.file_actions.file_menu`)."""
+        return file_menu(self.model.paths_of(record), self)
+
+    def copy_current_paths(self) -> str:
+        """Copy the current row's paths to the clipboard, one per line; return them (str)."""
+        record = self.current_record()
+        return copy_paths(self.model.paths_of(record)) if record >= 0 else ""
+
+    def content_widths(self) -> list[int]:
+        """Each column's width for its contents (pixels, list[int]): the widest of its header
+        and the display text of a sample of rows (the first rows and rows spread over the
+        table, :data:`_SIZE_SAMPLE_ROWS` in all).
+
+        Measured here from the display text alone: ``resizeColumnsToContents`` asks every
+        sampled cell for each of its roles through Python (some 17,000 calls for a 9-column
+        table, 0.4 s of frozen window when a result arrives).
+        """
+        model, header = self.model, self.view.horizontalHeader()
+        n = model.rowCount()
+        head = min(n, _SIZE_SAMPLE_ROWS // 2)
+        rows = sorted(set(range(head)) | set(np.linspace(0, n - 1, _SIZE_SAMPLE_ROWS - head, dtype=np.int64).tolist()) if n else ())
+        metrics = self.view.fontMetrics()
+        style = self.view.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        widths = []
+        records = [model.record(r) for r in rows]
+        for col in range(model.columnCount()):
+            texts = {model.display(record, col) for record in records}
+            text = max((metrics.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
+            widths.append(max(text + margin, header.sectionSizeHint(col)))
+        return widths
+
+    def fit_columns(self, available: int) -> None:
+        """Size columns to their contents (:meth:`content_widths`), then shrink the model's
+        elastic text columns (paths, titles) so that all columns fit in ``available`` pixels.
+        """
+        header = self.view.horizontalHeader()
+        widths = [min(w + 12, _MAX_COLUMN_WIDTH) for w in self.content_widths()]
+        elastic = [c for c in self.model.ELASTIC if widths[c] > _MIN_ELASTIC_WIDTH]
+        excess = sum(widths) - available
+        slack = sum(widths[c] - _MIN_ELASTIC_WIDTH for c in elastic)
+        if excess > 0 and slack > 0:
+            share = min(1.0, excess / slack)
+            for c in elastic:
+                widths[c] -= int((widths[c] - _MIN_ELASTIC_WIDTH) * share + 0.999)
+        for col, width in enumerate(widths):
+            header.resizeSection(col, width)
+
+    def _on_text_changed(self, _text: str) -> None:
+        self._text_timer.start()
+
+    def _on_type_changed(self, index: int) -> None:
+        type_filter = TYPE_FILTERS[index][1] if index >= 0 else None
+        self.duplicates_check.blockSignals(True)
+        self.duplicates_check.setChecked(type_filter is not None and DupType.DISTINCT not in type_filter)
+        self.duplicates_check.blockSignals(False)
+        self.model.set_type_filter(type_filter)
+
+    def _on_duplicates_toggled(self, checked: bool) -> None:
+        type_filter = TYPE_FILTERS[self.type_combo.currentIndex()][1]
+        shows_distinct = type_filter is None or DupType.DISTINCT in type_filter
+        if checked and shows_distinct:
+            self.type_combo.setCurrentIndex(_DUPLICATES_ONLY)
+        elif not checked and not shows_distinct:
+            self.type_combo.setCurrentIndex(_ALL_TYPES)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.record_activated.emit(self.model.record(index.row()))
+
+    def _show_context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():  # the keyboard's menu key: the current row
+            index = self.view.currentIndex()
+            rect = self.view.visualRect(index)
+            pos = rect.center() if rect.isValid() else QPoint(0, 0)
+        if not index.isValid():
+            return
+        self.view.setCurrentIndex(index)
+        menu = self.context_menu(self.model.record(index.row()))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._announced = self.model.record(current.row()) if current.isValid() else -1
+        self.current_record_changed.emit(self._announced)
+
+    def _emit_counts(self, *_args) -> None:
+        # a filter that hides the current row leaves Qt's current index invalid without a
+        # currentRowChanged: say so, or the inspector keeps showing a pair no longer listed
+        if self._announced >= 0 and not self.view.currentIndex().isValid():
+            self._announced = -1
+            self.current_record_changed.emit(-1)
+        self._update_empty_label()
+        self.visible_rows_changed.emit(self.model.rowCount(), self.model.record_count())
+
+    def empty_text(self) -> str:
+        """Why no row is shown although the scan has records, in words; ``""`` when rows are
+        shown or there are no records at all (str)."""
+        if self.model.rowCount() > 0 or self.model.record_count() == 0:
+            return ""
+        record_filter = self.model.record_filter()
+        if record_filter is not None and len(record_filter) == 0:
+            return self._record_filter_empty or f"Nothing to list for {self._record_filter_label}."
+        undo = []  # only the filters in force, of the ones this table has
+        if self.model.text_filter():
+            undo.append("clear the file-name filter")
+        if record_filter is not None:
+            undo.append(f"remove \"{self._record_filter_label}\"")
+        if not self.type_combo.isHidden() and self.type_combo.currentIndex() != _ALL_TYPES:
+            undo.append('pick "All types"')
+        if not undo:
+            return "No row matches the filters."
+        steps = undo[0] if len(undo) == 1 else ", ".join(undo[:-1]) + " or " + undo[-1]
+        return f"No row matches the filters: {steps}."
+
+    def _update_empty_label(self) -> None:
+        text = self.empty_text()
+        self.empty_label.setText(text)
+        self.empty_label.setVisible(bool(text))
+        if text:
+            self._place_empty_label()
+
+    def _place_empty_label(self) -> None:
+        self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        """Keeps the empty-table message centred on the table's viewport."""
+        if event.type() == QEvent.Type.Resize and watched is self.view.viewport() and self.empty_label.isVisible():
+            self._place_empty_label()
+        return super().eventFilter(watched, event)
