@@ -62,7 +62,7 @@ BOX_MAX_SHARE = 0.3
 _BOX_TAGS = frozenset({"aside", "footer"})
 # Class/id word parts that name a box; a part that starts with "related" ("relatedposts") too.
 _BOX_PARTS = frozenset("author authors byline bio related".split())
-# Parts that make the word a flag about the element ("o-section--has-ads", "no-caption"). about the element ("o-section--has-ads", "no-caption").
+# Parts that make the word a flag about the element ("o-section--has-ads", "no-caption").
 _FLAG_PARTS = _STATE_PARTS | {"has", "is", "no", "with", "without"}
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 # Lines that are only a label of the page's interface (compared lower case, ends stripped of
