@@ -22,7 +22,7 @@ Two kinds of element are taken out around main-content extraction, for both extr
   Larger **boxes** go too, up to :data:`BOX_MAX_SHARE` of the article's text: ``<aside>`` and
   ``<footer>`` elements (Readability.js's ``_prepArticle`` removes them from its article),
   "related" boxes (``jp-relatedposts``, ``relatedArticles``: Readability.js's
-  ``unlikelyCandidates`` names them) and author boxes (class/id words author, byline, bio:
+  ``unlikelyCandidates`` names them) and author boxes (class/id words author, bio:
   Readability.js takes the byline out as metadata); a box that holds most of the article is
   the article and stays.
 """
@@ -61,7 +61,7 @@ _FURNITURE_PARTS = frozenset(
 BOX_MAX_SHARE = 0.3
 _BOX_TAGS = frozenset({"aside", "footer"})
 # Class/id word parts that name a box; a part that starts with "related" ("relatedposts") too.
-_BOX_PARTS = frozenset("author authors byline bio related".split())
+_BOX_PARTS = frozenset("author authors bio related".split())
 # Parts that make the word a flag about the element ("o-section--has-ads", "no-caption").
 _FLAG_PARTS = _STATE_PARTS | {"has", "is", "no", "with", "without"}
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
