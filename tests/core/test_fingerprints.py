@@ -29,7 +29,7 @@ from dedup_gui.core.fingerprints.simhash import (
     simhash_text,
     to_bits,
 )
-from dedup_gui.core.text.tokens import normalize_whitespace, simhash_features, tokenize
+from dedup_gui.core.text.tokens import INVISIBLE, drop_invisible, normalize_whitespace, simhash_features, tokenize
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -311,3 +311,13 @@ def test_block_key_table_encodes_block_keys(k: int) -> None:
     table = block_key_table(fps, k)
     for fp, row in zip(fps.tolist(), table):
         assert row == [value * (k + 1) + i for i, value in block_keys(fp, k)]
+
+
+def test_drop_invisible_drops_each_invisible_character_and_nothing_else() -> None:
+    # drop_invisible looks for each character before replacing it (str.translate with a mapping
+    # took 10 % of the fast extractor's time); the result must be translate's, character for
+    # character, on ASCII, on text without the characters, and on text with each of them.
+    for text in ("plain ascii", "中文，没有", "Wehr\u00adanlage\u200b Horka\u2060\ufeff", "\u00ad\u00ad", "a\u200cb"):
+        assert drop_invisible(text) == text.translate(INVISIBLE)
+    assert drop_invisible("Wehr\u00adanlage\u200b Horka\u2060\ufeff") == "Wehranlage Horka"
+    assert drop_invisible("a\u200cb") == "a\u200cb"  # the zero width non-joiner stays

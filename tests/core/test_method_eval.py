@@ -126,17 +126,17 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
         "bytes": (0, 0),  # no labelled pair is byte-identical
         # (issue 15: captions and credits named so in a page are not in its main text, but stay
         # in the reader-mode copy that lost the names: two such exact copies are now near ones)
-        "text": (52, 1),
+        "text": (53, 1),
         "simhash": (78, 1),
         "shingles": (78, 1),
         "minhash": (77, 1),
-        "content": (72, 1),
+        "content": (73, 1),
         "containment": (181, 2),
-        "imatch": (57, 1),
+        "imatch": (58, 1),
         "featurestrings": (99, 1),
-        "cdc": (97, 1),
+        "cdc": (99, 1),
         "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
         "classifier": (181, 2),
     }
     assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 158, 12)
-    assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 176, 2)
+    assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 176, 1)

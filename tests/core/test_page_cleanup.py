@@ -93,3 +93,30 @@ def test_captions_credits_promos_and_labels_leave_the_main_text(extractor: str) 
         f'<p>{P[2]}</p><div class="share-wrapper"><p>{long_block}</p></div></article>'
     )
     assert lines(html, extractor) == ["Ferry", *P, long_block]
+
+
+@pytest.mark.parametrize("extractor", EXTRACTORS)
+def test_asides_footers_related_and_author_boxes_leave_the_main_text(extractor: str) -> None:
+    # Boxes seen inside real articles (a WordPress post's Jetpack "related" box with excerpts, a
+    # review's author box, a news page's table-of-contents aside, a "filed under" footer): each
+    # is longer than a caption (over 250 characters, so the short-furniture rule keeps it) but a
+    # small part of the article, and a person cutting out the article leaves it out.
+    # Readability.js removes <aside> and <footer> from its article and names "related" boxes
+    # unlikely candidates.
+    excerpt = "The harbour authority opened a consultation on the future of the old ferry terminal building. "
+    related = "".join(f"<p><a href='/r{i}'>Related story {i}</a></p><p>{excerpt}</p>" for i in range(3))
+    long_p = ("The ferry company said the new timetable starts in spring, with more boats at weekends. " * 12).strip()
+    html = page(
+        f"<article><h1>Ferry</h1>{ARTICLE}"
+        "<aside class='toc'><p>In this article: the terminal, the pier, the timetable, and what the "
+        "passengers said about the move to the new pier on the east side of the bay.</p></aside>"
+        f"<p>{long_p}</p>"
+        f"<div id='jp-relatedposts' class='jp-relatedposts'><h3>Related</h3>{related}</div>"
+        "<div class='TestReport__AuthorBox'><p>Jane Doe is the island correspondent of the paper. "
+        "She has covered the harbour, the ferries and the island council for twenty years, and before "
+        "that she wrote about shipping for a trade magazine. She lives in the old town with two cats "
+        "and a boat that rarely leaves the harbour.</p></div>"
+        "<footer><p>Filed under: Island, Ferries, Harbour, Transport, Council, Timetables, Travel</p></footer>"
+        "</article>"
+    )
+    assert lines(html, extractor) == ["Ferry", *P, long_p]

@@ -19,6 +19,12 @@ Two kinds of element are taken out around main-content extraction, for both extr
   when it is short (:data:`FURNITURE_MAX_CHARS`), so that article text named oddly stays; and
   lines that are only a user-interface label ("Advertisement", "toggle caption", "DON'T MISS").
   Readability.js treats ``aria-hidden`` elements as invisible too (``_isProbablyVisible``).
+  Larger **boxes** go too, up to :data:`BOX_MAX_SHARE` of the article's text: ``<aside>`` and
+  ``<footer>`` elements (Readability.js's ``_prepArticle`` removes them from its article),
+  "related" boxes (``jp-relatedposts``, ``relatedArticles``: Readability.js's
+  ``unlikelyCandidates`` names them) and author boxes (class/id words author, bio:
+  Readability.js takes the byline out as metadata); a box that holds most of the article is
+  the article and stays.
 """
 
 from __future__ import annotations
@@ -47,8 +53,15 @@ FURNITURE_MAX_CHARS = 250
 # Class/id word parts (split at "-", "_" and lower-to-upper case changes) that name furniture.
 _FURNITURE_PARTS = frozenset(
     "ad ads advert adverts advertisement advertising caption captions credit credits newsletter "
-    "promo promos promotion related share sharing social".split()
+    "promo promos promotion share sharing social".split()
 )
+#: A box (aside, footer, "related" or author box) is left in place when it holds more than this
+#: share of the article's text (characters other than whitespace), or more than
+#: :data:`FURNITURE_MAX_CHARS` when the article is short.
+BOX_MAX_SHARE = 0.3
+_BOX_TAGS = frozenset({"aside", "footer"})
+# Class/id word parts that name a box; a part that starts with "related" ("relatedposts") too.
+_BOX_PARTS = frozenset("author authors bio related".split())
 # Parts that make the word a flag about the element ("o-section--has-ads", "no-caption").
 _FLAG_PARTS = _STATE_PARTS | {"has", "is", "no", "with", "without"}
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
@@ -85,20 +98,38 @@ def is_overlay_name(names: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
+def furniture_kind(names: str) -> int:
+    """What an element's "id class" string names: 2 a box (:data:`_BOX_PARTS`, or a part that
+    starts with "related"), 1 other furniture (:func:`is_furniture_name`), 0 neither; a word
+    with a flag part (has, is, no, with, or a state) names nothing.
+
+    Example:
+        >>> furniture_kind("jp-relatedposts"), furniture_kind("TestReport__AuthorBox"), furniture_kind("credit")
+        (2, 2, 1)
+    """
+    kind = 0
+    for word in _CAMEL.sub(r"\1-\2", names).lower().split():
+        parts = _PARTS.split(word)
+        if not _FLAG_PARTS.isdisjoint(parts):
+            continue
+        if not _BOX_PARTS.isdisjoint(parts) or any(part.startswith("related") for part in parts):
+            return 2
+        if not _FURNITURE_PARTS.isdisjoint(parts):
+            kind = 1
+    return kind
+
+
 def is_furniture_name(names: str) -> bool:
-    """Whether an element's "id class" string names article furniture: a word with a part in
-    the furniture words (caption, credit, promo, related, newsletter, share, social, ad...) and
-    none that makes it a flag (has, is, no, with, or a state like open, enabled).
+    """Whether an element's "id class" string names article furniture or a box: a word with a
+    part in the furniture words (caption, credit, promo, related, newsletter, share, social,
+    ad...) or the box words (author, byline, bio), and none that makes it a flag (has, is, no,
+    with, or a state like open, enabled); :func:`furniture_kind` says which.
 
     Example:
         >>> is_furniture_name("toggle-caption"), is_furniture_name("photoCredit"), is_furniture_name("has-ads")
         (True, True, False)
     """
-    for word in _CAMEL.sub(r"\1-\2", names).lower().split():
-        parts = _PARTS.split(word)
-        if not _FURNITURE_PARTS.isdisjoint(parts) and _FLAG_PARTS.isdisjoint(parts):
-            return True
-    return False
+    return furniture_kind(names) > 0
 
 
 def is_label_line(line: str) -> bool:
@@ -163,12 +194,14 @@ def _lxml_paragraphs(el) -> int:
     )
 
 
-#: The elements (in document order) that :func:`_lxml_is_overlay_name` and :func:`_lxml_is_furniture`
+#: The elements (in document order) that :func:`_lxml_is_overlay_name` and :func:`_lxml_furniture_kind`
 #: may accept: only these carry the attributes they read.
 _OVERLAY_MARKED = etree.XPath("descendant-or-self::*[@id or @class or @role or @aria-modal]")
 #: Elements that may be dialogs by their ARIA role or ``aria-modal`` (few on any page).
 _ARIA_MARKED = etree.XPath("descendant-or-self::*[@role or @aria-modal]")
-_FURNITURE_MARKED = etree.XPath("descendant::*[@id or @class or @aria-hidden or self::figcaption]")
+_FURNITURE_MARKED = etree.XPath(
+    "descendant::*[@id or @class or @aria-hidden or self::figcaption or self::aside or self::footer]"
+)
 
 
 def _lxml_is_dialog(el) -> bool:
@@ -219,27 +252,39 @@ def _drop_outermost(doomed: list) -> int:
     return removed
 
 
-def _lxml_is_furniture(el) -> bool:
+def _furniture_max(kind: int, article_size: int) -> float:
+    """The most characters an element of furniture ``kind`` (:func:`furniture_kind`) may hold
+    to be removed from an article of ``article_size`` characters (-1: it is not furniture)."""
+    if kind == 2:
+        return max(FURNITURE_MAX_CHARS, BOX_MAX_SHARE * article_size)
+    return FURNITURE_MAX_CHARS if kind else -1
+
+
+def _lxml_furniture_kind(el) -> int:
     tag = el.tag
+    if tag in _BOX_TAGS:
+        return 2
     if tag == "figcaption" or (el.get("aria-hidden") or "").lower() == "true":
-        return True
+        return 1
     names = f"{el.get('id') or ''} {el.get('class') or ''}"
-    return len(names) > 2 and is_furniture_name(names)
+    return furniture_kind(names) if len(names) > 2 else 0
 
 
 def drop_furniture(root) -> int:
     """Remove the article furniture of this module's docstring from an extracted article (an
     lxml element), in place: each furniture element whose text is at most
-    :data:`FURNITURE_MAX_CHARS` characters; ``root`` itself stays.
+    :data:`FURNITURE_MAX_CHARS` characters, each box at most :data:`BOX_MAX_SHARE` of the
+    article's; ``root`` itself stays.
 
     Returns:
         The number of elements removed (int).
     """
-    doomed = []
-    for el in _FURNITURE_MARKED(root):
-        if _lxml_is_furniture(el) and _lxml_size(el) <= FURNITURE_MAX_CHARS:
-            doomed.append(el)
-    return _drop_outermost(doomed)
+    found = [(el, kind) for el in _FURNITURE_MARKED(root)
+             for kind in (_lxml_furniture_kind(el),) if kind]  # fmt: skip
+    if not found:
+        return 0
+    article_size = _lxml_size(root) if any(kind == 2 for _, kind in found) else 0
+    return _drop_outermost([el for el, kind in found if _lxml_size(el) <= _furniture_max(kind, article_size)])
 
 
 # -- lexbor (the fast extractor's tree) ---------------------------------------------------------
@@ -263,12 +308,15 @@ def lexbor_keep_overlays(overlays: list, body) -> list:
     return _not_articles(overlays, body, lexbor_size, _lexbor_paragraphs)
 
 
-def _lexbor_is_furniture(node) -> bool:
+def _lexbor_furniture_kind(node) -> int:
+    tag = node.tag
+    if tag in _BOX_TAGS:
+        return 2
     attrs = node.attributes
-    if node.tag == "figcaption" or (attrs.get("aria-hidden") or "").lower() == "true":
-        return True
+    if tag == "figcaption" or (attrs.get("aria-hidden") or "").lower() == "true":
+        return 1
     names = f"{attrs.get('id') or ''} {attrs.get('class') or ''}"
-    return len(names) > 2 and is_furniture_name(names)
+    return furniture_kind(names) if len(names) > 2 else 0
 
 
 def lexbor_drop_furniture(nodes: list) -> int:
@@ -278,11 +326,12 @@ def lexbor_drop_furniture(nodes: list) -> int:
     Returns:
         The number of elements removed (int).
     """
-    doomed = []
-    for root in nodes:
-        for el in root.css("figcaption, [aria-hidden], [class], [id]"):
-            if el.mem_id != root.mem_id and _lexbor_is_furniture(el) and lexbor_size(el) <= FURNITURE_MAX_CHARS:
-                doomed.append(el)
+    found = [(el, kind) for root in nodes for el in root.css("figcaption, aside, footer, [aria-hidden], [class], [id]")
+             if el.mem_id != root.mem_id for kind in (_lexbor_furniture_kind(el),) if kind]  # fmt: skip
+    if not found:
+        return 0
+    article_size = sum(map(lexbor_size, nodes)) if any(kind == 2 for _, kind in found) else 0
+    doomed = [el for el, kind in found if lexbor_size(el) <= _furniture_max(kind, article_size)]
     doomed_ids = {el.mem_id for el in doomed}
     removed = 0
     for el in doomed:

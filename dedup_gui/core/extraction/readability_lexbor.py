@@ -57,7 +57,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
 from dedup_gui.core.extraction.page_cleanup import drop_label_lines, is_overlay_name, lexbor_drop_furniture, lexbor_keep_overlays
-from dedup_gui.core.extraction.readability_tuning import FRAGMENT_SHARE, extra_commas, lexbor_own_text, whole_article
+from dedup_gui.core.extraction.readability_tuning import FRAGMENT_SHARE, extra_commas, lexbor_own_text, lexbor_sentence_lists, whole_article
 from dedup_gui.core.text.tokens import drop_invisible
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
@@ -722,7 +722,7 @@ class _Readability:
                     self.clean_conditionally(el, candidates)
 
     def preserved(self, nodes: list) -> set:
-        """Lists under a "Table of contents" heading, and blocks introducing a quote."""
+        """Lists under a "Table of contents" heading, lists of sentences, and blocks introducing a quote."""
         keep: set = set()
         for root in nodes:
             for heading in root.css("h2, h3, h4"):
@@ -732,8 +732,8 @@ class _Readability:
                 while el is not None and el.tag in _NOT_ELEMENTS:
                     el = el.next
                 if el is not None and el.tag == "ul":
-                    keep.add(el)
-                    keep.update(el.css("ul"))
+                    keep.update((el, *el.css("ul")))
+            keep.update(lexbor_sentence_lists(root, _class_weight))
             for quote in root.css("blockquote"):
                 # A block ending in ":" right before an element that holds a quote introduces
                 # it: it and the divs and sections in it stay.

@@ -24,8 +24,16 @@ wrong that a reader would not:
   the top candidate's ancestors may hold "more content lurking in other places that we want to
   unify in" (``_grabArticle``), made a rule about the page's text.
 
+- **Lists of sentences.**  readability-lxml removes from the article every ``<ul>`` with more
+  than a fifth of its text in links, which takes out a post's list of the bugs fixed, of the
+  articles it cites, or of its sources, each item a linked sentence.  Readability.js exempts
+  lists from that rule altogether (``_cleanConditionally``: ``!isList && linkDensity > 0.2``);
+  here only a list of sentences is kept (:func:`is_sentence_list`: items of
+  :data:`SENTENCE_ITEM_CHARS` characters or more on average), so that a menu of short links
+  inside the article's block still goes.
+
 readability-lxml is used as it is, through :class:`TunedDocument`, a subclass that overrides
-three of its methods and adds to their results (no copy of the library's code).
+four of its methods and adds to their results (no copy of the library's code).
 """
 
 from __future__ import annotations
@@ -44,6 +52,8 @@ FRAGMENT_SHARE = 0.4
 WHOLE_SHARE = 0.8
 #: ...with at most this share of its text in links.
 WHOLE_LINK_DENSITY = 0.25
+#: A list whose items have at least this many characters on average is a list of sentences.
+SENTENCE_ITEM_CHARS = 40
 # Scored blocks whose commas count for themselves, not for an element they are nested in.
 NESTED_BLOCKS = frozenset({"p", "pre", "td", "blockquote", "div"})
 
@@ -56,6 +66,20 @@ def extra_commas(text: str) -> int:
 def has_extra_commas(text: str) -> bool:
     """Whether ``text`` (e.g. a whole page) has any comma of :data:`EXTRA_COMMAS`."""
     return not text.isascii() and _EXTRA_COMMA.search(text) is not None
+
+
+def is_sentence_list(text: str, items: int) -> bool:
+    """Whether a list of ``items`` items (``<li>``, nested ones too) with the text ``text`` is a
+    list of sentences: at least two items, of :data:`SENTENCE_ITEM_CHARS` characters or more on
+    average (whitespace runs counted as one).  Such a list is kept in the article whatever its
+    link density (the module docstring)."""
+    return items >= 2 and len(" ".join(text.split())) >= SENTENCE_ITEM_CHARS * items
+
+
+def lexbor_sentence_lists(root, class_weight) -> list:
+    """The ``<ul>`` lexbor nodes in ``root`` (itself too) that are lists of sentences
+    (:func:`is_sentence_list`) with a class weight (the function ``class_weight``) of 0 or more."""
+    return [ul for ul in root.css("ul") if class_weight(ul) >= 0 and is_sentence_list(ul.text(), len(ul.css("li")))]
 
 
 def whole_article(ancestors, total: float):
@@ -188,6 +212,15 @@ class TunedDocument(Document):
         found["content_score"] = max(found["content_score"], best["content_score"])
         candidates[whole] = found
         return found
+
+    def get_preserved_elements(self, node):
+        """readability-lxml's preserved elements (tables of contents, quote leads), and the
+        lists of sentences (:func:`is_sentence_list`) whose class weight is not negative."""
+        allowed = super().get_preserved_elements(node)
+        for el in self.tags(node, "ul"):
+            if is_sentence_list(el.text_content(), len(el.findall(".//li"))) and self.class_weight(el) >= 0:
+                allowed[el] = True
+        return allowed
 
     def score_paragraphs(self):
         """readability-lxml's scores, plus the points of the other commas (the module

@@ -35,11 +35,18 @@ _CJK_SLICE = 50_000
 INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))
 
 
+_INVISIBLE_CHARS = "".join(map(chr, INVISIBLE))
+
+
 def drop_invisible(text: str) -> str:
-    """``text`` without the :data:`INVISIBLE` characters (str)."""
-    # Four substring searches cost far less than str.translate (1 us for a 20-character line).
-    if "\u00ad" in text or "\u200b" in text or "\u2060" in text or "\ufeff" in text:
-        return text.translate(INVISIBLE)
+    """``text`` without the :data:`INVISIBLE` characters (str).  Each is looked for (a C scan)
+    and replaced only if present: ``str.translate`` with a mapping looks every character up in
+    Python's dict, about 1 ms for a 100 KB page, 10 % of the ``fast`` extractor's time."""
+    if text.isascii():
+        return text
+    for char in _INVISIBLE_CHARS:
+        if char in text:
+            text = text.replace(char, "")
     return text
 
 
