@@ -41,6 +41,7 @@ from dedup_gui.core.safe_text import csv_text
 from dedup_gui.core.safe_text import terminal_text as show
 from dedup_gui.core.pipeline.scan import WORKERS_PER_CORE, max_workers, scan_folder
 from dedup_gui.export import export
+from dedup_gui.gui import SCREENSHOT_VIEWS
 
 SUBCOMMANDS = ("scan", "classify", "evaluate")
 
@@ -455,8 +456,6 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["--help"]
     elif argv and (argv[0] in SUBCOMMANDS or argv[0] in ("-h", "--help", "--version")):
         return run_cli(argv)
-    from dedup_gui.gui import SCREENSHOT_VIEWS, run_gui  # the package imports Qt only to open the window
-
     gui = argparse.ArgumentParser(prog="dedup-gui", description="Open the duplicate-page inspector window.")
     gui.add_argument("folder", nargs="?", help="folder to scan (default: the bundled sample pages)")
     gui.add_argument("--screenshot", metavar="OUT.png",
@@ -472,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     if (args.view or args.pair) and not args.screenshot:
         print("error: --view and --pair need --screenshot OUT.png", file=sys.stderr)
         return 2
+    from dedup_gui.gui.app import run_gui  # Qt is loaded only to open the window
+
     if args.screenshot:
         out = Path(args.screenshot)
         if out.suffix.lower() != ".png":

@@ -352,3 +352,10 @@ def distance_counts_by_type(result: ScanResult, bits: int = 64) -> dict[DupType,
     for t in out:
         out[t] = counts[TYPE_CODE[t]].astype(np.int64)
     return out
+
+
+def type_counts(result: ScanResult) -> dict[DupType, int]:
+    """Number of pairs of each type in ``result``, in :data:`~dedup_gui.core.model.TYPE_ORDER`
+    order (dict[DupType, int]; one C pass over the type column)."""
+    counts = np.bincount(pair_columns(result).type_code, minlength=len(TYPE_ORDER)) if result.pairs else ()
+    return {t: int(counts[i]) if len(counts) else 0 for i, t in enumerate(TYPE_ORDER)}

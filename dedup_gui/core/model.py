@@ -386,10 +386,3 @@ class ScanResult:
     def cluster_of(self) -> dict[int, int]:
         """Map page index -> cluster id for pages inside a cluster (dict[int, int])."""
         return {p: c.id for c in self.clusters for p in c.pages}
-
-    def type_counts(self) -> dict[DupType, int]:
-        """Number of pairs of each type, in :data:`TYPE_ORDER` (dict[DupType, int])."""
-        from dedup_gui.core.columns import pair_columns  # imports this module; the type column is one C pass
-
-        counts = np.bincount(pair_columns(self).type_code, minlength=len(TYPE_ORDER)) if self.pairs else ()
-        return {t: int(counts[i]) if len(counts) else 0 for i, t in enumerate(TYPE_ORDER)}

@@ -31,12 +31,12 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.pipeline.cache import clear_cache
 from dedup_gui.core.pipeline.classify import reclassify
-from dedup_gui.core.columns import pair_columns
+from dedup_gui.core.columns import pair_columns, type_counts
 from dedup_gui.core.extraction.extract import EXTRACTORS
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
-from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
+from dedup_gui.core.views.selection import cluster_pairs, find_pair, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.gui import worker
 from dedup_gui.gui.tables.clusters_view import ClustersView
 from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, shown_pairs
@@ -52,6 +52,7 @@ from dedup_gui.gui.scan_status import ScanStatus
 from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_window_layout
 from dedup_gui.gui.tables.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
+from dedup_gui.gui.teaching import TeachingWindow
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
@@ -62,7 +63,7 @@ _QUEUED = Qt.ConnectionType.QueuedConnection
 def summarize(result: ScanResult) -> str:
     """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs ..."``,
     followed by the scan's notes (str)."""
-    counts = result.type_counts()
+    counts = type_counts(result)
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
     files = len(result.pages) + len(result.errors)
 
@@ -300,14 +301,11 @@ class MainWindow(QMainWindow):
     def open_teaching(self) -> None:
         """Open the teaching window (Teach > Teaching Views) on the current scan; its gallery's
         "Open in inspector" selects that pair here."""
-        from dedup_gui.gui.screenshot import find_pair
-        from dedup_gui.gui.teaching import TeachingWindow
-
         if getattr(self, "teaching_window", None) is None:
             self.teaching_window = TeachingWindow(self.result, parent=self)
 
             def open_pair(left: str, right: str) -> None:
-                index = find_pair(self, left, right)
+                index = find_pair(self.result, left, right)
                 if index is not None:
                     self.select_pair(index)
                     self.raise_()

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from dedup_gui.core.safe_text import terminal_text
+from dedup_gui.core.views.selection import find_pair
 from dedup_gui.gui import SCREENSHOT_VIEWS
 from dedup_gui.gui.main_window import MainWindow
 
@@ -68,17 +69,6 @@ def prepare_view(window: MainWindow, name: str) -> QWidget:
     return view
 
 
-def find_pair(window: MainWindow, left: str, right: str) -> int | None:
-    """The index of the pair of the files ``left`` and ``right`` (paths relative to the scanned
-    folder, in either order) in the window's result, or ``None``."""
-    result = window.result
-    wanted = {left.replace("\\", "/"), right.replace("\\", "/")}
-    for i, pair in enumerate(result.pairs if result is not None else ()):
-        if {result.pages[pair.left].path, result.pages[pair.right].path} == wanted:
-            return i
-    return None
-
-
 def window_is_busy(window: MainWindow) -> bool:
     """Whether the window or its inspector still computes something in the background (bool)."""
     if window.is_busy() or QThreadPool.globalInstance().activeThreadCount() > 0:
@@ -127,7 +117,7 @@ class Screenshotter(QObject):
             self._fail(f"the scan {outcome}: {self.window.scan_status.label.text()}")
             return
         if self.pair is not None:
-            index = find_pair(self.window, *self.pair)
+            index = find_pair(self.window.result, *self.pair)
             if index is None:
                 self._fail(f"the scan has no pair of {self.pair[0]} and {self.pair[1]}")
                 return

@@ -7,15 +7,14 @@ the list of commands and their shortcuts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from PySide6.QtWidgets import QMenu
 
-if TYPE_CHECKING:
-    from dedup_gui.gui.main_window import MainWindow
+#: The window these functions fill: a ``QMainWindow`` with the main window's slots and settings
+#: (typed loosely so this module does not import :mod:`dedup_gui.gui.main_window`, which imports it).
+MainWindow = QMainWindow
 
 
 def _menu_text(path: str) -> str:

@@ -18,6 +18,7 @@ from dedup_gui.core.columns import (
     stable_argsort,
     substring_mask,
     text_ranks,
+    type_counts,
 )
 from dedup_gui.core.views.histogram import type_counts_by_distance
 from dedup_gui.core.model import (
@@ -97,7 +98,7 @@ def test_empty_result_has_empty_columns(small):
     assert pair_columns(empty).left.shape == (0,)
     assert pair_clusters(empty).shape == (0,)
     assert page_clusters(empty).tolist() == [NO_CLUSTER] * 6
-    assert empty.type_counts() == {t: 0 for t in TYPE_ORDER}
+    assert type_counts(empty) == {t: 0 for t in TYPE_ORDER}
 
 
 def test_page_and_pair_clusters(small):
@@ -107,7 +108,7 @@ def test_page_and_pair_clusters(small):
 
 
 def test_type_counts_use_the_columns(small):
-    assert small.type_counts() == {DupType.FULL: 1, DupType.CONTENT: 1, DupType.LAYOUT: 1,
+    assert type_counts(small) == {DupType.FULL: 1, DupType.CONTENT: 1, DupType.LAYOUT: 1,
                                    DupType.PARTIAL: 2, DupType.DISTINCT: 1}  # fmt: skip
 
 

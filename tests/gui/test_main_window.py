@@ -13,7 +13,8 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
 from dedup_gui.core.model import DupType, ScanSettings
-from dedup_gui.gui import SAMPLES_DIR, run_gui
+from dedup_gui.gui import SAMPLES_DIR
+from dedup_gui.gui.app import run_gui
 from dedup_gui.gui import worker as worker_module
 from dedup_gui.gui.inspector.text_diff_view import displayed
 from dedup_gui.gui.main_window import MainWindow

@@ -166,7 +166,7 @@ def test_quitting_while_a_background_job_runs_prints_no_error(tmp_path):
 
 
 def test_startup_objects_are_left_out_of_later_collections():
-    from dedup_gui.gui import freeze_startup_objects
+    from dedup_gui.gui.app import freeze_startup_objects
 
     try:
         frozen = freeze_startup_objects()

@@ -205,7 +205,7 @@ def test_narrow_path_columns_keep_the_file_name_whole(qtbot):
     from PySide6.QtGui import QFontMetrics
     from PySide6.QtWidgets import QApplication
 
-    from dedup_gui.gui.tables.table_panel import elide_path
+    from dedup_gui.gui.elide import elide_path
 
     fm = QFontMetrics(QApplication.font())
     path = "site/archive/winter/2023/winter-maintenance.html"

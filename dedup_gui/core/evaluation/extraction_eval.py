@@ -40,6 +40,7 @@ from pathlib import Path
 
 from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.dom_text import body_text, parse_html
+from dedup_gui.core.extraction.extract import EXTRACTORS, main_text
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
 
@@ -432,7 +433,6 @@ def product_extractors(names: Iterable[str] | None = None) -> dict[str, Callable
     Raises:
         ValueError: an unknown name.
     """
-    from dedup_gui.core.extraction.extract import EXTRACTORS, main_text
 
     chosen = list(EXTRACTORS) if names is None else list(names)
     for name in chosen:

@@ -34,6 +34,7 @@ from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: ca
     tag_sequence,
 )
 from dedup_gui.core.extraction.page_cleanup import drop_furniture, drop_label_lines, drop_overlays
+from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, block_text, readability_lexbor_text
 from dedup_gui.core.extraction.readability_tuning import TunedDocument, has_extra_commas
 from dedup_gui.core.extraction.template import content_span, lexbor_outline
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
@@ -211,8 +212,6 @@ def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str
     if extractor in ("resiliparse", "fast"):
         try:
             if extractor == "fast":
-                from dedup_gui.core.extraction.readability_lexbor import readability_lexbor_text
-
                 return readability_lexbor_text(clean), ()
             return resiliparse_text(clean), ()
         except Exception as exc:  # a bad page must not stop the scan
@@ -318,8 +317,6 @@ def _whole_text_if_no_article(visible: str, content: str, min_tokens: int, extra
 def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     """:func:`extract` with ``"fast"`` on one lexbor parse; ``None`` if lexbor fails on the
     page (the caller then extracts as before, and says why)."""
-    from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, block_text, readability_lexbor_text
-
     clean = text.replace("\x00", "")
     if not clean.strip():
         return Extracted(title="", url=_url_of([], [], text), main_text="", tag_sequence=())

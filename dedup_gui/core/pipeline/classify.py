@@ -31,6 +31,7 @@ import numpy as np
 from dedup_gui.core.columns import TYPE_CODE as _CODE
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, PairScores, ScanResult, Thresholds
+from dedup_gui.core.pipeline.cluster import build_clusters
 
 
 def _same_content(s: PairScores, t: Thresholds) -> bool:
@@ -181,7 +182,6 @@ def reclassify(result: ScanResult, thresholds: Thresholds) -> ScanResult:
     Returns:
         A new :class:`ScanResult` with re-typed pairs and re-built clusters.
     """
-    from dedup_gui.core.pipeline.cluster import build_clusters  # local: cluster imports nothing from here, keep it so
 
     # On columns, so that a million pairs take a fraction of a second: only the pairs whose type
     # changes get new objects, and the new result shares the measure columns.

@@ -19,6 +19,7 @@ from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.reports.excerpt import DiffExcerpt, diff_excerpt
 from dedup_gui.core.pipeline.keep import KEEP_RULE, file_mtime
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
+from dedup_gui.core.columns import type_counts
 from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 
@@ -211,7 +212,7 @@ def scan_summary(result: ScanResult) -> dict:
         "errors": len(result.errors),
         "skipped": len(result.skipped),
         "pairs_compared": len(result.pairs),
-        "pairs_by_type": {t.value: n for t, n in result.type_counts().items()},
+        "pairs_by_type": {t.value: n for t, n in type_counts(result).items()},
         "clusters": len(result.clusters),
         "seconds": round(result.elapsed, 2),
         "notes": list(result.notes),

@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
+from dedup_gui.core.columns import distance_counts_by_type
 from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.progress import NullProgress, Progress, ScanCancelled, check_cancel
 
@@ -131,6 +132,5 @@ def type_counts_by_distance(result: ScanResult) -> dict[DupType, np.ndarray]:
         pairs involving pages without text are left out, as in :func:`result_histogram`),
         counted from the pair columns in one ``np.bincount``.
     """
-    from dedup_gui.core.columns import distance_counts_by_type  # columns imports the model, as this module does
 
     return distance_counts_by_type(result, BITS)

@@ -260,3 +260,20 @@ def bar_text(all_pairs: np.ndarray, by_type: dict[DupType, np.ndarray], distance
     if typed:
         parts.append(", ".join(typed))
     return "; ".join(parts)
+
+
+def find_pair(result: ScanResult | None, left: str, right: str) -> int | None:
+    """The index of the pair of the files ``left`` and ``right`` in ``result.pairs``, or ``None``.
+
+    Args:
+        result: a scan (or ``None``: no pair).
+        left, right: paths relative to the scanned folder, in either order, with ``/`` or ``\\``.
+
+    Returns:
+        int | None.
+    """
+    wanted = {left.replace("\\", "/"), right.replace("\\", "/")}
+    for i, pair in enumerate(result.pairs if result is not None else ()):
+        if {result.pages[pair.left].path, result.pages[pair.right].path} == wanted:
+            return i
+    return None

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from dedup_gui.core.model import Page, Pair, ScanResult
+from dedup_gui.gui.elide import elide_path
 from dedup_gui.gui.plain import plain_tooltip
 
 #: Background tints of changed runs, one per side of a diff (readable in light and dark themes
@@ -32,8 +33,6 @@ class PathLabel(QLabel):
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
         """Draw the text, its path elided to the label's width."""
-        from dedup_gui.gui.tables.table_panel import elide_path  # the tables' rule, in one place
-
         full, metrics, rect = self.text(), self.fontMetrics(), self.contentsRect()
         if metrics.horizontalAdvance(full) <= rect.width():
             super().paintEvent(event)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import DupType
+from dedup_gui.gui.elide import elide_path
 from dedup_gui.gui.file_actions import copy_paths, file_menu
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
@@ -37,29 +38,6 @@ _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a mil
 #: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
 _DUPLICATES_ONLY = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f == DUPLICATE_TYPES)
 _ALL_TYPES = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f is None)
-
-
-def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
-    """``path`` shortened to fit ``width`` pixels, keeping the file name whole while it fits:
-    the folders are elided from the middle (``site/ar…es/river-trail.html``), then the leading
-    folders dropped (``…/river-trail.html``); only a file name wider than the column is itself
-    elided in the middle.  Two files of one folder thus stay tell-apart in a narrow column.
-
-    Args:
-        path: a relative path with ``/`` separators.
-        metrics: the font metrics of the text.
-        width: the room, in pixels.
-
-    Returns:
-        The text to draw (str).
-    """
-    if metrics.horizontalAdvance(path) <= width:
-        return path
-    folder, sep, name = path.rpartition("/")
-    name_width = metrics.horizontalAdvance(sep + name)
-    if not sep or name_width + metrics.horizontalAdvance("…") > width:
-        return metrics.elidedText(path if not sep else "…/" + name, Qt.TextElideMode.ElideMiddle, width)
-    return metrics.elidedText(folder, Qt.TextElideMode.ElideMiddle, width - name_width) + sep + name
 
 
 class PathDelegate(QStyledItemDelegate):
