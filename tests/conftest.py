@@ -18,6 +18,14 @@ def samples_dir() -> Path:
     return SAMPLES
 
 
+def pytest_collection_modifyitems(config, items):
+    """Mark every test that needs ``../shared`` (the real corpus) ``slow``: ``-m "not slow"``
+    leaves them out for a quick run."""
+    for item in items:
+        if "shared_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     """``../shared`` beside the repository (real corpus and labelled pairs); skips if absent."""
