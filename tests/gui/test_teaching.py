@@ -25,7 +25,7 @@ from dedup_gui.gui.teaching import methods_view as methods_module
 from dedup_gui.gui.teaching import simhash_view as simhash_module
 from dedup_gui.gui.teaching.hamming_view import ROW_A, ROW_B, parse_fingerprint
 from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, FONT_SCALE
-from dedup_gui.gui.teaching.simhash_view import ROW_SUMS, TABLE_CAP, TOY_TEXT
+from dedup_gui.gui.teaching.steps_table import ROW_SUMS, TABLE_CAP, TOY_TEXT
 
 LONG = 60_000
 AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
