@@ -26,14 +26,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dedup_gui.core.atomic import atomic_write_bytes
 from dedup_gui.core.views.charts import TYPE_COLORS
 from dedup_gui.core.pipeline.classify import containment_text
 from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.pipeline.keep_clusters import link_label
-from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, ScanResult
+from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
-from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, build_report, report_charts, why_text
+from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, report_charts, why_text
 from dedup_gui.core.reports.summary import (
     IDENTICAL_TEXTS,
     KEEP_LEAD,
@@ -473,27 +472,3 @@ def pdf_bytes(report: Report, progress: Progress | None = None) -> bytes:
     buf.close()
     return bytes(data.data())
 
-
-def write_pdf(
-    result: ScanResult,
-    path: str | Path,
-    pairs: Sequence[Pair] | None = None,
-    progress: Progress | None = None,
-) -> Path:
-    """Write the PDF report of a scan, atomically.
-
-    Args:
-        result: the scan.
-        path: the output file.
-        pairs: the pairs to show (default: all).
-        progress: receives progress; may cancel.
-
-    Returns:
-        The path written.
-
-    Raises:
-        ExportError: the file cannot be written (nothing is left half-written).
-        ScanCancelled: ``progress`` was cancelled; no file is written.
-    """
-    report = build_report(result, pairs, progress)
-    return atomic_write_bytes(path, pdf_bytes(report, progress))
