@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from dedup_gui.core.atomic import ExportError, atomic_write_bytes, atomic_write_text, check_writable
+from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import Progress
-from dedup_gui.core.reports.write import excerpts_needed, format_for, render
+from dedup_gui.core.reports.write import excerpts_needed, format_for, write_result
 from dedup_gui.core.reports.model import build_report
 
 __all__ = ["EXPORT_FORMATS", "ExportError", "check_writable", "default_suffix", "export", "format_for"]
@@ -86,9 +86,9 @@ def export(
         RuntimeError: (PDF only) Qt cannot draw, or no font for Chinese text can be found.
     """
     fmt = format_for(path, fmt)
-    report = build_report(result, pairs, progress, excerpt_limit=excerpts_needed(fmt))
-    if fmt == "pdf":
-        from dedup_gui.export.pdf import pdf_bytes  # Qt is imported only for a PDF
+    if fmt != "pdf":  # one write path for the core formats: core's own
+        return write_result(result, path, fmt, pairs, progress)
+    from dedup_gui.export.pdf import pdf_bytes  # Qt is imported only for a PDF
 
-        return atomic_write_bytes(path, pdf_bytes(report, progress))
-    return atomic_write_text(path, render(report, fmt))
+    report = build_report(result, pairs, progress, excerpt_limit=excerpts_needed(fmt))
+    return atomic_write_bytes(path, pdf_bytes(report, progress))

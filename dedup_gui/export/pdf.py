@@ -26,15 +26,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dedup_gui.core.atomic import atomic_write_bytes
 from dedup_gui.core.views.charts import TYPE_COLORS
 from dedup_gui.core.pipeline.classify import containment_text
 from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.pipeline.keep_clusters import link_label
-from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, ScanResult
+from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
-from dedup_gui.core.reports.html import TYPE_MEANING, clip
-from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, build_report, report_charts, why_text
+from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, report_charts, why_text
+from dedup_gui.core.reports.summary import (
+    IDENTICAL_TEXTS,
+    KEEP_LEAD,
+    NO_DUPLICATES,
+    NO_ERRORS,
+    NO_GROUPS,
+    NO_TEXT_HEADING,
+    NO_TEXT_NOTE,
+    NOTHING_TO_DROP,
+    SECTIONS,
+    clip,
+    excerpt_counts,
+    missing_excerpt_text,
+    report_summary,
+)
 from dedup_gui.core.safe_text import show_control_characters
 
 #: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
@@ -213,58 +226,35 @@ class _Html:
         """The whole document; ``charts`` are ``(chart, width, height)`` in device pixels, their
         images added to the document as ``chart-NAME.png``."""
         rep, r = self.report, self.report.result
-        s = rep.summary()
+        s = report_summary(rep)
         o = self.out
         o.append(f"<html><body style='font-size:{BODY_PT}pt'>")
-        o.append(f"<h1 style='font-size:17pt; margin-bottom:{self.px(2)}px'>Duplicate pages report</h1>")
-        o.append(f"<p style='margin:0'>{self.mono(r.root, BODY_PT)}</p>")
-        o.append(
-            f"<p style='margin-top:{self.px(2)}px'>"
-            + self.muted(
-                f"Made {_e(rep.created_text)} by dedup-gui {_e(rep.version)} in a scan of {s['seconds']:.1f} s."
-            )
-            + "</p>"
-        )
-        if rep.subset:
-            o.append(
-                f"<p style='background-color:#fff8c5'>This report shows the {len(rep.pairs):,} of {len(r.pairs):,} "
-                "compared pairs that the filters selected; the summary counts the whole scan.</p>"
-            )
+        o.append(f"<h1 style='font-size:17pt; margin-bottom:{self.px(2)}px'>{_e(s.heading)}</h1>")
+        o.append(f"<p style='margin:0'>{self.mono(s.folder, BODY_PT)}</p>")
+        o.append(f"<p style='margin-top:{self.px(2)}px'>" + self.muted(_e(s.made)) + "</p>")
+        if s.subset_note:
+            o.append(f"<p style='background-color:#fff8c5'>{_e(s.subset_note)}</p>")
         # Summary
-        dup_total = sum(n for t, n in s["pairs_by_type"].items() if t != "distinct")
-        stats = [
-            (s["pages"], "pages"),
-            (s["pages_without_text"], "without usable text"),
-            (s["errors"], "files not usable"),
-            (s["skipped"], "other files skipped"),
-            (s["pairs_compared"], "pairs compared"),
-            (dup_total, "duplicate pairs"),
-            (s["clusters"], "near-duplicate groups"),
-            (s["keep_clusters"], "keep clusters"),
-            (s["pages_to_drop"], "pages to drop"),
-        ]
-        o.append(self.h2("Summary", first=True))
+        o.append(self.h2(SECTIONS["summary"], first=True))
         o.append(self.table())
         o.append("<tr>" + "".join(
-            f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{n:,}</span><br>{self.muted(_e(label))}</td>"
-            for n, label in stats) + "</tr></table>")  # fmt: skip
-        o += [f"<p>Note: {_e(note)}</p>" for note in s["notes"]]
+            f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
+            for st in s.stats) + "</tr></table>")  # fmt: skip
+        o += [f"<p>Note: {_e(note)}</p>" for note in s.notes]
         o.append(self.h3("Pairs by type"))
         o.append(self.table("70%"))
         head = "".join(self.th(h) for h in ("type", "content", "layout")) + self.th("pairs", "align='right'")
-        if rep.subset:
+        if s.subset:
             head += self.th("in this report", "align='right'")
         o.append(f"<tr>{head}</tr>")
-        shown = rep.shown_type_counts()
-        for dup in TYPE_ORDER:
-            content, layout = TYPE_MEANING[dup]
-            extra = f"<td align='right'>{shown[dup]:,}</td>" if rep.subset else ""
+        for row in s.type_rows:
+            extra = f"<td align='right'>{row.shown:,}</td>" if row.shown is not None else ""
             o.append(
-                f"<tr><td><span style='color:{TYPE_COLORS[dup]}'>&#9632;</span> {_e(dup.label)}</td><td>{_e(content)}</td>"
-                f"<td>{_e(layout)}</td><td align='right'>{s['pairs_by_type'][dup.value]:,}</td>{extra}</tr>"
+                f"<tr><td><span style='color:{TYPE_COLORS[row.type]}'>&#9632;</span> {_e(row.type.label)}</td>"
+                f"<td>{_e(row.content)}</td><td>{_e(row.layout)}</td><td align='right'>{row.pairs:,}</td>{extra}</tr>"
             )
         o.append("</table>")
-        for title, rows in (("Thresholds", rep.threshold_rows()), ("Scan settings", rep.setting_rows())):
+        for title, rows in (("Thresholds", s.thresholds), ("Scan settings", s.settings)):
             o.append(self.h3(title))
             o.append(self.table())
             for name, value, meaning in rows:
@@ -274,13 +264,13 @@ class _Html:
                 )
             o.append("</table>")
         # Charts
-        o.append(self.h2("Charts", page_break=True))
+        o.append(self.h2(SECTIONS["charts"], page_break=True))
         for chart, w, h in charts:
             o.append(f"<p align='center'><img src='chart-{chart.name}.png' width='{w}' height='{h}'></p>")
             o.append(f"<p>{self.muted(f'<b>{_e(chart.title)}.</b> {_e(chart.caption)}')}</p>")
         # What to keep
-        o.append(self.h2("What to keep", page_break=True))
-        o.append(f"<p>{self.muted('<b>Keep clusters, and which page to keep.</b> ' + _e(rep.keep_rule))}</p>")
+        o.append(self.h2(SECTIONS["keep"], page_break=True))
+        o.append(f"<p>{self.muted(f'<b>{_e(KEEP_LEAD)}</b> ' + _e(rep.keep_rule))}</p>")
         keep_mark = "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
         drop_mark = "<span style='background-color:#8c959f; color:#ffffff'>&nbsp;drop&nbsp;</span>"
         if rep.keep_clusters:
@@ -299,9 +289,9 @@ class _Html:
                 )
             o.append("</table>")
         else:
-            o.append("<p>Nothing to drop: no page is a full or content duplicate of another.</p>")
+            o.append(f"<p>{_e(NOTHING_TO_DROP)}</p>")
         # Near-duplicate groups
-        o.append(self.h2("Near-duplicate groups", page_break=True))
+        o.append(self.h2(SECTIONS["clusters"], page_break=True))
         o.append(f"<p>{self.muted(_e(GROUPS_NOTE))}</p>")
         if rep.clusters:
             o.append(self.table())
@@ -315,40 +305,27 @@ class _Html:
                 )
             o.append("</table>")
         else:
-            o.append("<p>No groups: no duplicate pairs.</p>")
+            o.append(f"<p>{_e(NO_GROUPS)}</p>")
         # Pairs
-        o.append(self.h2("Duplicate pairs", page_break=True))
-        distinct_shown = sum(1 for p in rep.pairs if p.type is DupType.DISTINCT)
-        if distinct_shown:
-            o.append(f"<p>{self.muted(f'{distinct_shown:,} distinct pairs are not listed.')}</p>")
-        if rep.omitted:
-            o.append(
-                f"<p>{self.muted(f'The first {len(rep.duplicates):,} duplicate pairs are listed; {rep.omitted:,} more are in the CSV and JSON exports.')}</p>"
-            )
+        o.append(self.h2(SECTIONS["pairs"], page_break=True))
+        o += [f"<p>{self.muted(_e(note))}</p>" for note in s.pairs_notes]
         if not rep.duplicates:
-            o.append("<p>None.</p>")
+            o.append(f"<p>{_e(NO_DUPLICATES)}</p>")
         for entry in rep.duplicates:
             self.pair(entry)
         # Unusable files
-        o.append(self.h2("Files that could not be used", page_break=bool(rep.duplicates)))
+        o.append(self.h2(SECTIONS["unusable"], page_break=bool(rep.duplicates)))
         if r.errors:
             o.append(self.table())
             o.append(f"<tr>{self.th('file')}{self.th('reason')}</tr>")
             o += [f"<tr><td width='45%'>{self.mono(x.path)}</td><td>{_e(x.reason)}</td></tr>" for x in r.errors]
             o.append("</table>")
         else:
-            o.append("<p>None: every page file could be read.</p>")
+            o.append(f"<p>{_e(NO_ERRORS)}</p>")
         no_text = rep.pages_without_text()
         if no_text:
-            o.append(self.h3("Pages without usable main text"))
-            o.append(
-                "<p>"
-                + self.muted(
-                    "Read, but with too little main text to compare; they are never called duplicates on their "
-                    "(empty) text alone."
-                )
-                + "</p>"
-            )
+            o.append(self.h3(NO_TEXT_HEADING))
+            o.append("<p>" + self.muted(_e(NO_TEXT_NOTE)) + "</p>")
             o += [f"<p>{self.page_block(p)}</p>" for p in no_text]
         if r.skipped:
             o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")
@@ -386,26 +363,15 @@ class _Html:
         o.append(f"<tr><td colspan='2'>{self.muted('Why: ' + _e(why_text(e.why)))}</td></tr>")
         ex = e.excerpt
         if ex is None:
-            why = (
-                "No diff: at least one page has no usable main text."
-                if not sc.both_have_text
-                else f"No diff excerpt: only the first {self.report.excerpt_limit:,} pairs get one."
-            )
+            why = missing_excerpt_text(e, self.report.excerpt_limit)
             o.append(f"<tr><td colspan='2'>{self.muted(_e(why))}</td></tr>")
         elif ex.identical:
-            o.append(f"<tr><td colspan='2'>{self.muted('The two main texts are identical.')}</td></tr>")
+            o.append(f"<tr><td colspan='2'>{self.muted(_e(IDENTICAL_TEXTS))}</td></tr>")
         else:
             for spot in ex.spots:
                 o.append(f"<tr><td>{self.segments(spot.a, 'a')}</td><td>{self.segments(spot.b, 'b')}</td></tr>")
-            shown = len(ex.spots)
-            more = (
-                f"{shown} of {ex.total_spots} changed places shown"
-                if ex.total_spots > shown
-                else f"{ex.total_spots} changed place{'s' if ex.total_spots != 1 else ''}"
-            )
             note = (
-                f"{more}; unchanged: {ex.shared_a:.1%} of the left text, {ex.shared_b:.1%} of the right. "
-                "Struck red: only in the left page; green: only in the right page."
+                f"{excerpt_counts(ex)} Struck red: only in the left page; green: only in the right page."
                 + "".join(f" {n}." for n in ex.notes)
             )
             o.append(f"<tr><td colspan='2'>{self.muted(_e(note))}</td></tr>")
@@ -506,27 +472,3 @@ def pdf_bytes(report: Report, progress: Progress | None = None) -> bytes:
     buf.close()
     return bytes(data.data())
 
-
-def write_pdf(
-    result: ScanResult,
-    path: str | Path,
-    pairs: Sequence[Pair] | None = None,
-    progress: Progress | None = None,
-) -> Path:
-    """Write the PDF report of a scan, atomically.
-
-    Args:
-        result: the scan.
-        path: the output file.
-        pairs: the pairs to show (default: all).
-        progress: receives progress; may cancel.
-
-    Returns:
-        The path written.
-
-    Raises:
-        ExportError: the file cannot be written (nothing is left half-written).
-        ScanCancelled: ``progress`` was cancelled; no file is written.
-    """
-    report = build_report(result, pairs, progress)
-    return atomic_write_bytes(path, pdf_bytes(report, progress))

@@ -140,7 +140,7 @@ def test_every_method_on_the_byte_identical_pair(sample_scan):
     a = pages["site/articles/river-trail.html"]
     b = pages["mirror/larkmoor-wheelers.example.org/articles/river-trail.html"]
     results = pair_methods(a, b)
-    assert [r.method for r in results][:3] == ["exact bytes (SHA-1)", "normalized main text (SHA-1)", "SimHash (64-bit)"]
+    assert [r.method for r in results][:3] == ["exact bytes (SHA-1)", "normalized text (SHA-1)", "SimHash (64-bit)"]
     # Identical bytes: every method that can judge the pair must call it a duplicate.  URL
     # dedup cannot: only the mirror copy's path tells an address.
     assert all(r.duplicate for r in results if r.applicable)
@@ -150,6 +150,27 @@ def test_every_method_on_the_byte_identical_pair(sample_scan):
     c = pages["site/articles/cafe-stops.html"]
     verdicts = {r.method: r.duplicate for r in pair_methods(a, c)}
     assert not any(verdicts.values())  # two unrelated articles of one template
+
+
+def test_inspector_and_method_comparison_share_one_method_table(sample_scan):
+    # The Fingerprints tab and `evaluate --methods` must show the same methods under the same
+    # names and rules, and reach the same verdicts: both read the one registry.
+    from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair
+    from dedup_gui.core.evaluation.method_eval import labeled_pair_values, method_specs
+    from dedup_gui.core.methods.imatch import CollectionIdf
+    from dedup_gui.core.methods.registry import pair_methods
+
+    pages = {p.path: p for p in sample_scan.pages}
+    idf = CollectionIdf.from_pages(sample_scan.pages)
+    specs = [s for s in method_specs().values() if s.key not in ("content", "containment", "classifier")]
+    for pair in sample_scan.pairs:
+        a, b = sample_scan.pages[pair.left], sample_scan.pages[pair.right]
+        shown = pair_methods(a, b, idf=idf)
+        assert [(r.method, r.rule) for r in shown] == [(s.name, s.rule) for s in specs]
+        labeled = LabeledPair(a.path, b.path, pair.type)
+        (row,) = labeled_pair_values([ScoredPair(labeled, pair.scores, pair.type)], pages)
+        verdicts = {s.name: s.is_duplicate(row.values[s.key], s.default) for s in specs}
+        assert {r.method: r.duplicate for r in shown} == verdicts
 
 
 def test_charts_draw_the_counts_and_points(sample_scan):

@@ -10,8 +10,9 @@ classifier answer yes or no and are single points.
 The defaults marked: k = 3 bits (Manku, Jain and Das Sarma, WWW 2007); Jaccard 0.9 for shingles
 and MinHash (the SEO crawlers' "near duplicate content"); the classifier's own thresholds
 (:class:`~dedup_gui.core.model.Thresholds`) for content similarity and containment; the
-defaults of :mod:`.methods` for feature strings and chunks.  Pairs in which a page has no usable
-main text are negatives for every text method, as in the scan.
+defaults of :mod:`dedup_gui.core.methods.registry` for feature strings and chunks.  The methods
+themselves (names, rules, values) come from that registry, which the inspector shows too.  Pairs
+in which a page has no usable main text are negatives for every text method, as in the scan.
 """
 
 from __future__ import annotations
@@ -22,17 +23,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dedup_gui.core.methods.bloom import bloom_similarity
-from dedup_gui.core.methods.chunking import chunk_hash_set
 from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, read_labels, score_labeled_pairs
-from dedup_gui.core.pipeline.features import normalized_text
-from dedup_gui.core.methods.featurestrings import feature_jaccard, feature_set
-from dedup_gui.core.methods.imatch import CollectionIdf, IMatchSignature, page_signature
-from dedup_gui.core.methods.registry import CHUNK_BLOOM_FP_RATE, CHUNK_DUPLICATE, FEATURE_STRING_DUPLICATE, JACCARD_NEAR_DUPLICATE
+from dedup_gui.core.methods.imatch import CollectionIdf
+from dedup_gui.core.methods.registry import (  # noqa: F401  (the method table is re-exported: one registry)
+    HAMMING_SWEEP,
+    METHOD_KEYS,
+    SIMILARITY_SWEEP,
+    MethodSpec,
+    PageInputs,
+    PairInputs,
+    method_specs,
+    page_inputs,
+)
 from dedup_gui.core.model import DupType, Page, ScanSettings, Thresholds
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
-from dedup_gui.core.fingerprints.shingles import lean_minhash
-from dedup_gui.core.methods.urls import PageUrl, compare_urls, page_url
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn (it costs 0.5 s at start)
     from matplotlib.figure import Figure
@@ -40,93 +44,6 @@ if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn (it costs
     from dedup_gui.core.views.charts import Palette
 
 STAGE_METHODS = "applying every method to the labelled pairs"
-
-#: Similarity thresholds swept: 0.1, 0.15, ..., 0.95.
-SIMILARITY_SWEEP = tuple(round(0.1 + 0.05 * i, 2) for i in range(18))
-#: Hamming distances swept (bits): 0 .. 20.
-HAMMING_SWEEP = tuple(range(21))
-
-
-@dataclass(frozen=True)
-class MethodSpec:
-    """One method as the comparison runs it.
-
-    Attributes:
-        key: its name on the command line (``--methods simhash,shingles``).
-        name: its name in tables and charts.
-        measure: what its value is (e.g. ``"Hamming distance (bits)"``).
-        default: the default threshold.
-        higher_is_duplicate: ``True`` when a pair is a duplicate at ``value >= threshold``,
-            ``False`` when at ``value <= threshold`` (Hamming distance).
-        sweep: thresholds swept; empty for yes/no methods (value 1 = duplicate, threshold 1).
-        rule: the default rule in words, with its source.
-    """
-
-    key: str
-    name: str
-    measure: str
-    default: float
-    higher_is_duplicate: bool
-    sweep: tuple[float, ...]
-    rule: str
-
-    def is_duplicate(self, value: float | None, threshold: float) -> bool:
-        """The method's verdict for a value at a threshold (``None`` is never a duplicate)."""
-        if value is None:
-            return False
-        return value >= threshold if self.higher_is_duplicate else value <= threshold
-
-    def label(self, threshold: float) -> str:
-        """A threshold as the method's rule writes it, e.g. ``"k <= 3"`` or ``">= 0.9"``."""
-        if not self.sweep:
-            return "yes/no"
-        if self.key == "simhash":
-            return f"k <= {threshold:g}"
-        return f">= {threshold:g}"
-
-
-def method_specs(thresholds: Thresholds | None = None) -> dict[str, MethodSpec]:
-    """The methods compared, in table order, with defaults taken from ``thresholds``.
-
-    Args:
-        thresholds: the classifier's thresholds (SimHash k, content similarity and
-            containment defaults, and the classifier itself); :class:`Thresholds` by default.
-
-    Returns:
-        key -> :class:`MethodSpec` (dict, ordered).
-    """
-    t = thresholds or Thresholds()
-    specs = [
-        MethodSpec("bytes", "exact bytes (SHA-1)", "identical bytes", 1, True, (), "identical file bytes"),
-        MethodSpec("text", "normalized text (SHA-1)", "identical normalized main text", 1, True, (),
-                   "identical whitespace-normalized, case-folded main text"),
-        MethodSpec("simhash", "SimHash (64-bit)", "Hamming distance (bits)", t.hamming_k, False, HAMMING_SWEEP,
-                   f"Hamming distance <= {t.hamming_k} bits (Manku et al. 2007)"),
-        MethodSpec("shingles", "shingles (Jaccard)", "Jaccard similarity", JACCARD_NEAR_DUPLICATE, True,
-                   SIMILARITY_SWEEP, f"Jaccard >= {JACCARD_NEAR_DUPLICATE} (Broder 1997; SEO crawlers)"),
-        MethodSpec("minhash", "MinHash (estimated Jaccard)", "estimated Jaccard similarity", JACCARD_NEAR_DUPLICATE,
-                   True, SIMILARITY_SWEEP, f"estimate >= {JACCARD_NEAR_DUPLICATE} (Broder 1997; datasketch)"),
-        MethodSpec("content", "content similarity", "normalized Levenshtein similarity", t.content_same, True,
-                   SIMILARITY_SWEEP, f"similarity >= {t.content_same:g} (the classifier's 'same content')"),
-        MethodSpec("containment", "content containment", "share of the smaller page's shingles",
-                   t.content_partial, True, SIMILARITY_SWEEP,
-                   f"containment >= {t.content_partial:g} (the classifier's 'important part shared')"),
-        MethodSpec("imatch", "I-Match", "identical signature", 1, True, (),
-                   "identical SHA-1 of the terms with 0.2 <= nidf < 1 (Chowdhury et al. 2002)"),
-        MethodSpec("featurestrings", "feature strings", "Jaccard of the feature-string sets", FEATURE_STRING_DUPLICATE,
-                   True, SIMILARITY_SWEEP, f"Jaccard >= {FEATURE_STRING_DUPLICATE} (Wu, Chen and Ma 2003)"),
-        MethodSpec("cdc", "content-defined chunks (Bloom)", "estimated Jaccard of the chunk sets", CHUNK_DUPLICATE,
-                   True, SIMILARITY_SWEEP, f"estimate >= {CHUNK_DUPLICATE} (Eshghi and Tang 2005)"),
-        MethodSpec("url", "URL (normalized, mirrors)", "same normalized URL or mirror path", 1, True, (),
-                   "same normalized URL, or the same path on mirror hosts"),
-        MethodSpec("classifier", "four-type classifier", "any type but distinct", 1, True, (),
-                   "classified full, content, layout or partial"),
-    ]  # fmt: skip
-    return {s.key: s for s in specs}
-
-
-#: Every method key, in table order.
-METHOD_KEYS: tuple[str, ...] = tuple(method_specs())
 
 
 def parse_methods(text: str) -> list[str]:
@@ -166,19 +83,6 @@ class PairValues:
     values: dict[str, float | None]
 
 
-@dataclass(frozen=True)
-class _PageFeatures:
-    features: frozenset[str]
-    chunks: set[int]
-    imatch: IMatchSignature
-    url: PageUrl | None
-
-
-def _page_features(page: Page, idf: CollectionIdf) -> _PageFeatures:
-    text = normalized_text(page.main_text)
-    return _PageFeatures(feature_set(text), chunk_hash_set(text), page_signature(page, idf), page_url(page))
-
-
 def labeled_pair_values(
     scored: Sequence[ScoredPair],
     pages: dict[str, Page | str],
@@ -198,11 +102,12 @@ def labeled_pair_values(
     progress = progress or NullProgress()
     loaded = [p for p in pages.values() if isinstance(p, Page)]
     idf = CollectionIdf.from_pages(loaded)
-    cache: dict[str, _PageFeatures] = {}
+    specs = list(method_specs().values())  # the values do not depend on the thresholds
+    cache: dict[str, PageInputs] = {}
 
-    def features(rel: str) -> _PageFeatures:
+    def inputs(rel: str) -> PageInputs:
         if rel not in cache:
-            cache[rel] = _page_features(pages[rel], idf)
+            cache[rel] = page_inputs(pages[rel], idf)
         return cache[rel]
 
     usable = [s for s in scored if s.scores is not None and s.pair.label is not None]
@@ -210,28 +115,8 @@ def labeled_pair_values(
     for i, s in enumerate(usable):
         check_cancel(progress)
         progress.update(STAGE_METHODS, i, len(usable))
-        a, b = pages[s.pair.left], pages[s.pair.right]
-        fa, fb = features(s.pair.left), features(s.pair.right)
-        both = a.has_text and b.has_text
-        sc = s.scores
-        urls = compare_urls(fa.url, fb.url)
-        text_values = {
-            "simhash": float(sc.hamming_distance),
-            "shingles": sc.jaccard,
-            "minhash": float(lean_minhash(a.minhash).jaccard(lean_minhash(b.minhash))),
-            "content": sc.content_similarity,
-            "containment": sc.content_containment,
-            "imatch": float(fa.imatch.matches(fb.imatch)),
-            "featurestrings": feature_jaccard(fa.features, fb.features),
-            "cdc": bloom_similarity(fa.chunks, fb.chunks, CHUNK_BLOOM_FP_RATE).jaccard,
-        }
-        values: dict[str, float | None] = {
-            "bytes": float(a.sha1 == b.sha1),
-            "text": float(both and a.text_hash == b.text_hash),
-            **{k: (v if both else None) for k, v in text_values.items()},
-            "url": float(urls.duplicate) if urls.known else None,
-            "classifier": float(s.predicted is not DupType.DISTINCT),
-        }
+        pair = PairInputs(inputs(s.pair.left), inputs(s.pair.right), s.scores, s.predicted)
+        values = {spec.key: spec.compare(pair).value for spec in specs}
         out.append(PairValues(s.pair, s.pair.label is not DupType.DISTINCT, values))
     progress.update(STAGE_METHODS, len(usable), len(usable))
     return out

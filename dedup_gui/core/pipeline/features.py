@@ -11,11 +11,11 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from dedup_gui.core.extraction.attribute_bound import bound_attributes
 from dedup_gui.core.pipeline.decoding import decode_html
-from dedup_gui.core.extraction.dom_text import body_text, parse_html
+from dedup_gui.core.extraction.dom_text import body_text
 from dedup_gui.core.extraction.extract import extract
-from dedup_gui.core.pipeline.loading import PageBytes, PageReadError, SourceFile, read_page, read_page_again
+from dedup_gui.core.pipeline.loading import PageBytes, PageReadError, SourceFile, read_page
+from dedup_gui.core.pipeline.page_html import read_page_tree
 from dedup_gui.core.model import Page, ScanSettings
 from dedup_gui.core.fingerprints.shingles import minhash_signature, shingle_hashes
 from dedup_gui.core.fingerprints.simhash import simhash_text
@@ -137,10 +137,10 @@ def read_visible_text(page: Page, settings: ScanSettings, root: str) -> str | No
     """A page's whole visible text, one block per line, read from its file again (``None`` if
     the file can no longer be read, or now leads out of the scanned folder ``root``)."""
     try:
-        data = read_page_again(page.path, page.abspath, root, settings.max_file_bytes, settings.follow_links)
+        tree = read_page_tree(page.path, page.abspath, root, settings.max_file_bytes, settings.follow_links)
     except PageReadError:
         return None
-    return body_text(parse_html(bound_attributes(decode_html(data).text)[0]))
+    return body_text(tree)
 
 
 def load_page(source: SourceFile, settings: ScanSettings) -> Page:

@@ -24,20 +24,26 @@ from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
 from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.reports.model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
+from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_LABEL and clip are re-exported)
+    IDENTICAL_TEXTS,
+    KEEP_LEAD,
+    MAX_LABEL,
+    NO_DUPLICATES,
+    NO_ERRORS,
+    NO_GROUPS,
+    NO_TEXT_HEADING,
+    NO_TEXT_NOTE,
+    NOTHING_TO_DROP,
+    SECTIONS,
+    TYPE_MEANING,
+    clip,
+    excerpt_counts,
+    missing_excerpt_text,
+    report_summary,
+)
 from dedup_gui.core.safe_text import show_control_characters
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
-
-#: What each type means, for the "pairs by type" table.
-TYPE_MEANING = {
-    DupType.FULL: ("same", "same"),
-    DupType.CONTENT: ("same", "different"),
-    DupType.LAYOUT: ("important part shared", "same"),
-    DupType.PARTIAL: ("important part shared", "different"),
-    DupType.DISTINCT: ("no important part shared", "any"),
-}
-#: Longest title or URL printed (characters); longer ones are cut with an ellipsis.
-MAX_LABEL = 300
 
 _STYLE = """
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--accent:#0969da}
@@ -101,12 +107,6 @@ def esc(value: object) -> str:
     return "" if value is None else html.escape(show_control_characters(str(value)), quote=True)
 
 
-def clip(text: str | None, limit: int = MAX_LABEL) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis (unescaped str; ``None`` -> ``""``)."""
-    text = text or ""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 # A reference may point inside the SVG (#id) or be an inline PNG: matplotlib embeds one when a
 # map of many points is rasterized (the CSP allows data: images; nothing is fetched).
 _UNSAFE_SVG = re.compile(
@@ -168,17 +168,12 @@ def excerpt_html(excerpt: DiffExcerpt | None, entry: PairEntry, limit: int) -> s
     """The side-by-side diff excerpt of one pair (HTML str): deleted or replaced text of the left
     page in ``<del>``, inserted or replacing text of the right page in ``<ins>``, all escaped."""
     if excerpt is None:
-        if not entry.pair.scores.both_have_text:
-            return "<p class='note'>No diff: at least one page has no usable main text.</p>"
-        return f"<p class='note'>No diff excerpt: only the first {limit:,} pairs get one.</p>"
+        return f"<p class='note'>{esc(missing_excerpt_text(entry, limit))}</p>"
     if excerpt.identical:
-        return "<p class='note'>The two main texts are identical.</p>"
+        return f"<p class='note'>{esc(IDENTICAL_TEXTS)}</p>"
     rows = "".join(f"<tr><td>{_segments(s.a, 'del')}</td><td>{_segments(s.b, 'ins')}</td></tr>" for s in excerpt.spots)
-    shown = len(excerpt.spots)
-    more = f"{shown} of {excerpt.total_spots} changed places shown" if excerpt.total_spots > shown else (
-        f"{excerpt.total_spots} changed place{'s' if excerpt.total_spots != 1 else ''}")  # fmt: skip
     note = (
-        f"{more}; unchanged: {excerpt.shared_a:.1%} of the left text, {excerpt.shared_b:.1%} of the right. "
+        f"{esc(excerpt_counts(excerpt))} "
         "<del>Struck</del>: only in the left page; <ins>green</ins>: only in the right page."
     )
     extra = "".join(f" {esc(n)}." for n in excerpt.notes)
@@ -204,6 +199,14 @@ def _badge(dup: DupType) -> str:
     return f"<span class='badge' style='background:{TYPE_COLORS[dup]}'>{esc(dup.label).replace(' ', '&nbsp;')}</span>"
 
 
+#: Shorter link texts of the table of contents.
+_TOC = {"unusable": "Files not used"}
+
+
+def _h2(section: str) -> str:
+    return f"<h2>{esc(SECTIONS[section])}</h2>"
+
+
 def html_from_report(report: Report, charts: bool = True) -> str:
     """Render a :class:`~dedup_gui.core.reports.model.Report` as a self-contained HTML page.
 
@@ -215,7 +218,7 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         The HTML document (str).
     """
     r = report.result
-    s = report.summary()
+    s = report_summary(report)
     out: list[str] = [
         "<!DOCTYPE html>",
         "<html lang='en'><head><meta charset='utf-8'>",
@@ -226,68 +229,43 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         f"<title>{esc(report.title)}</title>",
         f"<style>{_STYLE}</style>",
         "</head><body><main>",
-        "<header class='top'><h1>Duplicate pages report</h1>",
-        f"<p class='folder'>{esc(r.root)}</p>",
+        f"<header class='top'><h1>{esc(s.heading)}</h1>",
+        f"<p class='folder'>{esc(s.folder)}</p>",
+        f"<p class='meta'>{esc(s.made)}</p>",
         (
-            f"<p class='meta'>Made {esc(report.created_text)} by dedup-gui {esc(report.version)} "
-            f"in a scan of {s['seconds']:.1f} s.</p>"
-        ),
-        (
-            "<nav class='toc'><a href='#summary'>Summary</a><a href='#charts'>Charts</a>"
-            "<a href='#keep'>What to keep</a><a href='#clusters'>Near-duplicate groups</a>"
-            "<a href='#pairs'>Duplicate pairs</a>"
-            "<a href='#unusable'>Files not used</a></nav></header>"
+            "<nav class='toc'>"
+            + "".join(f"<a href='#{key}'>{esc(_TOC.get(key, title))}</a>" for key, title in SECTIONS.items())
+            + "</nav></header>"
         ),
     ]
-    if report.subset:
-        out.append(
-            f"<p class='filter'>This report shows the {len(report.pairs):,} of {len(r.pairs):,} compared pairs "
-            "that the filters selected; the summary counts the whole scan.</p>"
-        )
+    if s.subset_note:
+        out.append(f"<p class='filter'>{esc(s.subset_note)}</p>")
     # Summary
-    dup_total = sum(n for t, n in s["pairs_by_type"].items() if t != "distinct")
-    stats = [
-        (s["pages"], "pages"),
-        (s["pages_without_text"], "without usable text"),
-        (s["errors"], "files not usable"),
-        (s["skipped"], "other files skipped"),
-        (s["pairs_compared"], "pairs compared"),
-        (dup_total, "duplicate pairs"),
-        (s["clusters"], "near-duplicate groups"),
-        (s["keep_clusters"], "keep clusters"),
-        (s["pages_to_drop"], "pages to drop"),
-    ]
-    out.append("<section id='summary'><h2>Summary</h2><div class='stats'>")
-    out += [f"<div class='stat'><b>{n:,}</b><span>{esc(label)}</span></div>" for n, label in stats]
+    out.append(f"<section id='summary'>{_h2('summary')}<div class='stats'>")
+    out += [f"<div class='stat'><b>{st.value:,}</b><span>{esc(st.label)}</span></div>" for st in s.stats]
     out.append("</div>")
-    if s["notes"]:
-        out.append("<ul class='notes'>" + "".join(f"<li>Note: {esc(n)}</li>" for n in s["notes"]) + "</ul>")
+    if s.notes:
+        out.append("<ul class='notes'>" + "".join(f"<li>Note: {esc(n)}</li>" for n in s.notes) + "</ul>")
     out.append("<h3>Pairs by type</h3>")
     out.append(
         "<table class='types'><tr><th>type</th><th>content</th><th>layout</th><th class='n'>pairs</th>"
-        + ("<th class='n'>in this report</th>" if report.subset else "")
+        + ("<th class='n'>in this report</th>" if s.subset else "")
         + "</tr>"
     )
-    shown_counts = report.shown_type_counts()
-    for dup in TYPE_ORDER:
-        content, layout = TYPE_MEANING[dup]
-        shown_cell = f"<td class='n'>{shown_counts[dup]:,}</td>" if report.subset else ""
+    for row in s.type_rows:
+        shown_cell = f"<td class='n'>{row.shown:,}</td>" if row.shown is not None else ""
         out.append(
-            f"<tr><td><span class='swatch' style='background:{TYPE_COLORS[dup]}'></span>{esc(dup.label)}</td>"
-            f"<td>{esc(content)}</td><td>{esc(layout)}</td><td class='n'>{s['pairs_by_type'][dup.value]:,}</td>"
+            f"<tr><td><span class='swatch' style='background:{TYPE_COLORS[row.type]}'></span>{esc(row.type.label)}</td>"
+            f"<td>{esc(row.content)}</td><td>{esc(row.layout)}</td><td class='n'>{row.pairs:,}</td>"
             f"{shown_cell}</tr>"
         )
     out.append("</table><div class='two'><div><h3>Thresholds</h3><table class='settings'>")
-    out += [
-        f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in report.threshold_rows()
-    ]
+    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.thresholds]
     out.append("</table></div><div><h3>Scan settings</h3><table class='settings'>")
-    out += [
-        f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in report.setting_rows()
-    ]
+    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.settings]
     out.append("</table></div></div></section>")
     # Charts
-    out.append("<section id='charts'><h2>Charts</h2>")
+    out.append(f"<section id='charts'>{_h2('charts')}")
     if charts:
         for chart in report_charts(report):
             out.append(
@@ -298,8 +276,8 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         out.append("<p class='note'>Charts left out.</p>")
     out.append("</section>")
     # What to keep
-    out.append("<section id='keep'><h2>What to keep</h2>")
-    out.append(f"<p class='note'><b>Keep clusters, and which page to keep.</b> {esc(report.keep_rule)}</p>")
+    out.append(f"<section id='keep'>{_h2('keep')}")
+    out.append(f"<p class='note'><b>{esc(KEEP_LEAD)}</b> {esc(report.keep_rule)}</p>")
     if report.keep_clusters:
         out.append(
             "<table class='clusters'><tr><th class='n'>keep cluster</th><th>pages</th><th>kept because</th>"
@@ -320,10 +298,10 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             )
         out.append("</table>")
     else:
-        out.append("<p>Nothing to drop: no page is a full or content duplicate of another.</p>")
+        out.append(f"<p>{esc(NOTHING_TO_DROP)}</p>")
     out.append("</section>")
     # Near-duplicate groups
-    out.append("<section id='clusters'><h2>Near-duplicate groups</h2>")
+    out.append(f"<section id='clusters'>{_h2('clusters')}")
     out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
     if report.clusters:
         out.append("<table class='clusters'><tr><th class='n'>group</th><th>types</th><th>pages</th></tr>")
@@ -336,20 +314,13 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             )
         out.append("</table>")
     else:
-        out.append("<p>No groups: no duplicate pairs.</p>")
+        out.append(f"<p>{esc(NO_GROUPS)}</p>")
     out.append("</section>")
     # Pairs
-    out.append("<section id='pairs'><h2>Duplicate pairs</h2>")
-    distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
-    if distinct_shown:
-        out.append(f"<p class='note'>{distinct_shown:,} distinct pairs are not listed.</p>")
-    if report.omitted:
-        out.append(
-            f"<p class='note'>The first {len(report.duplicates):,} duplicate pairs are listed; "
-            f"{report.omitted:,} more are in the CSV and JSON exports.</p>"
-        )
+    out.append(f"<section id='pairs'>{_h2('pairs')}")
+    out += [f"<p class='note'>{esc(note)}</p>" for note in s.pairs_notes]
     if not report.duplicates:
-        out.append("<p>None.</p>")
+        out.append(f"<p>{esc(NO_DUPLICATES)}</p>")
     for e in report.duplicates:
         sc = e.pair.scores
         group = e.cluster
@@ -368,19 +339,16 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         )
     out.append("</section>")
     # Unusable files
-    out.append("<section id='unusable'><h2>Files that could not be used</h2>")
+    out.append(f"<section id='unusable'>{_h2('unusable')}")
     if r.errors:
         out.append("<table><tr><th>file</th><th>reason</th></tr>")
         out += [f"<tr><td class='path'>{esc(x.path)}</td><td>{esc(x.reason)}</td></tr>" for x in r.errors]
         out.append("</table>")
     else:
-        out.append("<p>None: every page file could be read.</p>")
+        out.append(f"<p>{esc(NO_ERRORS)}</p>")
     no_text = report.pages_without_text()
     if no_text:
-        out.append(
-            "<h3>Pages without usable main text</h3><p class='note'>Read, but with too little main text to "
-            "compare; they are never called duplicates on their (empty) text alone.</p><ul class='pages'>"
-        )
+        out.append(f"<h3>{esc(NO_TEXT_HEADING)}</h3><p class='note'>{esc(NO_TEXT_NOTE)}</p><ul class='pages'>")
         out += [f"<li>{_page_cell(p)}</li>" for p in no_text]
         out.append("</ul>")
     if r.skipped:

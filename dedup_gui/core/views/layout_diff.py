@@ -20,10 +20,8 @@ import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
 from dedup_gui.core.text.align import plain_distance
-from dedup_gui.core.extraction.attribute_bound import bound_attributes
-from dedup_gui.core.pipeline.decoding import decode_html
-from dedup_gui.core.extraction.dom_text import lxml_facts, parse_html
-from dedup_gui.core.pipeline.loading import SourceFile, read_page_again, read_page_bytes
+from dedup_gui.core.extraction.dom_text import lxml_facts
+from dedup_gui.core.pipeline.page_html import read_page_tree
 from dedup_gui.core.pipeline.measures import tag_string
 from dedup_gui.core.model import Page
 from dedup_gui.core.extraction.template import content_span, template_tags
@@ -189,11 +187,7 @@ def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024, root: str | None 
     Raises:
         PageReadError: the file can no longer be read, or now leads out of ``root``.
     """
-    if root is None:
-        data = read_page_bytes(SourceFile(page.path, page.abspath), max_bytes)
-    else:
-        data = read_page_again(page.path, page.abspath, root, max_bytes, follow_links)
-    root = parse_html(bound_attributes(decode_html(data).text)[0])
+    root = read_page_tree(page.path, page.abspath, root, max_bytes, follow_links)
     layout = element_regions(root)
     if not page.has_text:
         return layout

@@ -35,9 +35,7 @@ import lxml.html
 from lxml_html_clean import Cleaner
 
 from dedup_gui.core.extraction.attribute_bound import bound_attributes
-from dedup_gui.core.pipeline.decoding import decode_html
-from dedup_gui.core.extraction.dom_text import parse_html
-from dedup_gui.core.pipeline.loading import read_page_again
+from dedup_gui.core.pipeline.page_html import parse_page_html, read_page_html
 from dedup_gui.core.pipeline.walk import is_inside
 
 #: Largest image loaded (bytes), from a file or a ``data:`` URL.
@@ -164,7 +162,7 @@ def clean_html(text: str) -> str:
 
 
 def _cleaned_tree(text: str):
-    root = parse_html(bound_attributes(text)[0])  # lxml is super-quadratic in one tag's attributes
+    root = parse_page_html(text)
     if root is None:
         return None
     _CLEANER(root)
@@ -409,5 +407,4 @@ def prepare_page(path: str, abspath: str, root: str, max_bytes: int, follow_link
     Raises:
         PageReadError: the file can no longer be read, or now leads out of the scanned folder.
     """
-    data = read_page_again(path, abspath, root, max_bytes, follow_links)
-    return prepare_html(decode_html(data).text, abspath, root)
+    return prepare_html(read_page_html(path, abspath, root, max_bytes, follow_links), abspath, root)

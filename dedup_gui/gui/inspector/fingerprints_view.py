@@ -3,8 +3,9 @@
 The bit grid shows the two fingerprints (Charikar 2002) as two rows of 64 cells, most
 significant bit first, with the bits where they differ marked in red; their count is the
 Hamming distance, compared with k (Manku, Jain and Das Sarma, WWW 2007).  The table lists
-:func:`dedup_gui.core.methods.registry.pair_methods`: each method's values and its own verdict, computed
-off the GUI thread (content-defined chunking alone takes 0.3 s per million characters).
+:func:`dedup_gui.core.methods.registry.pair_methods`: each method's values and its own verdict
+(the methods, names and rules of the registry that ``evaluate --methods`` scores), computed off
+the GUI thread (content-defined chunking alone takes 0.3 s per million characters).
 """
 
 from __future__ import annotations

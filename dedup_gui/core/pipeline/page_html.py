@@ -1,0 +1,60 @@
+"""A scanned page's HTML read again after the scan: read, decode, parse, in one place.
+
+The views that go back to a page file (its whole visible text, its layout regions, the safe
+rendering) all read it the same way: the bytes through
+:func:`~dedup_gui.core.pipeline.loading.read_page_again` (a file that now leads out of the
+scanned folder is refused), decoded as the scan decoded them
+(:func:`~dedup_gui.core.pipeline.decoding.decode_html`, WHATWG encoding rules), and parsed by
+lxml after tags with too many attributes are cut
+(:func:`~dedup_gui.core.extraction.attribute_bound.bound_attributes`: lxml is super-quadratic
+in one tag's attributes).
+"""
+
+from __future__ import annotations
+
+import lxml.html
+
+from dedup_gui.core.extraction.attribute_bound import bound_attributes
+from dedup_gui.core.extraction.dom_text import parse_html
+from dedup_gui.core.pipeline.decoding import decode_html
+from dedup_gui.core.pipeline.loading import SourceFile, read_page_again, read_page_bytes
+
+
+def read_page_html(path: str, abspath: str, root: str | None, max_bytes: int, follow_links: bool = False) -> str:
+    """A page file's HTML, read again and decoded.
+
+    Args:
+        path: the page's path relative to the scanned folder (for messages).
+        abspath: the page file.
+        root: the scanned folder: a file that now leads out of it is not read; ``None`` reads
+            the file as it is (:func:`~dedup_gui.core.pipeline.loading.read_page_bytes`).
+        max_bytes: the largest file read (bytes; the scan's ``max_file_bytes``).
+        follow_links: the scan followed links out of the folder (the page may lie outside).
+
+    Returns:
+        The decoded HTML (str).
+
+    Raises:
+        PageReadError: the file can no longer be read, or now leads out of ``root``.
+    """
+    if root is None:
+        data = read_page_bytes(SourceFile(path, abspath), max_bytes)
+    else:
+        data = read_page_again(path, abspath, root, max_bytes, follow_links)
+    return decode_html(data).text
+
+
+def parse_page_html(text: str) -> lxml.html.HtmlElement | None:
+    """Parse a page's decoded HTML with lxml, tags cut to their first 1,000 attributes.
+
+    Returns:
+        The root element, or ``None`` for a page with nothing to parse.
+    """
+    return parse_html(bound_attributes(text)[0])
+
+
+def read_page_tree(
+    path: str, abspath: str, root: str | None, max_bytes: int, follow_links: bool = False
+) -> lxml.html.HtmlElement | None:
+    """:func:`read_page_html` then :func:`parse_page_html` (same arguments and errors)."""
+    return parse_page_html(read_page_html(path, abspath, root, max_bytes, follow_links))

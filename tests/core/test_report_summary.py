@@ -1,0 +1,40 @@
+"""The typed report summary that the HTML and the PDF reports both render."""
+
+from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.core.reports.html import esc, html_from_report
+from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.summary import SECTIONS, Stat, report_summary
+
+
+def test_summary_of_the_samples(sample_scan):
+    s = report_summary(build_report(sample_scan))
+    # the sample folder: 14 pages (2 without text), 10 other files, 6 duplicate pairs, 4 pages to drop
+    assert s.stats == (
+        Stat(14, "pages"), Stat(2, "without usable text"), Stat(0, "files not usable"),
+        Stat(10, "other files skipped"), Stat(6, "pairs compared"), Stat(6, "duplicate pairs"),
+        Stat(6, "near-duplicate groups"), Stat(4, "keep clusters"), Stat(4, "pages to drop"),
+    )  # fmt: skip
+    assert [(r.type, r.pairs, r.shown) for r in s.type_rows] == [
+        (t, n, None) for t, n in zip(TYPE_ORDER, (3, 1, 1, 1, 0))
+    ]
+    assert s.subset_note is None and s.pairs_notes == ()
+    assert s.made.startswith("Made ") and s.made.endswith(" s.") and s.folder == sample_scan.root
+
+
+def test_a_subset_says_so_and_counts_what_it_shows(sample_scan):
+    shown = sample_scan.pairs[:2]
+    s = report_summary(build_report(sample_scan, shown))
+    assert s.subset and s.subset_note.startswith(f"This report shows the 2 of {len(sample_scan.pairs)} compared pairs")
+    assert sum(r.shown for r in s.type_rows) == 2
+    assert sum(r.pairs for r in s.type_rows) == len(sample_scan.pairs)  # the summary counts the whole scan
+
+
+def test_html_and_pdf_render_the_same_summary(sample_scan, qapp):
+    from dedup_gui.export.pdf import _Html, pdf_fonts
+
+    report = build_report(sample_scan, sample_scan.pairs[:2])
+    s = report_summary(report)
+    pdf_html = _Html(report, pdf_fonts(), 800).build([])
+    for doc in (html_from_report(report, charts=False), pdf_html):
+        for text in (s.heading, s.made, s.subset_note, *SECTIONS.values(), *(st.label for st in s.stats)):
+            assert esc(text) in doc, text
