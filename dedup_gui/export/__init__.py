@@ -30,8 +30,8 @@ from pathlib import Path
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, atomic_write_text, check_writable
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import Progress
-from dedup_gui.core.reports.write import excerpts_needed, format_for, render
 from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.write import excerpts_needed, format_for, render
 
 __all__ = ["EXPORT_FORMATS", "ExportError", "check_writable", "default_suffix", "export", "format_for"]
 

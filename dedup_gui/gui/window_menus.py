@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu
 
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from PySide6.QtWidgets import QMenu
 
 if TYPE_CHECKING:
     from dedup_gui.gui.main_window import MainWindow

@@ -19,7 +19,6 @@ from dedup_gui.core.columns import (
     substring_mask,
     text_ranks,
 )
-from dedup_gui.core.views.histogram import type_counts_by_distance
 from dedup_gui.core.model import (
     TYPE_ORDER,
     Cluster,
@@ -31,6 +30,7 @@ from dedup_gui.core.model import (
     ScanSettings,
     Thresholds,
 )
+from dedup_gui.core.views.histogram import type_counts_by_distance
 from dedup_gui.core.views.selection import cluster_pairs, cluster_summaries, first_pair_of_page, pairs_at_distance
 
 

@@ -272,7 +272,7 @@ def test_run_gui_scans_the_samples_and_returns_the_exit_code(qtbot, fake_scan, m
     assert scan.calls == [str(SAMPLES_DIR)]
     assert len(seen["titles"]) == 1 and str(SAMPLES_DIR) in seen["titles"][0]
     assert seen["pairs"] == [5]
-    assert SAMPLES_DIR == Path(__file__).resolve().parents[2] / "resources" / "samples"
+    assert Path(__file__).resolve().parents[2] / "resources" / "samples" == SAMPLES_DIR
 
 
 # --- with the real engine ------------------------------------------------------------------

@@ -10,11 +10,11 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.classify import classify
 from dedup_gui.core.pipeline.features import load_page
 from dedup_gui.core.pipeline.loading import PageReadError, SourceFile
 from dedup_gui.core.pipeline.measures import pair_scores
-from dedup_gui.core.model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.safe_text import from_spreadsheet_cell
 

@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.dom_text import body_text, parse_html
+from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
 
@@ -383,7 +383,7 @@ def extract_timed(extractor: Callable[[str], str], page: TruthPage) -> tuple[str
     start = time.perf_counter()
     try:
         text, error = extractor(page.html) or "", ""
-    except Exception as exc:  # noqa: BLE001 - any extractor's failure is the page's result
+    except Exception as exc:  # any extractor's failure is the page's result
         text, error = "", f"{type(exc).__name__}: {exc}"
     return text, time.perf_counter() - start, error
 

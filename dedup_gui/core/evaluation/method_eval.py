@@ -22,17 +22,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, read_labels, score_labeled_pairs
+from dedup_gui.core.fingerprints.shingles import lean_minhash
 from dedup_gui.core.methods.bloom import bloom_similarity
 from dedup_gui.core.methods.chunking import chunk_hash_set
-from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, read_labels, score_labeled_pairs
-from dedup_gui.core.pipeline.features import normalized_text
 from dedup_gui.core.methods.featurestrings import feature_jaccard, feature_set
 from dedup_gui.core.methods.imatch import CollectionIdf, IMatchSignature, page_signature
-from dedup_gui.core.methods.registry import CHUNK_BLOOM_FP_RATE, CHUNK_DUPLICATE, FEATURE_STRING_DUPLICATE, JACCARD_NEAR_DUPLICATE
-from dedup_gui.core.model import DupType, Page, ScanSettings, Thresholds
-from dedup_gui.core.progress import NullProgress, Progress, check_cancel
-from dedup_gui.core.fingerprints.shingles import lean_minhash
+from dedup_gui.core.methods.registry import (
+    CHUNK_BLOOM_FP_RATE,
+    CHUNK_DUPLICATE,
+    FEATURE_STRING_DUPLICATE,
+    JACCARD_NEAR_DUPLICATE,
+)
 from dedup_gui.core.methods.urls import PageUrl, compare_urls, page_url
+from dedup_gui.core.model import DupType, Page, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.features import normalized_text
+from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn (it costs 0.5 s at start)
     from matplotlib.figure import Figure

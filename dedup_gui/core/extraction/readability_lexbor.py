@@ -56,8 +56,19 @@ from functools import lru_cache
 from selectolax.lexbor import LexborHTMLParser
 
 from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
-from dedup_gui.core.extraction.page_cleanup import drop_label_lines, is_overlay_name, lexbor_drop_furniture, lexbor_keep_overlays
-from dedup_gui.core.extraction.readability_tuning import FRAGMENT_SHARE, extra_commas, lexbor_own_text, lexbor_sentence_lists, whole_article
+from dedup_gui.core.extraction.page_cleanup import (
+    drop_label_lines,
+    is_overlay_name,
+    lexbor_drop_furniture,
+    lexbor_keep_overlays,
+)
+from dedup_gui.core.extraction.readability_tuning import (
+    FRAGMENT_SHARE,
+    extra_commas,
+    lexbor_own_text,
+    lexbor_sentence_lists,
+    whole_article,
+)
 from dedup_gui.core.text.tokens import drop_invisible
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
@@ -683,9 +694,9 @@ class _Readability:
                     first = sibling.first_child
                     leading = (first.text_content or "") if first is not None and first.tag == "-text" else ""
                     density = self.link_density(sibling)
-                    if len(leading) > 80 and density < 0.25:
-                        keep = True
-                    elif len(leading) <= 80 and density == 0 and _SENTENCE_END.search(leading):
+                    if (len(leading) > 80 and density < 0.25) or (
+                        len(leading) <= 80 and density == 0 and _SENTENCE_END.search(leading)
+                    ):
                         keep = True
                 if keep:
                     kept.append(sibling)

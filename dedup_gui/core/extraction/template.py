@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-
 from dedup_gui.core.gil_friendly import set_in_slices
 from dedup_gui.core.text.tokens import tokenize
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dedup_gui.core.methods.bloom import bloom_similarity
-from dedup_gui.core.methods.chunking import chunk_hash_set
-from dedup_gui.core.pipeline.features import normalized_text
-from dedup_gui.core.methods.featurestrings import DEFAULT_WIDTH, feature_jaccard, feature_set
-from dedup_gui.core.methods.imatch import CollectionIdf, page_signature
-from dedup_gui.core.model import Page, Thresholds
 from dedup_gui.core.fingerprints.shingles import containment, intersection_size, jaccard, lean_minhash
 from dedup_gui.core.fingerprints.simhash import hamming_distance
+from dedup_gui.core.methods.bloom import bloom_similarity
+from dedup_gui.core.methods.chunking import chunk_hash_set
+from dedup_gui.core.methods.featurestrings import DEFAULT_WIDTH, feature_jaccard, feature_set
+from dedup_gui.core.methods.imatch import CollectionIdf, page_signature
 from dedup_gui.core.methods.urls import compare_urls, page_url
+from dedup_gui.core.model import Page, Thresholds
+from dedup_gui.core.pipeline.features import normalized_text
 
 #: Jaccard similarity at or above which shingling calls two pages near duplicates (0.9, the
 #: value SEO crawlers use for "near duplicate content").

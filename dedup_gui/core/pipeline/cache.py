@@ -31,8 +31,8 @@ from pathlib import Path
 
 import platformdirs
 
-from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_file, trusted_stamp
 from dedup_gui.core.model import Page, PairScores, ScanSettings
+from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_file, trusted_stamp
 
 #: Bump when extraction, fingerprints or pair measures change what is stored (6: the
 #: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries;

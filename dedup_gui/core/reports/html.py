@@ -18,13 +18,13 @@ import html
 import io
 import re
 
-from dedup_gui.core.views.charts import TYPE_COLORS
-from dedup_gui.core.pipeline.classify import containment_text
-from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
-from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.pipeline.classify import containment_text
+from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
 from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.views.charts import TYPE_COLORS
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 

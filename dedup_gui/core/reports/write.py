@@ -27,10 +27,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, atomic_write_text
+from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import KEEP_RULE
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
-from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
 from dedup_gui.core.reports.model import EXCERPT_LIMIT, Report, build_report, scan_summary

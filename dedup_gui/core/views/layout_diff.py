@@ -19,14 +19,14 @@ from dataclasses import dataclass, replace
 import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
-from dedup_gui.core.text.align import plain_distance
 from dedup_gui.core.extraction.attribute_bound import bound_attributes
-from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.dom_text import lxml_facts, parse_html
+from dedup_gui.core.extraction.template import content_span, template_tags
+from dedup_gui.core.model import Page
+from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.pipeline.loading import SourceFile, read_page_again, read_page_bytes
 from dedup_gui.core.pipeline.measures import tag_string
-from dedup_gui.core.model import Page
-from dedup_gui.core.extraction.template import content_span, template_tags
+from dedup_gui.core.text.align import plain_distance
 
 REGIONS = ("head", "header", "nav", "main", "aside", "footer", "body")
 #: Largest alignment (elements of a x elements of b) computed in full: 10,000 elements a side.

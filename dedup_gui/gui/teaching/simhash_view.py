@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import Page, ScanResult
 from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_steps
-
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
 from dedup_gui.gui.teaching.widgets import (
