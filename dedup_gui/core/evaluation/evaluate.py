@@ -200,6 +200,7 @@ def evaluate(scored: list[ScoredPair], thresholds: Thresholds | None = None) -> 
             skipped += 1
             continue
         predicted = classify(s.scores, thresholds) if thresholds else s.predicted
+        assert predicted is not None  # None only when the scores are, skipped above
         confusion[s.pair.label][predicted] += 1
         n += 1
     if n == 0:

@@ -438,7 +438,11 @@ def product_extractors(names: Iterable[str] | None = None) -> dict[str, Callable
     for name in chosen:
         if name not in EXTRACTORS:
             raise ValueError(f"unknown extractor {name!r}: use one of {', '.join(EXTRACTORS)}")
-    return {name: (lambda html, name=name: main_text(html, name)[0]) for name in chosen}
+
+    def runner(name: str) -> Callable[[str], str]:
+        return lambda html: main_text(html, name)[0]
+
+    return {name: runner(name) for name in chosen}
 
 
 def format_table(results: Sequence[ExtractionResult], reference: str | None = None) -> str:

@@ -244,7 +244,10 @@ def layout_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
         keep = int((ALIGN_LIMIT) ** 0.5)
         notes.append(f"only the first {keep:,} elements of each page are aligned ({n:,} and {m:,} in all)")
         n, m = min(n, keep), min(m, keep)
-    runs = [LayoutRun(_OPS[tag], a0, a1, b0, b1) for tag, a0, a1, b0, b1 in Levenshtein.opcodes(sa[:n], sb[:m])]
+    runs = [
+        LayoutRun(_OPS[op.tag], op.src_start, op.src_end, op.dest_start, op.dest_end)
+        for op in Levenshtein.opcodes(sa[:n], sb[:m])
+    ]
     changed: Counter[str] = Counter()
     total: Counter[str] = Counter(a.regions[:n]) + Counter(b.regions[:m])
     for r in runs:
