@@ -207,7 +207,9 @@ def labeled_pair_values(
 
     def features(rel: str) -> _PageFeatures:
         if rel not in cache:
-            cache[rel] = _page_features(pages[rel], idf)
+            page = pages[rel]
+            assert isinstance(page, Page)  # a scored pair's pages were read
+            cache[rel] = _page_features(page, idf)
         return cache[rel]
 
     usable = [s for s in scored if s.scores is not None and s.pair.label is not None]
@@ -216,9 +218,11 @@ def labeled_pair_values(
         check_cancel(progress)
         progress.update(STAGE_METHODS, i, len(usable))
         a, b = pages[s.pair.left], pages[s.pair.right]
+        assert isinstance(a, Page) and isinstance(b, Page)  # a scored pair's pages were read
         fa, fb = features(s.pair.left), features(s.pair.right)
         both = a.has_text and b.has_text
         sc = s.scores
+        assert sc is not None  # usable pairs only
         urls = compare_urls(fa.url, fb.url)
         text_values = {
             "simhash": float(sc.hamming_distance),

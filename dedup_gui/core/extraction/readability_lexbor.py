@@ -53,7 +53,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
 from dedup_gui.core.extraction.page_cleanup import (
@@ -349,6 +349,7 @@ class _Readability:
 
     def drop_unwanted(self) -> None:
         body = self.body
+        assert body is not None  # run() stops first on a page without one
         doomed, overlays = [], []
         for el in body.css(_DROP_FIRST):
             tag = el.tag
@@ -376,7 +377,7 @@ class _Readability:
                 if holds_frame is None:
                     holds_frame = set()
                     for frame in body.css("main, article, math"):
-                        node = frame
+                        node: LexborNode | None = frame
                         while node is not None and node not in holds_frame:
                             holds_frame.add(node)
                             node = node.parent
@@ -399,13 +400,16 @@ class _Readability:
         """``(text, parent, element)`` of every paragraph readability scores (``element`` for
         the tags that may hold other paragraphs, else ``None``)."""
         body = self.body
+        assert body is not None  # run() stops first on a page without one
         has_block: set = set()
         for el in body.css(_DIV_BLOCKS):
             p = el.parent
             while p is not None and p not in has_block:
                 has_block.add(p)
                 p = p.parent
-        out = [(el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")]
+        out: list[tuple[str, LexborNode | None, LexborNode | None]] = [
+            (el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")
+        ]
         for div in body.css("div"):
             if div not in has_block:
                 self.as_paragraph.add(div)
@@ -504,6 +508,7 @@ class _Readability:
         if not _in_tags(best, _FRAMES, self_too=True):
             return best
         found = []
+        assert self.body is not None  # run() stops first on a page without one
         for article in self.body.css("article"):
             if _in_tags(article, _FRAMES, self_too=True):
                 continue
@@ -615,7 +620,8 @@ class _Readability:
             if frame is None:
                 return
         selected: set = set()
-        before, after = [], []
+        before: list = []
+        after: list = []
         after_best = False
         for el in frame.traverse():
             if el.tag in _NOT_ELEMENTS:

@@ -199,6 +199,7 @@ class FeatureCache:
         busy timeout, or the file is read-only), keep reading it and stop writing."""
         if self._read_only:
             return
+        assert self.db is not None  # written only while the cache is open
         try:
             self.db.execute(sql, params)
         except sqlite3.OperationalError as exc:

@@ -313,10 +313,10 @@ def html_from_report(report: Report, charts: bool = True) -> str:
                 for page, link in entry.duplicates
             ]
             k = entry.cluster
-            group = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
+            group_link = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
             out.append(
                 f"<tr id='keep-{k.id}'><td class='n'>{k.id}</td><td><ul class='pages'>{''.join(items)}</ul></td>"
-                f"<td>{esc(k.reason)}</td><td class='n'>{group}</td></tr>"
+                f"<td>{esc(k.reason)}</td><td class='n'>{group_link}</td></tr>"
             )
         out.append("</table>")
     else:
@@ -327,11 +327,11 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
     if report.clusters:
         out.append("<table class='clusters'><tr><th class='n'>group</th><th>types</th><th>pages</th></tr>")
-        for entry in report.clusters:
-            items = [f"<li>{_page_cell(page)}</li>" for page in entry.pages]
-            types = " ".join(_badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+        for group_entry in report.clusters:
+            items = [f"<li>{_page_cell(page)}</li>" for page in group_entry.pages]
+            types = " ".join(_badge(t) for t in TYPE_ORDER if t in group_entry.cluster.types)
             out.append(
-                f"<tr id='cluster-{entry.cluster.id}'><td class='n'>{entry.cluster.id}</td><td>{types}</td>"
+                f"<tr id='cluster-{group_entry.cluster.id}'><td class='n'>{group_entry.cluster.id}</td><td>{types}</td>"
                 f"<td><ul class='pages'>{''.join(items)}</ul></td></tr>"
             )
         out.append("</table>")

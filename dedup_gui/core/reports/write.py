@@ -224,7 +224,7 @@ def keep_csv(report: Report) -> str:
     Returns:
         The CSV text (str), rows in keep cluster order (largest first), then duplicate path order.
     """
-    rows = []
+    rows: list[list[str]] = []
     for entry in report.keep_clusters:
         rows.extend([page.path, entry.keep.path] for page, _link in entry.duplicates)
     return csv_text(KEEP_COLUMNS, rows)
