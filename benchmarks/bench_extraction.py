@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup_gui.core.evaluation.extraction_eval import (  # noqa: E402  (after the path set-up)
+from dedup_gui.core.evaluation.extraction_eval import (
     DEFAULT_CORPUS,
     SCORING_NOTE,
     WARM_UP,

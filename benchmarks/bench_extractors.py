@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.extract import EXTRACTORS, extract, main_text
+from dedup_gui.core.pipeline.decoding import decode_html
 
 
 def main(argv: list[str]) -> int:

@@ -261,8 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from dedup_gui.core.pipeline.cache import clear_cache, default_cache_dir
     from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.cache import clear_cache, default_cache_dir
     from dedup_gui.gui.app import freeze_startup_objects
     from dedup_gui.gui.compat import guard_none_refcount
     from dedup_gui.gui.main_window import MainWindow

@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dedup_gui.core.views.histogram import hamming_histogram  # noqa: E402
+from dedup_gui.core.views.histogram import hamming_histogram
 
 
 def baseline_histogram(fps: np.ndarray, block: int = 8_000_000) -> np.ndarray:

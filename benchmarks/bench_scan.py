@@ -38,15 +38,15 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from dedup_gui.core.extraction.extract import extract  # noqa: E402
+from dedup_gui.core.fingerprints.shingles import minhash_signature, shingle_hashes  # noqa: E402
+from dedup_gui.core.fingerprints.simhash import simhash_text  # noqa: E402
+from dedup_gui.core.model import DupType, ScanSettings, Thresholds  # noqa: E402
 from dedup_gui.core.pipeline.candidates import candidate_pairs  # noqa: E402
 from dedup_gui.core.pipeline.cluster import build_clusters  # noqa: E402
 from dedup_gui.core.pipeline.decoding import decode_html  # noqa: E402
-from dedup_gui.core.extraction.extract import extract  # noqa: E402
 from dedup_gui.core.pipeline.loading import discover, read_page_bytes  # noqa: E402
-from dedup_gui.core.model import DupType, ScanSettings, Thresholds  # noqa: E402
-from dedup_gui.core.pipeline.scan import _analyse_with_cache, score_pairs, scan_folder  # noqa: E402
-from dedup_gui.core.fingerprints.shingles import minhash_signature, shingle_hashes  # noqa: E402
-from dedup_gui.core.fingerprints.simhash import simhash_text  # noqa: E402
+from dedup_gui.core.pipeline.scan import _analyse_with_cache, scan_folder, score_pairs  # noqa: E402
 from dedup_gui.core.text.tokens import tokenize  # noqa: E402
 
 

@@ -74,9 +74,9 @@ def build_result(n_pairs: int, n_pages: int, seed: int = SEED):
     """
     import numpy as np
 
+    from dedup_gui.core.model import Page, Pair, PairScores, ScanResult, ScanSettings, Thresholds
     from dedup_gui.core.pipeline.classify import classify
     from dedup_gui.core.pipeline.cluster import build_clusters
-    from dedup_gui.core.model import Page, Pair, PairScores, ScanResult, ScanSettings, Thresholds
 
     rng = np.random.default_rng(seed)
     templates = n_pages // TEMPLATE_PAGES

@@ -35,8 +35,8 @@ import lxml.html
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from dedup_gui.core.pipeline.decoding import decode_html  # noqa: E402
 from dedup_gui.core.extraction.extract import main_text, parse_html  # noqa: E402
+from dedup_gui.core.pipeline.decoding import decode_html  # noqa: E402
 from dedup_gui.core.text.tokens import CJK_RANGES  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "corpus"

@@ -22,7 +22,6 @@ from pathlib import Path
 from dedup_gui import __version__
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
 from dedup_gui.core.evaluation.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
-from dedup_gui.core.extraction.extract import EXTRACTORS
 from dedup_gui.core.evaluation.extraction_eval import (
     DEFAULT_CORPUS,
     SCORING_NOTE,
@@ -32,14 +31,21 @@ from dedup_gui.core.evaluation.extraction_eval import (
     product_extractors,
     run_extractor,
 )
-from dedup_gui.core.pipeline.keep import KEEP_RULE
-from dedup_gui.core.evaluation.method_eval import METHOD_KEYS, evaluate_methods, format_methods, parse_methods, pr_figure
+from dedup_gui.core.evaluation.method_eval import (
+    METHOD_KEYS,
+    evaluate_methods,
+    format_methods,
+    parse_methods,
+    pr_figure,
+)
+from dedup_gui.core.extraction.extract import EXTRACTORS
 from dedup_gui.core.model import ScanSettings, Thresholds
+from dedup_gui.core.pipeline.keep import KEEP_RULE
+from dedup_gui.core.pipeline.scan import WORKERS_PER_CORE, max_workers, scan_folder
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
 from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
 from dedup_gui.core.safe_text import csv_text
 from dedup_gui.core.safe_text import terminal_text as show
-from dedup_gui.core.pipeline.scan import WORKERS_PER_CORE, max_workers, scan_folder
 from dedup_gui.export import export
 from dedup_gui.gui import SCREENSHOT_VIEWS
 

@@ -22,9 +22,9 @@ REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 sys.path.insert(0, str(REPO))
 
-from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.pipeline.scan import scan_folder
-from dedup_gui.export import export
+from dedup_gui.core.model import ScanSettings  # noqa: E402 - after the path set-up
+from dedup_gui.core.pipeline.scan import scan_folder  # noqa: E402
+from dedup_gui.export import export  # noqa: E402
 
 
 def main() -> None:

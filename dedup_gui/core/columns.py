@@ -341,7 +341,9 @@ def distance_counts_by_type(result: ScanResult, bits: int = 64) -> dict[DupType,
     Returns:
         ``{type: np.int64 array of bits + 1 counts}`` for the four duplicate types.
     """
-    out = {t: np.zeros(bits + 1, dtype=np.int64) for t in TYPE_ORDER if t is not DupType.DISTINCT}
+    out: dict[DupType, np.ndarray] = {
+        t: np.zeros(bits + 1, dtype=np.int64) for t in TYPE_ORDER if t is not DupType.DISTINCT
+    }
     if not result.pairs:
         return out
     columns = pair_columns(result)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-class DupType(str, enum.Enum):
+class DupType(str, enum.Enum):  # noqa: UP042 - StrEnum would change str() of a member
     """The four duplicate types of DESIGN.md, plus ``distinct``.
 
     ``full``: same content, same layout; ``content``: same content, different layout;

@@ -139,6 +139,7 @@ class EtaEstimator:
             estimate = raw
         else:
             predicted = self._countdown(now)
+            assert predicted is not None  # there is a shown estimate
             pull = 1.0 - math.exp(-(now - self._shown[1]) / self.smoothing)
             estimate = predicted + pull * (raw - predicted)
         self._shown = (estimate, now)

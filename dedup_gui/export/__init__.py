@@ -30,8 +30,8 @@ from pathlib import Path
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import Progress
-from dedup_gui.core.reports.write import excerpts_needed, format_for, write_result
 from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.write import excerpts_needed, format_for, write_result
 
 __all__ = ["EXPORT_FORMATS", "ExportError", "check_writable", "default_suffix", "export", "format_for"]
 

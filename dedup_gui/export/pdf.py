@@ -26,12 +26,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dedup_gui.core.views.charts import TYPE_COLORS
-from dedup_gui.core.pipeline.classify import containment_text
-from dedup_gui.core.reports.excerpt import Segment
-from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.pipeline.classify import containment_text
+from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, report_charts, why_text
 from dedup_gui.core.reports.summary import (
     IDENTICAL_TEXTS,
@@ -49,6 +48,7 @@ from dedup_gui.core.reports.summary import (
     report_summary,
 )
 from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.views.charts import TYPE_COLORS
 
 #: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
 CJK_FALLBACK_FONT = Path(__file__).resolve().parents[2] / "resources" / "fonts" / "NotoSansCJKsc-Subset-Regular.otf"

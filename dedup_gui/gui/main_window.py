@@ -29,30 +29,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.pipeline.cache import clear_cache
-from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.columns import pair_columns, type_counts
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.cache import clear_cache
+from dedup_gui.core.pipeline.classify import reclassify
+from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.views.selection import cluster_pairs, find_pair, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.gui import worker
-from dedup_gui.gui.tables.clusters_view import ClustersView
+from dedup_gui.gui.charts.histogram_view import HistogramView
+from dedup_gui.gui.charts.map_view import MapView
 from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, shown_pairs
 from dedup_gui.gui.file_actions import dropped_folder
-from dedup_gui.gui.charts.histogram_view import HistogramView
 from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
 from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector.jobs import LatestJob, collect_unfrozen, freeze_long_lived
-from dedup_gui.gui.charts.map_view import MapView
-from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.scan_status import ScanStatus
 from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_window_layout
+from dedup_gui.gui.tables.clusters_view import ClustersView
+from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_panel import TablePanel
-from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.teaching import TeachingWindow
+from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 

@@ -16,10 +16,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from dedup_gui.gui.inspector.jobs import gc_pause
-
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import CancelToken, Progress, ScanCancelled
+from dedup_gui.gui.inspector.jobs import gc_pause
 
 #: The signature of ``dedup_gui.core.pipeline.scan.scan_folder``.
 ScanFunction = Callable[

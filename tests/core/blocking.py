@@ -26,7 +26,7 @@ def finishes_within(seconds: float, fn, unblock: os.PathLike | str | None = None
     def run() -> None:
         try:
             outcome["result"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+        except BaseException as exc:  # handed to the test's thread
             outcome["error"] = exc
 
     thread = threading.Thread(target=run, daemon=True)

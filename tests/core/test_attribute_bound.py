@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from dedup_gui.core.extraction.attribute_bound import MAX_ATTRIBUTES, bound_attributes
+from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.pipeline.features import load_path
-from dedup_gui.core.model import ScanSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = "<p>" + "The council reopened the library on Main Street with longer hours. " * 10 + "</p>"

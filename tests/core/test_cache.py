@@ -4,12 +4,13 @@ import hashlib
 import os
 import shutil
 import sqlite3
+from pathlib import Path
 from time import time_ns
 
 import pytest
 
-from dedup_gui.core.pipeline.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
 from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.pipeline.cache import CACHE_FILE, FeatureCache, clear_cache, default_cache_dir
 from dedup_gui.core.pipeline.scan import pair_cache_key, scan_folder
 
 from ..conftest import SAMPLES
@@ -168,8 +169,8 @@ def test_a_cancelled_scan_keeps_the_pages_it_analysed(tmp_path):
     from dedup_gui.core.pipeline.loading import discover
 
     files = discover(folder).files
-    first_five = {hashlib.sha1(open(f.abspath, "rb").read()).digest() for f in files[:5]}
-    expected = sum(hashlib.sha1(open(f.abspath, "rb").read()).digest() in first_five for f in files)
+    first_five = {hashlib.sha1(Path(f.abspath).read_bytes()).digest() for f in files[:5]}
+    expected = sum(hashlib.sha1(Path(f.abspath).read_bytes()).digest() in first_five for f in files)
     with FeatureCache(settings, settings.cache_dir) as cache:
         for f in files:
             cache.lookup(f.path, f.abspath)

@@ -2,10 +2,10 @@
 
 import pytest
 
-from dedup_gui.core.pipeline.classify import classify, explain
-from dedup_gui.core.pipeline.cluster import UnionFind, build_clusters
 from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, evaluate
 from dedup_gui.core.model import DupType, Pair, PairScores, Thresholds
+from dedup_gui.core.pipeline.classify import classify, explain
+from dedup_gui.core.pipeline.cluster import UnionFind, build_clusters
 
 T = Thresholds(layout_same=0.6)  # the rule at fixed thresholds: content_same 0.925, content_partial 0.2
 
@@ -87,7 +87,7 @@ def test_evaluate_counts_and_macro_f1():
     def sp(label, predicted):
         return ScoredPair(LabeledPair("a", "b", label), scores(), predicted)
 
-    F, C, D = DupType.FULL, DupType.CONTENT, DupType.DISTINCT
+    F, C, D = DupType.FULL, DupType.CONTENT, DupType.DISTINCT  # noqa: N806 - short names keep the table readable
     ev = evaluate([sp(F, F), sp(F, C), sp(C, C), sp(D, D)])
     assert ev.confusion[F][C] == 1 and ev.n == 4
     # full: P=1, R=1/2, F1=2/3; content: P=1/2, R=1, F1=2/3; distinct: F1=1. Mean of the 3 present.
@@ -117,9 +117,9 @@ def test_type_codes_match_classify_on_every_kind_of_pair():
     # the edges: values exactly at a threshold, identical bytes, pages without text.
     import numpy as np
 
-    from dedup_gui.core.pipeline.classify import type_codes
     from dedup_gui.core.columns import TYPE_CODE, PairColumns
     from dedup_gui.core.model import PairScores
+    from dedup_gui.core.pipeline.classify import type_codes
 
     t = Thresholds()
     grid = [0.0, 0.2, 0.3, 0.6, 0.925, 1.0]

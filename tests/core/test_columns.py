@@ -20,7 +20,6 @@ from dedup_gui.core.columns import (
     text_ranks,
     type_counts,
 )
-from dedup_gui.core.views.histogram import type_counts_by_distance
 from dedup_gui.core.model import (
     TYPE_ORDER,
     Cluster,
@@ -32,6 +31,7 @@ from dedup_gui.core.model import (
     ScanSettings,
     Thresholds,
 )
+from dedup_gui.core.views.histogram import type_counts_by_distance
 from dedup_gui.core.views.selection import cluster_pairs, cluster_summaries, first_pair_of_page, pairs_at_distance
 
 

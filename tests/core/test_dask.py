@@ -30,15 +30,16 @@ def test_workers_that_cannot_load_the_engine_stop_the_scan_with_one_clear_error(
     blocker.write_text("import sys\nsys.modules['dedup_gui'] = None  # 'import dedup_gui' now fails\n")
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, preload=[str(blocker)]
-    ) as cluster:
-        with pytest.raises(ConnectionError, match="cannot run dedup-gui .*install dedup-gui.* on every worker"):
-            scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))
+    ) as cluster, pytest.raises(ConnectionError, match="cannot run dedup-gui .*install dedup-gui.* on every worker"):
+        scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))
 
 
 def test_a_scheduler_without_workers_is_reported_not_waited_on_forever(monkeypatch):
     from dedup_gui.core.pipeline import executors as scan_module
 
     monkeypatch.setattr(scan_module, "DASK_WORKER_WAIT", 2.0)
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
-        with pytest.raises(ConnectionError, match="no Dask worker is connected .*dask worker"):
-            scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))
+    with (
+        distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster,
+        pytest.raises(ConnectionError, match="no Dask worker is connected .*dask worker"),
+    ):
+        scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))

@@ -10,9 +10,9 @@ import codecs
 
 import pytest
 
+from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.decoding import BROWSER_CODECS, declared_charset, decode_html, normalize_label
 from dedup_gui.core.pipeline.features import page_from_bytes
-from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.scan import scan_folder
 
 # A realistic Chinese paragraph (four sentences) about duplicate-page detection.

@@ -1,7 +1,7 @@
 """The four types gallery: one example pair of each type from the bundled samples."""
 
-from dedup_gui.core.teaching.gallery import type_examples
 from dedup_gui.core.model import DupType
+from dedup_gui.core.teaching.gallery import type_examples
 
 
 def test_one_example_of_each_type_from_the_samples(sample_scan):

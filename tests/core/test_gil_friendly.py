@@ -11,11 +11,11 @@ from concurrent.futures import ProcessPoolExecutor
 
 from rapidfuzz.distance import Levenshtein
 
-from dedup_gui.core.text.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
-from dedup_gui.core.pipeline.measures import layout_similarity, tag_string
-from dedup_gui.core.pipeline.executors import WORKER_NICENESS, _limit_memory
 from dedup_gui.core.gil_friendly import sorted_in_slices
+from dedup_gui.core.pipeline.executors import WORKER_NICENESS, _limit_memory
+from dedup_gui.core.pipeline.measures import layout_similarity, tag_string
 from dedup_gui.core.pipeline.scan import sort_pairs
+from dedup_gui.core.text.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
 
 
 def test_sorted_in_slices_is_sorted_and_stable():
@@ -65,8 +65,8 @@ def test_worker_processes_run_at_a_lower_priority():
 def test_operations_in_slices_give_the_one_call_results():
     # Each cuts a long C call (a regex over 6 MB of text, a sort or a set of a million items)
     # into short ones; the result must not depend on where the slices end.
-    from dedup_gui.core.methods.featurestrings import _STOP_RUN
     from dedup_gui.core.gil_friendly import finditer_in_slices, set_in_slices, sorted_in_slices, sub_in_slices
+    from dedup_gui.core.methods.featurestrings import _STOP_RUN
 
     rng = random.Random(5)
     space = re.compile(r"\s+")

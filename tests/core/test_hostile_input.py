@@ -9,10 +9,10 @@ import os
 
 import pytest
 
-from dedup_gui.core.pipeline.features import page_from_bytes
 from dedup_gui.core.model import DupType, ScanSettings
-from dedup_gui.core.reports.write import write_result
+from dedup_gui.core.pipeline.features import page_from_bytes
 from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.reports.write import write_result
 
 ARTICLE = "".join(
     f"<p>The renovated library on Main Street reopened on Monday with reading room number {i}, "

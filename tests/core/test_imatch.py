@@ -5,7 +5,13 @@ import math
 
 import pytest
 
-from dedup_gui.core.methods.imatch import CollectionIdf, imatch_groups, imatch_signature, page_signature, signature_of_terms
+from dedup_gui.core.methods.imatch import (
+    CollectionIdf,
+    imatch_groups,
+    imatch_signature,
+    page_signature,
+    signature_of_terms,
+)
 from dedup_gui.core.text.tokens import tokenize
 
 DOCS = [

@@ -3,13 +3,13 @@
 import numpy as np
 import pytest
 
-from dedup_gui.core.text.diff import diff_tokens, text_diff
 from dedup_gui.core.extraction.extract import parse_html
+from dedup_gui.core.extraction.template import CONTENT_TAG
+from dedup_gui.core.model import DupType
+from dedup_gui.core.progress import ScanCancelled
+from dedup_gui.core.text.diff import diff_tokens, text_diff
 from dedup_gui.core.views.histogram import hamming_histogram, result_histogram, type_counts_by_distance
 from dedup_gui.core.views.layout_diff import element_regions, layout_diff, page_layout, template_diff
-from dedup_gui.core.model import DupType
-from dedup_gui.core.extraction.template import CONTENT_TAG
-from dedup_gui.core.progress import ScanCancelled
 
 
 def test_word_diff_marks_the_changed_words_on_both_sides():

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from dedup_gui.core.fingerprints.shingles import jaccard, lean_minhash, shingle_hashes
 from dedup_gui.core.teaching.jaccard_steps import (
     TOY_A,
     TOY_B,
@@ -16,7 +17,6 @@ from dedup_gui.core.teaching.jaccard_steps import (
     text_shingles,
     toy_example,
 )
-from dedup_gui.core.fingerprints.shingles import jaccard, lean_minhash, shingle_hashes
 from dedup_gui.core.text.tokens import tokenize
 
 

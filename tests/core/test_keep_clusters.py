@@ -12,11 +12,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from dedup_gui.core.model import DupType, Page, Pair, PairScores, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.cluster import build_clusters
 from dedup_gui.core.pipeline.keep_clusters import build_keep_clusters
-from dedup_gui.core.model import DupType, Page, Pair, PairScores, ScanResult, ScanSettings, Thresholds
-from dedup_gui.core.reports.write import render
 from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.write import render
 
 FULL, CONTENT, LAYOUT, PARTIAL, DISTINCT = (DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL,
                                             DupType.DISTINCT)  # fmt: skip

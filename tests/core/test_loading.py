@@ -470,7 +470,7 @@ def test_mhtml_quoted_printable_html_part(tmp_path: Path) -> None:
         '<html><head><meta http-equiv="Content-Type" content="text/html; charset=utf-8">'
         "<title>Café</title></head><body><p>A long line that the archiver wrapped with a soft "
         "break.</p></body></html>"
-    ).encode("utf-8")
+    ).encode()
     data = MHTML.replace(b"{charset}", b'; charset="utf-8"').replace(b"{body}", body)
     write(tmp_path / "saved.mht", data)
     assert read_page_bytes(source(tmp_path, "saved.mht"), MB) == expected

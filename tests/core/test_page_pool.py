@@ -3,17 +3,17 @@ stalls the others."""
 
 from dataclasses import replace
 
-from dedup_gui.core.pipeline.loading import discover
 from dedup_gui.core.model import FileError, Page, ScanSettings
-from dedup_gui.core.progress import NullProgress
 from dedup_gui.core.pipeline.executors import _PagePool
+from dedup_gui.core.pipeline.loading import discover
+from dedup_gui.core.progress import NullProgress
 
 from .pool_tasks import die_on_marked_files, hang_on_marked_files
 
 
 def _folder(tmp_path, bad_names):
     for i in range(6):
-        (tmp_path / f"ok{i}.html").write_text(f"<html><body><p>{'page %d words ' % i * 20}</p></body></html>")
+        (tmp_path / f"ok{i}.html").write_text(f"<html><body><p>{f'page {i} words ' * 20}</p></body></html>")
     for name in bad_names:
         (tmp_path / name).write_text("<html><body><p>whatever</p></body></html>")
     return discover(tmp_path).files

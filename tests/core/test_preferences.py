@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import doctest
 
-from dedup_gui.core.views import preferences
 from dedup_gui.core.model import Thresholds
+from dedup_gui.core.views import preferences
 from dedup_gui.core.views.preferences import (
     MAX_RECENT,
     remember_recent,

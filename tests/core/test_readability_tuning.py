@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.extract import extract
 from dedup_gui.core.extraction.readability_tuning import extra_commas, is_sentence_list, whole_article
+from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.text.tokens import tokenize
 
 EXTRACTORS = ["readability", "fast"]

@@ -19,10 +19,13 @@ import pytest
 
 from dedup_gui.core import atomic
 from dedup_gui.core.atomic import ExportError, atomic_write_text, check_writable
-from dedup_gui.core.reports.excerpt import diff_excerpt
-from dedup_gui.core.pipeline.keep import KEEP_RULE, choose_keep
 from dedup_gui.core.model import Cluster, DupType, Page, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.keep import KEEP_RULE, choose_keep
+from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import ScanCancelled
+from dedup_gui.core.reports.excerpt import diff_excerpt
+from dedup_gui.core.reports.html import chart_svg
+from dedup_gui.core.reports.model import build_report
 from dedup_gui.core.reports.write import (
     PAGE_COLUMNS,
     PREDICTION_COLUMNS,
@@ -34,9 +37,6 @@ from dedup_gui.core.reports.write import (
     summary_text,
     write_result,
 )
-from dedup_gui.core.reports.html import chart_svg
-from dedup_gui.core.reports.model import build_report
-from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.export import EXPORT_FORMATS, export
 
 from ..conftest import REPO
@@ -556,8 +556,8 @@ def test_links_not_followed_are_listed_with_their_reasons_in_every_report(tmp_pa
     # The reports said "3 other files (style sheets, images...) were skipped as not pages" for
     # symlinked folders that were a loop or a second path (a tester).
     from dedup_gui.core.model import ScanSettings
-    from dedup_gui.core.reports.write import html_report, summary_text
     from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.core.reports.write import html_report, summary_text
 
     site = tmp_path / "site"
     (site / "a").mkdir(parents=True)

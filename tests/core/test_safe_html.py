@@ -124,10 +124,10 @@ def test_long_runs_without_whitespace_get_break_opportunities():
 def test_a_page_swapped_for_a_link_out_after_the_scan_is_not_read_again(tmp_path):
     # A view re-reads a page when it is shown, maybe long after the scan: by then the file may be
     # a link out of the folder, which the scan itself would have skipped.
-    from dedup_gui.core.views.layout_diff import page_layout
-    from dedup_gui.core.pipeline.loading import PageReadError
     from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.loading import PageReadError
     from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.core.views.layout_diff import page_layout
 
     site = tmp_path / "site"
     site.mkdir()

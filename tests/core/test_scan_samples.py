@@ -5,8 +5,8 @@ import csv
 import pytest
 
 from dedup_gui.core.model import DupType, ScanSettings, Thresholds
-from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.progress import ScanCancelled
 
 from ..conftest import SAMPLES
 

@@ -7,10 +7,6 @@ import doctest
 import numpy as np
 import pytest
 
-from dedup_gui.core.views import selection
-from dedup_gui.core.pipeline.classify import reclassify
-from dedup_gui.core.pipeline.cluster import build_clusters
-from dedup_gui.core.views.histogram import hamming_histogram, type_counts_by_distance
 from dedup_gui.core.model import (
     DupType,
     Page,
@@ -20,6 +16,10 @@ from dedup_gui.core.model import (
     ScanSettings,
     Thresholds,
 )
+from dedup_gui.core.pipeline.classify import reclassify
+from dedup_gui.core.pipeline.cluster import build_clusters
+from dedup_gui.core.views import selection
+from dedup_gui.core.views.histogram import hamming_histogram, type_counts_by_distance
 from dedup_gui.core.views.selection import (
     bar_text,
     cluster_pairs,

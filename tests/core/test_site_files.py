@@ -8,13 +8,13 @@ import json
 import os
 from pathlib import Path
 
+from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.cache import FeatureCache
 from dedup_gui.core.pipeline.keep_clusters import build_keep_clusters
 from dedup_gui.core.pipeline.loading import SourceFile
-from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.pipeline.scan import _analyse_with_cache, scan_folder
 from dedup_gui.core.progress import NullProgress
 from dedup_gui.core.reports.write import write_result
-from dedup_gui.core.pipeline.scan import _analyse_with_cache, scan_folder
 
 from .test_loading import SITE_NON_PAGES, _site_folder
 from .test_report import _validate

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dedup_gui.core.pipeline.classify import containment_text, explain
-from dedup_gui.core.views.layout_diff import layout_diff, page_layout, template_diff
 from dedup_gui.core.model import DupType, ScanSettings
-from dedup_gui.core.reports.write import pairs_csv, result_dict
+from dedup_gui.core.pipeline.classify import containment_text, explain
 from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.reports.write import pairs_csv, result_dict
+from dedup_gui.core.views.layout_diff import layout_diff, page_layout, template_diff
 
 NAV = "".join(f"<li><a href='/{w}.html'>{w.title()} section</a></li>" for w in ("rides", "routes", "events", "club"))
 SIDEBAR = ("<aside class='sidebar'><h3>About the club</h3><p>Larkmoor Wheelers ride every Sunday from the old "

@@ -8,9 +8,9 @@ import pytest
 from matplotlib.figure import Figure
 
 from dedup_gui.core.teaching import charts as teaching_charts
-from dedup_gui.core.views.charts import DARK
-from dedup_gui.core.teaching.jaccard_steps import minhash_convergence, toy_example
 from dedup_gui.core.teaching.charts import convergence_figure, standard_error
+from dedup_gui.core.teaching.jaccard_steps import minhash_convergence, toy_example
+from dedup_gui.core.views.charts import DARK
 
 
 def test_doctests():

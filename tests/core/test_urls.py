@@ -4,8 +4,6 @@ import math
 
 import pytest
 
-from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.methods.urls import (
     compare_urls,
     host_key,
@@ -17,6 +15,8 @@ from dedup_gui.core.methods.urls import (
     url_key,
     url_report,
 )
+from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.pipeline.scan import scan_folder
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,9 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
 from dedup_gui.core.model import DupType
 from dedup_gui.core.progress import CancelToken
+from dedup_gui.gui.scan_status import format_eta
 from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, SORT_ROLE, TYPE_FILTERS
-from dedup_gui.gui.scan_status import format_eta
 from dedup_gui.gui.worker import QtProgress
 
 

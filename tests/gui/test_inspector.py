@@ -9,12 +9,12 @@ import threading
 import pytest
 from PySide6.QtCore import Qt, QThreadPool
 
-from dedup_gui.core.text.diff import text_diff
-from dedup_gui.core.views.layout_diff import page_layout, template_diff
+from dedup_gui.core.fingerprints.simhash import to_bits
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import DupType, Pair, PairScores, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.scan import scan_folder
-from dedup_gui.core.fingerprints.simhash import to_bits
+from dedup_gui.core.text.diff import text_diff
+from dedup_gui.core.views.layout_diff import page_layout, template_diff
 from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector import text_diff_view as text_diff_module
 from dedup_gui.gui.inspector.fingerprints_view import CELL_COLORS, FingerprintsView

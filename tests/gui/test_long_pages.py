@@ -14,9 +14,9 @@ import unicodedata
 import pytest
 from PySide6.QtCore import QThreadPool
 
-from dedup_gui.core.views.layout_diff import ALIGN_LIMIT
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.views.layout_diff import ALIGN_LIMIT
 from dedup_gui.gui.inspector.pane_text import BLOCK_CHARS, displayed
 from dedup_gui.gui.inspector.text_diff_view import ALL_HIGHLIGHTS
 from dedup_gui.gui.teaching.jaccard_view import ITEM_CHARS

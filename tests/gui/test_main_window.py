@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
 
 from dedup_gui.core.model import DupType, ScanSettings
 from dedup_gui.gui import SAMPLES_DIR
-from dedup_gui.gui.app import run_gui
 from dedup_gui.gui import worker as worker_module
+from dedup_gui.gui.app import run_gui
 from dedup_gui.gui.inspector.text_diff_view import displayed
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES
@@ -273,7 +273,7 @@ def test_run_gui_scans_the_samples_and_returns_the_exit_code(qtbot, fake_scan, m
     assert scan.calls == [str(SAMPLES_DIR)]
     assert len(seen["titles"]) == 1 and str(SAMPLES_DIR) in seen["titles"][0]
     assert seen["pairs"] == [5]
-    assert SAMPLES_DIR == Path(__file__).resolve().parents[2] / "resources" / "samples"
+    assert Path(__file__).resolve().parents[2] / "resources" / "samples" == SAMPLES_DIR
 
 
 # --- with the real engine ------------------------------------------------------------------

@@ -11,8 +11,8 @@ from PySide6.QtGui import QImage, QPainter, QTextDocument
 
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.scan import scan_folder
-from dedup_gui.gui.inspector.rendered_view import RenderedView
 from dedup_gui.export.render_process import RenderService, _SafeDocument
+from dedup_gui.gui.inspector.rendered_view import RenderedView
 from tests.gui.stall import StallMeter
 from tests.hostile import BODY, GREEN, RED, freezing_site, image_site
 

@@ -14,11 +14,11 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
 from dedup_gui.core.evaluation.evaluate import evaluate
-from dedup_gui.core.teaching.jaccard_steps import TOY_A, TOY_B, shingle_comparison
 from dedup_gui.core.evaluation.method_eval import METHOD_KEYS, evaluate_methods
+from dedup_gui.core.fingerprints.simhash import simhash_text
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.progress import ScanCancelled
-from dedup_gui.core.fingerprints.simhash import simhash_text
+from dedup_gui.core.teaching.jaccard_steps import TOY_A, TOY_B, shingle_comparison
 from dedup_gui.core.teaching.simhash_steps import text_simhash_steps
 from dedup_gui.gui.teaching import TAB_TITLES, TeachingWindow
 from dedup_gui.gui.teaching import methods_view as methods_module

@@ -10,11 +10,11 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.classify import classify
 from dedup_gui.core.pipeline.features import load_page
 from dedup_gui.core.pipeline.loading import PageReadError, SourceFile
 from dedup_gui.core.pipeline.measures import pair_scores
-from dedup_gui.core.model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.safe_text import from_spreadsheet_cell
 
@@ -200,6 +200,7 @@ def evaluate(scored: list[ScoredPair], thresholds: Thresholds | None = None) -> 
             skipped += 1
             continue
         predicted = classify(s.scores, thresholds) if thresholds else s.predicted
+        assert predicted is not None  # None only when the scores are, skipped above
         confusion[s.pair.label][predicted] += 1
         n += 1
     if n == 0:

@@ -38,9 +38,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.dom_text import body_text, parse_html
 from dedup_gui.core.extraction.extract import EXTRACTORS, main_text
+from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
 
@@ -384,7 +384,7 @@ def extract_timed(extractor: Callable[[str], str], page: TruthPage) -> tuple[str
     start = time.perf_counter()
     try:
         text, error = extractor(page.html) or "", ""
-    except Exception as exc:  # noqa: BLE001 - any extractor's failure is the page's result
+    except Exception as exc:  # any extractor's failure is the page's result
         text, error = "", f"{type(exc).__name__}: {exc}"
     return text, time.perf_counter() - start, error
 
@@ -438,7 +438,11 @@ def product_extractors(names: Iterable[str] | None = None) -> dict[str, Callable
     for name in chosen:
         if name not in EXTRACTORS:
             raise ValueError(f"unknown extractor {name!r}: use one of {', '.join(EXTRACTORS)}")
-    return {name: (lambda html, name=name: main_text(html, name)[0]) for name in chosen}
+
+    def runner(name: str) -> Callable[[str], str]:
+        return lambda html: main_text(html, name)[0]
+
+    return {name: runner(name) for name in chosen}
 
 
 def format_table(results: Sequence[ExtractionResult], reference: str | None = None) -> str:

@@ -107,7 +107,9 @@ def labeled_pair_values(
 
     def inputs(rel: str) -> PageInputs:
         if rel not in cache:
-            cache[rel] = page_inputs(pages[rel], idf)
+            page = pages[rel]
+            assert isinstance(page, Page)  # a scored pair's pages were read
+            cache[rel] = page_inputs(page, idf)
         return cache[rel]
 
     usable = [s for s in scored if s.scores is not None and s.pair.label is not None]

@@ -72,6 +72,13 @@ _RAW_TEXT_AFTER = {name: re.compile(_text_until_end_tag(name), re.S) for name in
 _ONE_ATTRIBUTE = re.compile(_ATTRIBUTE)
 
 
+def _match(pattern: re.Pattern[str], text: str, at: int) -> re.Match[str]:
+    """``pattern.match(text, at)`` for this module's patterns, which match wherever they are tried."""
+    found = pattern.match(text, at)
+    assert found is not None  # each pattern can match the empty string, or is tried where one did
+    return found
+
+
 def bound_attributes(text: str) -> tuple[str, tuple[str, ...]]:
     """Cut every tag of HTML ``text`` with more than :data:`MAX_ATTRIBUTES` attributes to its
     first :data:`MAX_ATTRIBUTES` (the rest of the tag, e.g. its ``>``, and of the page stay).
@@ -102,18 +109,18 @@ def bound_attributes(text: str) -> tuple[str, tuple[str, ...]]:
     kept: list[str] = []
     counts: list[int] = []
     at = 0
-    while (stop := _UNTIL_CROWDED.match(text, at).end()) < len(text):
-        tag = _CROWDED.match(text, stop)  # stopped at the "<" of a tag over the bound
+    while (stop := _match(_UNTIL_CROWDED, text, at).end()) < len(text):
+        tag = _match(_CROWDED, text, stop)  # stopped at the "<" of a tag over the bound
         kept.append(text[at : tag.start(3)])
         counts.append(MAX_ATTRIBUTES + sum(1 for _ in _ONE_ATTRIBUTE.finditer(tag.group(3))))
         at = tag.end(3)
         name = tag.group(2).lower()
         if not tag.group(1) and name in _RAW_TEXT_AFTER:  # its text holds no tags
-            end = _BEFORE_RAW_TAG_END_AT.match(text, at).end()
+            end = _match(_BEFORE_RAW_TAG_END_AT, text, at).end()
             if text.startswith("/>", end):
                 after = end + 2
             else:
-                after = _RAW_TEXT_AFTER[name].match(text, end + text.startswith(">", end)).end()
+                after = _match(_RAW_TEXT_AFTER[name], text, end + text.startswith(">", end)).end()
             kept.append(text[at:after])
             at = after
     if not counts:

@@ -53,11 +53,22 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
-from dedup_gui.core.extraction.page_cleanup import drop_label_lines, is_overlay_name, lexbor_drop_furniture, lexbor_keep_overlays
-from dedup_gui.core.extraction.readability_tuning import FRAGMENT_SHARE, extra_commas, lexbor_own_text, lexbor_sentence_lists, whole_article
+from dedup_gui.core.extraction.page_cleanup import (
+    drop_label_lines,
+    is_overlay_name,
+    lexbor_drop_furniture,
+    lexbor_keep_overlays,
+)
+from dedup_gui.core.extraction.readability_tuning import (
+    FRAGMENT_SHARE,
+    extra_commas,
+    lexbor_own_text,
+    lexbor_sentence_lists,
+    whole_article,
+)
 from dedup_gui.core.text.tokens import drop_invisible
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
@@ -338,6 +349,7 @@ class _Readability:
 
     def drop_unwanted(self) -> None:
         body = self.body
+        assert body is not None  # run() stops first on a page without one
         doomed, overlays = [], []
         for el in body.css(_DROP_FIRST):
             tag = el.tag
@@ -365,7 +377,7 @@ class _Readability:
                 if holds_frame is None:
                     holds_frame = set()
                     for frame in body.css("main, article, math"):
-                        node = frame
+                        node: LexborNode | None = frame
                         while node is not None and node not in holds_frame:
                             holds_frame.add(node)
                             node = node.parent
@@ -388,13 +400,16 @@ class _Readability:
         """``(text, parent, element)`` of every paragraph readability scores (``element`` for
         the tags that may hold other paragraphs, else ``None``)."""
         body = self.body
+        assert body is not None  # run() stops first on a page without one
         has_block: set = set()
         for el in body.css(_DIV_BLOCKS):
             p = el.parent
             while p is not None and p not in has_block:
                 has_block.add(p)
                 p = p.parent
-        out = [(el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")]
+        out: list[tuple[str, LexborNode | None, LexborNode | None]] = [
+            (el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")
+        ]
         for div in body.css("div"):
             if div not in has_block:
                 self.as_paragraph.add(div)
@@ -493,6 +508,7 @@ class _Readability:
         if not _in_tags(best, _FRAMES, self_too=True):
             return best
         found = []
+        assert self.body is not None  # run() stops first on a page without one
         for article in self.body.css("article"):
             if _in_tags(article, _FRAMES, self_too=True):
                 continue
@@ -604,7 +620,8 @@ class _Readability:
             if frame is None:
                 return
         selected: set = set()
-        before, after = [], []
+        before: list = []
+        after: list = []
         after_best = False
         for el in frame.traverse():
             if el.tag in _NOT_ELEMENTS:
@@ -683,9 +700,9 @@ class _Readability:
                     first = sibling.first_child
                     leading = (first.text_content or "") if first is not None and first.tag == "-text" else ""
                     density = self.link_density(sibling)
-                    if len(leading) > 80 and density < 0.25:
-                        keep = True
-                    elif len(leading) <= 80 and density == 0 and _SENTENCE_END.search(leading):
+                    if (len(leading) > 80 and density < 0.25) or (
+                        len(leading) <= 80 and density == 0 and _SENTENCE_END.search(leading)
+                    ):
                         keep = True
                 if keep:
                     kept.append(sibling)

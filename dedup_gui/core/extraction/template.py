@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-
 from dedup_gui.core.gil_friendly import set_in_slices
 from dedup_gui.core.text.tokens import tokenize
 
@@ -41,7 +40,7 @@ SAMPLE_GRAMS = 24
 def _grams(tokens: list[str], most: int = 0) -> list[int]:
     if len(tokens) < 3:
         return [hash(tuple(tokens))] if tokens else []
-    starts = range(len(tokens) - 2)
+    starts: Sequence[int] = range(len(tokens) - 2)
     if most and len(starts) > most:
         step = len(starts) / most
         starts = [int(k * step) for k in range(most)]

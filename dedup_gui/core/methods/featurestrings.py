@@ -52,7 +52,7 @@ class FeatureString:
 
 
 def _context(text: str, start: int, step: int, width: int, stops: bytearray) -> str:
-    chars = []
+    chars: list[str] = []
     i = start
     while 0 <= i < len(text) and len(chars) < width:
         if stops[i]:

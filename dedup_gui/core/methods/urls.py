@@ -95,7 +95,8 @@ def remove_dot_segments(path: str) -> str:
         >>> remove_dot_segments("/a/b/c/./../../g")
         '/a/g'
     """
-    inp, out = path, []
+    inp = path
+    out: list[str] = []
     while inp:
         if inp.startswith("../"):
             inp = inp[3:]

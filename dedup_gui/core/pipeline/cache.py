@@ -31,8 +31,8 @@ from pathlib import Path
 
 import platformdirs
 
-from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_file, trusted_stamp
 from dedup_gui.core.model import Page, PairScores, ScanSettings
+from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_file, trusted_stamp
 
 #: Bump when extraction, fingerprints or pair measures change what is stored (6: the
 #: depth fallback of the fast extractors; long texts aligned at content-defined word boundaries;
@@ -199,6 +199,7 @@ class FeatureCache:
         busy timeout, or the file is read-only), keep reading it and stop writing."""
         if self._read_only:
             return
+        assert self.db is not None  # written only while the cache is open
         try:
             self.db.execute(sql, params)
         except sqlite3.OperationalError as exc:

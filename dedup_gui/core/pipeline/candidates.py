@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from datasketch import MinHashLSH
 
-from dedup_gui.core.model import Page, ScanSettings
 from dedup_gui.core.fingerprints.shingles import jaccard, lean_minhash
 from dedup_gui.core.fingerprints.simhash import block_key_table
+from dedup_gui.core.model import Page, ScanSettings
 
 #: Largest group of identical pages for which every pair is listed.
 FULL_BUCKET_LIMIT = 30

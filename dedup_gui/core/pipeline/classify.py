@@ -98,9 +98,9 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     t = thresholds
     verdict = classify(scores, t)
     if not scores.both_have_text:
-        same = " (the files are identical, but there is no content to duplicate)" if scores.identical_bytes else ""
+        identical = " (the files are identical, but there is no content to duplicate)" if scores.identical_bytes else ""
         return [
-            f"at least one page has no usable main text, so their texts are not compared{same}",
+            f"at least one page has no usable main text, so their texts are not compared{identical}",
             f"=> {verdict.label}",
         ]
     if scores.identical_bytes:

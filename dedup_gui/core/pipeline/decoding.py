@@ -169,7 +169,8 @@ def _counting_replace(err: UnicodeDecodeError) -> tuple[str, int]:
     return "\ufffd", err.end
 
 
-codecs.register_error("dedup-gui-count-replace", _counting_replace)
+# Registered for decoding only, so the handler is always given a UnicodeDecodeError.
+codecs.register_error("dedup-gui-count-replace", _counting_replace)  # type: ignore[arg-type]
 
 
 def _count_replacements(data: bytes, encoding: str) -> tuple[str, int]:
@@ -201,10 +202,10 @@ def decode_html(data: bytes) -> Decoded:
     Raises:
         Nothing: undecodable bytes are replaced and counted in :attr:`Decoded.replaced`.
     """
-    for bom, encoding in _BOMS:
+    for bom, bom_encoding in _BOMS:
         if data.startswith(bom):
-            text, replaced = _count_replacements(data[len(bom) :], encoding)
-            return Decoded(text, encoding, "bom", declared_charset(data), replaced)
+            text, replaced = _count_replacements(data[len(bom) :], bom_encoding)
+            return Decoded(text, bom_encoding, "bom", declared_charset(data), replaced)
 
     # UTF-16 without BOM: many NUL bytes in alternate positions.
     head = data[:512]

@@ -14,11 +14,11 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
+from dedup_gui.core.model import FileError, Page, ScanSettings
 from dedup_gui.core.pipeline.features import load_page
 from dedup_gui.core.pipeline.loading import NotAPageError, PageReadError, SourceFile
-from dedup_gui.core.model import FileError, Page, ScanSettings
-from dedup_gui.core.progress import STAGE_READ, Progress, check_cancel
 from dedup_gui.core.pipeline.subprocess_guard import exit_with_parent
+from dedup_gui.core.progress import STAGE_READ, Progress, check_cancel
 
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
 WORKER_NICENESS = 5

@@ -11,14 +11,14 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.extraction.dom_text import body_text
 from dedup_gui.core.extraction.extract import extract
-from dedup_gui.core.pipeline.loading import PageBytes, PageReadError, SourceFile, read_page
-from dedup_gui.core.pipeline.page_html import read_page_tree
-from dedup_gui.core.model import Page, ScanSettings
 from dedup_gui.core.fingerprints.shingles import minhash_signature, shingle_hashes
 from dedup_gui.core.fingerprints.simhash import simhash_text
+from dedup_gui.core.model import Page, ScanSettings
+from dedup_gui.core.pipeline.decoding import decode_html
+from dedup_gui.core.pipeline.loading import PageBytes, PageReadError, SourceFile, read_page
+from dedup_gui.core.pipeline.page_html import read_page_tree
 from dedup_gui.core.pipeline.site_template import line_facts
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
 

@@ -44,10 +44,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dedup_gui.core.pipeline.cluster import UnionFind
 from dedup_gui.core.columns import TYPE_CODE, pair_columns
-from dedup_gui.core.pipeline.keep import file_mtime, keep_reason, rank_key
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, ScanResult
+from dedup_gui.core.pipeline.cluster import UnionFind
+from dedup_gui.core.pipeline.keep import file_mtime, keep_reason, rank_key
 
 #: The pair types that make a strong link: the same content (full or content duplicates).
 STRONG_TYPES = (DupType.FULL, DupType.CONTENT)

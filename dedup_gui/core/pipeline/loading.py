@@ -345,7 +345,8 @@ def _mime_parts(message: email.message.Message, too_deep: str):
             raise PageReadError(too_deep)
         yield part
         if part.is_multipart():
-            stack.extend((child, depth + 1) for child in reversed(part.get_payload()))
+            # a multipart's payload is the list of its parts
+            stack.extend((child, depth + 1) for child in reversed(part.get_payload()))  # type: ignore[arg-type]
 
 
 def _check_is_html(data: bytes, named_as_page: bool) -> None:

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-from dedup_gui.core.text.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
-from dedup_gui.core.pipeline.features import normalized_text
-from dedup_gui.core.model import Page, PairScores
+from dedup_gui.core.extraction.template import template_tags
 from dedup_gui.core.fingerprints.shingles import containment, jaccard
 from dedup_gui.core.fingerprints.simhash import hamming_distance
-from dedup_gui.core.extraction.template import template_tags
+from dedup_gui.core.model import Page, PairScores
+from dedup_gui.core.pipeline.features import normalized_text
+from dedup_gui.core.text.align import GIL_FREE_MIN_PRODUCT, levenshtein_similarity, plain_distance
 
 # Known HTML element names get fixed code points; others are hashed into a Private Use plane.
 _HTML_TAGS = sorted(

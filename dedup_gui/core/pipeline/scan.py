@@ -13,6 +13,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from dedup_gui.core.gil_friendly import sorted_in_slices
+from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.cache import FeatureCache
 from dedup_gui.core.pipeline.candidates import FULL_BUCKET_LIMIT, Candidates, find_candidates
 from dedup_gui.core.pipeline.classify import classify
@@ -24,10 +26,10 @@ from dedup_gui.core.pipeline.executors import (  # noqa: F401  (re-exported: the
     max_workers,
 )
 from dedup_gui.core.pipeline.features import read_visible_text, with_main_text
-from dedup_gui.core.gil_friendly import sorted_in_slices
 from dedup_gui.core.pipeline.loading import SourceFile, discover, followed_links_note, is_page_suffix
 from dedup_gui.core.pipeline.measures import PairMeasurer
-from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.site_template import SiteTemplates, strip_templates
+from dedup_gui.core.pipeline.walk import link_skip_reasons
 from dedup_gui.core.progress import (  # the stage names stay part of this module's interface
     STAGE_CACHE,
     STAGE_CANDIDATES,
@@ -36,8 +38,6 @@ from dedup_gui.core.progress import (  # the stage names stay part of this modul
     Progress,
     check_cancel,
 )
-from dedup_gui.core.pipeline.site_template import SiteTemplates, strip_templates
-from dedup_gui.core.pipeline.walk import link_skip_reasons
 
 
 def _analyse_with_cache(

@@ -246,7 +246,7 @@ def strip_templates(
         known = bool(template)
         if known != page.template_known:
             out[i] = page = replace(page, template_known=known)
-        if not known or not page.main_text:
+        if not template or not page.main_text:
             continue
         lines = page.main_text.split("\n")
         # a navigation lists every page's title: the page's own heading is not template for it

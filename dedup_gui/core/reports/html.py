@@ -18,11 +18,10 @@ import html
 import io
 import re
 
-from dedup_gui.core.views.charts import TYPE_COLORS
-from dedup_gui.core.pipeline.classify import containment_text
-from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
-from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.pipeline.classify import containment_text
+from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
 from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_LABEL and clip are re-exported)
     IDENTICAL_TEXTS,
@@ -42,6 +41,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     report_summary,
 )
 from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.views.charts import TYPE_COLORS
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -291,10 +291,10 @@ def html_from_report(report: Report, charts: bool = True) -> str:
                 for page, link in entry.duplicates
             ]
             k = entry.cluster
-            group = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
+            group_link = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
             out.append(
                 f"<tr id='keep-{k.id}'><td class='n'>{k.id}</td><td><ul class='pages'>{''.join(items)}</ul></td>"
-                f"<td>{esc(k.reason)}</td><td class='n'>{group}</td></tr>"
+                f"<td>{esc(k.reason)}</td><td class='n'>{group_link}</td></tr>"
             )
         out.append("</table>")
     else:
@@ -305,11 +305,11 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
     if report.clusters:
         out.append("<table class='clusters'><tr><th class='n'>group</th><th>types</th><th>pages</th></tr>")
-        for entry in report.clusters:
-            items = [f"<li>{_page_cell(page)}</li>" for page in entry.pages]
-            types = " ".join(_badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+        for group_entry in report.clusters:
+            items = [f"<li>{_page_cell(page)}</li>" for page in group_entry.pages]
+            types = " ".join(_badge(t) for t in TYPE_ORDER if t in group_entry.cluster.types)
             out.append(
-                f"<tr id='cluster-{entry.cluster.id}'><td class='n'>{entry.cluster.id}</td><td>{types}</td>"
+                f"<tr id='cluster-{group_entry.cluster.id}'><td class='n'>{group_entry.cluster.id}</td><td>{types}</td>"
                 f"<td><ul class='pages'>{''.join(items)}</ul></td></tr>"
             )
         out.append("</table>")

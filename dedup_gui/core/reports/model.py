@@ -15,13 +15,13 @@ from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 
 from dedup_gui import __version__
-from dedup_gui.core.pipeline.classify import explain
-from dedup_gui.core.reports.excerpt import DiffExcerpt, diff_excerpt
-from dedup_gui.core.pipeline.keep import KEEP_RULE, file_mtime
-from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
 from dedup_gui.core.columns import type_counts
 from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
+from dedup_gui.core.pipeline.classify import explain
+from dedup_gui.core.pipeline.keep import KEEP_RULE, file_mtime
+from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.reports.excerpt import DiffExcerpt, diff_excerpt
 
 STAGE = "writing the report"
 #: Pairs that get a diff excerpt in a report; later pairs list their measures only, so a scan

@@ -27,10 +27,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, atomic_write_text
+from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import KEEP_RULE
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
-from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
 from dedup_gui.core.reports.model import EXCERPT_LIMIT, Report, build_report, scan_summary
@@ -224,7 +224,7 @@ def keep_csv(report: Report) -> str:
     Returns:
         The CSV text (str), rows in keep cluster order (largest first), then duplicate path order.
     """
-    rows = []
+    rows: list[list[str]] = []
     for entry in report.keep_clusters:
         rows.extend([page.path, entry.keep.path] for page, _link in entry.duplicates)
     return csv_text(KEEP_COLUMNS, rows)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from datasketch import MinHash
 
-from dedup_gui.core.gil_friendly import set_in_slices, unique_in_slices
 from dedup_gui.core.fingerprints.shingles import MINHASH_SCHEME, MINHASH_SEED
+from dedup_gui.core.gil_friendly import set_in_slices, unique_in_slices
 from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
 
 #: The toy example: the 2-word shingles of two short texts, |A| = 5, |B| = 4, |A ∩ B| = 2,

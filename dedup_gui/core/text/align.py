@@ -132,7 +132,9 @@ def align(a: Sequence, b: Sequence) -> list[Opcode]:
     """
     sa, sb = symbolize(a, b)
     merged: list[Opcode] = []
-    for tag, a0, a1, b0, b1 in Indel.opcodes(sa, sb):
+    for op in Indel.opcodes(sa, sb):
+        # rapidfuzz types a tuple-unpacked Opcode as str | int; the named fields are typed
+        tag, a0, a1, b0, b1 = op.tag, op.src_start, op.src_end, op.dest_start, op.dest_end
         if tag != "equal" and merged and merged[-1].tag != "equal":
             prev = merged.pop()
             a0, b0 = prev.a_start, prev.b_start

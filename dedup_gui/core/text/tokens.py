@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from dedup_gui.core.gil_friendly import SUB_SLICE, sub_in_slices
 
@@ -81,7 +82,7 @@ def tokenize(text: str) -> list[str]:
     if len(text) < SUB_SLICE:  # short texts in one C call (a long one would hold the GIL)
         if text.isascii():  # the same tokens as the loop below
             return _ASCII_WORDS.findall(text.lower())
-        matches = _RUNS.findall(text)
+        matches: Iterable[Sequence[str]] = _RUNS.findall(text)
     else:
         matches = (match.groups() for match in _RUNS.finditer(text))
     tokens: list[str] = []

@@ -204,7 +204,7 @@ def points_image(points: np.ndarray, codes: np.ndarray, width: int, height: int,
     low, high = limits
     x = np.clip(((points[:, 0] - low) / (high - low) * width).astype(np.int64), 0, width - 1)
     y = np.clip(((points[:, 1] - low) / (high - low) * height).astype(np.int64), 0, height - 1)
-    top = np.full(width * height, -1, dtype=np.int64)  # pixel -> the last point on it
+    top: np.ndarray = np.full(width * height, -1, dtype=np.int64)  # pixel -> the last point on it
     np.maximum.at(top, y * width + x, np.arange(len(points), dtype=np.int64))
     top = top.reshape(height, width)
     grown = top.copy()

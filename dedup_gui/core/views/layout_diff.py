@@ -19,12 +19,12 @@ from dataclasses import dataclass, replace
 import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
-from dedup_gui.core.text.align import plain_distance
 from dedup_gui.core.extraction.dom_text import lxml_facts
-from dedup_gui.core.pipeline.page_html import read_page_tree
-from dedup_gui.core.pipeline.measures import tag_string
-from dedup_gui.core.model import Page
 from dedup_gui.core.extraction.template import content_span, template_tags
+from dedup_gui.core.model import Page
+from dedup_gui.core.pipeline.measures import tag_string
+from dedup_gui.core.pipeline.page_html import read_page_tree
+from dedup_gui.core.text.align import plain_distance
 
 REGIONS = ("head", "header", "nav", "main", "aside", "footer", "body")
 #: Largest alignment (elements of a x elements of b) computed in full: 10,000 elements a side.
@@ -238,7 +238,10 @@ def layout_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
         keep = int((ALIGN_LIMIT) ** 0.5)
         notes.append(f"only the first {keep:,} elements of each page are aligned ({n:,} and {m:,} in all)")
         n, m = min(n, keep), min(m, keep)
-    runs = [LayoutRun(_OPS[tag], a0, a1, b0, b1) for tag, a0, a1, b0, b1 in Levenshtein.opcodes(sa[:n], sb[:m])]
+    runs = [
+        LayoutRun(_OPS[op.tag], op.src_start, op.src_end, op.dest_start, op.dest_end)
+        for op in Levenshtein.opcodes(sa[:n], sb[:m])
+    ]
     changed: Counter[str] = Counter()
     total: Counter[str] = Counter(a.regions[:n]) + Counter(b.regions[:m])
     for r in runs:

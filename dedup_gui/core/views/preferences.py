@@ -48,7 +48,7 @@ def _number(value: object, integer: bool) -> float | int | None:
     if isinstance(value, bool):
         return None
     try:
-        number = float(value)  # QSettings' INI files hand back strings
+        number = float(value)  # type: ignore[arg-type]  # QSettings' INI files hand back strings; others raise
     except (TypeError, ValueError):
         return None
     if not math.isfinite(number):

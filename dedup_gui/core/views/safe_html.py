@@ -51,7 +51,7 @@ MAX_HTML_CHARS = 1_000_000
 MAX_TABLE_NESTING = 8
 #: Runs of more characters than this without whitespace get zero-width spaces, so lines can break.
 WORD_BREAK = 100
-_LONG_RUN = re.compile(r"\S{%d,}" % (WORD_BREAK + 1))
+_LONG_RUN = re.compile(rf"\S{{{WORD_BREAK + 1},}}")
 #: Attributes whose numbers size the layout, and the largest value kept for each.
 SIZE_LIMITS = {
     "width": 4000, "height": 4000, "border": 20, "cellpadding": 50, "cellspacing": 50,
@@ -281,7 +281,7 @@ def data_image_bytes(url: str) -> bytes | None:
         the URL's media type says); ``None`` when it is not a ``data:`` URL, is malformed, holds
         anything else (SVG included), or exceeds :data:`MAX_IMAGE_BYTES`.
     """
-    if not url[:5].lower() == "data:" or "," not in url:
+    if url[:5].lower() != "data:" or "," not in url:
         return None
     header, payload = url[5:].split(",", 1)
     params = [p.strip().lower() for p in header.split(";")]

@@ -272,8 +272,10 @@ def find_pair(result: ScanResult | None, left: str, right: str) -> int | None:
     Returns:
         int | None.
     """
+    if result is None:
+        return None
     wanted = {left.replace("\\", "/"), right.replace("\\", "/")}
-    for i, pair in enumerate(result.pairs if result is not None else ()):
+    for i, pair in enumerate(result.pairs):
         if {result.pages[pair.left].path, result.pages[pair.right].path} == wanted:
             return i
     return None

@@ -14,11 +14,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from PySide6.QtCore import QEvent, Qt  # noqa: E402
-from PySide6.QtGui import QPalette  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (  # noqa: E402
     QWidget,
 )
 
-from dedup_gui.core.atomic import atomic_write_bytes  # noqa: E402
-from dedup_gui.core.views.charts import DARK, LIGHT, Palette  # noqa: E402
-from dedup_gui.gui.plain import plain_message_box  # noqa: E402
+from dedup_gui.core.atomic import atomic_write_bytes
+from dedup_gui.core.views.charts import DARK, LIGHT, Palette
+from dedup_gui.gui.plain import plain_message_box
 
 #: Chart file formats offered by "Save chart…": dialog filter -> suffix.
 CHART_FORMATS = {"PNG image (*.png)": ".png", "SVG image (*.svg)": ".svg"}

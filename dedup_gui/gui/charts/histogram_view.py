@@ -13,16 +13,15 @@ import numpy as np
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox
 
-from dedup_gui.core.views.charts import Palette, histogram_figure
 from dedup_gui.core.columns import distance_counts_by_type
-from dedup_gui.core.views.histogram import result_histogram
 from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.progress import CancelToken
+from dedup_gui.core.views.charts import Palette, histogram_figure
+from dedup_gui.core.views.histogram import result_histogram
 from dedup_gui.core.views.selection import bar_text, distance_at
 from dedup_gui.gui.charts.chart_view import ChartView
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.worker import QtProgress
-
 
 #: How long after a result arrives a hidden histogram starts counting (ms).
 HIDDEN_START_DELAY_MS = 1000

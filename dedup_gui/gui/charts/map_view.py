@@ -16,8 +16,8 @@ import numpy as np
 from matplotlib.backend_bases import MouseButton
 from PySide6.QtCore import Signal
 
-from dedup_gui.core.views.charts import Palette, map_figure, map_points
 from dedup_gui.core.model import ScanResult
+from dedup_gui.core.views.charts import Palette, map_figure, map_points
 from dedup_gui.core.views.selection import hover_text, nearest_point, points_near
 from dedup_gui.gui.charts.chart_view import ChartView
 

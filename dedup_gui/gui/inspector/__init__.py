@@ -15,7 +15,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
-
 from dedup_gui.gui.inspector.fingerprints_view import FingerprintsView
 from dedup_gui.gui.inspector.layout_diff_view import LayoutDiffView
 from dedup_gui.gui.inspector.rendered_view import RenderedView

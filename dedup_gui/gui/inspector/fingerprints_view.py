@@ -22,13 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dedup_gui.core.fingerprints.simhash import BITS, hamming_distance, to_bits
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
-from dedup_gui.core.fingerprints.simhash import BITS, hamming_distance, to_bits
-from dedup_gui.gui.plain import plain_tooltip
-
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label
+from dedup_gui.gui.plain import plain_tooltip
 
 #: Cell fill by (bit, differs): 1 bits dark, 0 bits light; differing bits red.
 CELL_COLORS = {

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QHeaderView, QTableView, QVBoxLayout, QWidget
 
-from dedup_gui.core.views.layout_diff import LayoutDiff, PageLayout, page_layout, template_diff
-from dedup_gui.core.pipeline.loading import PageReadError
-from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.extraction.template import CONTENT_TAG
-
+from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
+from dedup_gui.core.pipeline.loading import PageReadError
+from dedup_gui.core.views.layout_diff import LayoutDiff, PageLayout, page_layout, template_diff
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, plain_label
 

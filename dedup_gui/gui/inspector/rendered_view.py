@@ -18,8 +18,14 @@ from PySide6.QtWidgets import QScrollArea, QSplitter, QStackedWidget, QVBoxLayou
 
 from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.views.safe_html import ResourceRequest
-from dedup_gui.export.render_process import TILE_HEIGHT, RenderCancelled, RenderError, Rendered, RenderService, render_service
-
+from dedup_gui.export.render_process import (
+    TILE_HEIGHT,
+    RenderCancelled,
+    Rendered,
+    RenderError,
+    RenderService,
+    render_service,
+)
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
 

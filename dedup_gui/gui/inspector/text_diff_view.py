@@ -36,9 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.text.diff import DiffChunk, TextDiff, text_diff
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
-
+from dedup_gui.core.text.diff import DiffChunk, TextDiff, text_diff
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, QtPositions, displayed, pane_text
 from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, percent, plain_label

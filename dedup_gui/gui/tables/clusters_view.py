@@ -26,9 +26,15 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
-from dedup_gui.core.views.charts import TYPE_COLORS
-from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, KeepCluster, keep_clusters_of, link_label
 from dedup_gui.core.model import ScanResult
+from dedup_gui.core.pipeline.keep_clusters import (
+    IDENTICAL_BYTES,
+    IDENTICAL_TEXT,
+    KeepCluster,
+    keep_clusters_of,
+    link_label,
+)
+from dedup_gui.core.views.charts import TYPE_COLORS
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
 
 _Index = QModelIndex | QPersistentModelIndex

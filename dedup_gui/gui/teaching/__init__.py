@@ -22,7 +22,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
-
 from dedup_gui.gui.teaching.gallery_view import GalleryView
 from dedup_gui.gui.teaching.hamming_view import HammingView
 from dedup_gui.gui.teaching.jaccard_view import JaccardView

@@ -13,10 +13,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
-from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.fingerprints.simhash import block_keys
+from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
-
 from dedup_gui.gui.teaching.widgets import BIT_FILL, DIFFER, DIFFER_TINT, CellGrid, CellRow, PageChooser, plain_label
 
 BITS = 64

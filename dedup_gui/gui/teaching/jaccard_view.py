@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.teaching.charts import convergence_figure
 from dedup_gui.core.teaching.jaccard_steps import (
     TOY_TEXT_A,
     TOY_TEXT_B,
@@ -32,9 +34,6 @@ from dedup_gui.core.teaching.jaccard_steps import (
     shingle_comparison,
     toy_example,
 )
-from dedup_gui.core.model import ScanResult
-from dedup_gui.core.teaching.charts import convergence_figure
-
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.widgets import FigurePanel, PageChooser, blend, default_pair_paths, plain_label
 

@@ -35,7 +35,6 @@ from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate
 from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods, pr_figure
 from dedup_gui.core.model import TYPE_ORDER
 from dedup_gui.core.progress import CancelToken, ScanCancelled
-
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.widgets import FigurePanel, blend, plain_label
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from PySide6.QtCore import QRectF, QSize, Qt, Signal  # noqa: E402
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen  # noqa: E402
-from PySide6.QtWidgets import (  # noqa: E402
+from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+from matplotlib.figure import Figure
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (  # noqa: E402
     QWidget,
 )
 
-from dedup_gui.core.views.charts import Palette  # noqa: E402
-from dedup_gui.core.model import Page, ScanResult  # noqa: E402
-from dedup_gui.gui.charts.chart_view import ask_chart_path, chart_palette, save_figure  # noqa: E402
-from dedup_gui.gui.plain import plain_message_box  # noqa: E402
+from dedup_gui.core.model import Page, ScanResult
+from dedup_gui.core.views.charts import Palette
+from dedup_gui.gui.charts.chart_view import ask_chart_path, chart_palette, save_figure
+from dedup_gui.gui.plain import plain_message_box
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
 BIT_FILL = {1: QColor("#263238"), 0: QColor("#eceff1")}
