@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from concurrent.futures import Executor
 
 from rapidfuzz.distance import Levenshtein
 
@@ -140,22 +141,54 @@ class PairMeasurer:
             found = self._templates[id(page)] = tag_string(template_tags(page.tag_sequence, page.content_span))
         return found
 
+    @staticmethod
+    def _text_key(a: Page, b: Page) -> tuple[str, str]:
+        return (a.text_hash, b.text_hash) if a.text_hash <= b.text_hash else (b.text_hash, a.text_hash)
+
+    def _text_measures(self, a: Page, b: Page, content: float | None = None) -> tuple[float, float, float]:
+        if content is None:
+            content = text_similarity(self._text(a), self._text(b))
+        return content, containment(a.shingles, b.shingles), jaccard(a.shingles, b.shingles)
+
+    def prepare(self, pairs: Sequence[tuple[Page, Page]], pool: Executor | None = None) -> None:
+        """Measure the main texts of many pairs at once, so that the calls for these pairs only
+        look them up: the Levenshtein distances run in ``pool``'s threads (rapidfuzz computes
+        large ones with the GIL released, :func:`~dedup_gui.core.text.align.plain_distance`, so
+        they run on several cores at once).
+
+        Args:
+            pairs: ``(left, right)`` pages about to be measured (at most about
+                :data:`CACHE_PAGES`: the texts of each call are kept until the next one).
+            pool: a thread pool; ``None`` measures in this thread.
+        """
+        jobs: dict[tuple[str, str], tuple[Page, Page]] = {}
+        for a, b in pairs:
+            if a.sha1 != b.sha1 and a.has_text and b.has_text:
+                key = self._text_key(a, b)
+                if key not in self._text_scores:
+                    jobs.setdefault(key, (a, b))
+        if len(self._text_scores) + len(jobs) > self.CACHE_PAGES:
+            self._text_scores.clear()
+        texts = [(self._text(a), self._text(b)) for a, b in jobs.values()]
+        if pool is None or len(jobs) < 2:
+            contents = [text_similarity(ta, tb) for ta, tb in texts]
+        else:
+            contents = list(pool.map(lambda ab: text_similarity(*ab), texts))
+        for (key, (a, b)), content in zip(jobs.items(), contents):
+            self._text_scores[key] = self._text_measures(a, b, content)
+
     def __call__(self, a: Page, b: Page) -> PairScores:
         """The :class:`PairScores` of pages ``a`` (left) and ``b`` (right)."""
         both_text = a.has_text and b.has_text
         if a.sha1 == b.sha1:
             return PairScores(1.0, 1.0, 1.0, 0, 1.0, identical_bytes=True, both_have_text=both_text)
         if both_text:
-            key = (a.text_hash, b.text_hash) if a.text_hash <= b.text_hash else (b.text_hash, a.text_hash)
+            key = self._text_key(a, b)
             found = self._text_scores.get(key)
             if found is None:
                 if len(self._text_scores) >= self.CACHE_PAGES:
                     self._text_scores.clear()
-                found = self._text_scores[key] = (
-                    text_similarity(self._text(a), self._text(b)),
-                    containment(a.shingles, b.shingles),
-                    jaccard(a.shingles, b.shingles),
-                )
+                found = self._text_scores[key] = self._text_measures(a, b)
             content, contained, jac = found
         else:
             content = contained = jac = 0.0

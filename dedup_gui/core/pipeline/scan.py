@@ -9,7 +9,9 @@ folder is only read.
 from __future__ import annotations
 
 import gc
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -84,6 +86,19 @@ def pair_cache_key(a: Page, b: Page) -> tuple[str, str]:
     return (ka, kb) if ka <= kb else (kb, ka)
 
 
+#: Candidate pairs whose texts are measured together (:meth:`PairMeasurer.prepare`): large
+#: enough to keep every core busy, small enough for a cancel to be felt within a second or two.
+MEASURE_BATCH = 256
+
+
+def _measure_threads() -> int:
+    """Threads for the pair measures: one per core this process may use (int)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def score_pairs(
     pages: list[Page],
     candidates: list[tuple[int, int]],
@@ -119,8 +134,13 @@ def score_pairs(
     # walks them all, again and again.  Nothing here makes reference cycles: pause it.
     paused = gc.isenabled()
     gc.disable()
+    pool = ThreadPoolExecutor(max_workers=_measure_threads(), thread_name_prefix="pair-measures")
     try:
         for n, (i, j) in enumerate(candidates):
+            if n % MEASURE_BATCH == 0:  # the next batch's text distances, on every core
+                check_cancel(progress)
+                batch = candidates[n : n + MEASURE_BATCH]
+                measure.prepare([(pages[a], pages[b]) for a, b in batch if key(a, b) not in known], pool)
             if n % step == 0:
                 check_cancel(progress)
                 progress.update(STAGE_MEASURE, n, total)
@@ -132,6 +152,7 @@ def score_pairs(
                 scores = replace(scores, templates_known=not scores.templates_known)  # learned per scan
             pairs.append(Pair(i, j, scores, classify(scores, thresholds)))
     finally:
+        pool.shutdown(cancel_futures=True)
         if paused:
             gc.enable()
     if cache:
