@@ -181,7 +181,9 @@ def cluster_choice(result: ScanResult | None, cluster_id: int, page: int = -1) -
     Returns:
         A :class:`ClusterChoice`, or ``None`` when there is no such cluster.
     """
-    cluster = next((c for c in result.clusters if c.id == cluster_id), None) if result else None
+    if result is None:
+        return None
+    cluster = next((c for c in result.clusters if c.id == cluster_id), None)
     if cluster is None:
         return None
     pairs = cluster_pairs(result, cluster)
@@ -263,7 +265,7 @@ class Session:
 
     def pair_cluster(self, index: int) -> int | None:
         """The id of the cluster holding both pages of pair ``index`` of :attr:`result`, or ``None``."""
-        return pair_cluster(self.result, index, self.cluster_of)
+        return None if self.result is None else pair_cluster(self.result, index, self.cluster_of)
 
     def set_extractor(self, name: str) -> str:
         """Use main-content extractor ``name`` from the next scan on.

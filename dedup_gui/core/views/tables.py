@@ -314,8 +314,8 @@ class PairsTable(TableState):
     def sort_keys(self, col: int) -> np.ndarray:
         """Sort keys of every pair for column ``col`` (shape (pairs,)): the pages' path ranks,
         the type codes, the score columns, the clusters (-1 = none)."""
-        columns = self._columns
-        if columns is None:
+        columns, result = self._columns, self._result
+        if columns is None or result is None:
             return np.zeros(0, dtype=np.int64)
         if col <= 1:
             ranks = text_ranks(self._names)
@@ -323,7 +323,7 @@ class PairsTable(TableState):
         if col == 2:
             return columns.type_code
         if col == 8:
-            return pair_clusters(self._result, self._page_clusters)
+            return pair_clusters(result, self._page_clusters)
         return getattr(columns, _SCORE_COLUMNS[col])
 
     def tone(self, record: int) -> str | None:
