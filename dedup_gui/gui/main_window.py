@@ -12,117 +12,42 @@ cluster filters or selects in the tables.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication
-from PySide6.QtWidgets import (
-    QApplication,
-    QDockWidget,
-    QFileDialog,
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QTabWidget,
-    QWidget,
-)
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
 
-from dedup_gui.core.columns import pair_columns, type_counts
-from dedup_gui.core.extraction.extract import EXTRACTORS
-from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
-from dedup_gui.core.pipeline.cache import clear_cache
-from dedup_gui.core.pipeline.classify import reclassify
-from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
-from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
-from dedup_gui.core.views.selection import cluster_pairs, find_pair, first_pair_of_page, pair_cluster, pairs_at_distance
-from dedup_gui.gui import worker
+from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summarize: re-exported)
+    APP_NAME,
+    Session,
+    cluster_choice,
+    distance_filter,
+    reclassify_with_columns,
+    scan_stages,
+    summarize,
+    tab_title,
+)
 from dedup_gui.gui.charts.histogram_view import HistogramView
 from dedup_gui.gui.charts.map_view import MapView
-from dedup_gui.gui.export_dialog import ExportDialog, ExportRunner, shown_pairs
-from dedup_gui.gui.file_actions import dropped_folder
-from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
+from dedup_gui.gui.export_dialog import ExportRunner
 from dedup_gui.gui.inspector import PairInspector
-from dedup_gui.gui.inspector.jobs import LatestJob, collect_unfrozen, freeze_long_lived
-from dedup_gui.gui.plain import plain_message_box
+from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
 from dedup_gui.gui.scan_status import ScanStatus
-from dedup_gui.gui.settings import AppSettings, restore_window_layout, save_window_layout
+from dedup_gui.gui.settings import AppSettings, restore_window_layout
 from dedup_gui.gui.tables.clusters_view import ClustersView
 from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_panel import TablePanel
-from dedup_gui.gui.teaching import TeachingWindow
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
+from dedup_gui.gui.window_actions import WindowActions
 from dedup_gui.gui.window_menus import build_menus
+from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pair_columns  # noqa: F401
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
-APP_NAME = "Duplicate Page Inspector"
-_QUEUED = Qt.ConnectionType.QueuedConnection
 
-
-def summarize(result: ScanResult) -> str:
-    """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs ..."``,
-    followed by the scan's notes (str)."""
-    counts = type_counts(result)
-    duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
-    files = len(result.pages) + len(result.errors)
-
-    def count(n: int, noun: str) -> str:
-        return f"{n:,} {noun}" + ("" if n == 1 else "s")
-
-    line = (
-        f"Scanned {count(files, 'file')}: {count(duplicates, 'duplicate pair')} in "
-        f"{count(len(result.clusters), 'cluster')}, {count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
-    )
-    return "".join([line, *(f". Note: {note}" for note in result.notes)])
-
-
-def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:
-    """The steps a scan with ``settings`` goes through, as ``(name, weight)`` for the progress
-    bar (:class:`~dedup_gui.core.progress.OverallProgress`): without the feature cache there is
-    no cache lookup step."""
-    return tuple(s for s in SCAN_STAGES if settings.use_cache or s[0] != STAGE_CACHE)
-
-
-def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
-    """``scan_fn``, followed in the scan's own thread by building the result's pair columns
-    (:func:`~dedup_gui.core.columns.pair_columns`) and keep clusters
-    (:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`).  The tables, the charts and the
-    cluster tree sort, filter and count with them; built there, they cost the GUI thread nothing
-    when the result arrives (about half a second per million pairs).
-
-    Args:
-        scan_fn: a scan function (:data:`~dedup_gui.gui.worker.ScanFunction`), or ``None`` for
-            :func:`dedup_gui.gui.worker.scan_folder` (looked up when the scan starts).
-
-    Returns:
-        A scan function with the same arguments, result and exceptions.
-    """
-
-    def scan(*args) -> ScanResult:
-        """Scan, then build the pair columns (in the scan's thread)."""
-        result = (scan_fn or worker.scan_folder)(*args)
-        pair_columns(result).build_all()
-        keep_clusters_of(result)  # what the cluster tree says to keep, also built here
-        return result
-
-    return scan
-
-
-def reclassify_with_columns(result: ScanResult, thresholds: Thresholds) -> ScanResult:
-    """:func:`~dedup_gui.core.pipeline.classify.reclassify`, then the new result's pair columns and keep
-    clusters are built (in the calling thread: the window runs this as a background job).
-
-    Returns:
-        The re-classified :class:`ScanResult`.
-    """
-    new = reclassify(result, thresholds)
-    pair_columns(new).build_all()
-    keep_clusters_of(new)
-    return new
-
-
-class MainWindow(QMainWindow):
+class MainWindow(ScanControl, WindowActions, QMainWindow):
     """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
@@ -137,9 +62,11 @@ class MainWindow(QMainWindow):
         parent: the Qt parent widget, or ``None``.
 
     Attributes:
+        session: the folder, results, settings and thresholds (:class:`Session`, no Qt).
+        folder: the folder last scanned, or ``None`` (the session's).
         result: the result every view shows (the scan re-classified under the thresholds in
-            force), or ``None``.
-        scan_result: the scan's own result, which threshold changes re-classify.
+            force), or ``None`` (the session's).
+        scan_result: the scan's own result, which threshold changes re-classify (the session's).
 
     Signals:
         scan_ended(str): a scan this window still cares about ended: ``"finished"``,
@@ -161,16 +88,10 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.app_settings = app_settings if app_settings is not None else AppSettings()
         self._scan_fn = scan_fn
-        self._settings = settings or self._remembered_scan_settings()
-        self._thresholds = thresholds or self.app_settings.thresholds()
-        self._scan_id = 0
+        self.session = Session(settings or remembered_settings(self.app_settings),
+                               thresholds or self.app_settings.thresholds())  # fmt: skip
         self._thread: ScanThread | None = None  # the scan whose signals the window follows
         self._threads: list[ScanThread] = []  # every scan thread not yet finished
-        self.folder: str | None = None
-        self.result: ScanResult | None = None
-        self.scan_result: ScanResult | None = None
-        self._previous_result: ScanResult | None = None
-        self._cluster_of: dict[int, int] = {}
         self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
         self._fit_width = 0
         self._showing = 0  # number of the newest result hand-over (_set_result)
@@ -228,7 +149,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.splitter)
 
         self.clusters_view = ClustersView()
-        self.thresholds_panel = ThresholdsPanel(self._thresholds)
+        self.thresholds_panel = ThresholdsPanel(self.session.thresholds)
         self.clusters_dock = self._dock("Clusters", "clusters_dock", self.clusters_view)
         self.thresholds_dock = self._dock("Thresholds", "thresholds_dock", self.thresholds_panel)
         self.resizeDocks([self.clusters_dock], [270], Qt.Orientation.Horizontal)
@@ -262,100 +183,22 @@ class MainWindow(QMainWindow):
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
 
-    # --- scans ------------------------------------------------------------------------------
-
-    def _remembered_scan_settings(self) -> ScanSettings:
-        """Scan settings with the extractor and cache choice the user made last time."""
-        extractor = self.app_settings.text("scan/extractor", ScanSettings().extractor)
-        if extractor not in EXTRACTORS:
-            extractor = ScanSettings().extractor
-        use_cache = self.app_settings.flag("scan/use_cache", True)
-        return dataclasses.replace(ScanSettings(), extractor=extractor, use_cache=use_cache)
+    # --- state ------------------------------------------------------------------------------
 
     @property
-    def scan_settings(self) -> ScanSettings:
-        """The settings the next scan uses (:class:`ScanSettings`)."""
-        return self._settings
+    def folder(self) -> str | None:
+        """The folder last scanned (str), or ``None``."""
+        return self.session.folder
 
-    def set_extractor(self, name: str) -> None:
-        """Use main-content extractor ``name`` (a key of ``EXTRACTORS``) from the next scan on."""
-        self._settings = dataclasses.replace(self._settings, extractor=name)
-        self.app_settings.set_text("scan/extractor", name)
-        self.statusBar().showMessage(f"Extractor: {EXTRACTORS[name]}. Rescan (F5) to apply.", 8000)
+    @property
+    def result(self) -> ScanResult | None:
+        """The result every view shows, or ``None``."""
+        return self.session.result
 
-    def set_use_cache(self, on: bool) -> None:
-        """Read and write the feature cache from the next scan on, or not."""
-        self._settings = dataclasses.replace(self._settings, use_cache=bool(on))
-        self.app_settings.set_flag("scan/use_cache", bool(on))
-
-    def clear_feature_cache(self) -> int:
-        """Delete the feature cache (Scan > Clear Feature Cache); returns the bytes freed."""
-        try:
-            freed = clear_cache(self._settings.cache_dir)
-        except OSError as exc:
-            plain_message_box(QMessageBox.Icon.Warning, "Clear Feature Cache", f"The cache could not be deleted: {exc}", self).exec()
-            return 0
-        self.statusBar().showMessage(f"Feature cache cleared ({freed / 2**20:.1f} MiB freed)", 8000)
-        return freed
-
-    def open_teaching(self) -> None:
-        """Open the teaching window (Teach > Teaching Views) on the current scan; its gallery's
-        "Open in inspector" selects that pair here."""
-        if getattr(self, "teaching_window", None) is None:
-            self.teaching_window = TeachingWindow(self.result, parent=self)
-
-            def open_pair(left: str, right: str) -> None:
-                index = find_pair(self.result, left, right)
-                if index is not None:
-                    self.select_pair(index)
-                    self.raise_()
-                    self.activateWindow()
-
-            self.teaching_window.open_pair.connect(open_pair)
-            self.results_changed.connect(lambda: self.teaching_window.set_result(self.result))
-        else:
-            self.teaching_window.set_result(self.result)
-        self.teaching_window.show()
-        self.teaching_window.raise_()
-
-    def rescan(self) -> None:
-        """Scan the current folder again (Scan > Rescan)."""
-        if self.folder:
-            self.start_scan(self.folder)
-
-    def start_scan(self, folder: str | Path) -> None:
-        """Scan ``folder`` in a worker thread, cancelling a scan that is still running."""
-        self._abandon_scan()
-        self._scan_id += 1
-        self.folder = str(Path(folder).expanduser().resolve())
-        self.setWindowTitle(f"{self.folder} — {APP_NAME}")
-        self.app_settings.add_recent_folder(self.folder)
-        # A rescan that is cancelled or fails gives the previous result of this folder back.
-        previous = self.scan_result
-        self._previous_result = previous if previous is not None and previous.root == self.folder else None
-        self._set_result(None)
-        collect_unfrozen()  # before the new result is frozen with the garbage of the old one's views
-        thread = ScanThread(self._scan_id, self.folder, self._settings, self._thresholds,
-                            with_pair_columns(self._scan_fn))  # fmt: skip
-        thread.progress.updated.connect(self._on_progress, _QUEUED)
-        thread.succeeded.connect(self._on_succeeded, _QUEUED)
-        thread.failed.connect(self._on_failed, _QUEUED)
-        thread.cancelled.connect(self._on_cancelled, _QUEUED)
-        thread.finished.connect(self._reap_threads, _QUEUED)
-        self._thread = thread
-        self._threads.append(thread)
-        self.scan_status.start(self.folder, scan_stages(self._settings))
-        thread.start()
-
-    def cancel_scan(self) -> None:
-        """Ask the running scan, if any, to stop; the window then says "Scan cancelled"."""
-        if self._thread is not None:
-            self._thread.cancel()
-            self.scan_status.cancelling()
-
-    def is_scanning(self) -> bool:
-        """Whether a scan the window follows is running (bool)."""
-        return self._thread is not None
+    @property
+    def scan_result(self) -> ScanResult | None:
+        """The scan's own result, which threshold changes re-classify, or ``None``."""
+        return self.session.scan_result
 
     def is_showing_result(self) -> bool:
         """Whether a result is still being handed to the views (the clusters, the charts and
@@ -368,120 +211,16 @@ class MainWindow(QMainWindow):
                 or self.thresholds_panel.is_pending() or self.histogram_view.is_busy()
                 or self.exporter.is_running())  # fmt: skip
 
-    def open_folder(self) -> None:
-        """Ask for a folder (File > Open Folder…) and scan it."""
-        start = self.folder or str(Path.home())
-        folder = QFileDialog.getExistingDirectory(self, "Open Folder", start)
-        if folder:
-            self.start_scan(folder)
-
-    def open_recent(self, folder: str) -> None:
-        """Scan a folder from File > Open Recent (or say that it is gone and forget it)."""
-        if Path(folder).is_dir():
-            self.start_scan(folder)
-            return
-        self.app_settings.set_recent_folders([f for f in self.app_settings.recent_folders() if f != folder])
-        box = plain_message_box(QMessageBox.Icon.Warning, "Folder not found", f"The folder no longer exists:\n{folder}",
-                                self)
-        box.open()
-
-    def shutdown(self) -> None:
-        """Cancel every running scan and wait for its thread to end (before the window goes)."""
-        self._abandon_scan()
-        self._reclassify_job.cancel()
-        self.histogram_view.shutdown()
-        self.exporter.cancel()
-        for thread in self._threads:
-            thread.wait()
-        self._threads.clear()
-
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt API)
-        """Remember the layout, stop the scans (:meth:`shutdown`), then close."""
-        save_window_layout(self, self.app_settings)
-        self.shutdown()
-        super().closeEvent(event)
-
-    def _abandon_scan(self) -> None:
-        if self._thread is not None:
-            self._thread.cancel()
-            self._thread = None
-        self._reap_threads()
-
-    def _reap_threads(self) -> None:
-        # isFinished() is already True while the thread emits finished(): join it before the
-        # last reference goes, or Qt aborts with "QThread: Destroyed while thread is still running"
-        running = []
-        for thread in self._threads:
-            if thread.isFinished():
-                thread.wait()
-            else:
-                running.append(thread)
-        self._threads = running
-
-    def _is_current(self, scan_id: int) -> bool:
-        return self._thread is not None and scan_id == self._scan_id
-
-    def _on_progress(self, scan_id: int, stage: str, done: int, total: int) -> None:
-        if self._is_current(scan_id) and not self._thread.token.is_set():
-            self.scan_status.update_progress(stage, done, total)
-
-    def _on_succeeded(self, scan_id: int, result: ScanResult) -> None:
-        if not self._is_current(scan_id):
-            return
-        self._thread = None
-        self._previous_result = None
-        freeze_long_lived()  # before collection resumes (the scan thread's end resumes it)
-        self.scan_status.finish(summarize(result))
-
-        def shown() -> None:
-            if result.thresholds != self._thresholds:  # changed while the scan ran
-                self.apply_thresholds(self._thresholds)
-            self.scan_ended.emit("finished")
-
-        self._set_result(result, shown)
-
-    def _on_cancelled(self, scan_id: int) -> None:
-        if not self._is_current(scan_id):
-            return
-        self._thread = None
-        restored = self._restore_previous_result()
-        self.scan_status.finish("Scan cancelled" + ("; showing the previous scan" if restored else ""))
-        self.scan_ended.emit("cancelled")
-
-    def _restore_previous_result(self) -> bool:
-        """Show the folder's previous result again after a cancelled or failed rescan (bool:
-        whether there was one)."""
-        previous, self._previous_result = self._previous_result, None
-        if previous is None:
-            return False
-        self._set_result(previous)
-        if previous.thresholds != self._thresholds:
-            self.apply_thresholds(self._thresholds)  # after the hand-over: its job is not cancelled
-        return True
-
-    def _on_failed(self, scan_id: int, message: str, details: str) -> None:
-        if not self._is_current(scan_id):
-            return
-        self._thread = None
-        restored = self._restore_previous_result()
-        self.scan_status.finish(f"Scan failed: {message}" + ("; showing the previous scan" if restored else ""))
-        box = plain_message_box(QMessageBox.Icon.Critical, "Scan failed", f"The scan of {self.folder} failed:\n\n{message}",
-                                self)
-        box.setDetailedText(details)
-        box.open()  # not modal to the application: the window stays usable
-        self.error_box = box
-        self.scan_ended.emit("failed")
-
     # --- thresholds -------------------------------------------------------------------------
 
     def thresholds(self) -> Thresholds:
         """The thresholds in force (:class:`Thresholds`)."""
-        return self._thresholds
+        return self.session.thresholds
 
     def apply_thresholds(self, thresholds: Thresholds) -> None:
         """Re-classify the scan under ``thresholds`` in the background, then update every view
         (:attr:`results_changed` follows).  The thresholds are remembered."""
-        self._thresholds = thresholds
+        self.session.thresholds = thresholds
         self.app_settings.set_thresholds(thresholds)
         if self.thresholds_panel.thresholds() != thresholds:
             self.thresholds_panel.set_thresholds(thresholds)
@@ -490,7 +229,7 @@ class MainWindow(QMainWindow):
         self._reclassify_job.submit(reclassify_with_columns, self.scan_result, thresholds)
 
     def _on_reclassified(self, result: ScanResult) -> None:
-        if self.scan_result is None or result.pages is not self.scan_result.pages:
+        if not self.session.is_current(result):
             return  # from a scan that is no longer shown
         self._update_result(result)
         self.results_changed.emit()
@@ -508,9 +247,7 @@ class MainWindow(QMainWindow):
         self._reclassify_job.cancel()
         self._showing += 1
         showing = self._showing
-        self.scan_result = result
-        self.result = result
-        self._cluster_of = {} if result is None else result.cluster_of()
+        self.session.show(result)
         for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
             panel.clear_record_filter()
             panel.model.set_result(result)
@@ -579,8 +316,7 @@ class MainWindow(QMainWindow):
 
     def _update_result(self, result: ScanResult) -> None:
         """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""
-        self.result = result
-        self._cluster_of = result.cluster_of()
+        self.session.update(result)
         for panel in (self.pairs_panel, self.pages_panel):
             if panel.record_filter_label().startswith("Cluster"):
                 panel.clear_record_filter()  # clusters are numbered anew
@@ -609,7 +345,7 @@ class MainWindow(QMainWindow):
         self.inspector.set_pair(self.result, pair, self.result.thresholds)
         self.map_view.select_pair(index)
         self.histogram_view.set_selected_distance(pair.scores.hamming_distance)
-        cluster = pair_cluster(self.result, index, self._cluster_of)
+        cluster = self.session.pair_cluster(index)
         if cluster is None or self.clusters_view.highlighted_cluster() != cluster:
             self.clusters_view.highlight_cluster(cluster)
 
@@ -628,142 +364,32 @@ class MainWindow(QMainWindow):
         """Show only the pairs at Hamming ``distance`` in the pairs table (a clearable chip)."""
         if self.result is None:
             return
-        empty = (
-            f"No candidate pair is {distance} bits apart. The histogram counts every pair of pages; this table lists "
-            "only the candidate pairs, the ones the scan compared."
-        )
-        self.pairs_panel.set_record_filter(pairs_at_distance(self.result, distance), f"Hamming distance = {distance}", empty)
+        chosen = distance_filter(self.result, distance)
+        self.pairs_panel.set_record_filter(chosen.records, chosen.label, chosen.empty)
         self.tabs.setCurrentWidget(self.pairs_panel)
         if self.pairs_panel.current_record() < 0:
             self.pairs_panel.select_first_row()
 
     def _on_cluster_chosen(self, cluster_id: int, page: int) -> None:
-        cluster = next((c for c in self.result.clusters if c.id == cluster_id), None) if self.result else None
-        if cluster is None:
+        choice = cluster_choice(self.result, cluster_id, page)
+        if choice is None:
             return
-        pairs = cluster_pairs(self.result, cluster)
-        label = f"Cluster {cluster_id}"
-        self.pairs_panel.set_record_filter(pairs, label)
-        self.pages_panel.set_record_filter(cluster.pages, label)
+        self.pairs_panel.set_record_filter(choice.pairs, choice.label)
+        self.pages_panel.set_record_filter(choice.pages, choice.label)
         if page >= 0 and self.tabs.currentWidget() is self.pages_panel:
             self.pages_panel.select_record(page)
             return
         if not isinstance(self.tabs.currentWidget(), TablePanel):
             self.tabs.setCurrentWidget(self.pairs_panel)
-        current = self.current_pair_index()
-        if page >= 0:
-            target = first_pair_of_page(self.result, page, among=pairs)
-        else:
-            target = current if current in pairs else (pairs[0] if pairs else None)
+        current = self.current_pair_index()  # after the filter, which may have hidden it
+        target = choice.target(current)
         if target is not None and target != current:
             self.pairs_panel.select_record(target)
         if page >= 0:
             self.pages_panel.select_record(page)
 
-    def focus_inspector(self) -> None:
-        """Move the keyboard focus into the inspector's current tab (Enter on a pair)."""
-        view = self.inspector.currentWidget()
-        (view or self.inspector).setFocus(Qt.FocusReason.ShortcutFocusReason)
-        if view is not None:
-            view.focusNextChild()
-
-    def show_tab(self, widget: QWidget) -> None:
-        """Show the top tab holding ``widget`` and give it the focus."""
-        self.tabs.setCurrentWidget(widget)
-        target = widget.view if isinstance(widget, TablePanel) else widget.canvas
-        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def focus_filter(self) -> None:
-        """Move the focus to the file-name filter of the shown table (Ctrl+F)."""
-        panel = self.tabs.currentWidget()
-        if not isinstance(panel, TablePanel):
-            panel = self.pairs_panel
-            self.tabs.setCurrentWidget(panel)
-        panel.text_filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        panel.text_filter.selectAll()
-
     def _update_tab_titles(self, *_args) -> None:
         for panel, name in ((self.pairs_panel, "Pairs"), (self.pages_panel, "Pages"),
                             (self.errors_panel, "Errors")):  # fmt: skip
-            shown, total = panel.model.rowCount(), panel.model.record_count()
-            count = f"{total:,}" if shown == total else f"{shown:,} of {total:,}"
-            self.tabs.setTabText(self.tabs.indexOf(panel), f"{name} ({count})")
-
-    # --- images -----------------------------------------------------------------------------
-
-    def current_view(self) -> QWidget:
-        """The view "Save View as Image" saves: the inspector tab or side panel that has the
-        keyboard focus, else the shown top tab (QWidget)."""
-        focus = QApplication.focusWidget()
-        for container, view in ((self.inspector, self.inspector.currentWidget()),
-                                (self.clusters_dock, self.clusters_view),
-                                (self.thresholds_dock, self.thresholds_panel)):  # fmt: skip
-            if focus is not None and view is not None and (focus is container or container.isAncestorOf(focus)):
-                return view
-        return self.tabs.currentWidget()
-
-    def save_image(self, widget: QWidget, path: str | Path) -> Path:
-        """Save an image of ``widget`` as PNG at ``path`` (atomically); return the path."""
-        return save_widget_image(widget, path)
-
-    def ask_save_image(self, widget: QWidget | None = None) -> None:
-        """Ask for a PNG file name and save an image of ``widget`` (the current view) there."""
-        folder = ask_save_widget_image(self, widget or self.current_view(), self._image_dir)
-        if folder is not None:
-            self._image_dir = folder
-
-    # --- export ------------------------------------------------------------------------------
-
-    def ask_export(self) -> None:
-        """File > Export…: ask for a format, the scope and a file, then export in the background."""
-        if self.result is None:
-            return
-        folder = str(Path(self._image_dir))
-        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self)
-        if dialog.exec() != ExportDialog.DialogCode.Accepted:
-            return
-        fmt, path, only_shown = dialog.choice()
-        if path:
-            self._image_dir = str(Path(path).parent)
-            self.export_to(path, fmt, only_shown)
-
-    def export_to(self, path: str | Path, fmt: str | None = None, only_shown: bool = False) -> None:
-        """Write a report of the result in force to ``path`` off the GUI thread.
-
-        Args:
-            path: the file to write.
-            fmt: a key of :data:`dedup_gui.export.EXPORT_FORMATS`, or ``None`` for the suffix's.
-            only_shown: export only the pairs the pairs table shows (its filters), in its order.
-        """
-        if self.result is None:
-            return
-        pairs = shown_pairs(self.pairs_panel) if only_shown else None
-        self.exporter.start(self.result, str(path), fmt, pairs)
-
-    def _on_export_failed(self, message: str) -> None:
-        if message == "cancelled":
-            self.statusBar().showMessage("Export cancelled", 8000)
-        else:
-            plain_message_box(QMessageBox.Icon.Warning, "Export failed", message, self).open()
-
-    # --- drag and drop ----------------------------------------------------------------------
-
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        """Accept a folder dragged onto the window."""
-        if dropped_folder(event.mimeData()):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dragMoveEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        """Keep accepting a dragged folder while it moves over the window."""
-        self.dragEnterEvent(event)
-
-    def dropEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        """Scan a folder dropped onto the window."""
-        folder = dropped_folder(event.mimeData())
-        if folder:
-            event.acceptProposedAction()
-            self.start_scan(folder)
-        else:
-            event.ignore()
+            title = tab_title(name, panel.model.rowCount(), panel.model.record_count())
+            self.tabs.setTabText(self.tabs.indexOf(panel), title)

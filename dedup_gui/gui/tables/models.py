@@ -1,86 +1,26 @@
-"""The table models over a :class:`~dedup_gui.core.model.ScanResult`: pages, pairs, errors.
+"""The Qt table models over a :class:`~dedup_gui.core.model.ScanResult`: pages, pairs, errors.
 
-The models only adapt the engine's records for display (numbers with 3 decimals, numbers as
-numbers for sorting) and give the base class their sort keys and filter masks as NumPy arrays
-(:mod:`dedup_gui.core.columns`); see :class:`~dedup_gui.gui.tables.table_model.ResultTableModel` for
-rows, sorting and filtering.  Page-derived strings are returned as plain data; the views draw
-plain text.
+Each maps a Qt-free table of :mod:`dedup_gui.core.views.tables` (records, cells, sort keys,
+filter masks) to Qt roles through
+:class:`~dedup_gui.gui.tables.table_model.ResultTableModel`; the accessors below pass through.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Any
-
-import numpy as np
-from PySide6.QtGui import QColor
-
-from dedup_gui.core.columns import (
-    DISTINCT_CODE,
-    NO_CLUSTER,
-    TYPE_CODE,
-    PairColumns,
-    page_clusters,
-    pair_clusters,
-    pair_columns,
-    substring_mask,
-    text_ranks,
-)
-from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
-from dedup_gui.gui.tables.table_model import NO_VALUE, ResultTableModel, format_score
-
-_MUTED = QColor(128, 128, 128)
-_ERROR = QColor(176, 32, 32)
-#: The :class:`PairColumns` attribute of each score column of :class:`PairsModel`.
-_SCORE_COLUMNS = {3: "content_similarity", 4: "content_containment", 5: "layout_similarity",
-                  6: "hamming_distance", 7: "jaccard"}  # fmt: skip
+from dedup_gui.core.model import FileError, Page, Pair
+from dedup_gui.core.views.tables import ErrorsTable, PagesTable, PairsTable
+from dedup_gui.gui.tables.table_model import ResultTableModel
 
 
 class PagesModel(ResultTableModel):
-    """One row per file of a scan: the usable pages, then the files that could not be used.
-
-    Columns: file, title, URL, words (main-content tokens), template lines (lines of the
-    extracted text that were the site's template and were taken out, empty when none), SimHash
-    (16 hex digits), cluster, status (``"ok"``, ``"no usable text"`` or the error reason).  Error
-    rows have empty features.
-
-    A page's types (for the type filter) are the duplicate types of the pairs it belongs to, or
-    ``{distinct}`` when it has no duplicate; so "distinct" lists the pages without duplicates.
-    Error rows are shown only without a type filter.
+    """One row per file of a scan (:class:`~dedup_gui.core.views.tables.PagesTable`).
 
     Args:
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status")
-    PATH_COLUMNS = frozenset({0})
-    NUMERIC = frozenset({3, 4, 6})
-    ELASTIC = frozenset({0, 1, 2, 7})
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._result: ScanResult | None = None
-        self._files: list[Page | FileError] = []
-        self._names: list[str] = []
-        self._clusters = np.zeros(0, dtype=np.int32)  # record -> cluster id, NO_CLUSTER for none
-        self._cluster_list: list[int] = []  # the same as Python ints, for data()
-        self._type_bits: np.ndarray | None = None  # record -> bit set of types, built on first use
-        self._root = ""
-
-    def load(self, result: ScanResult | None) -> int:
-        """Take the pages, then the errors, of ``result``; return their number (int)."""
-        self._result = result
-        self._root = "" if result is None else result.root
-        self._files = [] if result is None else [*result.pages, *result.errors]
-        self._names = [f.path.casefold() for f in self._files]
-        self._type_bits = None
-        if result is None:
-            self._clusters = np.zeros(0, dtype=np.int32)
-        else:
-            errors = np.full(len(result.errors), NO_CLUSTER, dtype=np.int32)
-            self._clusters = np.concatenate([page_clusters(result), errors])
-        self._cluster_list = self._clusters.tolist()
-        return len(self._files)
+    TABLE = PagesTable
+    table: PagesTable
 
     def file_at(self, row: int) -> Page | FileError:
         """The :class:`Page` or :class:`FileError` shown in ``row``.
@@ -88,147 +28,22 @@ class PagesModel(ResultTableModel):
         Raises:
             IndexError: no such row.
         """
-        return self._files[self.record(row)]
-
-    def paths_of(self, record: int) -> list[str]:
-        """The absolute path of file ``record`` (a one-item list[str])."""
-        item = self._files[record]
-        if isinstance(item, Page):
-            return [item.abspath]
-        return [os.path.join(self._root, *item.path.split("/"))]
-
-    def display(self, record: int, col: int) -> str:
-        """Text of a cell (str); error rows show only the path and the reason."""
-        item = self._files[record]
-        if col == 0:
-            return item.path
-        if isinstance(item, FileError):
-            return item.reason if col == 7 else ""
-        cluster = self._cluster_list[record]
-        template = item.template_line_count
-        return (
-            item.title,
-            item.url or "",
-            f"{item.word_count:,}",
-            f"{template:,}" if template else "",
-            item.simhash_hex,
-            "" if cluster == NO_CLUSTER else str(cluster),
-            "ok" if item.has_text else "no usable text",
-        )[col - 1]
-
-    def sort_key(self, record: int, col: int) -> Any:
-        """Sort value: words, template lines and cluster as int (empty = -1), other columns as
-        folded text."""
-        if col in (3, 4):
-            item = self._files[record]
-            if not isinstance(item, Page):
-                return NO_VALUE
-            return item.word_count if col == 3 else item.template_line_count
-        if col == 6:
-            return self._cluster_list[record]  # NO_CLUSTER == NO_VALUE
-        return self.display(record, col).casefold()
-
-    def sort_keys(self, col: int) -> np.ndarray:
-        """Sort keys of every file for column ``col``: words, template lines and cluster as
-        ``int64`` (empty = -1), the text columns as ranks of their folded text (shape (files,))."""
-        if col in (3, 4):
-            return np.fromiter((self.sort_key(record, col) for record in range(len(self._files))),
-                               np.int64, len(self._files))  # fmt: skip
-        if col == 6:
-            return self._clusters.astype(np.int64)
-        if col == 0:
-            return text_ranks(self._names)
-        return super().sort_keys(col)
-
-    def foreground(self, record: int) -> QColor | None:
-        """Red for files that could not be used, grey for pages without usable text."""
-        item = self._files[record]
-        if isinstance(item, FileError):
-            return _ERROR
-        return None if item.has_text else _MUTED
-
-    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
-        """Which files have one of these types (``np.bool_``, shape (files,)); error rows have
-        no type."""
-        wanted = sum(1 << TYPE_CODE[t] for t in type_filter)
-        return (self._page_type_bits() & wanted) != 0
-
-    def text_mask(self, text: str) -> np.ndarray:
-        """Which files' paths contain ``text`` (case-folded) (``np.bool_``, shape (files,))."""
-        return substring_mask(self._names, text)
-
-    def _page_type_bits(self) -> np.ndarray:
-        """Bit ``1 << type code`` set for each type of a page's duplicate pairs, or the distinct
-        bit for a page without duplicates; 0 for error rows (``np.uint8``, shape (files,))."""
-        if self._type_bits is None:
-            result = self._result
-            bits = np.zeros(len(self._files), dtype=np.uint8)
-            if result is not None and result.pages:
-                columns = pair_columns(result)
-                codes = columns.type_code
-                duplicate = codes != DISTINCT_CODE
-                flags = np.left_shift(1, codes[duplicate]).astype(np.uint8)
-                np.bitwise_or.at(bits, columns.left[duplicate], flags)
-                np.bitwise_or.at(bits, columns.right[duplicate], flags)
-                pages = bits[: len(result.pages)]
-                pages[pages == 0] = 1 << DISTINCT_CODE
-            self._type_bits = bits
-        return self._type_bits
+        return self.table.file_at(row)
 
 
 class PairsModel(ResultTableModel):
-    """One row per scored pair of a scan; unsorted, in the result's order (most similar first).
-
-    Columns: left, right, type, content similarity, containment, layout similarity, Hamming
-    distance, Jaccard, cluster (shown when both pages are in the same cluster).
-
-    Sorting and filtering read the result's :class:`~dedup_gui.core.columns.PairColumns` (one
-    NumPy array per field, shared with the other views); cells read the :class:`Pair` objects.
+    """One row per scored pair of a scan (:class:`~dedup_gui.core.views.tables.PairsTable`).
 
     Args:
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = (
-        "Left",
-        "Right",
-        "Type",
-        "Content similarity",
-        "Containment",
-        "Layout similarity",
-        "Hamming distance",
-        "Jaccard",
-        "Cluster",
-    )
-    NUMERIC = frozenset(range(3, 9))
-    PATH_COLUMNS = frozenset({0, 1})
-    ELASTIC = frozenset({0, 1})
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._result: ScanResult | None = None
-        self._pages: list[Page] = []
-        self._pairs: list[Pair] = []
-        self._names: list[str] = []
-        self._page_clusters = np.zeros(0, dtype=np.int32)
-        self._cluster_list: list[int] = []  # page -> cluster id as Python ints, for data()
-        self._columns: PairColumns | None = None
-
-    def load(self, result: ScanResult | None) -> int:
-        """Take the pairs of ``result``; return their number (int).  Costs one pass over the
-        pages; the pair columns are built when a sort or filter first needs them."""
-        self._result = result
-        self._pages = [] if result is None else list(result.pages)
-        self._pairs = [] if result is None else result.pairs  # a result is never changed in place
-        self._names = [p.path.casefold() for p in self._pages]
-        self._page_clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
-        self._cluster_list = self._page_clusters.tolist()
-        self._columns = None if result is None else pair_columns(result)
-        return len(self._pairs)
+    TABLE = PairsTable
+    table: PairsTable
 
     def pair_of(self, record: int) -> Pair:
         """The :class:`Pair` of record ``record`` (its index in ``result.pairs``)."""
-        return self._pairs[record]
+        return self.table.pair_of(record)
 
     def pair_at(self, row: int) -> Pair:
         """The :class:`Pair` shown in ``row``.
@@ -236,140 +51,27 @@ class PairsModel(ResultTableModel):
         Raises:
             IndexError: no such row.
         """
-        return self._pairs[self.record(row)]
+        return self.table.pair_at(row)
 
     def pages_of(self, row: int) -> tuple[Page, Page]:
         """The (left, right) :class:`Page` objects of the pair in ``row``."""
-        pair = self.pair_at(row)
-        return self._pages[pair.left], self._pages[pair.right]
-
-    def paths_of(self, record: int) -> list[str]:
-        """The absolute paths of the pair's two files, left then right (list[str])."""
-        pair = self._pairs[record]
-        return [self._pages[pair.left].abspath, self._pages[pair.right].abspath]
+        return self.table.pages_of(row)
 
     def shown_pairs(self) -> list[Pair]:
         """The pairs the rows show, in row order (list[Pair])."""
-        pairs = self._pairs
-        return [pairs[r] for r in self.shown_records().tolist()]
+        return self.table.shown_pairs()
 
     def first_duplicate_record(self) -> int | None:
-        """The result's first (most similar) non-distinct pair, else its first pair, as a
-        record index (int); ``None`` when there are no pairs."""
-        if not self._pairs:
-            return None
-        distinct = DupType.DISTINCT
-        return next((i for i, pair in enumerate(self._pairs) if pair.type is not distinct), 0)
-
-    def _pair_cluster(self, pair: Pair) -> int:
-        cluster = self._cluster_list[pair.left]
-        return cluster if cluster == self._cluster_list[pair.right] else NO_CLUSTER
-
-    def display(self, record: int, col: int) -> str:
-        """Text of a cell (str); similarities with 3 decimals."""
-        pair = self._pairs[record]
-        if col < 2:
-            return self._pages[pair.right if col else pair.left].path
-        if col == 2:
-            return pair.type.label
-        if col == 8:
-            cluster = self._pair_cluster(pair)
-            return "" if cluster == NO_CLUSTER else str(cluster)
-        key = self.sort_key(record, col)
-        if col == 4 and pair.scores.contained_side:  # which page lies inside the other
-            inner = pair.scores.contained_side
-            return f"{format_score(key)} ({inner} in {'right' if inner == 'left' else 'left'})"
-        return str(key) if col == 6 else format_score(key)
-
-    def sort_key(self, record: int, col: int) -> Any:
-        """Sort value: scores as float, Hamming distance and cluster as int (empty = -1), the
-        type in :data:`~dedup_gui.core.model.TYPE_ORDER`, file names as folded text."""
-        pair = self._pairs[record]
-        s = pair.scores
-        if col <= 1:
-            return self._names[pair.right if col else pair.left]
-        if col == 2:
-            return TYPE_CODE[pair.type]
-        if col == 8:
-            return self._pair_cluster(pair)  # NO_CLUSTER == NO_VALUE
-        return (s.content_similarity, s.content_containment, s.layout_similarity,
-                s.hamming_distance, s.jaccard)[col - 3]  # fmt: skip
-
-    def sort_keys(self, col: int) -> np.ndarray:
-        """Sort keys of every pair for column ``col`` (shape (pairs,)): the pages' path ranks,
-        the type codes, the score columns, the clusters (-1 = none)."""
-        columns = self._columns
-        if columns is None:
-            return np.zeros(0, dtype=np.int64)
-        if col <= 1:
-            ranks = text_ranks(self._names)
-            return ranks[columns.right if col else columns.left]
-        if col == 2:
-            return columns.type_code
-        if col == 8:
-            return pair_clusters(self._result, self._page_clusters)
-        return getattr(columns, _SCORE_COLUMNS[col])
-
-    def foreground(self, record: int) -> QColor | None:
-        """Grey for distinct pairs."""
-        return _MUTED if self._pairs[record].type is DupType.DISTINCT else None
-
-    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
-        """Which pairs have one of these types (``np.bool_``, shape (pairs,))."""
-        wanted = np.zeros(len(TYPE_CODE), dtype=np.bool_)
-        wanted[[TYPE_CODE[t] for t in type_filter]] = True
-        return wanted[self._columns.type_code] if self._columns is not None else np.zeros(0, np.bool_)
-
-    def text_mask(self, text: str) -> np.ndarray:
-        """Which pairs have a file name containing ``text`` (case-folded), on either side
-        (``np.bool_``, shape (pairs,)); each page's name is tested once."""
-        if self._columns is None:
-            return np.zeros(0, dtype=np.bool_)
-        pages = substring_mask(self._names, text)
-        return pages[self._columns.left] | pages[self._columns.right]
+        """The result's first non-distinct pair, else its first pair, as a record index (int);
+        ``None`` when there are no pairs."""
+        return self.table.first_duplicate_record()
 
 
 class ErrorsModel(ResultTableModel):
-    """One row per file that could not be used: path and reason.
+    """One row per file that could not be used (:class:`~dedup_gui.core.views.tables.ErrorsTable`).
 
     Args:
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("File", "Reason")
-    PATH_COLUMNS = frozenset({0})
-    ELASTIC = frozenset({0, 1})
-
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._errors: list[FileError] = []
-        self._names: list[str] = []
-        self._root = ""
-
-    def load(self, result: ScanResult | None) -> int:
-        """Take the errors of ``result``; return their number (int)."""
-        self._root = "" if result is None else result.root
-        self._errors = [] if result is None else list(result.errors)
-        self._names = [e.path.casefold() for e in self._errors]
-        return len(self._errors)
-
-    def paths_of(self, record: int) -> list[str]:
-        """The absolute path of error ``record``'s file (a one-item list[str])."""
-        return [os.path.join(self._root, *self._errors[record].path.split("/"))]
-
-    def display(self, record: int, col: int) -> str:
-        """The path (column 0) or the reason (column 1) (str)."""
-        error = self._errors[record]
-        return error.reason if col else error.path
-
-    def sort_key(self, record: int, col: int) -> Any:
-        """Case-folded text of the cell (str)."""
-        return self.display(record, col).casefold()
-
-    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
-        """No error has a duplicate type: nothing passes a type filter (``np.bool_`` zeros)."""
-        return np.zeros(len(self._errors), dtype=np.bool_)
-
-    def text_mask(self, text: str) -> np.ndarray:
-        """Which errors' paths contain ``text`` (case-folded) (``np.bool_``, shape (errors,))."""
-        return substring_mask(self._names, text)
+    TABLE = ErrorsTable

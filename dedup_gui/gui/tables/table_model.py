@@ -1,160 +1,135 @@
-"""The base of the result tables: fixed columns, display/sort roles, and sorting and filtering
-with NumPy, inside the model.
+"""The base of the Qt result table models: a :class:`~dedup_gui.core.views.table_state.TableState`
+mapped to Qt roles.
 
-A table's *records* are its items in the scan result's order (pairs, files, errors).  Its *rows*
-are the records that pass the filters, in the sort order: an array ``row -> record`` and its
-inverse ``record -> row`` (-1 for a hidden record).
-
-* Sorting is one stable ``np.argsort`` of the column's sort keys: numbers as they are, text as
-  ranks of the case-folded strings (computed once per column and result).  Ties keep the
-  result's order in both directions.
-* Filtering is a boolean mask per filter: the type filter (type codes), the file-name filter
-  (each page's name matched once, then mapped to the rows) and the record filter (a histogram
-  bar's or a cluster's records), combined with ``&``.
-* Either change is one layout change of the model: persistent indexes (the selection, the
-  current row) follow their records, or become invalid when their record is hidden.
-
-So a header click or a filter change on a million rows is a few array operations, where a
-``QSortFilterProxyModel`` calls a Python ``filterAcceptsRow`` per row and ``data()`` per
-comparison (seconds).  ``data()`` stays O(1) per cell.
+The table state (Qt-free, tested without a screen) holds the records, the sort, the filters and
+the rows; see :mod:`dedup_gui.core.views.table_state`.  The model turns each of its changes into
+one layout change of the model: persistent indexes (the selection, the current row) follow
+their records, or become invalid when their record is hidden.  So a header click or a filter
+change on a million rows is a few array operations, where a ``QSortFilterProxyModel`` calls a
+Python ``filterAcceptsRow`` per row and ``data()`` per comparison (seconds).  ``data()`` stays
+O(1) per cell.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractItemModel, QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
-from dedup_gui.core.columns import stable_argsort, text_ranks
-from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
-from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.views.table_state import (  # noqa: F401 (re-exported for the views and tests)
+    DUPLICATE_TYPES,
+    ERROR,
+    MUTED,
+    NO_VALUE,
+    TYPE_FILTERS,
+    TableState,
+    TypeFilter,
+    format_score,
+)
 
 #: Role of the sort values: numbers for numeric columns, case-folded text otherwise.
 SORT_ROLE = Qt.ItemDataRole.UserRole
 
-#: A type filter: ``None`` accepts every row, else the set of accepted duplicate types.
-TypeFilter = frozenset[DupType] | None
-
-#: The four duplicate types (every type but ``distinct``).
-DUPLICATE_TYPES: frozenset[DupType] = frozenset(TYPE_ORDER) - {DupType.DISTINCT}
-
-#: Choices of the type filter combo: (label, filter), in display order.
-TYPE_FILTERS: tuple[tuple[str, TypeFilter], ...] = (
-    ("All types", None),
-    *((t.label, frozenset({t})) for t in TYPE_ORDER),
-    ("Duplicates only", DUPLICATE_TYPES),
-)
-
-#: Sort value of an empty numeric cell: sorts before every real value.
-NO_VALUE = -1
-
 _Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_TONES = {MUTED: QColor(128, 128, 128), ERROR: QColor(176, 32, 32)}
 # Rows move or come and go, the columns stay: the horizontal header need not save its sections.
 _ROWS_HINT = QAbstractItemModel.LayoutChangeHint.VerticalSortHint
 _HINTED = ("QList<QPersistentModelIndex>", "QAbstractItemModel::LayoutChangeHint")  # the signal overload
 
 
-def format_score(value: float) -> str:
-    """Format a similarity in [0, 1] with 3 decimals, e.g. ``"0.875"`` (str)."""
-    return f"{value:.3f}"
-
-
 class ResultTableModel(QAbstractTableModel):
-    """Base of the result tables: rows are the filtered records in sort order (see the module).
+    """Base of the result table models: the rows of a :class:`TableState` (see the module).
 
-    Subclasses set :attr:`COLUMNS` (header titles), :attr:`NUMERIC` (right-aligned numeric
-    columns), :attr:`ELASTIC` (text columns that give up width when the table is too wide) and
-    :attr:`PATH_COLUMNS` (file paths),
-    and implement :meth:`load`, :meth:`display`, :meth:`sort_key`, :meth:`type_mask` and
-    :meth:`text_mask`, all in terms of *record* indices (positions in the scan result's order).
-    They may override :meth:`sort_keys` with a vectorized version (the default calls
-    :meth:`sort_key` once per record, once per column and result).
+    Subclasses set :attr:`TABLE`, the table state class; the column constants are its own.
+    Methods in terms of *records* (positions in the scan result's order) pass through to
+    :attr:`table`.
 
     Args:
         parent: the Qt parent object, or ``None``.
+
+    Attributes:
+        table: the table state (:class:`TableState`); change it through the model, so that the
+            views hear of it.
     """
 
+    TABLE: type[TableState] = TableState
     COLUMNS: tuple[str, ...] = ()
     NUMERIC: frozenset[int] = frozenset()
     ELASTIC: frozenset[int] = frozenset()
     #: Columns of file paths: a narrow one keeps the file name whole (:class:`PathDelegate`).
     PATH_COLUMNS: frozenset[int] = frozenset()
 
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS"):
+            setattr(cls, name, getattr(cls.TABLE, name))
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self._count = 0  # records
-        self._rows = np.zeros(0, dtype=np.int64)  # row -> record
-        self._row_of = np.zeros(0, dtype=np.int64)  # record -> row, -1 when hidden
-        self._sort_column = -1
-        self._sort_order = Qt.SortOrder.AscendingOrder
-        self._keys: dict[int, np.ndarray] = {}  # column -> sort keys of every record
-        self._order: tuple[int, bool, np.ndarray] | None = None  # the last sort's permutation
-        self._type_filter: TypeFilter = None
-        self._text = ""
-        self._records: np.ndarray | None = None  # the record filter: sorted unique records
-        self._masks: dict[str, np.ndarray] = {}  # "type"/"text"/"records" -> mask over records
+        self.table = self.TABLE()
 
-    # --- what subclasses provide -----------------------------------------------------------
-
-    def load(self, result: ScanResult | None) -> int:
-        """Take the records of ``result`` (none for ``None``); return how many there are (int)."""
-        raise NotImplementedError
+    # --- the table's records, passed through -----------------------------------------------
 
     def display(self, record: int, col: int) -> str:
-        """Text of a cell (str)."""
-        raise NotImplementedError
-
-    def sort_key(self, record: int, col: int) -> Any:
-        """Sort value of one cell (:data:`SORT_ROLE`): int/float for numeric columns, case-folded
-        str otherwise."""
-        raise NotImplementedError
-
-    def sort_keys(self, col: int) -> np.ndarray:
-        """Sort keys of every record for column ``col``, compared as the table sorts them.
-
-        The default asks :meth:`sort_key` for each record: numeric columns become ``float64``,
-        other columns (case-folded text) ranks from
-        :func:`~dedup_gui.core.columns.text_ranks`.  Subclasses with many records override it.
-
-        Returns:
-            Array of shape (records,), any orderable dtype.
-        """
-        records = range(self._count)
-        if col in self.NUMERIC:
-            return np.fromiter((self.sort_key(r, col) for r in records), np.float64, self._count)
-        return text_ranks(self.sort_key(r, col) for r in records)
-
-    def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
-        """Which records pass a type filter (``np.bool_`` array of shape (records,))."""
-        raise NotImplementedError
-
-    def text_mask(self, text: str) -> np.ndarray:
-        """Which records have a file name containing ``text`` (already stripped and case-folded,
-        not empty) (``np.bool_`` array of shape (records,))."""
-        raise NotImplementedError
-
-    def foreground(self, record: int) -> QColor | None:
-        """Text colour of a record's row (QColor), or ``None`` for the default."""
-        return None
+        """Text of a cell (str), as :meth:`TableState.display`."""
+        return self.table.display(record, col)
 
     def paths_of(self, record: int) -> list[str]:
         """Absolute paths of the file(s) of ``record`` (list[str]); for the context menu."""
-        return []
+        return self.table.paths_of(record)
 
-    # --- results ---------------------------------------------------------------------------
+    def record_count(self) -> int:
+        """Number of records, shown or not (int)."""
+        return self.table.record_count()
+
+    def record(self, row: int) -> int:
+        """The record shown in ``row`` (int).
+
+        Raises:
+            IndexError: no such row.
+        """
+        return self.table.record(row)
+
+    def row_of(self, record: int) -> int:
+        """The row that shows ``record``, or -1 when hidden or missing (int); O(1)."""
+        return self.table.row_of(record)
+
+    def shown_records(self) -> np.ndarray:
+        """The records shown, in row order (read-only ``np.int64`` array of shape (rows,))."""
+        return self.table.shown_records()
+
+    def paths_at(self, row: int) -> list[str]:
+        """Absolute paths of the file(s) shown in ``row`` (list[str])."""
+        return self.table.paths_at(row)
+
+    def sort_column(self) -> int:
+        """The column the rows are sorted by, -1 for the result's order (int)."""
+        return self.table.sort_column()
+
+    def type_filter(self) -> TypeFilter:
+        """The current type filter (``None`` = all types)."""
+        return self.table.type_filter()
+
+    def text_filter(self) -> str:
+        """The current file-name filter, stripped and case-folded (``""`` = none) (str)."""
+        return self.table.text_filter()
+
+    def record_filter(self) -> np.ndarray | None:
+        """The records the record filter keeps (sorted ``np.int64`` array), or ``None``."""
+        return self.table.record_filter()
+
+    # --- changes, each one reset or layout change ------------------------------------------
 
     def set_result(self, result: ScanResult | None) -> None:
         """Show ``result`` (or nothing, for ``None``), keeping the sort column and the type and
         file-name filters; a record filter is kept only if it fits the new records."""
         self.beginResetModel()
-        self._count = self.load(result)
-        self._forget_values()
-        if self._records is not None and len(self._records) and self._records[-1] >= self._count:
-            self._records = None
-        self._update_rows()
+        self.table.set_result(result)
         self.endResetModel()
 
     def update_result(self, result: ScanResult) -> None:
@@ -168,190 +143,54 @@ class ResultTableModel(QAbstractTableModel):
                 :meth:`set_result`); the model then shows it after a reset, as
                 :meth:`set_result` would, so that it stays consistent.
         """
-        count = self.load(result)
-        if count != self._count:
-            expected = self._count
+        if self.table.records_in(result) != self.table.record_count():
             self.beginResetModel()
-            self._count = count
-            self._forget_values()
-            self._records = None
-            self._update_rows()
-            self.endResetModel()
-            raise ValueError(f"update_result needs the same {expected} records, got {count}")
-        self._forget_values()
-        self._relayout()
-        if len(self._rows):
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(self.COLUMNS) - 1))
-
-    def _forget_values(self) -> None:
-        """Drop everything computed from the records' values (sort keys, order, filter masks)."""
-        self._keys.clear()
-        self._order = None
-        self._masks.clear()
-
-    # --- rows and records ------------------------------------------------------------------
-
-    def record_count(self) -> int:
-        """Number of records, shown or not (int)."""
-        return self._count
-
-    def record(self, row: int) -> int:
-        """The record shown in ``row`` (int).
-
-        Raises:
-            IndexError: no such row.
-        """
-        if not 0 <= row < len(self._rows):
-            raise IndexError(f"row {row} out of range 0..{len(self._rows) - 1}")
-        return int(self._rows[row])
-
-    def row_of(self, record: int) -> int:
-        """The row that shows ``record``, or -1 when the filters hide it or there is no such
-        record (int); O(1)."""
-        return int(self._row_of[record]) if 0 <= record < self._count else -1
-
-    def shown_records(self) -> np.ndarray:
-        """The records shown, in row order (read-only ``np.int64`` array of shape (rows,))."""
-        rows = self._rows.view()
-        rows.flags.writeable = False
-        return rows
-
-    def paths_at(self, row: int) -> list[str]:
-        """Absolute paths of the file(s) shown in ``row`` (list[str])."""
-        return self.paths_of(self.record(row))
-
-    # --- sorting ---------------------------------------------------------------------------
+            try:
+                self.table.update_result(result)  # raises the ValueError
+            finally:
+                self.endResetModel()
+        self._relayout(lambda: self.table.update_result(result))
+        rows = self.table.row_count()
+        if rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, len(self.COLUMNS) - 1))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort rows by ``column``'s sort keys (stable: ties keep the result's order, ascending
         and descending); ``column`` -1 restores the result's order.  Selections follow their
         records."""
-        self._sort_column, self._sort_order = column, order
-        self._relayout()
-
-    def sort_column(self) -> int:
-        """The column the rows are sorted by, -1 for the result's order (int)."""
-        return self._sort_column
-
-    def _column_keys(self, col: int) -> np.ndarray:
-        keys = self._keys.get(col)
-        if keys is None:
-            keys = self._keys[col] = np.asarray(self.sort_keys(col))
-        return keys
-
-    def _sorted_records(self, col: int, descending: bool) -> np.ndarray:
-        """Every record in the order of column ``col`` (kept until the values change, so that
-        a filter change under a sort costs no new sort)."""
-        if self._order is None or self._order[:2] != (col, descending):
-            order = stable_argsort(self._column_keys(col), descending).astype(np.int64, copy=False)
-            self._order = (col, descending, order)
-        return self._order[2]
-
-    # --- filters -----------------------------------------------------------------------------
-
-    def type_filter(self) -> TypeFilter:
-        """The current type filter (``None`` = all types)."""
-        return self._type_filter
+        self._relayout(lambda: self.table.sort(column, order == Qt.SortOrder.DescendingOrder))
 
     def set_type_filter(self, type_filter: TypeFilter) -> None:
         """Keep only rows of these duplicate types (``None`` = all types)."""
-        self._type_filter = None if type_filter is None else frozenset(type_filter)
-        self._masks.pop("type", None)
-        self._relayout()
-
-    def text_filter(self) -> str:
-        """The current file-name filter, stripped and case-folded (``""`` = none) (str)."""
-        return self._text
+        self._relayout(lambda: self.table.set_type_filter(type_filter))
 
     def set_text_filter(self, text: str) -> None:
         """Keep only rows whose file name(s) contain ``text``, ignoring case and surrounding
         spaces (``""`` = all)."""
-        self._text = text.strip().casefold()
-        self._masks.pop("text", None)
-        self._relayout()
-
-    def record_filter(self) -> np.ndarray | None:
-        """The records the record filter keeps (sorted ``np.int64`` array), or ``None``."""
-        return self._records
+        self._relayout(lambda: self.table.set_text_filter(text))
 
     def set_record_filter(self, records) -> None:
-        """Keep only these records (``None`` = all).  They are record indices (positions in the
-        scan result), not rows, so sorting does not disturb them.
-
-        Args:
-            records: an iterable or array of record indices, or ``None``.
+        """Keep only these records (``None`` = all), as :meth:`TableState.set_record_filter`.
 
         Raises:
             IndexError: a record index outside ``0 .. records - 1``.
         """
-        if records is None:
-            self._records = None
-        else:
-            chosen = np.unique(np.fromiter(records, np.int64) if not isinstance(records, np.ndarray)
-                               else records.astype(np.int64, copy=False))  # fmt: skip
-            if len(chosen) and (chosen[0] < 0 or chosen[-1] >= self._count):
-                raise IndexError(f"record filter outside 0..{self._count - 1}")
-            self._records = chosen
-        self._masks.pop("records", None)
-        self._relayout()
+        chosen = self.table.checked_records(records)  # raises before the layout change
+        self._relayout(lambda: self.table.set_record_filter(chosen))
 
     def refilter(self) -> None:
         """Filter and sort again after the model's values changed in place."""
-        self._forget_values()
-        self._relayout()
+        self._relayout(self.table.refilter)
 
-    def _mask(self) -> np.ndarray | None:
-        """The combined filter mask over the records, ``None`` when no filter is set."""
-        masks = []
-        if self._type_filter is not None:
-            if "type" not in self._masks:
-                self._masks["type"] = self.type_mask(self._type_filter)
-            masks.append(self._masks["type"])
-        if self._text:
-            if "text" not in self._masks:
-                self._masks["text"] = self.text_mask(self._text)
-            masks.append(self._masks["text"])
-        if self._records is not None:
-            if "records" not in self._masks:
-                mask = np.zeros(self._count, dtype=np.bool_)
-                mask[self._records] = True
-                self._masks["records"] = mask
-            masks.append(self._masks["records"])
-        if not masks:
-            return None
-        combined = masks[0].copy()
-        for mask in masks[1:]:
-            combined &= mask
-        return combined
-
-    # --- rows --------------------------------------------------------------------------------
-
-    def _update_rows(self) -> None:
-        """Compute ``row -> record`` and ``record -> row`` from the sort and the filters."""
-        if 0 <= self._sort_column < len(self.COLUMNS) and self._count:
-            order = self._sorted_records(self._sort_column, self._sort_order == Qt.SortOrder.DescendingOrder)
-        else:
-            order = None
-        mask = self._mask()
-        if order is None:
-            rows = np.arange(self._count, dtype=np.int64) if mask is None else np.flatnonzero(mask)
-        else:
-            rows = order if mask is None else order[mask[order]]
-        self._rows = rows.astype(np.int64, copy=False)
-        self._row_of = np.full(self._count, -1, dtype=np.int64)
-        self._row_of[self._rows] = np.arange(len(self._rows), dtype=np.int64)
-
-    def _relayout(self) -> None:
-        """Recompute the rows in one layout change; persistent indexes follow their records."""
+    def _relayout(self, change: Callable[[], None]) -> None:
+        """Apply ``change`` to the table in one layout change; persistent indexes follow their
+        records."""
         self.layoutAboutToBeChanged[_HINTED].emit([], _ROWS_HINT)
         persistent = self.persistentIndexList()
-        rows = self._rows
-        records = [int(rows[i.row()]) if 0 <= i.row() < len(rows) else -1 for i in persistent]
-        self._update_rows()
-        moved = []
-        for record, index in zip(records, persistent):
-            row = self.row_of(record) if record >= 0 else -1
-            moved.append(self.index(row, index.column()) if row >= 0 else QModelIndex())
+        records = self.table.records_at(i.row() for i in persistent)
+        change()
+        moved = [self.index(row, index.column()) if row >= 0 else QModelIndex()
+                 for row, index in zip(self.table.rows_of(records), persistent)]  # fmt: skip
         self.changePersistentIndexList(persistent, moved)
         self.layoutChanged[_HINTED].emit([], _ROWS_HINT)
 
@@ -359,7 +198,7 @@ class ResultTableModel(QAbstractTableModel):
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
         """Number of rows shown (int); 0 under a valid parent, as for any flat table."""
-        return 0 if parent.isValid() else len(self._rows)
+        return 0 if parent.isValid() else self.table.row_count()
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
         """Number of columns (int)."""
@@ -376,17 +215,16 @@ class ResultTableModel(QAbstractTableModel):
         """Cell value for ``role``: text (display), sort value (:data:`SORT_ROLE`), alignment,
         colour; ``None`` otherwise.  O(1)."""
         row = index.row()
-        if not index.isValid() or not 0 <= row < len(self._rows):
+        if not index.isValid() or not 0 <= row < self.table.row_count():
             return None
-        record, col = int(self._rows[row]), index.column()
+        record, col = self.table.record(row), index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            value = self.display(record, col)
-            # Page-derived text: a right-to-left override in a title must not reverse the cell.
-            return show_control_characters(value) if isinstance(value, str) else value
+            return self.table.cell_text(record, col)
         if role == SORT_ROLE:
-            return self.sort_key(record, col)
+            return self.table.sort_key(record, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:
             return _RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:
-            return self.foreground(record)
+            tone = self.table.tone(record)
+            return None if tone is None else _TONES[tone]
         return None

@@ -1,0 +1,285 @@
+"""The main window's session, without Qt: the folder, the results shown, the settings and
+thresholds in force, and the words the window says about them.
+
+As dupeGuru keeps its application state in ``core/app.py`` apart from the Qt window, the
+:class:`~dedup_gui.gui.main_window.MainWindow` holds a :class:`Session` and asks the functions
+here what to show; so this logic is tested without a screen.  Pairs and pages are named by their
+index in ``result.pairs`` and ``result.pages`` (see :mod:`dedup_gui.core.views.selection`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from dedup_gui.core.columns import pair_columns, type_counts
+from dedup_gui.core.extraction.extract import EXTRACTORS
+from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.classify import reclassify
+from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
+from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
+from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
+
+#: The window's title without a folder.
+APP_NAME = "Duplicate Page Inspector"
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` with thousands separators and ``noun``, plural unless ``n`` is 1, e.g. ``"1,200 files"``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def summarize(result: ScanResult) -> str:
+    """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs ..."``,
+    followed by the scan's notes (str)."""
+    counts = type_counts(result)
+    duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
+    files = len(result.pages) + len(result.errors)
+    line = (
+        f"Scanned {_count(files, 'file')}: {_count(duplicates, 'duplicate pair')} in "
+        f"{_count(len(result.clusters), 'cluster')}, {_count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
+    )
+    return "".join([line, *(f". Note: {note}" for note in result.notes)])
+
+
+def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:
+    """The steps a scan with ``settings`` goes through, as ``(name, weight)`` for the progress
+    bar (:class:`~dedup_gui.core.progress.OverallProgress`): without the feature cache there is
+    no cache lookup step."""
+    return tuple(s for s in SCAN_STAGES if settings.use_cache or s[0] != STAGE_CACHE)
+
+
+def build_view_columns(result: ScanResult) -> ScanResult:
+    """Build ``result``'s pair columns (:func:`~dedup_gui.core.columns.pair_columns`) and keep
+    clusters (:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`), which the
+    tables, the charts and the cluster tree sort, filter and count with; built in a worker
+    thread, they cost the GUI thread nothing when the result arrives (about half a second per
+    million pairs).
+
+    Returns:
+        ``result`` itself (:class:`ScanResult`).
+    """
+    pair_columns(result).build_all()
+    keep_clusters_of(result)
+    return result
+
+
+def reclassify_with_columns(result: ScanResult, thresholds: Thresholds) -> ScanResult:
+    """:func:`~dedup_gui.core.pipeline.classify.reclassify`, then the new result's pair columns
+    and keep clusters are built (:func:`build_view_columns`, in the calling thread: the window
+    runs this as a background job).
+
+    Returns:
+        The re-classified :class:`ScanResult`.
+    """
+    return build_view_columns(reclassify(result, thresholds))
+
+
+def remembered_scan_settings(extractor: str, use_cache: bool) -> ScanSettings:
+    """Scan settings with a remembered extractor and cache choice; an extractor that is no
+    longer a key of :data:`~dedup_gui.core.extraction.extract.EXTRACTORS` gives the default one.
+
+    Returns:
+        :class:`ScanSettings` (the defaults otherwise).
+    """
+    defaults = ScanSettings()
+    if extractor not in EXTRACTORS:
+        extractor = defaults.extractor
+    return dataclasses.replace(defaults, extractor=extractor, use_cache=bool(use_cache))
+
+
+def tab_title(name: str, shown: int, total: int) -> str:
+    """A table's tab title: ``"Pairs (1,234)"``, or ``"Pairs (12 of 1,234)"`` when filtered (str)."""
+    count = f"{total:,}" if shown == total else f"{shown:,} of {total:,}"
+    return f"{name} ({count})"
+
+
+def scan_end_text(outcome: str, restored: bool, message: str = "") -> str:
+    """The status line of a scan that did not finish.
+
+    Args:
+        outcome: ``"cancelled"`` or ``"failed"``.
+        restored: whether the folder's previous result is shown again.
+        message: the failure's message (for ``"failed"``).
+
+    Returns:
+        E.g. ``"Scan cancelled; showing the previous scan"`` (str).
+
+    Raises:
+        ValueError: another ``outcome``.
+    """
+    if outcome == "cancelled":
+        text = "Scan cancelled"
+    elif outcome == "failed":
+        text = f"Scan failed: {message}"
+    else:
+        raise ValueError(f"no status line for outcome {outcome!r}")
+    return text + ("; showing the previous scan" if restored else "")
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """What a table filter on some records shows.
+
+    Attributes:
+        records: record indices to keep (list[int]).
+        label: the filter chip's text (str).
+        empty: what the table says when the filter leaves no row (str; ``""`` for the default).
+    """
+
+    records: list[int]
+    label: str
+    empty: str = ""
+
+
+def distance_filter(result: ScanResult, distance: int) -> RecordFilter:
+    """The pairs table filter of a histogram bar: the candidate pairs at Hamming ``distance``
+    (bits), with the chip's label and the empty table's explanation (:class:`RecordFilter`)."""
+    empty = (
+        f"No candidate pair is {distance} bits apart. The histogram counts every pair of pages; this table lists "
+        "only the candidate pairs, the ones the scan compared."
+    )
+    return RecordFilter(pairs_at_distance(result, distance), f"Hamming distance = {distance}", empty)
+
+
+@dataclass(frozen=True)
+class ClusterChoice:
+    """What choosing a cluster (or one of its pages) in the cluster tree does to the tables.
+
+    Attributes:
+        label: the filter chip's text, e.g. ``"Cluster 3"`` (str).
+        pairs: the pairs table's records: the cluster's pairs (list[int], ascending).
+        pages: the pages table's records: the cluster's pages (tuple[int, ...]).
+        page: the chosen page (index into ``result.pages``), or -1 for the cluster itself.
+        page_pair: the chosen page's first pair among :attr:`pairs`, or ``None``.
+    """
+
+    label: str
+    pairs: list[int]
+    pages: tuple[int, ...]
+    page: int = -1
+    page_pair: int | None = None
+
+    def target(self, current: int | None) -> int | None:
+        """The pair to select, given the pair selected now (``current``, or ``None``): the
+        chosen page's first pair, else ``current`` if it is in the cluster, else the cluster's
+        first pair (index into ``result.pairs``, or ``None`` for none)."""
+        if self.page >= 0:
+            return self.page_pair
+        return current if current in self.pairs else (self.pairs[0] if self.pairs else None)
+
+
+def cluster_choice(result: ScanResult | None, cluster_id: int, page: int = -1) -> ClusterChoice | None:
+    """What to filter and select when cluster ``cluster_id`` (or its page ``page``) is chosen.
+
+    Args:
+        result: the scan shown, or ``None``.
+        cluster_id: the cluster's id.
+        page: index into ``result.pages`` of the chosen page, or -1 for the cluster itself.
+
+    Returns:
+        A :class:`ClusterChoice`, or ``None`` when there is no such cluster.
+    """
+    if result is None:
+        return None
+    cluster = next((c for c in result.clusters if c.id == cluster_id), None)
+    if cluster is None:
+        return None
+    pairs = cluster_pairs(result, cluster)
+    page_pair = first_pair_of_page(result, page, among=pairs) if page >= 0 else None
+    return ClusterChoice(f"Cluster {cluster_id}", pairs, tuple(cluster.pages), page, page_pair)
+
+
+class Session:
+    """What the window works on: the folder, the scan's result and the result shown, the folder's
+    previous result during a rescan, the scan settings and thresholds in force.
+
+    Args:
+        settings: the settings of the next scan (:class:`ScanSettings`).
+        thresholds: the thresholds in force (:class:`Thresholds`).
+
+    Attributes:
+        settings: the settings of the next scan (:class:`ScanSettings`).
+        thresholds: the thresholds in force (:class:`Thresholds`).
+        folder: the folder last scanned, resolved (str), or ``None``.
+        scan_result: the scan's own result, which threshold changes re-classify, or ``None``.
+        result: the result every view shows (the scan re-classified under the thresholds in
+            force), or ``None``.
+        previous_result: the folder's result before a rescan that is running, or ``None``.
+        cluster_of: page index -> cluster id of :attr:`result` (dict[int, int]).
+        scan_id: number of the newest scan (int); older scans' signals are ignored.
+    """
+
+    def __init__(self, settings: ScanSettings, thresholds: Thresholds) -> None:
+        self.settings = settings
+        self.thresholds = thresholds
+        self.folder: str | None = None
+        self.scan_result: ScanResult | None = None
+        self.result: ScanResult | None = None
+        self.previous_result: ScanResult | None = None
+        self.cluster_of: dict[int, int] = {}
+        self.scan_id = 0
+
+    def begin_scan(self, folder: str | Path) -> int:
+        """Start scanning ``folder``: it becomes the session's folder (``~`` expanded, resolved);
+        a rescan of the same folder keeps the result shown as :attr:`previous_result`.
+
+        Returns:
+            The new scan's id (int).
+        """
+        self.scan_id += 1
+        self.folder = str(Path(folder).expanduser().resolve())
+        previous = self.scan_result
+        self.previous_result = previous if previous is not None and previous.root == self.folder else None
+        return self.scan_id
+
+    def title(self) -> str:
+        """The window title: ``"<folder> — Duplicate Page Inspector"``, or the name alone (str)."""
+        return APP_NAME if self.folder is None else f"{self.folder} — {APP_NAME}"
+
+    def show(self, result: ScanResult | None) -> None:
+        """A new scan's result (or nothing) is shown: it is both the scan's and the shown result."""
+        self.scan_result = result
+        self.result = result
+        self.cluster_of = {} if result is None else result.cluster_of()
+
+    def take_previous(self) -> ScanResult | None:
+        """The folder's previous result, to show again after a cancelled or failed rescan (or
+        ``None``); it is forgotten."""
+        previous, self.previous_result = self.previous_result, None
+        return previous
+
+    def is_current(self, result: ScanResult) -> bool:
+        """Whether a re-classified ``result`` is of the scan shown (the same pages) (bool)."""
+        return self.scan_result is not None and result.pages is self.scan_result.pages
+
+    def update(self, result: ScanResult) -> None:
+        """A re-classified ``result`` of the same scan is shown."""
+        self.result = result
+        self.cluster_of = result.cluster_of()
+
+    def needs_reclassify(self, result: ScanResult) -> bool:
+        """Whether ``result`` was classified under other thresholds than those in force (bool)."""
+        return result.thresholds != self.thresholds
+
+    def pair_cluster(self, index: int) -> int | None:
+        """The id of the cluster holding both pages of pair ``index`` of :attr:`result`, or ``None``."""
+        return None if self.result is None else pair_cluster(self.result, index, self.cluster_of)
+
+    def set_extractor(self, name: str) -> str:
+        """Use main-content extractor ``name`` from the next scan on.
+
+        Returns:
+            The status line that says so (str).
+
+        Raises:
+            KeyError: ``name`` is not a key of ``EXTRACTORS`` (the settings are unchanged).
+        """
+        label = EXTRACTORS[name]
+        self.settings = dataclasses.replace(self.settings, extractor=name)
+        return f"Extractor: {label}. Rescan (F5) to apply."
+
+    def set_use_cache(self, on: bool) -> None:
+        """Read and write the feature cache from the next scan on, or not."""
+        self.settings = dataclasses.replace(self.settings, use_cache=bool(on))

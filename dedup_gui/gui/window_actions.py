@@ -1,0 +1,153 @@
+"""The main window's commands that act on what it shows: the teaching window, the keyboard
+focus, images of the views, the export, and folders dropped onto the window.
+
+A mixin of :class:`~dedup_gui.gui.main_window.MainWindow` (kept apart so that the window
+module holds the views and their synchronization).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from dedup_gui.core.views.selection import find_pair
+from dedup_gui.gui.export_dialog import ExportDialog, shown_pairs
+from dedup_gui.gui.file_actions import dropped_folder
+from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
+from dedup_gui.gui.plain import plain_message_box
+from dedup_gui.gui.tables.table_panel import TablePanel
+from dedup_gui.gui.teaching import TeachingWindow
+
+
+class WindowActions:
+    """The main window's commands on its views: a mixin before ``QMainWindow`` in
+    :class:`~dedup_gui.gui.main_window.MainWindow`, which sets the views, ``result``,
+    ``exporter`` and ``_image_dir`` these methods use."""
+
+    # --- teaching ---------------------------------------------------------------------------
+
+    def open_teaching(self) -> None:
+        """Open the teaching window (Teach > Teaching Views) on the current scan; its gallery's
+        "Open in inspector" selects that pair here."""
+        if getattr(self, "teaching_window", None) is None:
+            self.teaching_window = TeachingWindow(self.result, parent=self)
+
+            def open_pair(left: str, right: str) -> None:
+                index = find_pair(self.result, left, right)
+                if index is not None:
+                    self.select_pair(index)
+                    self.raise_()
+                    self.activateWindow()
+
+            self.teaching_window.open_pair.connect(open_pair)
+            self.results_changed.connect(lambda: self.teaching_window.set_result(self.result))
+        else:
+            self.teaching_window.set_result(self.result)
+        self.teaching_window.show()
+        self.teaching_window.raise_()
+
+    # --- focus ------------------------------------------------------------------------------
+
+    def focus_inspector(self) -> None:
+        """Move the keyboard focus into the inspector's current tab (Enter on a pair)."""
+        view = self.inspector.currentWidget()
+        (view or self.inspector).setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if view is not None:
+            view.focusNextChild()
+
+    def show_tab(self, widget: QWidget) -> None:
+        """Show the top tab holding ``widget`` and give it the focus."""
+        self.tabs.setCurrentWidget(widget)
+        target = widget.view if isinstance(widget, TablePanel) else widget.canvas
+        target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def focus_filter(self) -> None:
+        """Move the focus to the file-name filter of the shown table (Ctrl+F)."""
+        panel = self.tabs.currentWidget()
+        if not isinstance(panel, TablePanel):
+            panel = self.pairs_panel
+            self.tabs.setCurrentWidget(panel)
+        panel.text_filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        panel.text_filter.selectAll()
+
+    # --- images -----------------------------------------------------------------------------
+
+    def current_view(self) -> QWidget:
+        """The view "Save View as Image" saves: the inspector tab or side panel that has the
+        keyboard focus, else the shown top tab (QWidget)."""
+        focus = QApplication.focusWidget()
+        for container, view in ((self.inspector, self.inspector.currentWidget()),
+                                (self.clusters_dock, self.clusters_view),
+                                (self.thresholds_dock, self.thresholds_panel)):  # fmt: skip
+            if focus is not None and view is not None and (focus is container or container.isAncestorOf(focus)):
+                return view
+        return self.tabs.currentWidget()
+
+    def save_image(self, widget: QWidget, path: str | Path) -> Path:
+        """Save an image of ``widget`` as PNG at ``path`` (atomically); return the path."""
+        return save_widget_image(widget, path)
+
+    def ask_save_image(self, widget: QWidget | None = None) -> None:
+        """Ask for a PNG file name and save an image of ``widget`` (the current view) there."""
+        folder = ask_save_widget_image(self, widget or self.current_view(), self._image_dir)
+        if folder is not None:
+            self._image_dir = folder
+
+    # --- export ------------------------------------------------------------------------------
+
+    def ask_export(self) -> None:
+        """File > Export…: ask for a format, the scope and a file, then export in the background."""
+        if self.result is None:
+            return
+        folder = str(Path(self._image_dir))
+        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self)
+        if dialog.exec() != ExportDialog.DialogCode.Accepted:
+            return
+        fmt, path, only_shown = dialog.choice()
+        if path:
+            self._image_dir = str(Path(path).parent)
+            self.export_to(path, fmt, only_shown)
+
+    def export_to(self, path: str | Path, fmt: str | None = None, only_shown: bool = False) -> None:
+        """Write a report of the result in force to ``path`` off the GUI thread.
+
+        Args:
+            path: the file to write.
+            fmt: a key of :data:`dedup_gui.export.EXPORT_FORMATS`, or ``None`` for the suffix's.
+            only_shown: export only the pairs the pairs table shows (its filters), in its order.
+        """
+        if self.result is None:
+            return
+        pairs = shown_pairs(self.pairs_panel) if only_shown else None
+        self.exporter.start(self.result, str(path), fmt, pairs)
+
+    def _on_export_failed(self, message: str) -> None:
+        if message == "cancelled":
+            self.statusBar().showMessage("Export cancelled", 8000)
+        else:
+            plain_message_box(QMessageBox.Icon.Warning, "Export failed", message, self).open()
+
+    # --- drag and drop ----------------------------------------------------------------------
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Accept a folder dragged onto the window."""
+        if dropped_folder(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Keep accepting a dragged folder while it moves over the window."""
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Scan a folder dropped onto the window."""
+        folder = dropped_folder(event.mimeData())
+        if folder:
+            event.acceptProposedAction()
+            self.start_scan(folder)
+        else:
+            event.ignore()
+

@@ -1,0 +1,109 @@
+"""The main window's session and status lines without Qt (:mod:`dedup_gui.core.views.session`):
+what a scan says when it ends, the tab titles, the histogram and cluster filters, and the
+folder/previous-result bookkeeping of a rescan.  No QApplication."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from dedup_gui.core.model import ScanSettings, Thresholds
+from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
+from dedup_gui.core.views.session import (
+    APP_NAME,
+    Session,
+    cluster_choice,
+    distance_filter,
+    remembered_scan_settings,
+    scan_end_text,
+    scan_stages,
+    summarize,
+    tab_title,
+)
+from tests.core.views_fixtures import ties
+
+
+def test_summarize_counts_files_duplicates_clusters_errors_and_notes():
+    # 5 pages + 1 error = 6 files; 4 of the 5 pairs are duplicates (pair 1 is distinct).
+    result = dataclasses.replace(ties(errors=("bad.html",)), elapsed=2.345, notes=["cache rebuilt"])
+    assert summarize(result) == ("Scanned 6 files: 4 duplicate pairs in 1 cluster, 1 error (2.3 s). "
+                                 "Note: cache rebuilt")  # fmt: skip
+
+
+def test_scan_stages_skip_the_cache_lookup_without_the_cache():
+    assert scan_stages(ScanSettings(use_cache=True)) == SCAN_STAGES
+    without = scan_stages(ScanSettings(use_cache=False))
+    assert [name for name, _ in without] == [name for name, _ in SCAN_STAGES if name != STAGE_CACHE]
+    assert len(without) == len(SCAN_STAGES) - 1
+
+
+def test_tab_titles_and_scan_end_lines():
+    assert tab_title("Pairs", 1234, 1234) == "Pairs (1,234)"
+    assert tab_title("Pages", 12, 1234) == "Pages (12 of 1,234)"
+    assert scan_end_text("cancelled", False) == "Scan cancelled"
+    assert scan_end_text("cancelled", True) == "Scan cancelled; showing the previous scan"
+    assert scan_end_text("failed", False, "disk gone") == "Scan failed: disk gone"
+    with pytest.raises(ValueError, match="'finished'"):
+        scan_end_text("finished", False)
+
+
+def test_remembered_settings_fall_back_to_the_default_extractor():
+    assert remembered_scan_settings("fast", False) == dataclasses.replace(ScanSettings(), extractor="fast",
+                                                                          use_cache=False)  # fmt: skip
+    assert remembered_scan_settings("gone-extractor", True).extractor == ScanSettings().extractor
+
+
+def test_distance_filter_lists_the_pairs_at_that_distance():
+    chosen = distance_filter(ties(), 3)  # Hamming distances of the pairs: 3, 3, 1, 7, 3
+    assert chosen.records == [0, 1, 4] and chosen.label == "Hamming distance = 3"
+    assert distance_filter(ties(), 5).records == []
+    assert distance_filter(ties(), 5).empty.startswith("No candidate pair is 5 bits apart.")
+
+
+def test_cluster_choice_filters_the_cluster_and_picks_a_pair():
+    choice = cluster_choice(ties(), 1)
+    assert choice.label == "Cluster 1" and choice.pairs == [0, 1, 2, 3, 4] and choice.pages == (0, 1, 2, 3)
+    assert choice.target(None) == 0  # nothing selected: the cluster's first pair
+    assert choice.target(3) == 3  # the selected pair is in the cluster: kept
+    page_choice = cluster_choice(ties(), 1, page=3)
+    assert page_choice.target(0) == 3  # page 3's first pair (2-3), whatever is selected
+    assert cluster_choice(ties(), 2) is None and cluster_choice(None, 1) is None
+
+
+def test_a_rescan_keeps_the_folders_previous_result(tmp_path):
+    session = Session(ScanSettings(), Thresholds())
+    assert session.title() == APP_NAME
+    folder = tmp_path / "site"
+    folder.mkdir()
+    first = ties(root=str(folder.resolve()))
+    assert session.begin_scan(folder) == 1 and session.previous_result is None
+    session.show(first)
+    assert session.cluster_of == {0: 1, 1: 1, 2: 1, 3: 1}
+    assert session.begin_scan(str(folder) + "/.") == 2  # the same folder, spelt otherwise
+    assert session.folder == str(folder.resolve()) and session.title() == f"{folder.resolve()} — {APP_NAME}"
+    assert session.previous_result is first
+    session.show(None)
+    assert session.take_previous() is first and session.take_previous() is None
+    session.show(first)
+    session.begin_scan(tmp_path)  # another folder: nothing to give back
+    assert session.previous_result is None
+
+
+def test_reclassified_results_and_settings():
+    session = Session(ScanSettings(), Thresholds())
+    result = ties()
+    session.show(result)
+    regraded = dataclasses.replace(result, thresholds=dataclasses.replace(Thresholds(), layout_same=0.9), clusters=[])
+    assert session.is_current(regraded) and not session.is_current(ties())  # same pages, or not
+    assert session.needs_reclassify(regraded) and not session.needs_reclassify(result)
+    session.update(regraded)
+    assert session.result is regraded and session.scan_result is result and session.cluster_of == {}
+    assert session.pair_cluster(0) is None
+    assert session.set_extractor("fast").startswith("Extractor: Readability's algorithm on the lexbor")
+    assert session.settings.extractor == "fast"
+    with pytest.raises(KeyError):
+        session.set_extractor("nope")
+    assert session.settings.extractor == "fast"
+    session.set_use_cache(False)
+    assert session.settings.use_cache is False
