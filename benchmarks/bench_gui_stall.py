@@ -245,16 +245,24 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; returns the exit code (0, or 1 if the scan did not finish)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="the folder to scan")
-    parser.add_argument("--cache", action=argparse.BooleanOptionalAction, default=True,
-                        help="use the feature cache (default: on, as in the window)")
+    parser.add_argument(
+        "--cache",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="use the feature cache (default: on, as in the window)",
+    )
     parser.add_argument("--clear-cache", action="store_true", help="delete the feature cache first (a cold cache)")
     parser.add_argument("--tick", type=float, default=10.0, help="heartbeat interval, ms (default 10)")
-    parser.add_argument("--settle", type=float, default=3.0,
-                        help="seconds to keep ticking after the result is shown (default 3)")
+    parser.add_argument(
+        "--settle", type=float, default=3.0, help="seconds to keep ticking after the result is shown (default 3)"
+    )
     parser.add_argument("--timeout", type=float, default=3600.0, help="give up after this many seconds")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the GUI thread here")
-    parser.add_argument("--stacks", action="store_true",
-                        help="sample every thread's Python stack while the heartbeat is late, and print the commonest")
+    parser.add_argument(
+        "--stacks",
+        action="store_true",
+        help="sample every thread's Python stack while the heartbeat is late, and print the commonest",
+    )
     args = parser.parse_args(argv)
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -326,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
             gc_start[threading.get_ident()] = now
         else:
             began = gc_start.pop(threading.get_ident(), now)
-            collections.append((info["generation"], began, now - began, threading.current_thread() is threading.main_thread()))
+            collections.append(
+                (info["generation"], began, now - began, threading.current_thread() is threading.main_thread())
+            )
 
     gc.callbacks.append(on_gc)
     profiler = None
@@ -403,8 +413,10 @@ def main(argv: list[str] | None = None) -> int:
         if runs:
             longest = max(runs, key=lambda c: c[2])
             phase = "during the scan" if longest[1] < scan_end else "after the result arrived"
-            print(f"garbage collections of generation {generation}: {len(runs)}, "
-                  f"{sum(1 for c in runs if c[3])} on the GUI thread, longest {longest[2] * 1000:.0f} ms ({phase})")
+            print(
+                f"garbage collections of generation {generation}: {len(runs)}, "
+                f"{sum(1 for c in runs if c[3])} on the GUI thread, longest {longest[2] * 1000:.0f} ms ({phase})"
+            )
     print(f"progress bar moved backwards {bar_backwards[0]} times")
     print(f"first ETA shown {first_eta[0] - start:.1f} s after the start" if first_eta else "no ETA was shown")
     print("ETA accuracy per stage (shown time left vs the stage's real end):")

@@ -47,8 +47,10 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 100_000])
     ap.add_argument("--baseline-max", type=int, default=50_000, help="largest size the baseline runs on")
     args = ap.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"NumPy {np.__version__}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"NumPy {np.__version__}"
+    )
     rng = np.random.default_rng(20261130)
     for n in args.sizes:
         fps = rng.integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
@@ -64,7 +66,9 @@ def main() -> None:
             base = baseline_histogram(fps)
             t_base = time.perf_counter() - t0
             assert (base == ours).all(), "the two methods disagree"
-            line += f"  baseline {t_base:7.2f} s ({pairs / t_base / 1e6:6.0f} M pairs/s)  speed-up {t_base / t_ours:4.1f}x"
+            line += (
+                f"  baseline {t_base:7.2f} s ({pairs / t_base / 1e6:6.0f} M pairs/s)  speed-up {t_base / t_ours:4.1f}x"
+            )
         print(line, flush=True)
     print(f"peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 

@@ -148,7 +148,8 @@ def exhaustive_check(pages, candidates, planted: set[tuple[int, int]], limit: in
     for i in idx:
         first_of.setdefault(pages[i].text_hash, i)
     through_copy = sum(
-        1 for x, y in missed
+        1
+        for x, y in missed
         if (x, y) in content_shared  # not already counted as boilerplate only
         and pages[x].text_hash != pages[y].text_hash
         and (first_of[pages[x].text_hash] != x or first_of[pages[y].text_hash] != y)
@@ -288,15 +289,27 @@ def main() -> None:
     ap.add_argument("folders", nargs="+", type=Path)
     ap.add_argument("--sample", type=int, default=100, help="pages for the per-stage rates (0: skip)")
     ap.add_argument("--baseline-pages", type=int, default=300, help="pages for the all-pairs baseline (0: skip)")
-    ap.add_argument("--exhaustive-pages", type=int, default=5000,
-                    help="pages compared all against all to check the candidates' recall")
-    ap.add_argument("--pool-pages", type=int, default=400,
-                    help="pages for the one-process vs process-pool comparison (0: skip)")
-    ap.add_argument("--extractor", default="readability",
-                    help="extractor of the whole-folder runs (the per-stage rates and the baseline use readability)")
-    ap.add_argument("--cache-dir", type=Path, default=None,
-                    help="keep the features in this cache folder: the first run fills it, later runs "
-                    "time the stages after extraction without extracting again (for the largest corpora)")
+    ap.add_argument(
+        "--exhaustive-pages",
+        type=int,
+        default=5000,
+        help="pages compared all against all to check the candidates' recall",
+    )
+    ap.add_argument(
+        "--pool-pages", type=int, default=400, help="pages for the one-process vs process-pool comparison (0: skip)"
+    )
+    ap.add_argument(
+        "--extractor",
+        default="readability",
+        help="extractor of the whole-folder runs (the per-stage rates and the baseline use readability)",
+    )
+    ap.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        help="keep the features in this cache folder: the first run fills it, later runs "
+        "time the stages after extraction without extracting again (for the largest corpora)",
+    )
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     for folder in args.folders:
@@ -321,12 +334,16 @@ def main() -> None:
         planted = planted_pairs(folder, r["pages_list"])
         found = {(p.left, p.right) for p in r["pairs_list"] if p.type is not DupType.DISTINCT}
         cands = set(r["candidates_list"])
-        print(f"  planted pairs that are candidates: {len(planted & cands) / len(planted):.4f} of {len(planted)}; "
-              f"found as duplicates: {len(planted & found) / len(planted):.4f}")
+        print(
+            f"  planted pairs that are candidates: {len(planted & cands) / len(planted):.4f} of {len(planted)}; "
+            f"found as duplicates: {len(planted & found) / len(planted):.4f}"
+        )
         t0 = time.perf_counter()
         direct, direct_found = direct_recall(r["pages_list"], planted, found)
-        print(f"  planted pairs that are duplicates when compared directly: {direct}; found by the scan: "
-              f"{direct_found} (recall {direct_found / max(1, direct):.4f}; {time.perf_counter() - t0:.0f} s)")
+        print(
+            f"  planted pairs that are duplicates when compared directly: {direct}; found by the scan: "
+            f"{direct_found} (recall {direct_found / max(1, direct):.4f}; {time.perf_counter() - t0:.0f} s)"
+        )
         t0 = time.perf_counter()
         ex = exhaustive_check(r["pages_list"], r["candidates_list"], planted, args.exhaustive_pages, ScanSettings())
         print(
@@ -340,8 +357,10 @@ def main() -> None:
         )
         if args.pool_pages:
             one, pool, m = pool_speedup(folder, args.pool_pages)
-            print(f"  per-page stage on {m} pages: one process {one:.1f} pages/s, {os.cpu_count()} processes "
-                  f"{pool:.1f} pages/s ({pool / one:.2f}x)")
+            print(
+                f"  per-page stage on {m} pages: one process {one:.1f} pages/s, {os.cpu_count()} processes "
+                f"{pool:.1f} pages/s ({pool / one:.2f}x)"
+            )
         # The scans below hold their own pages: drop the first scan's, or the peak RSS printed
         # after them counts two scans' pages at once.
         r.clear()
@@ -360,9 +379,13 @@ def main() -> None:
                 t0 = time.perf_counter()
                 scan_folder(folder, settings)
                 again = time.perf_counter() - t0
-            print(f"  first scan with cache {first:.1f} s, rescan from cache {again:.2f} s ({first / again:.0f}x faster)")
+            print(
+                f"  first scan with cache {first:.1f} s, rescan from cache {again:.2f} s ({first / again:.0f}x faster)"
+            )
         any_type, right_type, planted = recall(folder, result)
-        print(f"  recall of {planted} planted pairs: {any_type:.3f} as duplicates, {right_type:.3f} with their planted type")
+        print(
+            f"  recall of {planted} planted pairs: {any_type:.3f} as duplicates, {right_type:.3f} with their planted type"
+        )
         me, children = peak_rss_mb()
         print(f"  peak RSS of the whole run: {me:.0f} MiB (this process), {children:.0f} MiB (largest worker)")
         if args.baseline_pages:

@@ -94,11 +94,24 @@ def build_result(n_pairs: int, n_pages: int, seed: int = SEED):
     simhashes = rng.integers(0, 2**63, n_pages, dtype=np.int64)
     words = rng.integers(20, 5000, n_pages)
     pages = [
-        Page(path=p, abspath=f"/data/crawl/{p}", size=int(w) * 7, sha1="0" * 40, encoding="utf-8",
-             encoding_source="meta", title=f"Page {i} – {p.rsplit('/', 1)[-1][:-5].replace('-', ' ')}",
-             url=f"https://{p}" if i % 3 else None, main_text=f"main text of page {i}", text_hash="0" * 40,
-             tag_sequence=("html", "body"), simhash=int(simhashes[i]), shingles=empty32, minhash=minhash,
-             word_count=int(w), has_text=i % 50 != 7)
+        Page(
+            path=p,
+            abspath=f"/data/crawl/{p}",
+            size=int(w) * 7,
+            sha1="0" * 40,
+            encoding="utf-8",
+            encoding_source="meta",
+            title=f"Page {i} – {p.rsplit('/', 1)[-1][:-5].replace('-', ' ')}",
+            url=f"https://{p}" if i % 3 else None,
+            main_text=f"main text of page {i}",
+            text_hash="0" * 40,
+            tag_sequence=("html", "body"),
+            simhash=int(simhashes[i]),
+            shingles=empty32,
+            minhash=minhash,
+            word_count=int(w),
+            has_text=i % 50 != 7,
+        )
         for i, (p, w) in enumerate(zip(paths, words))
     ]
     # pairs: a random subset of every template's 19,900 pairs (page order inside a template is

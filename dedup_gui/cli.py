@@ -110,12 +110,27 @@ class TerminalProgress:
 def _add_threshold_args(parser: argparse.ArgumentParser) -> None:
     d = Thresholds()
     g = parser.add_argument_group("thresholds (defaults measured on shared/pairs, see README)")
-    g.add_argument("--content-same", type=float, default=d.content_same, metavar="X",
-                   help=f"content similarity or containment for 'same content' (default {d.content_same})")
-    g.add_argument("--content-partial", type=float, default=d.content_partial, metavar="X",
-                   help=f"content containment for 'important part shared' (default {d.content_partial})")
-    g.add_argument("--layout-same", type=float, default=d.layout_same, metavar="X",
-                   help=f"layout similarity for 'same layout' (default {d.layout_same})")
+    g.add_argument(
+        "--content-same",
+        type=float,
+        default=d.content_same,
+        metavar="X",
+        help=f"content similarity or containment for 'same content' (default {d.content_same})",
+    )
+    g.add_argument(
+        "--content-partial",
+        type=float,
+        default=d.content_partial,
+        metavar="X",
+        help=f"content containment for 'important part shared' (default {d.content_partial})",
+    )
+    g.add_argument(
+        "--layout-same",
+        type=float,
+        default=d.layout_same,
+        metavar="X",
+        help=f"layout similarity for 'same layout' (default {d.layout_same})",
+    )
     g.add_argument("--hamming-k", type=int, default=d.hamming_k, metavar="K",
                    help=f"SimHash Hamming distance (bits) drawn as the near-duplicate line in charts and used by the "
                         f"SimHash method's verdict; not part of the type rule (default {d.hamming_k})")  # fmt: skip
@@ -124,23 +139,54 @@ def _add_threshold_args(parser: argparse.ArgumentParser) -> None:
 def _add_setting_args(parser: argparse.ArgumentParser) -> None:
     d = ScanSettings()
     g = parser.add_argument_group("scan settings")
-    g.add_argument("--max-file-mb", type=float, default=d.max_file_bytes / 2**20, metavar="MB",
-                   help=f"files larger than this are reported as too large (default {d.max_file_bytes / 2**20:g})")
-    g.add_argument("--min-tokens", type=int, default=d.min_tokens, metavar="N",
-                   help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})")
-    g.add_argument("--page-timeout", type=float, default=d.page_timeout, metavar="S",
-                   help=f"seconds one page may take in a worker process before it is cut off and reported "
-                        f"(default {d.page_timeout:g}; --workers 1 runs in-process, without the limit)")
-    g.add_argument("--extractor", choices=sorted(EXTRACTORS), default=d.extractor,
-                   help="main-content extractor: " + "; ".join(f"{k}: {v}" for k, v in EXTRACTORS.items()))
-    g.add_argument("--dask-scheduler", metavar="ADDRESS", default=None,
-                   help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786); "
-                        "the scheduler and the workers need dedup-gui installed and the folder at the same path")
-    g.add_argument("--boilerplate-pages", type=int, default=d.boilerplate_pages, metavar="N",
-                   help="a content shingle in more than N pages is template boilerplate and makes no pages "
-                        f"candidates (default {d.boilerplate_pages})")
-    g.add_argument("--no-cache", action="store_true",
-                   help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)")
+    g.add_argument(
+        "--max-file-mb",
+        type=float,
+        default=d.max_file_bytes / 2**20,
+        metavar="MB",
+        help=f"files larger than this are reported as too large (default {d.max_file_bytes / 2**20:g})",
+    )
+    g.add_argument(
+        "--min-tokens",
+        type=int,
+        default=d.min_tokens,
+        metavar="N",
+        help=f"fewest main-text tokens of a page with usable text (default {d.min_tokens})",
+    )
+    g.add_argument(
+        "--page-timeout",
+        type=float,
+        default=d.page_timeout,
+        metavar="S",
+        help=f"seconds one page may take in a worker process before it is cut off and reported "
+        f"(default {d.page_timeout:g}; --workers 1 runs in-process, without the limit)",
+    )
+    g.add_argument(
+        "--extractor",
+        choices=sorted(EXTRACTORS),
+        default=d.extractor,
+        help="main-content extractor: " + "; ".join(f"{k}: {v}" for k, v in EXTRACTORS.items()),
+    )
+    g.add_argument(
+        "--dask-scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the per-page stage on a Dask distributed cluster (e.g. tcp://host:8786); "
+        "the scheduler and the workers need dedup-gui installed and the folder at the same path",
+    )
+    g.add_argument(
+        "--boilerplate-pages",
+        type=int,
+        default=d.boilerplate_pages,
+        metavar="N",
+        help="a content shingle in more than N pages is template boilerplate and makes no pages "
+        f"candidates (default {d.boilerplate_pages})",
+    )
+    g.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the feature cache (in $XDG_CACHE_HOME/dedup-gui)",
+    )
     g.add_argument("--workers", type=int, default=d.workers, metavar="N",
                    help="worker processes that read and extract the pages (default 0: one per core; 1: all in this process)")  # fmt: skip
 
@@ -211,8 +257,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "other two CSVs; give any of the three outputs, or several.")  # fmt: skip
     scan.add_argument("folder", help="folder of saved pages (read only)")
     scan.add_argument("-o", "--output", metavar="OUT", help="report file: .html, .pdf, .json or .csv")
-    scan.add_argument("--pages-csv", metavar="FILE",
-                      help="also write a CSV with one row per file (verdict, near-duplicate group, page to keep)")
+    scan.add_argument(
+        "--pages-csv",
+        metavar="FILE",
+        help="also write a CSV with one row per file (verdict, near-duplicate group, page to keep)",
+    )
     scan.add_argument("--keep-csv", metavar="FILE",
                       help="also write a 'duplicate,keep' CSV: each page to drop with the page to keep, of which "
                       "it is a full or content duplicate (kept: canonical URL, else the newest version folder, "
@@ -231,7 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Read pairs from LABELS.csv (columns left,right; paths "
                               "relative to the CSV's folder) and write PREDICTIONS.csv.")  # fmt: skip
     classify.add_argument("--pairs", required=True, metavar="LABELS.csv")
-    classify.add_argument("-o", "--output", required=True, metavar="PREDICTIONS.csv", help="where to write the predictions (.csv)")
+    classify.add_argument(
+        "-o", "--output", required=True, metavar="PREDICTIONS.csv", help="where to write the predictions (.csv)"
+    )
     _add_threshold_args(classify)
     _add_setting_args(classify)
 
@@ -247,13 +298,26 @@ def build_parser() -> argparse.ArgumentParser:
     what.add_argument("--extraction", action="store_true",
                       help="score each extractor (or only --extractor NAME) against the ground truth of --corpus: "
                       "token-level bag-of-words precision, recall and F1 by language group, and pages per second")  # fmt: skip
-    ev.add_argument("--corpus", metavar="FOLDER", default=None,
-                    help=f"with --extraction: the ground-truth folder (default: {DEFAULT_CORPUS})")
-    ev.add_argument("--list-below", metavar="F1", type=float, default=None,
-                    help="with --extraction: also list each extractor's pages whose F1 is below F1, worst first")
-    ev.add_argument("--methods", metavar="LIST", default=None,
-                    help="'all' or a comma-separated list of " + ",".join(METHOD_KEYS) + ": print each "
-                    "method's precision, recall and F1 at its default threshold and at the best of its sweep")
+    ev.add_argument(
+        "--corpus",
+        metavar="FOLDER",
+        default=None,
+        help=f"with --extraction: the ground-truth folder (default: {DEFAULT_CORPUS})",
+    )
+    ev.add_argument(
+        "--list-below",
+        metavar="F1",
+        type=float,
+        default=None,
+        help="with --extraction: also list each extractor's pages whose F1 is below F1, worst first",
+    )
+    ev.add_argument(
+        "--methods",
+        metavar="LIST",
+        default=None,
+        help="'all' or a comma-separated list of " + ",".join(METHOD_KEYS) + ": print each "
+        "method's precision, recall and F1 at its default threshold and at the best of its sweep",
+    )
     ev.add_argument("--pr-curves", metavar="OUT.png", default=None,
                     help="draw the methods' precision/recall curves to OUT (.png, .svg or .pdf; implies --methods all if not given)")  # fmt: skip
     _add_threshold_args(ev)
@@ -464,8 +528,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_cli(argv)
     gui = argparse.ArgumentParser(prog="dedup-gui", description="Open the duplicate-page inspector window.")
     gui.add_argument("folder", nargs="?", help="folder to scan (default: the bundled sample pages)")
-    gui.add_argument("--screenshot", metavar="OUT.png",
-                     help="wait for the scan, save a PNG image of the window (or of --view) and quit")
+    gui.add_argument(
+        "--screenshot",
+        metavar="OUT.png",
+        help="wait for the scan, save a PNG image of the window (or of --view) and quit",
+    )
     gui.add_argument("--view", choices=SCREENSHOT_VIEWS, default=None, metavar="NAME",
                      help="what --screenshot saves: " + ", ".join(SCREENSHOT_VIEWS) + " (default: window)")  # fmt: skip
     gui.add_argument("--pair", nargs=2, metavar=("LEFT", "RIGHT"),

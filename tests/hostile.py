@@ -102,7 +102,9 @@ def image_site(tmp: Path) -> Path:
 
 def nested_tables(levels: int = 30) -> str:
     """A 1-2 KB page of ``levels`` nested tables (Qt's layout time doubles per level)."""
-    return "<html><body>" + BODY + "<table><tr><td>" * levels + "deep" + "</td></tr></table>" * levels + "</body></html>"
+    return (
+        "<html><body>" + BODY + "<table><tr><td>" * levels + "deep" + "</td></tr></table>" * levels + "</body></html>"
+    )
 
 
 def freezing_site(tmp: Path, attributes: int = 40_000) -> Path:
@@ -127,7 +129,9 @@ def freezing_site(tmp: Path, attributes: int = 40_000) -> Path:
     for name, extra in pages.items():
         html = extra if extra.startswith("<html>") else f"<html><body>{BODY}{extra}</body></html>"
         for twin in ("1", "2"):
-            (site / f"{name}-{twin}.html").write_text(html.replace("hall at eight", f"hall at eight ({name})"), encoding="utf-8")
+            (site / f"{name}-{twin}.html").write_text(
+                html.replace("hall at eight", f"hall at eight ({name})"), encoding="utf-8"
+            )
     return site
 
 
@@ -173,7 +177,8 @@ def long_text_site(tmp: Path, word: int = 150_000, lines: int = 100_000, sentenc
     for name, twins in pages.items():
         for twin, body in zip("12", twins):
             (site / f"{name}-{twin}.html").write_text(
-                f"<html><head><title>{name}</title></head><body>{body}</body></html>", encoding="utf-8")
+                f"<html><head><title>{name}</title></head><body>{body}</body></html>", encoding="utf-8"
+            )
     return site
 
 
@@ -196,4 +201,3 @@ def long_cjk_site(tmp: Path, chars: int = 600_000) -> Path:
         (site / name).write_text(f"<html><head><title>长页</title></head><body><p>{''.join(chars_of)}</p></body></html>",
                                  encoding="utf-8")  # fmt: skip
     return site
-

@@ -19,7 +19,9 @@ from .conftest import REPO, SAMPLES
 def run_process(*args, cwd=REPO):
     """``python app.py ARGS`` in a new process, for what only a real process shows."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "app.py", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "app.py", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
+    )
 
 
 def run(*args, cwd=REPO):
@@ -53,7 +55,10 @@ def test_scan_csv_has_the_designed_pairs(tmp_path):
     # The six designed duplicate pairs of resources/samples/EXPECTED.csv, nothing else.
     assert sorted(r["type"] for r in rows) == ["content", "full", "full", "full", "layout", "partial"]
     content = next(r for r in rows if r["type"] == "content")
-    assert {content["left"], content["right"]} == {"print/night-ride-safety.html", "site/articles/night-ride-safety.html"}
+    assert {content["left"], content["right"]} == {
+        "print/night-ride-safety.html",
+        "site/articles/night-ride-safety.html",
+    }
     assert "pages:    14" in proc.stdout and "groups:   6 near-duplicate groups; 4 keep clusters" in proc.stdout
 
 

@@ -370,9 +370,8 @@ class _Html:
         else:
             for spot in ex.spots:
                 o.append(f"<tr><td>{self.segments(spot.a, 'a')}</td><td>{self.segments(spot.b, 'b')}</td></tr>")
-            note = (
-                f"{excerpt_counts(ex)} Struck red: only in the left page; green: only in the right page."
-                + "".join(f" {n}." for n in ex.notes)
+            note = f"{excerpt_counts(ex)} Struck red: only in the left page; green: only in the right page." + "".join(
+                f" {n}." for n in ex.notes
             )
             o.append(f"<tr><td colspan='2'>{self.muted(_e(note))}</td></tr>")
         o.append("</table>")
@@ -471,4 +470,3 @@ def pdf_bytes(report: Report, progress: Progress | None = None) -> bytes:
         painter.end()
     buf.close()
     return bytes(data.data())
-

@@ -345,7 +345,9 @@ class RenderService:
                     self._stop()
                 if cancelled:
                     raise RenderCancelled("superseded by a newer request") from None
-                raise RenderError(f"the drawing process stopped ({type(exc).__name__}); the page may need too much memory") from None
+                raise RenderError(
+                    f"the drawing process stopped ({type(exc).__name__}); the page may need too much memory"
+                ) from None
             finally:
                 with self._state:
                     self._busy = False

@@ -70,7 +70,9 @@ def dropped_folder(mime) -> str | None:
 def _warn_unless(parent: QWidget | None, ok: bool, what: str, path: str) -> None:
     if ok:
         return
-    box = plain_message_box(QMessageBox.Icon.Warning, "Could not open", f"The desktop could not {what}:\n{path}", parent)
+    box = plain_message_box(
+        QMessageBox.Icon.Warning, "Could not open", f"The desktop could not {what}:\n{path}", parent
+    )
     box.open()
 
 

@@ -30,7 +30,7 @@ _HELP = {
     "content_partial": "Content containment (share of the smaller page's shingles found in the other) "
     "at or above which an important part of the content is shared.",
     "layout_same": "Layout similarity (the tag sequences of the templates: each page without its main "
-                   "content) at or above which two pages share a layout.",
+    "content) at or above which two pages share a layout.",
     "hamming_k": "SimHash Hamming distance (bits) at or below which two fingerprints are near "
     "duplicates (Manku et al. 2007: k = 3). Drawn on the histogram; the scan's candidate "
     "search used the value in force when it ran.",

@@ -150,4 +150,3 @@ class WindowActions:
             self.start_scan(folder)
         else:
             event.ignore()
-

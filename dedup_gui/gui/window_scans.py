@@ -87,7 +87,9 @@ class ScanControl:
         try:
             freed = clear_cache(self.session.settings.cache_dir)
         except OSError as exc:
-            plain_message_box(QMessageBox.Icon.Warning, "Clear Feature Cache", f"The cache could not be deleted: {exc}", self).exec()
+            plain_message_box(
+                QMessageBox.Icon.Warning, "Clear Feature Cache", f"The cache could not be deleted: {exc}", self
+            ).exec()
             return 0
         self.statusBar().showMessage(f"Feature cache cleared ({freed / 2**20:.1f} MiB freed)", 8000)
         return freed
@@ -143,8 +145,9 @@ class ScanControl:
             self.start_scan(folder)
             return
         self.app_settings.set_recent_folders([f for f in self.app_settings.recent_folders() if f != folder])
-        box = plain_message_box(QMessageBox.Icon.Warning, "Folder not found", f"The folder no longer exists:\n{folder}",
-                                self)
+        box = plain_message_box(
+            QMessageBox.Icon.Warning, "Folder not found", f"The folder no longer exists:\n{folder}", self
+        )
         box.open()
 
     def shutdown(self) -> None:
@@ -227,8 +230,9 @@ class ScanControl:
         self._thread = None
         restored = self._restore_previous_result()
         self.scan_status.finish(scan_end_text("failed", restored, message))
-        box = plain_message_box(QMessageBox.Icon.Critical, "Scan failed", f"The scan of {self.folder} failed:\n\n{message}",
-                                self)
+        box = plain_message_box(
+            QMessageBox.Icon.Critical, "Scan failed", f"The scan of {self.folder} failed:\n\n{message}", self
+        )
         box.setDetailedText(details)
         box.open()  # not modal to the application: the window stays usable
         self.error_box = box

@@ -21,9 +21,7 @@ from dedup_gui.core.progress import CancelToken, Progress, ScanCancelled
 from dedup_gui.gui.inspector.jobs import gc_pause
 
 #: The signature of ``dedup_gui.core.pipeline.scan.scan_folder``.
-ScanFunction = Callable[
-    [str | Path, ScanSettings | None, Thresholds | None, Progress | None], ScanResult
-]
+ScanFunction = Callable[[str | Path, ScanSettings | None, Thresholds | None, Progress | None], ScanResult]
 
 
 def scan_folder(

@@ -62,8 +62,8 @@ def test_what_is_not_a_tag_is_left_alone(html):
 
 
 def test_a_quote_in_a_script_does_not_hide_the_next_tag():
-    html = "<script>var s = \"<a v='\";</script><p" + " a" * 1_500 + ">"
-    assert bound_attributes(html)[0] == "<script>var s = \"<a v='\";</script><p" + " a" * 1_000 + ">"
+    html = '<script>var s = "<a v=\'";</script><p' + " a" * 1_500 + ">"
+    assert bound_attributes(html)[0] == '<script>var s = "<a v=\'";</script><p' + " a" * 1_000 + ">"
 
 
 def test_a_crowded_script_tag_is_cut_and_its_text_left_alone():

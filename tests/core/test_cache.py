@@ -44,7 +44,9 @@ def test_changed_file_is_re_extracted_and_renamed_file_still_hits(tmp_path):
     settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))
     scan_folder(folder, settings)
     target = folder / "site/articles/river-trail.html"
-    target.write_text(target.read_text(encoding="utf-8").replace("Sallow River Trail", "Sallow Canal Path"), encoding="utf-8")
+    target.write_text(
+        target.read_text(encoding="utf-8").replace("Sallow River Trail", "Sallow Canal Path"), encoding="utf-8"
+    )
     os.rename(folder / "site/articles/cafe-stops.html", folder / "site/articles/cafe-stops-renamed.html")
     with FeatureCache(settings, settings.cache_dir) as cache:
         changed = cache.lookup("x", str(target))
@@ -189,7 +191,10 @@ def test_two_scans_share_the_cache(tmp_path):
     other.execute("DELETE FROM pairs WHERE 0")
     try:
         with FeatureCache(settings, settings.cache_dir) as cache:
-            cached = [cache.lookup(p.path, p.abspath) for p in scan_folder(folder, ScanSettings(workers=1, use_cache=False)).pages]
+            cached = [
+                cache.lookup(p.path, p.abspath)
+                for p in scan_folder(folder, ScanSettings(workers=1, use_cache=False)).pages
+            ]
         assert all(c is not None for c in cached)  # every page still comes from the cache
         assert "using it without adding to it" in cache.problem  # and the scan says why it adds nothing
     finally:

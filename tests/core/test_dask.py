@@ -28,9 +28,12 @@ def test_workers_that_cannot_load_the_engine_stop_the_scan_with_one_clear_error(
     # would fail every page with the same deserialization error: the scan must say it once.
     blocker = tmp_path / "no_dedup_gui.py"
     blocker.write_text("import sys\nsys.modules['dedup_gui'] = None  # 'import dedup_gui' now fails\n")
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, preload=[str(blocker)]
-    ) as cluster, pytest.raises(ConnectionError, match="cannot run dedup-gui .*install dedup-gui.* on every worker"):
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, preload=[str(blocker)]
+        ) as cluster,
+        pytest.raises(ConnectionError, match="cannot run dedup-gui .*install dedup-gui.* on every worker"),
+    ):
         scan_folder(SAMPLES, ScanSettings(dask_scheduler=cluster.scheduler_address, use_cache=False))
 
 

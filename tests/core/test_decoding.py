@@ -398,7 +398,9 @@ def test_undeclared_cyrillic_stays_cyrillic():
 
 
 def test_declared_utf8_that_is_really_latin1_is_detected():
-    text = '<html><head><meta charset="utf-8"></head><body><p>Café society: the naïve résumé, déjà vu.</p></body></html>'
+    text = (
+        '<html><head><meta charset="utf-8"></head><body><p>Café society: the naïve résumé, déjà vu.</p></body></html>'
+    )
     decoded = decode_html(text.encode("cp1252"))
     assert decoded.text == text and decoded.encoding == "cp1252" and decoded.declared == "utf-8"
 

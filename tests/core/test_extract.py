@@ -194,8 +194,7 @@ def test_script_and_style_never_in_main_text_fallback_path() -> None:
     )
     found = extract(html)
     assert found.main_text == (
-        "Posted by anna: the new release fixes the login bug.\n"
-        "Reply by ben: thanks, confirmed here too."
+        "Posted by anna: the new release fixes the login bug.\nReply by ben: thanks, confirmed here too."
     )
     assert found.notes == ("readability found no article: the main text is the whole visible text",)
 

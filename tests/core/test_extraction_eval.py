@@ -78,7 +78,9 @@ ARTICLE = "<p>" + "The dog ran to the house and it was happy there. " * 10 + "</
 def corpus(tmp_path):
     """A small folder with each of the three layouts, a page without truth and a broken file."""
     root = tmp_path / "corpus"
-    _write(root / "rb" / "page-a" / "source.html", f"<html><body><nav>Home</nav><article>{ARTICLE}</article></body></html>")
+    _write(
+        root / "rb" / "page-a" / "source.html", f"<html><body><nav>Home</nav><article>{ARTICLE}</article></body></html>"
+    )
     _write(root / "rb" / "page-a" / "expected.html", f"<div id='readability-page-1'>{ARTICLE}<p>Second line.</p></div>")
     _write(root / "rb" / "page-a" / "expected-metadata.json", json.dumps({"title": "A", "lang": "en"}))
     _write(root / "rb" / "page-b" / "source.html", "<html><body><p>重复网页的检测</p></body></html>")

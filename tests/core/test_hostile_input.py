@@ -97,8 +97,8 @@ def test_gzip_pages_and_mhtml(tmp_path):
     (tmp_path / "a.html").write_bytes(gzip.compress(page(ARTICLE)))
     (tmp_path / "b.html.gz").write_bytes(gzip.compress(page(ARTICLE)))
     mht = (
-        b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"XX\"\r\n\r\n--XX\r\n"
-        b"Content-Type: text/html; charset=\"utf-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+        b'MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="XX"\r\n\r\n--XX\r\n'
+        b'Content-Type: text/html; charset="utf-8"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n'
         + page(ARTICLE).replace(b"=", b"=3D")
         + b"\r\n--XX--\r\n"
     )
@@ -155,7 +155,6 @@ def test_links_and_loops_read_each_file_once(tmp_path):
     os.mkfifo(tmp_path / "pipe.html")
     again = scan_folder(tmp_path, ScanSettings(workers=1))
     assert again.skip_reason("pipe.html") == "not a regular file (a pipe, socket or device)"
-
 
 
 def test_links_out_of_the_folder_bring_nothing_into_the_scan_or_its_reports(tmp_path):

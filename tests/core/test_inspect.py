@@ -246,4 +246,3 @@ def test_histogram_shows_the_classified_pairs_on_their_own_scale_below(sample_sc
     assert below == {("full", 0): (0, 400), ("partial", 0): (400, 30), ("partial", 12): (0, 30)}
     assert fig.axes[1].get_ylim()[1] < 1000  # its own scale, not the 3 million of the panel above
     assert len(histogram_figure(all_pairs, {}, k=3).axes) == 1  # nothing classified: one panel
-

@@ -234,7 +234,6 @@ def test_discover_survives_symlink_loop(tmp_path: Path) -> None:
     }
 
 
-
 def _outside_fixture(tmp_path: Path) -> Path:
     """A scanned folder ``root`` with symbolic links out of it: to a page-like file outside, to
     a folder outside, by a relative target, through a link inside that points to a link out,

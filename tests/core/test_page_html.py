@@ -10,7 +10,9 @@ from dedup_gui.core.pipeline.page_html import parse_page_html, read_page_html, r
 
 def test_reads_and_decodes_as_the_scan_does(tmp_path):
     page = tmp_path / "p.html"
-    page.write_bytes('<html><head><meta charset="windows-1252"></head><body><p>caf\xe9</p></body></html>'.encode("cp1252"))
+    page.write_bytes(
+        '<html><head><meta charset="windows-1252"></head><body><p>caf\xe9</p></body></html>'.encode("cp1252")
+    )
     text = read_page_html("p.html", str(page), str(tmp_path), 10_000)
     assert "<p>café</p>" in text  # decoded by its declared charset, not as UTF-8
     tree = read_page_tree("p.html", str(page), None, 10_000)  # root None: read as it is

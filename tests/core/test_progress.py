@@ -113,7 +113,7 @@ def test_eta_is_smoothed_and_counts_down_between_estimates():
     clock.now += 1
     burst = eta.eta("s", 301, 1001)  # a burst of fast items: the raw figure drops to 38.5 s
     assert 38.5 < burst < 89.0  # moved towards it, not jumped
-    assert burst == pytest.approx(89 + (1 - 2.718281828 ** -0.2) * (700 / (300 / 11) - 89), rel=1e-6)
+    assert burst == pytest.approx(89 + (1 - 2.718281828**-0.2) * (700 / (300 / 11) - 89), rel=1e-6)
 
 
 def test_eta_follows_the_recent_rate_and_restarts_per_stage():

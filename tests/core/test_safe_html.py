@@ -93,7 +93,9 @@ def test_deep_tables_are_flattened_and_sizes_clamped():
         most = max(most, depth)
     assert most == MAX_TABLE_NESTING  # deeper tables are plain blocks: Qt's layout time doubles per level
     assert "deep" in cleaned
-    clamped = clean_html("<table width=99999999 cellpadding=100000><tr><td colspan=70000 width='900%'>x</td></tr></table>")
+    clamped = clean_html(
+        "<table width=99999999 cellpadding=100000><tr><td colspan=70000 width='900%'>x</td></tr></table>"
+    )
     assert 'width="4000"' in clamped and 'cellpadding="50"' in clamped
     assert 'colspan="100"' in clamped and 'width="100%"' in clamped
 
@@ -104,7 +106,8 @@ def test_prepare_page_reads_through_the_page_limits(tmp_path):
     (site / "p.html").write_text(f"<p>x</p><img src='i.png' alt='photo of {RED}'>", encoding="utf-8")
     prepared = prepare_page("p.html", str(site / "p.html"), str(site), 1000)
     assert [(r.url, r.loaded, r.reason) for r in prepared.requests] == [
-        ("i.png", False, "cannot be read: No such file or directory")]
+        ("i.png", False, "cannot be read: No such file or directory")
+    ]
     assert "[photo of (255, 0, 0)]" in prepared.html  # a refused image shows its alt text
     from dedup_gui.core.pipeline.loading import PageReadError
 
@@ -153,7 +156,9 @@ def test_one_bad_image_address_never_blanks_the_page(tmp_path):
     html = "<p>Riders meet at the hall at eight.</p><img src='g.png%00.txt'><img src='g.png'>"
     prepared = prepare_html(html, str(tmp_path / "p.html"), str(tmp_path))
     assert [(r.loaded, r.reason) for r in prepared.requests] == [
-        (False, "not a file name (it holds a NUL)"), (True, "image inside the scanned folder")]
+        (False, "not a file name (it holds a NUL)"),
+        (True, "image inside the scanned folder"),
+    ]
     assert "Riders meet" in prepared.html
 
 

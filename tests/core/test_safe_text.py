@@ -46,7 +46,7 @@ def test_from_spreadsheet_cell_reads_unprefixed_cells_as_they_are():
 def test_csv_text_quotes_a_row_with_a_carriage_return_so_it_reads_back_whole():
     # Python 3.11's csv, with "\n" line ends, wrote a lone CR unquoted; a reader split the row there.
     text = csv_text(["path", "n"], [["\rCR.html", 3], ["a.html", 4]])
-    assert text == "path,n\n\"'\rCR.html\",\"3\"\na.html,4\n"
+    assert text == 'path,n\n"\'\rCR.html","3"\na.html,4\n'
     assert list(csv.reader(io.StringIO(text, newline=""))) == [["path", "n"], ["'\rCR.html", "3"], ["a.html", "4"]]
 
 

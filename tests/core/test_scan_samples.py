@@ -17,9 +17,7 @@ def _expected():
 
 
 def _pair_types(result):
-    return {
-        frozenset((result.pages[p.left].path, result.pages[p.right].path)): p for p in result.pairs
-    }
+    return {frozenset((result.pages[p.left].path, result.pages[p.right].path)): p for p in result.pairs}
 
 
 @pytest.mark.parametrize("left,right,expected", _expected(), ids=lambda v: str(v))

@@ -16,9 +16,7 @@ def test_scan_of_the_real_corpus_uses_every_page(shared_dir: Path, tmp_path):
     # readability's expected.html is the article of its source.html in a bare skeleton: the
     # textbook content duplicate. Most of the 83 must come out so.
     content_pairs = {
-        (result.pages[p.left].path, result.pages[p.right].path)
-        for p in result.pairs
-        if p.type is DupType.CONTENT
+        (result.pages[p.left].path, result.pages[p.right].path) for p in result.pairs if p.type is DupType.CONTENT
     }
     found = sum(1 for a, b in content_pairs if a.endswith("/expected.html") and b == a.replace("expected", "source"))
     assert found >= 60

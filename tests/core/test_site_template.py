@@ -27,10 +27,12 @@ FOOTER = ("<footer><p>Larkmoor Wheelers is a registered amateur cycling club. Al
 SEARCH = "<form class='search'><input type='text' name='q' placeholder='Search the site'></form>"
 
 
-WORDS = ("gradient saddle chain valley summit climb descent spoke wheel brake lever cadence headwind "
-         "tailwind puncture pannier mudguard ridge river bridge village orchard meadow hedgerow lane "
-         "junction signpost bakery kettle flask jersey glove helmet lantern dawn dusk drizzle frost "
-         "granite limestone heather bracken sheep tractor ferry harbour lighthouse castle chapel").split()
+WORDS = (
+    "gradient saddle chain valley summit climb descent spoke wheel brake lever cadence headwind "
+    "tailwind puncture pannier mudguard ridge river bridge village orchard meadow hedgerow lane "
+    "junction signpost bakery kettle flask jersey glove helmet lantern dawn dusk drizzle frost "
+    "granite limestone heather bracken sheep tractor ferry harbour lighthouse castle chapel"
+).split()
 
 
 def paragraphs(topic: str, n: int, start: int = 0) -> str:
@@ -109,7 +111,8 @@ def test_the_bare_article_and_the_article_in_its_site_are_content_duplicates(tmp
     root = make_site(tmp_path, pages)
     (root / "print").mkdir()
     (root / "print" / "article.html").write_text(
-        f"<html><head><title>Spring</title></head><body><h1>Spring</h1>{paragraphs('spring', 8)}</body></html>")
+        f"<html><head><title>Spring</title></head><body><h1>Spring</h1>{paragraphs('spring', 8)}</body></html>"
+    )
     result = scan(root)
     pair = pair_of(result, "print/article.html", "site/article.html")
     assert pair.type is DupType.CONTENT
@@ -130,7 +133,8 @@ def test_a_page_whose_text_is_the_template_has_no_usable_text(tmp_path):
         assert FOOTER[11:60] in page.template_text  # which text was template, for the window
         assert "what is left once the site's template is taken out is too short: no usable text" in page.notes
     assert pair_of(result, "site/404.html", "site/missing.html") is None or (
-        pair_of(result, "site/404.html", "site/missing.html").type is DupType.DISTINCT)
+        pair_of(result, "site/404.html", "site/missing.html").type is DupType.DISTINCT
+    )
     assert any(note.startswith("learned the template of 1 site") for note in result.notes)
 
 

@@ -101,14 +101,17 @@ def result() -> ScanResult:
         Pair(2, 3, scores(0.400, 25), DupType.PARTIAL),
     ]
     clusters = [
-        Cluster(1, (0, 1, 2, 3), frozenset(
-            {DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL})),  # fmt: skip
+        Cluster(
+            1, (0, 1, 2, 3), frozenset({DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL})
+        ),  # fmt: skip
     ]
     return ScanResult(
         root="/scan",
         pages=pages,
-        errors=[FileError("broken.html", "could not be decoded"),
-                FileError("huge.html", "too large (60 MB)")],  # fmt: skip
+        errors=[
+            FileError("broken.html", "could not be decoded"),
+            FileError("huge.html", "too large (60 MB)"),
+        ],  # fmt: skip
         pairs=pairs,
         clusters=clusters,
         thresholds=Thresholds(),

@@ -199,7 +199,6 @@ def test_none_returning_overrides_cannot_exhaust_none(qapp):
     assert after > 2**39 or after >= before - 100
 
 
-
 def test_bidi_overrides_in_titles_are_shown_not_obeyed(qapp, result):
     import dataclasses
 

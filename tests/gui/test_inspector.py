@@ -275,7 +275,8 @@ def test_layout_diff_reports_a_page_that_cannot_be_read(qtbot, tmp_path, samples
     qtbot.waitUntil(lambda: not view.is_comparing(), timeout=WAIT)
     assert view.diff is None and view.model.rowCount() == 0
     assert view.status_label.text() == (
-        "print/night-ride-safety.html cannot be read again: file disappeared during the scan")
+        "print/night-ride-safety.html cannot be read again: file disappeared during the scan"
+    )
 
 
 # -- fingerprints and why ----------------------------------------------------------------------

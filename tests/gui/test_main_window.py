@@ -66,8 +66,7 @@ def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_windo
     # the result's first pair is distinct: the first non-distinct one (alpha/beta) is selected
     record = window.pairs_panel.current_record()
     assert record == 1 and window.pairs_model.pair_of(record).type is DupType.FULL
-    assert window.pairs_panel.view.selectionModel().isRowSelected(
-        window.pairs_panel.view.currentIndex().row())
+    assert window.pairs_panel.view.selectionModel().isRowSelected(window.pairs_panel.view.currentIndex().row())
     view = window.inspector.text_diff_view  # the inspector shows the selected pair
     assert window.inspector.current_pair() is window.pairs_model.pair_of(record)
     assert view.left_edit.toPlainText() == displayed("Alpha text\nsecond paragraph")

@@ -144,7 +144,8 @@ def test_a_job_ending_after_its_pause_object_was_deleted_is_quiet(qapp):
 
 def test_quitting_while_a_background_job_runs_prints_no_error(tmp_path):
     script = tmp_path / "quit_early.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import time
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
@@ -156,10 +157,12 @@ def test_quitting_while_a_background_job_runs_prints_no_error(tmp_path):
         job.submit(time.sleep, 1.0)  # still running when the application goes
         QTimer.singleShot(100, app.quit)
         app.exec()
-    """))
+    """)
+    )
     env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     assert "Signal source has been deleted" not in done.stderr
     assert "Traceback" not in done.stderr

@@ -216,7 +216,11 @@ def test_narrow_path_columns_keep_the_file_name_whole(qtbot):
         assert shown.endswith("/winter-maintenance.html") and "…" in shown
         assert fm.horizontalAdvance(shown) <= width
     narrow = elide_path(path, fm, fm.horizontalAdvance("…/winter-m"))
-    assert narrow.startswith("…/") and narrow.endswith("html") and fm.horizontalAdvance(narrow) <= fm.horizontalAdvance("…/winter-m")
+    assert (
+        narrow.startswith("…/")
+        and narrow.endswith("html")
+        and fm.horizontalAdvance(narrow) <= fm.horizontalAdvance("…/winter-m")
+    )
     # the pairs table draws both path columns with it
     panel = TablePanel(PairsModel())
     qtbot.addWidget(panel)

@@ -234,7 +234,9 @@ def format_evaluation(ev: Evaluation) -> str:
     lines.append("")
     lines.append(f"{'type':<{width}}{'precision':>11}{'recall':>9}{'F1':>8}{'support':>9}")
     for t in TYPE_ORDER:
-        lines.append(f"{t.value:<{width}}{ev.precision[t]:>11.3f}{ev.recall[t]:>9.3f}{ev.f1[t]:>8.3f}{ev.support[t]:>9d}")
+        lines.append(
+            f"{t.value:<{width}}{ev.precision[t]:>11.3f}{ev.recall[t]:>9.3f}{ev.f1[t]:>8.3f}{ev.support[t]:>9d}"
+        )
     lines.append("")
     lines.append(f"macro-F1: {ev.macro_f1:.3f}   accuracy: {ev.accuracy:.3f}")
     return "\n".join(lines)

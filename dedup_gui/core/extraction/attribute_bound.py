@@ -57,8 +57,10 @@ _UNTIL_CROWDED = re.compile(
     r"!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+(?:--!?>|\Z))"
     r"|[!?][^>]*+>?"
     r"|/(?![A-Za-z])[^>]*+>?"
-    + "".join(rf"|(?i:{name})(?=[{_WS}/>]){_BOUNDED}{_BEFORE_RAW_TAG_END}(?:/>|>?{_text_until_end_tag(name)})"
-              for name in _RAW_TEXT)  # fmt: skip
+    + "".join(
+        rf"|(?i:{name})(?=[{_WS}/>]){_BOUNDED}{_BEFORE_RAW_TAG_END}(?:/>|>?{_text_until_end_tag(name)})"
+        for name in _RAW_TEXT
+    )  # fmt: skip
     + rf"|/?[A-Za-z]{_BOUNDED}"
     r"|(?!/?[A-Za-z])"
     r"))*+",

@@ -60,6 +60,7 @@ def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
         return ()
     return tuple(sys.intern(el.tag.lower()) for el in root.iter() if isinstance(el.tag, str))
 
+
 def element_text(root: lxml.html.HtmlElement) -> str:
     """Visible text of an element, one block (paragraph, heading, list item...) per line."""
     parts: list[str] = []
@@ -90,6 +91,7 @@ def element_text(root: lxml.html.HtmlElement) -> str:
             append(text.replace("\n", brk) if pre_depth else text)
     # Source line breaks are plain whitespace; only block boundaries (and <pre> lines) break.
     return _lines(parts)
+
 
 #: libxml2's element depth limit with ``huge_tree`` (levels); a deeper page is cut there.
 LXML_DEPTH_LIMIT = 2048
@@ -147,6 +149,7 @@ def _too_deep() -> bool:
     """Whether the last :func:`parse_html` stopped at libxml2's depth limit (its error log says
     "Excessive depth in document")."""
     return any("Excessive depth" in entry.message for entry in _PARSER.error_log)
+
 
 def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
     """One walk of an lxml tree for what the scan keeps of it besides the main text.
@@ -235,7 +238,9 @@ def _lines(parts: list[str]) -> str:
     """The text of ``parts`` (text pieces and :data:`_BREAK` marks), one whitespace-normalized
     block per line, empty blocks left out."""
     text = drop_invisible("".join(parts))
-    lines = (" ".join(line.split()) if len(line) < SUB_SLICE else normalize_whitespace(line) for line in text.split(_BREAK))
+    lines = (
+        " ".join(line.split()) if len(line) < SUB_SLICE else normalize_whitespace(line) for line in text.split(_BREAK)
+    )
     return "\n".join(line for line in lines if line)
 
 

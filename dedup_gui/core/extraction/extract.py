@@ -306,7 +306,9 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
     )
 
 
-def _whole_text_if_no_article(visible: str, content: str, min_tokens: int, extractor: str) -> tuple[str, tuple[str, ...]]:
+def _whole_text_if_no_article(
+    visible: str, content: str, min_tokens: int, extractor: str
+) -> tuple[str, tuple[str, ...]]:
     """``content``, or the page's whole ``visible`` text (with a note) when ``content`` has
     fewer than ``min_tokens`` tokens and the whole text has enough."""
     if not _has_tokens(content, min_tokens) and _has_tokens(visible, min_tokens):

@@ -336,7 +336,10 @@ class FeatureCache:
         try:
             self.db.executemany(
                 "INSERT OR REPLACE INTO pairs VALUES (?, ?, ?, ?, ?)",
-                [(a, b, self.version, pickle.dumps(asdict(s), protocol=pickle.HIGHEST_PROTOCOL), now) for (a, b), s in items],
+                [
+                    (a, b, self.version, pickle.dumps(asdict(s), protocol=pickle.HIGHEST_PROTOCOL), now)
+                    for (a, b), s in items
+                ],
             )
         except sqlite3.Error as exc:
             self._disable(f"feature cache failed ({exc}); scanning without it")
@@ -382,4 +385,3 @@ def clear_cache(folder: str | Path | None = None) -> int:
             size += p.stat().st_size
             p.unlink()
     return size
-

@@ -136,8 +136,10 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
         )
     same_layout = scores.layout_similarity >= t.layout_same
     cmp = ">=" if same_layout else "<"
-    lines.append(f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.2f} (templates: the pages "
-                 "without their main content)")
+    lines.append(
+        f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.2f} (templates: the pages "
+        "without their main content)"
+    )
     layout_words = "same layout" if same_layout else "different layout"
     lines.append(f"{content_words} and {layout_words} => {verdict.label}")
     return lines

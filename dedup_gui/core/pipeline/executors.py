@@ -259,7 +259,9 @@ def _analyse_on_dask(files: list[SourceFile], settings: ScanSettings, progress: 
                 try:
                     results[i] = future.result()
                 except Exception as exc:  # a worker died or the task failed
-                    results[i] = FileError(files[i].path, f"could not be analysed on the cluster: {type(exc).__name__}: {exc}")
+                    results[i] = FileError(
+                        files[i].path, f"could not be analysed on the cluster: {type(exc).__name__}: {exc}"
+                    )
                 done += 1
                 progress.update(STAGE_READ, done, total)
                 check_cancel(progress)

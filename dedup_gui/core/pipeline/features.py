@@ -65,7 +65,9 @@ def page_from_bytes(
             " (WHATWG replacement encoding): ignored"
         )
     elif decoded.declared and decoded.source == "detected":
-        notes.append(f"declared charset {decoded.declared!r} does not fit the bytes: read as {decoded.encoding} (detected)")
+        notes.append(
+            f"declared charset {decoded.declared!r} does not fit the bytes: read as {decoded.encoding} (detected)"
+        )
     if decoded.declared and decoded.source == "utf-8":
         notes.append(f"declared charset {decoded.declared!r} is wrong: the bytes are valid UTF-8")
     text = text_features(found.main_text, settings, tokens)

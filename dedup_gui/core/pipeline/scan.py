@@ -62,6 +62,7 @@ def _analyse_with_cache(
             # The cache keys content alone, and an empty x.html is a page; an empty file without
             # a page suffix (emptied since the walk) is not (loading._check_is_html).
             outcomes[i] = source.path
+
     def keep(k: int, outcome) -> None:
         # Stored as each page finishes, so a cancelled scan keeps the pages it had analysed.
         if isinstance(outcome, Page):

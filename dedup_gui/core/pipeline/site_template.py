@@ -42,7 +42,6 @@ MIN_SITE_PAGES = 5
 ODD_SHARE = 0.5
 
 
-
 #: Marks around a line that are not its text: a heading's permalink (``Install¶``), a list's
 #: bullet, a trailing colon; a table of contents and the heading it lists then hash alike.
 _EDGE_MARKS = "".join(chr(c) for c in range(0x2000, 0x2070)) + "¶§#:•·|>»«-–—*+~=_()[]{}<>\"'.,;!?"

@@ -98,8 +98,7 @@ def hamming_histogram(
     stop = threading.Event()
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hamming") as pool:
         pending = {
-            pool.submit(_row_range_counts, fps, lo, hi, stop): (lo, hi)
-            for lo, hi in zip(bounds[:-1], bounds[1:])
+            pool.submit(_row_range_counts, fps, lo, hi, stop): (lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:])
         }
         try:
             while pending:

@@ -346,8 +346,7 @@ class PairsTable(TableState):
 
 
 class ErrorsTable(TableState):
-    """One row per file that could not be used: path and reason.
-    """
+    """One row per file that could not be used: path and reason."""
 
     COLUMNS = ("File", "Reason")
     PATH_COLUMNS = frozenset({0})

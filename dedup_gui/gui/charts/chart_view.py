@@ -45,12 +45,16 @@ def ask_chart_path(parent: QWidget, title: str, folder: str, name: str) -> str |
         The chosen path (str), with the chosen filter's suffix added when the name has neither
         ``.png`` nor ``.svg``; ``None`` if the user cancelled.
     """
-    path, chosen = QFileDialog.getSaveFileName(parent, title, str(Path(folder) / f"{name}.png"), ";;".join(CHART_FORMATS))
+    path, chosen = QFileDialog.getSaveFileName(
+        parent, title, str(Path(folder) / f"{name}.png"), ";;".join(CHART_FORMATS)
+    )
     if not path:
         return None
     if Path(path).suffix.lower() not in CHART_FORMATS.values():
         path += CHART_FORMATS.get(chosen, ".png")
     return path
+
+
 _PNG_DPI = 150
 
 

@@ -252,8 +252,9 @@ class LayoutDiffView(QWidget):
         self.status_label.setText(f"reading and aligning the layouts of {a.path} and {b.path}…")
         for label in (self.counts_label, self.regions_label, self.notes_label):
             label.hide()
-        self._job.submit(compute_layout_diff, a, b, result.settings.max_file_bytes, result.root,
-                         result.settings.follow_links)
+        self._job.submit(
+            compute_layout_diff, a, b, result.settings.max_file_bytes, result.root, result.settings.follow_links
+        )
 
     def clear(self) -> None:
         """Show no pair (and ignore a computation still running)."""

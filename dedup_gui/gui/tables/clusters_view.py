@@ -249,7 +249,9 @@ class ClustersView(QWidget):
         else:
             pages = sum(len(c.pages) for c in result.clusters)
             n = len(result.clusters)
-            self.summary_label.setText(f"{n:,} cluster{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}")
+            self.summary_label.setText(
+                f"{n:,} cluster{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}"
+            )
 
     def _fit_count_columns(self) -> None:
         # The "Pages", "Types" and "Keep" columns get the width of their widest cluster-row text,

@@ -300,7 +300,11 @@ class TablePanel(QWidget):
         model, header = self.model, self.view.horizontalHeader()
         n = model.rowCount()
         head = min(n, _SIZE_SAMPLE_ROWS // 2)
-        rows = sorted(set(range(head)) | set(np.linspace(0, n - 1, _SIZE_SAMPLE_ROWS - head, dtype=np.int64).tolist()) if n else ())
+        rows = sorted(
+            set(range(head)) | set(np.linspace(0, n - 1, _SIZE_SAMPLE_ROWS - head, dtype=np.int64).tolist())
+            if n
+            else ()
+        )
         metrics = self.view.fontMetrics()
         style = self.view.style()
         margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
@@ -388,7 +392,7 @@ class TablePanel(QWidget):
         if self.model.text_filter():
             undo.append("clear the file-name filter")
         if record_filter is not None:
-            undo.append(f"remove \"{self._record_filter_label}\"")
+            undo.append(f'remove "{self._record_filter_label}"')
         if not self.type_combo.isHidden() and self.type_combo.currentIndex() != _ALL_TYPES:
             undo.append('pick "All types"')
         if not undo:

@@ -482,6 +482,5 @@ class FigurePanel(QWidget):
         try:
             self.save(path)
         except (OSError, ValueError) as exc:
-            box = plain_message_box(QMessageBox.Icon.Warning, "Save figure", f"Could not save the figure: {exc}",
-                                    self)
+            box = plain_message_box(QMessageBox.Icon.Warning, "Save figure", f"Could not save the figure: {exc}", self)
             box.exec()
