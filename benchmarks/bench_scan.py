@@ -46,7 +46,7 @@ from dedup_gui.core.pipeline.candidates import candidate_pairs  # noqa: E402
 from dedup_gui.core.pipeline.cluster import build_clusters  # noqa: E402
 from dedup_gui.core.pipeline.decoding import decode_html  # noqa: E402
 from dedup_gui.core.pipeline.loading import discover, read_page_bytes  # noqa: E402
-from dedup_gui.core.pipeline.scan import _analyse_with_cache, scan_folder, score_pairs  # noqa: E402
+from dedup_gui.core.pipeline.scan import analyse_files, scan_folder, score_pairs  # noqa: E402
 from dedup_gui.core.text.tokens import tokenize  # noqa: E402
 
 
@@ -193,7 +193,7 @@ def pool_speedup(folder: Path, n: int) -> tuple[float, float, int]:
     rates = []
     for workers in (1, 0):
         t0 = time.perf_counter()
-        _analyse_with_cache(files, ScanSettings(workers=workers, use_cache=False), _Null(), None)
+        analyse_files(files, ScanSettings(workers=workers, use_cache=False), _Null(), None)
         rates.append(len(files) / (time.perf_counter() - t0))
     return rates[0], rates[1], len(files)
 
@@ -210,7 +210,7 @@ def our_scan(folder: Path, cache_dir: Path | None = None, extractor: str = "read
     out = {}
     t0 = time.perf_counter()
     found = discover(folder)
-    outcomes = _analyse_with_cache(found.files, settings, _Null(), cache)
+    outcomes = analyse_files(found.files, settings, _Null(), cache)
     if cache is not None:
         cache.close()
     pages = [o for o in outcomes if hasattr(o, "simhash")]

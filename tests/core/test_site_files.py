@@ -12,7 +12,7 @@ from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.cache import FeatureCache
 from dedup_gui.core.pipeline.keep_clusters import build_keep_clusters
 from dedup_gui.core.pipeline.loading import SourceFile
-from dedup_gui.core.pipeline.scan import _analyse_with_cache, scan_folder
+from dedup_gui.core.pipeline.scan import analyse_files, scan_folder
 from dedup_gui.core.progress import NullProgress
 from dedup_gui.core.reports.write import write_result
 
@@ -56,7 +56,7 @@ def test_a_cached_empty_page_does_not_make_an_empty_file_without_a_suffix_a_page
     scan_folder(site, s)  # the cache now holds the features of the empty bytes, from empty.html
     files = [SourceFile("empty.html", str(site / "empty.html")), SourceFile("placeholder", str(site / "placeholder"))]
     with FeatureCache(s, s.cache_dir) as cache:
-        outcomes = _analyse_with_cache(files, s, NullProgress(), cache)
+        outcomes = analyse_files(files, s, NullProgress(), cache)
     # The cache keys content alone: a file emptied after the walk would find the empty page's
     # entry.  Without a page suffix it is still not a page (the path: skipped).
     assert outcomes[0].path == "empty.html" and not outcomes[0].has_text

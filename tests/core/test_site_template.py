@@ -186,17 +186,15 @@ def test_the_main_content_span_is_the_article(tmp_path, extractor):
 
 def test_template_learning_can_be_turned_off_from_the_command_line(tmp_path):
     import json
-    import subprocess
-    import sys
+
+    from tests.test_cli import run
 
     pages = base_pages()
     pages["404.html"] = site_page("<p>Not found.</p>", "Page not found")
     root = make_site(tmp_path, pages)
-    repo = Path(__file__).resolve().parents[2]
     for flag, learned in (([], True), (["--no-template-learning"], False)):
         out = tmp_path / f"scan{len(flag)}.json"
-        subprocess.run([sys.executable, "app.py", "scan", str(root), "-o", str(out), "-q", "--no-cache", *flag],
-                       cwd=repo, check=True)  # fmt: skip
+        assert run("scan", str(root), "-o", str(out), "-q", "--no-cache", *flag).returncode == 0
         report = json.loads(out.read_text())
         notes = report["summary"]["notes"]
         assert any(n.startswith("learned the template of 1 site") for n in notes) is learned

@@ -10,11 +10,13 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from dedup_gui.core.model import TYPE_ORDER, DupType, Page, PairScores, ScanSettings, Thresholds
+from dedup_gui.core.model import TYPE_ORDER, DupType, FileError, Page, PairScores, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.cache import FeatureCache
 from dedup_gui.core.pipeline.classify import classify
 from dedup_gui.core.pipeline.features import load_page
 from dedup_gui.core.pipeline.loading import PageReadError, SourceFile
 from dedup_gui.core.pipeline.measures import pair_scores
+from dedup_gui.core.pipeline.scan import analyse_files
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.safe_text import from_spreadsheet_cell
 
@@ -121,6 +123,51 @@ def _read_labels(csv_path: str | Path) -> list[LabeledPair]:
     return rows
 
 
+def read_labeled_pages(
+    rels: list[str], base: Path, settings: ScanSettings, progress: Progress | None = None
+) -> dict[str, Page | str]:
+    """Read the pages of labelled pairs as a scan reads them: in worker processes (as
+    ``settings`` says) and through the feature cache (unless ``settings.use_cache`` is off),
+    so a second evaluation of the same pages reads them from the cache.
+
+    Args:
+        rels: the paths as written in the labels file.
+        base: the folder they are relative to.
+        settings: scan settings (extractor, workers, cache).
+        progress: receives progress; may cancel.
+
+    Returns:
+        ``{rel: Page}``, or the reason a page cannot be used (str, starting with ``rel``).
+    """
+    progress = progress or NullProgress()
+    out: dict[str, Page | str] = {}
+    files = []
+    for rel in rels:
+        path = (base / rel).resolve()
+        if path.exists():
+            files.append(SourceFile(rel, str(path)))
+        else:
+            out[rel] = f"{rel}: file not found (paths are relative to the labels file's folder)"
+    cache = FeatureCache(settings, settings.cache_dir) if settings.use_cache and files else None
+    try:
+        outcomes = analyse_files(files, settings, progress, cache)
+    finally:
+        if cache is not None:
+            cache.close()
+    for source, outcome in zip(files, outcomes, strict=True):
+        if isinstance(outcome, Page):
+            out[source.path] = outcome
+        elif isinstance(outcome, FileError):
+            out[source.path] = f"{source.path}: {outcome.reason}"
+        else:  # not a page: the reason, which the per-page stage does not keep
+            try:
+                load_page(source, settings)
+                out[source.path] = f"{source.path}: not a page"
+            except PageReadError as exc:
+                out[source.path] = f"{source.path}: {exc}"
+    return out
+
+
 def score_labeled_pairs(
     labels: list[LabeledPair],
     base_dir: str | Path,
@@ -150,19 +197,10 @@ def score_labeled_pairs(
     progress = progress or NullProgress()
     base = Path(base_dir)
     cache: dict[str, Page | str] = pages if pages is not None else {}
+    wanted = [rel for rel in dict.fromkeys(r for p in labels for r in (p.left, p.right)) if rel not in cache]
+    cache.update(read_labeled_pages(wanted, base, settings, progress))
 
     def get(rel: str) -> Page | str:
-        if rel not in cache:
-            path = (base / rel).resolve()
-            if not path.exists():
-                cache[rel] = f"{rel}: file not found (paths are relative to the labels file's folder)"
-                return cache[rel]
-            try:
-                cache[rel] = load_page(SourceFile(rel, str(path)), settings)
-            except PageReadError as exc:
-                cache[rel] = f"{rel}: {exc}"
-            except Exception as exc:  # one bad page must not stop the evaluation
-                cache[rel] = f"{rel}: could not be analysed: {type(exc).__name__}: {exc}"
         return cache[rel]
 
     out = []

@@ -42,11 +42,26 @@ from dedup_gui.core.progress import (  # the stage names stay part of this modul
 )
 
 
-def _analyse_with_cache(
+def analyse_files(
     files: list[SourceFile], settings: ScanSettings, progress: Progress, cache: FeatureCache | None = None
 ) -> list:
-    """Outcomes of :func:`analyse_file` for every file, in order, taking pages from the
-    feature cache where it has them and storing the new ones (no cache: analyse all)."""
+    """The per-page stage of a scan: the outcome of :func:`analyse_file` for every file, in
+    order (in worker processes as ``settings`` says), taking pages from the feature cache where
+    it has them and storing the new ones (no cache: analyse all).
+
+    Args:
+        files: the files to read.
+        settings: the scan settings (extractor, workers, limits).
+        progress: receives the stages' progress; may cancel.
+        cache: an open :class:`FeatureCache`, or ``None``.
+
+    Returns:
+        list: per file a :class:`Page`, a :class:`FileError`, or its path (str) when it is not a
+        page.
+
+    Raises:
+        ScanCancelled: ``progress`` was cancelled.
+    """
     if cache is None:
         return analyse_all(files, settings, progress)
     outcomes: list = [None] * len(files)
@@ -243,7 +258,7 @@ def scan_folder(
     skipped = list(found.skipped)
     cache = FeatureCache(settings, settings.cache_dir) if settings.use_cache else None
     try:
-        for outcome in _analyse_with_cache(found.files, settings, progress, cache):
+        for outcome in analyse_files(found.files, settings, progress, cache):
             if isinstance(outcome, Page):
                 pages.append(outcome)
             elif isinstance(outcome, FileError):
