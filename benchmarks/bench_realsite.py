@@ -34,8 +34,17 @@ DEFAULT_BASELINE = "a459fcc"
 RUNNER = r"""
 import json, sys, time
 from dedup_gui.core.model import ScanSettings
-from dedup_gui.core.reports.write import write_result, keep_csv
-from dedup_gui.core.pipeline.scan import scan_folder
+try:
+    from dedup_gui.core.reports.model import build_report
+    from dedup_gui.core.reports.write import write_result, keep_csv
+    from dedup_gui.core.pipeline.scan import scan_folder
+except ImportError:  # a baseline from before the sub-packages (December 2026)
+    from dedup_gui.core.report import write_result, keep_csv
+    from dedup_gui.core.scan import scan_folder
+    try:
+        from dedup_gui.core.report_model import build_report
+    except ImportError:
+        build_report = None
 
 class Stages:
     def __init__(self):
@@ -54,7 +63,6 @@ if __name__ == "__main__":
     total = time.perf_counter() - stages.start
     write_result(result, out + ".json")
     try:
-        from dedup_gui.core.reports.model import build_report
         text = keep_csv(build_report(result, None, None, excerpt_limit=0))
     except TypeError:
         text = ""
