@@ -17,9 +17,10 @@ import io
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from dedup_gui.cli_parser import SUBCOMMANDS, build_parser, settings_of, thresholds_of
+from dedup_gui.cli_parser import SUBCOMMANDS, build_parser, keep_policy_of, settings_of, thresholds_of
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
 from dedup_gui.core.evaluation.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
 from dedup_gui.core.evaluation.extraction_eval import (
@@ -37,7 +38,7 @@ from dedup_gui.core.evaluation.method_eval import (
     parse_methods,
     pr_figure,
 )
-from dedup_gui.core.pipeline.keep import KEEP_RULE
+from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
 from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
@@ -129,6 +130,7 @@ def _cmd_scan(args) -> int:
         return 2
     try:
         outputs = _scan_outputs(args)
+        policy = keep_policy_of(args)
     except ValueError as exc:
         print(f"error: {show(exc)}", file=sys.stderr)
         return 2
@@ -151,6 +153,7 @@ def _cmd_scan(args) -> int:
             file=sys.stderr,
         )
     result = scan_folder(folder, settings_of(args), thresholds_of(args), progress)
+    result = replace(result, keep_policy=policy)
     if not args.quiet:
         print(summary_text(result))
     for out, fmt in outputs:
@@ -162,7 +165,7 @@ def _cmd_scan(args) -> int:
         if not args.quiet:
             print(f"wrote {show(out)}")
     if args.keep_csv and not args.quiet:
-        print(f"keep rule: {KEEP_RULE}")
+        print(f"keep rule: {keep_rule_text(result.keep_policy)}")
     if not result.pages and result.errors:
         print(f"error: none of the {len(result.errors)} files could be used (see the reasons above)", file=sys.stderr)
         return 1

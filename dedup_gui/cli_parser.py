@@ -13,7 +13,7 @@ from dedup_gui.core.evaluation.method_eval import (
     METHOD_KEYS,
 )
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from dedup_gui.core.model import ScanSettings, Thresholds
+from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, KeepPolicy, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.scan import WORKERS_PER_CORE, max_workers
 
 SUBCOMMANDS = ("scan", "classify", "evaluate")
@@ -178,6 +178,26 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also write a 'duplicate,keep' CSV: each page to drop with the page to keep, of which "
                       "it is a full or content duplicate (kept: canonical URL, else the newest version folder, "
                       "else longest main content, else oldest file)")  # fmt: skip
+    scan.add_argument(
+        "--keep-order",
+        metavar="C1,C2,...",
+        default=",".join(DEFAULT_ORDER),
+        help="the keep rule's criteria, most important first, from: " + ", ".join(CRITERIA) + " (default: %(default)s)",
+    )
+    scan.add_argument(
+        "--keep-pattern",
+        metavar="PATTERN",
+        default="",
+        help="for the 'pattern' criterion: prefer pages whose path or URL matches this shell pattern (* and ?), "
+        "or contains this text; adds 'pattern' first to --keep-order if it is not there",
+    )
+    scan.add_argument(
+        "--reference-folder",
+        metavar="FOLDER",
+        action="append",
+        default=[],
+        help="pages under this folder (relative to FOLDER) are always kept; may be given more than once",
+    )
     scan.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
     scan.add_argument("--follow-links", action="store_true",
                       help="also follow symbolic links whose target lies outside FOLDER (read the files, walk the "
@@ -236,3 +256,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_setting_args(ev)
     ev.set_defaults(extractor=None)  # --extraction: all extractors unless one is named
     return parser
+
+
+def keep_policy_of(args) -> KeepPolicy:
+    """The keep policy that ``scan``'s arguments ask for.
+
+    Raises:
+        ValueError: an unknown or repeated criterion in ``--keep-order``.
+    """
+    order = tuple(c.strip() for c in args.keep_order.split(",") if c.strip())
+    if args.keep_pattern and "pattern" not in order:
+        order = ("pattern", *order)
+    folders = tuple(f.replace("\\", "/").strip("/") for f in args.reference_folder)
+    return KeepPolicy(order=order, pattern=args.keep_pattern, reference_folders=folders)

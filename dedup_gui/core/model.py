@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
 import numpy as np
 
@@ -315,6 +316,64 @@ class ScanSettings:
     follow_links: bool = False
 
 
+#: The criteria a keep rule may order (:class:`KeepPolicy`): key -> the words reports use.
+CRITERIA = {
+    "canonical": "canonical URL",
+    "version": "newest version folder",
+    "pattern": "matches the preferred pattern",
+    "shortest_url": "shortest URL",
+    "longest_content": "longest main content",
+    "newest_file": "newest file",
+    "oldest_file": "oldest file",
+}
+#: The default order of the criteria.
+DEFAULT_ORDER: tuple[str, ...] = ("canonical", "version", "longest_content", "oldest_file")
+
+
+@dataclass(frozen=True)
+class KeepPolicy:
+    """How the page to keep is chosen: the user's decisions, then the criteria in order.
+
+    Attributes:
+        order: keys of :data:`CRITERIA`, most important first (tuple[str, ...]).
+        pattern: for the ``"pattern"`` criterion, a shell-style pattern (``*``, ``?``) matched
+            against the path and the URL; without a wildcard, a substring to look for (str).
+        reference_folders: folders (relative to the scanned folder, ``/`` separators) whose
+            pages are always kept, never dropped.
+        chosen: paths of pages the user chose to keep ("Keep this page instead"): each is kept
+            in its keep cluster.
+
+    Raises:
+        ValueError: an unknown or repeated criterion.
+    """
+
+    order: tuple[str, ...] = DEFAULT_ORDER
+    pattern: str = ""
+    reference_folders: tuple[str, ...] = ()
+    chosen: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [c for c in self.order if c not in CRITERIA]
+        if unknown or len(set(self.order)) != len(self.order):
+            raise ValueError(
+                f"keep criteria must be distinct names of {', '.join(CRITERIA)}; got {', '.join(self.order)}"
+            )
+
+    def is_reference(self, path: str) -> bool:
+        """Whether ``path`` lies under one of :attr:`reference_folders` (bool)."""
+        return any(path.startswith(folder.strip("/") + "/") for folder in self.reference_folders if folder.strip("/"))
+
+    def matches(self, page: Page) -> bool:
+        """Whether ``page``'s path or URL matches :attr:`pattern` (bool; ``False`` without one)."""
+        if not self.pattern:
+            return False
+        wild = any(c in self.pattern for c in "*?[")
+        for text in (page.path, page.url or ""):
+            if text and (fnmatchcase(text, self.pattern) if wild else self.pattern in text):
+                return True
+        return False
+
+
 @dataclass(frozen=True)
 class ScanResult:
     """Everything a scan produced; views and reports read only this.
@@ -342,6 +401,8 @@ class ScanResult:
             paired only as a star around the group's first page (page indices, that page
             first): their members were never compared with each other
             (:mod:`dedup_gui.core.pipeline.candidates`); the keep clusters use them.
+        keep_policy: the keep rule and the user's decisions (which pages to keep, reference
+            folders) that the keep clusters follow (:class:`KeepPolicy`).
     """
 
     root: str
@@ -357,6 +418,7 @@ class ScanResult:
     skip_reasons: dict[str, str] = field(default_factory=dict)
     also_at: dict[str, tuple[str, ...]] = field(default_factory=dict)
     star_groups: list[tuple[int, ...]] = field(default_factory=list)
+    keep_policy: KeepPolicy = field(default_factory=KeepPolicy)
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

@@ -16,31 +16,78 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from dedup_gui.core.model import Cluster, Page, ScanResult
+from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, Cluster, KeepPolicy, Page, ScanResult  # noqa: F401 (re-exported)
 
-#: The keep rule in words, as reports print it.
-KEEP_RULE = (
-    "A keep cluster is a page to keep and the pages to drop for it: each page dropped is a full or content "
-    "duplicate of the page kept (or has identical bytes or main text), and no two pages of a keep cluster "
-    "were measured as less, so pages joined only by layout or partial duplicates, or by a chain of "
-    "duplicates, never share one. The page to keep is the one at the canonical URL: a page that states "
-    "its own address (rel=canonical, og:url or the browser's 'saved from' comment), preferring one whose "
-    "file path (or its path through a symbolic link) ends with that address's path; else the page in "
-    "the newest version folder (stable/, current/, latest/, then v1.16.x before v1.9.x; a version "
-    "folder before other folders); else the "
-    "page with the longest main content; else the "
-    "oldest file (modification time); remaining ties go to the first path in alphabetical order. Pages "
-    "are taken in this order: each page with duplicates in no keep cluster yet is kept, with them."
-)
+_CRITERION_TEXT = {
+    "canonical": "the page at the canonical URL: a page that states its own address (rel=canonical, og:url or "
+    "the browser's 'saved from' comment; a malformed address, such as a file name inside the path, is ignored), "
+    "preferring one whose file path (or its path through a symbolic link) ends with that address's path",
+    "version": "the page in the newest version folder (stable/, current/, latest/, then v1.16.x before v1.9.x, "
+    "2024-05 before 2023-11; a version folder before other folders)",
+    "pattern": "a page whose path or URL matches the preferred pattern",
+    "shortest_url": "the page with the shortest URL (or path)",
+    "longest_content": "the page with the longest main content",
+    "newest_file": "the newest file (modification time)",
+    "oldest_file": "the oldest file (modification time)",
+}
 
-#: The parts of the rule, in order, with the part of a :func:`rank_key` key each one reads.
-_CRITERIA = (("canonical URL", slice(0, 2)), ("newest version folder", slice(2, 3)),
-             ("longest main content", slice(3, 4)), ("oldest file", slice(4, 5)))  # fmt: skip
+
+def keep_rule_text(policy: KeepPolicy | None = None) -> str:
+    """A keep policy in words, as the reports print it (str; default: :data:`KEEP_RULE`)."""
+    self = policy or KeepPolicy()
+    parts = "; else ".join(_CRITERION_TEXT[c] for c in self.order)
+    decided = ""
+    if self.chosen:
+        decided += "The pages you chose to keep are kept first. "
+    if self.reference_folders:
+        decided += f"Pages under the reference folders ({', '.join(self.reference_folders)}) are always kept. "
+    if "pattern" in self.order:
+        parts = parts.replace("the preferred pattern", f"the preferred pattern {self.pattern!r}")
+    return (
+        "A keep cluster is a page to keep and the pages to drop for it: each page dropped is a full or content "
+        "duplicate of the page kept (or has identical bytes or main text), and no two pages of a keep cluster "
+        "were measured as less, so pages joined only by layout or partial duplicates, or by a chain of "
+        "duplicates, never share one. Nor do two pages that are different documents by their paths: a page "
+        "is another version of a document only at the same path in another version folder (a page that moved "
+        "between versions starts a document of its own), and pages in different language folders (en/, zh/, "
+        "pt-br/) are different documents. "
+        + decided
+        + f"The page to keep is {parts}; remaining ties go to the first path in alphabetical order. Pages "
+        "are taken in this order: each page with duplicates in no keep cluster yet is kept, with them."
+    )
+
+
+#: The default keep rule in words, as reports print it.
+KEEP_RULE = keep_rule_text()
 #: Folders that documentation sites name for the version readers are sent to (Read the Docs,
 #: mike): the release first, then the others, all before numbered versions.
 _NAMED_VERSIONS = {"stable": (0,), "current": (1,), "latest": (2,)}
-#: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``.
-_VERSION_FOLDER = re.compile(r"v?(\d+(?:\.\d+)*)(?:\.x)?", re.IGNORECASE)
+#: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``, ``2024-05-01``.
+_VERSION_FOLDER = re.compile(r"v?(\d+(?:[.-]\d+)*)(?:\.x)?", re.IGNORECASE)
+#: A folder named as a language or locale: ``en``, ``zh``, ``pt-br``, ``zh_CN``, ``zh-hans``.
+_LANGUAGE_FOLDER = re.compile(r"[a-z]{2}(?:[-_](?:[a-z]{2}|hans|hant))?", re.IGNORECASE)
+#: ISO 639-1 codes of the languages most web sites are written in (a two-letter folder that is
+#: not one of them, such as ``js`` or ``ui``, is not taken for a language).
+_LANGUAGES = frozenset(
+    "ar bg bn ca cs da de el en es et fa fi fr he hi hr hu id it ja ko lt lv ms nb nl no pl pt ro ru sk sl sr sv "
+    "th tr uk ur vi zh".split()
+)
+
+
+def _version_of(folder: str) -> tuple | None:
+    named = _NAMED_VERSIONS.get(folder.lower())
+    if named is not None:
+        return (0, named)
+    found = _VERSION_FOLDER.fullmatch(folder)
+    if found:
+        return (1, tuple(-int(n) for n in re.split(r"[.-]", found.group(1))))
+    return None
+
+
+def _language_of(folder: str) -> str | None:
+    if _LANGUAGE_FOLDER.fullmatch(folder) and folder[:2].lower() in _LANGUAGES:
+        return folder.lower().replace("_", "-")
+    return None
 
 
 def version_rank(path: str) -> tuple:
@@ -48,22 +95,83 @@ def version_rank(path: str) -> tuple:
 
     The first folder of ``path`` named as a version gives its rank: ``stable``, ``current`` and
     ``latest`` first (Read the Docs and mike name them for the version readers are sent to),
-    then numbered folders (``v1.16.x``, ``2.0``, ``2024``), newest first; a page in none of
-    them ranks last (an ``archive/`` copy is older).  Such a folder that is a link is read at its
-    target, so this matters only for real folders of those names.
+    then numbered or dated folders (``v1.16.x``, ``2.0``, ``2024-05``), newest first; a page in
+    none of them ranks last (an ``archive/`` copy is older).  Such a folder that is a link is
+    read at its target, so this matters only for real folders of those names.
 
     Example:
         >>> sorted(["v1.9.x/a.html", "v1.16.x/a.html", "print/a.html", "en/stable/a.html"], key=version_rank)
         ['en/stable/a.html', 'v1.16.x/a.html', 'v1.9.x/a.html', 'print/a.html']
     """
     for folder in path.split("/")[:-1]:
-        named = _NAMED_VERSIONS.get(folder.lower())
-        if named is not None:
-            return (0, named)
-        found = _VERSION_FOLDER.fullmatch(folder)
-        if found:
-            return (1, tuple(-int(n) for n in found.group(1).split(".")))
+        found = _version_of(folder)
+        if found is not None:
+            return found
     return (2,)
+
+
+def documents_differ(a: str, b: str) -> str | None:
+    """Why two page paths are different documents even when their pages are duplicates, or
+    ``None``: what keeps them out of one keep cluster.
+
+    A documentation site keeps each version of a document at the same path in each version
+    folder, and each translation in a language folder: ``v1.12.x/guide/a.html`` and
+    ``v1.17.x/guide/a.html`` are versions of one document, ``v1.12.x/advance/a.html`` and
+    ``v1.17.x/vpc/a.html`` two documents (the page moved), and ``en/a.html`` and ``a.html`` two
+    documents (an untranslated copy).  Paths without version or language folders (a mirror,
+    a print copy) are never told apart this way.
+
+    Args:
+        a, b: paths relative to the scanned folder, ``/`` separators.
+
+    Returns:
+        ``"moved between versions"``, ``"other language"``, or ``None``.
+
+    Example:
+        >>> documents_differ("v1.12.x/advance/a.html", "v1.17.x/vpc/a.html")
+        'moved between versions'
+        >>> documents_differ("v1.10.x/en/a.html", "v1.10.x/a.html"), documents_differ("v1/a.html", "v2/a.html")
+        ('other language', None)
+        >>> documents_differ("print/a.html", "site/articles/a.html") is None
+        True
+    """
+    fa, fb = a.split("/"), b.split("/")
+    if [_language_of(f) for f in fa[:-1] if _language_of(f)] != [_language_of(f) for f in fb[:-1] if _language_of(f)]:
+        return "other language"
+    va = [i for i, f in enumerate(fa[:-1]) if _version_of(f) is not None]
+    vb = [i for i, f in enumerate(fb[:-1]) if _version_of(f) is not None]
+    if va and vb and [f for i, f in enumerate(fa) if i != va[0]] != [f for i, f in enumerate(fb) if i != vb[0]]:
+        return "moved between versions"
+    return None
+
+
+def canonical_problem(url: str | None) -> str | None:
+    """Why a page's stated address cannot be its canonical URL, or ``None`` when it can.
+
+    An address must be absolute (``http`` or ``https`` with a host) and must not have a file
+    name inside its path (``…/latest/index.htmluser/jit.html``, a template's missing slash).
+
+    Example:
+        >>> canonical_problem("https://docs.example.org/latest/index.htmluser/jit.html")
+        'a file name inside the path (index.htmluser)'
+        >>> canonical_problem("https://docs.example.org/latest/user/jit.html") is None
+        True
+    """
+    if not url:
+        return "no address"
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "not a valid URL"
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return "not an absolute http(s) URL"
+    for segment in parts.path.split("/")[:-1]:
+        if _FILE_IN_PATH.search(segment):
+            return f"a file name inside the path ({segment})"
+    return None
+
+
+_FILE_IN_PATH = re.compile(r"\.(?:html?|php|aspx?|jsp)(?=.)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -113,55 +221,87 @@ def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
 
 
 def rank_key(
-    result: ScanResult, times: dict[int, float] | None = None, mtime: Callable[[Page], float] = file_mtime
+    result: ScanResult,
+    times: dict[int, float] | None = None,
+    mtime: Callable[[Page], float] = file_mtime,
+    policy: KeepPolicy | None = None,
 ) -> Callable[[int], tuple]:
-    """The sort key of :data:`KEEP_RULE`: of any pages, the one whose key is smallest is kept.
+    """The sort key of a keep rule: of any pages, the one whose key is smallest is kept.
 
     Args:
         result: the scan.
         times: a cache of file modification times by page index, filled as pages are ranked
             (so each file is read once); ``None`` for a new one.
         mtime: a page's file modification time in seconds; tests pass a fixed one.
+        policy: the rule (default :class:`KeepPolicy`, :data:`KEEP_RULE`).
 
     Returns:
-        ``key(page index) -> (no address, path does not match the address, version rank,
-        -main text length, mtime, path)`` (a tuple; lexicographic order is the rule's order),
+        ``key(page index) -> (not chosen, not in a reference folder, one part per criterion of
+        the policy's order, path)`` (a tuple; lexicographic order is the rule's order),
         computed once per page.
     """
+    policy = policy or KeepPolicy()
     times = {} if times is None else times
     pages = result.pages
     keys: dict[int, tuple] = {}
+    chosen = set(policy.chosen)
+
+    def mtime_of(i: int) -> float:
+        if i not in times:
+            times[i] = mtime(pages[i])
+        return times[i]
+
+    def part(criterion: str, i: int, page: Page) -> object:
+        if criterion == "canonical":
+            if canonical_problem(page.url) is not None:
+                return (True, True)
+            return (False, not _path_matches_url(page, result.also_at.get(page.path, ())))
+        if criterion == "version":
+            return version_rank(page.path)
+        if criterion == "pattern":
+            return not policy.matches(page)
+        if criterion == "shortest_url":
+            return len(page.url or page.path)
+        if criterion == "longest_content":
+            return -len(page.main_text)
+        if criterion == "newest_file":
+            return -mtime_of(i)
+        return mtime_of(i)  # oldest_file
 
     def key(i: int) -> tuple:
         found = keys.get(i)
         if found is None:
             page = pages[i]
-            if i not in times:
-                times[i] = mtime(page)
-            matches = _path_matches_url(page, result.also_at.get(page.path, ()))
-            found = keys[i] = (page.url is None, not matches, version_rank(page.path), -len(page.main_text), times[i],
-                               page.path)  # fmt: skip
+            found = keys[i] = (
+                page.path not in chosen,
+                not policy.is_reference(page.path),
+                *(part(c, i, page) for c in policy.order),
+                page.path,
+            )
         return found
 
     return key
 
 
-def keep_reason(keys: Sequence[tuple]) -> str:
+def keep_reason(keys: Sequence[tuple], policy: KeepPolicy | None = None) -> str:
     """Which part of the rule sets the best of some pages apart from the rest.
 
     Args:
         keys: the :func:`rank_key` keys of two or more pages.
+        policy: the rule the keys were made with (default :class:`KeepPolicy`).
 
     Returns:
         The last criterion that ruled out one of the pages before a single page was left:
-        ``"canonical URL"``, ``"newest version folder"``, ``"longest main content"`` or
-        ``"oldest file"``; ``"first path"`` when they leave a tie.
+        ``"your choice"``, ``"reference folder"`` or a value of :data:`CRITERIA`;
+        ``"first path"`` when they leave a tie.
     """
+    policy = policy or KeepPolicy()
+    names = ["your choice", "reference folder", *(CRITERIA[c] for c in policy.order)]
     candidates = list(keys)
     reason = "first path"
-    for name, part in _CRITERIA:
-        best = min(k[part] for k in candidates)
-        narrowed = [k for k in candidates if k[part] == best]
+    for position, name in enumerate(names):
+        best = min(k[position] for k in candidates)
+        narrowed = [k for k in candidates if k[position] == best]
         if len(narrowed) < len(candidates):
             reason = name  # this criterion set the kept page apart from at least one other
         candidates = narrowed
@@ -170,7 +310,9 @@ def keep_reason(keys: Sequence[tuple]) -> str:
     return "first path"  # the rule's criteria left a tie
 
 
-def choose_keep(result: ScanResult, cluster: Cluster, mtime: Callable[[Page], float] = file_mtime) -> KeepChoice:
+def choose_keep(
+    result: ScanResult, cluster: Cluster, mtime: Callable[[Page], float] = file_mtime, policy: KeepPolicy | None = None
+) -> KeepChoice:
     """Apply :data:`KEEP_RULE` to one group of pages.
 
     Args:
@@ -181,7 +323,8 @@ def choose_keep(result: ScanResult, cluster: Cluster, mtime: Callable[[Page], fl
     Returns:
         The :class:`KeepChoice`.
     """
-    key = rank_key(result, mtime=mtime)
+    key = rank_key(result, mtime=mtime, policy=policy)
     pages = list(cluster.pages)
     keep = min(pages, key=key)
-    return KeepChoice(cluster.id, keep, tuple(i for i in pages if i != keep), keep_reason([key(i) for i in pages]))
+    reason = keep_reason([key(i) for i in pages], policy)
+    return KeepChoice(cluster.id, keep, tuple(i for i in pages if i != keep), reason)

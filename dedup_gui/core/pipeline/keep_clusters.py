@@ -47,7 +47,7 @@ import numpy as np
 from dedup_gui.core.columns import TYPE_CODE, pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, ScanResult
 from dedup_gui.core.pipeline.cluster import UnionFind
-from dedup_gui.core.pipeline.keep import file_mtime, keep_reason, rank_key
+from dedup_gui.core.pipeline.keep import KeepPolicy, documents_differ, file_mtime, keep_reason, rank_key
 
 #: The pair types that make a strong link: the same content (full or content duplicates).
 STRONG_TYPES = (DupType.FULL, DupType.CONTENT)
@@ -101,27 +101,41 @@ class KeepCluster:
         return tuple(sorted((self.keep, *self.duplicates)))
 
 
-def _units(result: ScanResult, left: np.ndarray, right: np.ndarray, strong: np.ndarray) -> np.ndarray:
+def _units(
+    result: ScanResult, left: np.ndarray, right: np.ndarray, strong: np.ndarray, policy: KeepPolicy
+) -> np.ndarray:
     """Unit id of every page (``np.int64``, shape (pages,)): pages with identical bytes, with
     identical main text, or in one star group of near-copies with a strong pair to its first
-    page share a unit."""
+    page share a unit; but never two pages of different documents by their paths
+    (:func:`~dedup_gui.core.pipeline.keep.documents_differ`), nor two pages of reference folders
+    (each is kept)."""
     n = len(result.pages)
     uf = UnionFind(n)
-    first: dict[tuple[str, str], int] = {}
+    paths = [p.path for p in result.pages]
+    reference = [policy.is_reference(p) for p in paths]
+    firsts: dict[tuple[str, str], list[int]] = defaultdict(list)  # key -> first page of each unit so far
+
+    def joinable(i: int, j: int) -> bool:
+        return documents_differ(paths[i], paths[j]) is None and not (reference[i] and reference[j])
+
     for i, page in enumerate(result.pages):
         for key in (("sha1", page.sha1), ("text", page.text_hash) if page.has_text else None):
             if key is None:
                 continue
-            j = first.setdefault(key, i)
-            if j != i:
+            heads = firsts[key]
+            j = next((h for h in heads if joinable(i, h) and uf.find(h) != uf.find(i)), None)
+            if j is not None:
                 uf.union(i, j)
+            elif not any(uf.find(h) == uf.find(i) for h in heads):
+                heads.append(i)
     if result.star_groups:
         leader = np.full(n, -1, dtype=np.int64)
         for group in result.star_groups:
             leader[list(group[1:])] = group[0]
         to_leader = strong & ((leader[left] == right) | (leader[right] == left))
         for a, b in zip(left[to_leader].tolist(), right[to_leader].tolist()):
-            uf.union(a, b)
+            if joinable(a, b):
+                uf.union(a, b)
     return np.fromiter(map(uf.find, range(n)), np.int64, n)
 
 
@@ -160,13 +174,16 @@ def _unit_links(
     return strong, weak
 
 
-def build_keep_clusters(result: ScanResult, mtime: Callable[[Page], float] = file_mtime) -> list[KeepCluster]:
+def build_keep_clusters(
+    result: ScanResult, mtime: Callable[[Page], float] = file_mtime, policy: KeepPolicy | None = None
+) -> list[KeepCluster]:
     """The keep clusters of a scan: what to keep and what to drop (see the module's notes).
 
     Args:
         result: the scan.
         mtime: a page's file modification time in seconds (the keep rule's "oldest file");
             tests pass a fixed one.  Read only for pages that have a duplicate.
+        policy: the keep rule and the user's decisions (default :class:`KeepPolicy`).
 
     Returns:
         Keep clusters of two or more pages, largest first; every page is in one at most.
@@ -177,14 +194,15 @@ def build_keep_clusters(result: ScanResult, mtime: Callable[[Page], float] = fil
     columns = pair_columns(result)
     left, right = columns.left.astype(np.int64), columns.right.astype(np.int64)
     code = columns.type_code if result.pairs else np.zeros(0, np.int8)
+    policy = policy or KeepPolicy()
     strong_pair = code <= _STRONG_MAX
-    unit = _units(result, left, right, strong_pair)
+    unit = _units(result, left, right, strong_pair, policy)
     strong, weak = _unit_links(unit, left, right, code, columns.content_similarity if result.pairs else np.zeros(0))
     members: dict[int, list[int]] = defaultdict(list)
     for page, u in enumerate(unit.tolist()):
         members[u].append(page)
     candidates = [u for u, pages in members.items() if len(pages) > 1 or u in strong]
-    key = rank_key(result, mtime=mtime)
+    key = rank_key(result, mtime=mtime, policy=policy)
     for u in candidates:
         members[u].sort(key=key)  # best page first
     best = {u: key(members[u][0]) for u in candidates}
@@ -194,6 +212,15 @@ def build_keep_clusters(result: ScanResult, mtime: Callable[[Page], float] = fil
     def measured_weak(v: int, taken: list[int]) -> bool:
         """Whether unit ``v`` was measured as less than a content duplicate of one of ``taken``."""
         return bool(weak) and any((min(v, t) * units + max(v, t)) in weak for t in taken)
+
+    paths = [p.path for p in result.pages]
+    has_reference = {u for u in candidates if any(policy.is_reference(paths[p]) for p in members[u])}
+
+    def may_join(v: int, taken: list[int]) -> bool:
+        """Whether unit ``v`` may be dropped for the star ``taken``: not a reference page, and
+        the same document as each unit already in it (by their best pages' paths)."""
+        head = paths[members[v][0]]
+        return v not in has_reference and all(documents_differ(head, paths[members[t][0]]) is None for t in taken)
 
     placed: set[int] = set()
     stars: list[list[int]] = []
@@ -206,14 +233,16 @@ def build_keep_clusters(result: ScanResult, mtime: Callable[[Page], float] = fil
         star = [u]
         # most similar first; ties (and the order of equal pairs) by the rule's ranking
         for v in sorted(free, key=lambda v: (-strong[u][v][0], best[v])):
-            if not measured_weak(v, star):
+            if not measured_weak(v, star) and may_join(v, star):
                 star.append(v)
+        if len(star) == 1 and len(members[u]) < 2:
+            continue  # every strong neighbour is another document or a reference page: nothing to drop
         placed.update(star)
         stars.append(star)
-    return _records(result, stars, members, strong, key, left, right, code)
+    return _records(result, stars, members, strong, key, left, right, code, policy)
 
 
-def _records(result, stars, members, strong, key, left, right, code) -> list[KeepCluster]:
+def _records(result, stars, members, strong, key, left, right, code, policy) -> list[KeepCluster]:
     """:class:`KeepCluster` records of the stars (lists of units, centre first), numbered
     largest first, each dropped page with its link to the kept page."""
     kept = {members[star[0]][0] for star in stars}
@@ -234,7 +263,7 @@ def _records(result, stars, members, strong, key, left, right, code) -> list[Kee
                                              None if u == centre else strong[centre][u][1])))  # fmt: skip
         rows.sort()
         pages = [keep, *(p for p, _ in rows)]
-        made.append((keep, rows, keep_reason([key(i) for i in pages])))
+        made.append((keep, rows, keep_reason([key(i) for i in pages], policy)))
     made.sort(key=lambda m: (-len(m[1]), min(m[0], m[1][0][0])))
     return [
         KeepCluster(n, keep, tuple(p for p, _ in rows), tuple(link for _, link in rows), reason, group_of.get(keep))
@@ -274,7 +303,7 @@ def keep_clusters_of(result: ScanResult) -> list[KeepCluster]:
         entry = _CACHE.get(key)
         if entry is not None and entry[0]() is result:
             return entry[1]
-    clusters = build_keep_clusters(result)
+    clusters = build_keep_clusters(result, policy=result.keep_policy)
 
     def forget(ref: weakref.ref, key: int = key) -> None:
         """Drop the entry when ``result`` dies (unless the id was reused meanwhile)."""

@@ -18,7 +18,7 @@ from dedup_gui import __version__
 from dedup_gui.core.columns import type_counts
 from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
-from dedup_gui.core.pipeline.keep import KEEP_RULE, file_mtime
+from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.reports.excerpt import DiffExcerpt, diff_excerpt
@@ -152,7 +152,7 @@ class Report:
     @property
     def keep_rule(self) -> str:
         """The keep rule in words (str)."""
-        return KEEP_RULE
+        return keep_rule_text(self.result.keep_policy)
 
     @property
     def title(self) -> str:
@@ -327,7 +327,9 @@ def build_report(
     shown = list(result.pairs if pairs is None else pairs)
     cluster_of = result.cluster_of()
     # the shared ones (built once per result, e.g. by the window) unless a test fixes the times
-    keep_clusters = keep_clusters_of(result) if mtime is file_mtime else build_keep_clusters(result, mtime)
+    keep_clusters = (
+        keep_clusters_of(result) if mtime is file_mtime else build_keep_clusters(result, mtime, result.keep_policy)
+    )
     all_dups = [p for p in shown if p.type is not DupType.DISTINCT]
     dup_pairs = all_dups[:pair_limit]
     n_excerpts = min(len(dup_pairs), excerpt_limit)

@@ -29,7 +29,7 @@ from pathlib import Path
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, atomic_write_text
 from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
-from dedup_gui.core.pipeline.keep import KEEP_RULE
+from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
@@ -329,7 +329,7 @@ def _report_dict(report: Report) -> dict:
         "selection": {"subset": report.subset, "pairs_shown": len(report.pairs), "pairs_total": len(r.pairs)},
         "thresholds": asdict(r.thresholds),
         "settings": asdict(r.settings),
-        "keep_rule": KEEP_RULE,
+        "keep_rule": keep_rule_text(r.keep_policy),
         "files": files,
         "errors": [{"path": e.path, "reason": e.reason} for e in r.errors],
         "pairs": pairs,
