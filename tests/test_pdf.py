@@ -144,3 +144,18 @@ def test_pdftoppm_renders_the_first_page(sample_pdf, tmp_path):
     image = Image.open(png).convert("L")
     dark = sum(image.histogram()[:128])
     assert dark > 500, "the first page rendered blank"
+
+
+def test_html_and_pdf_render_the_same_summary(sample_scan):
+    from dedup_gui.core.reports.html import esc, html_from_report
+    from dedup_gui.core.reports.model import build_report
+    from dedup_gui.core.reports.summary import SECTIONS, report_summary
+    from dedup_gui.export.pdf import _Html, ensure_app, pdf_fonts
+
+    ensure_app()  # the fonts need a QGuiApplication, as in an export
+    report = build_report(sample_scan, sample_scan.pairs[:2])
+    s = report_summary(report)
+    pdf_html = _Html(report, pdf_fonts(), 800).build([])
+    for doc in (html_from_report(report, charts=False), pdf_html):
+        for text in (s.heading, s.made, s.subset_note, *SECTIONS.values(), *(st.label for st in s.stats)):
+            assert esc(text) in doc, text

@@ -48,7 +48,7 @@ from dedup_gui.core.reports.summary import (
     report_summary,
 )
 from dedup_gui.core.safe_text import show_control_characters
-from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.views.colors import TYPE_COLORS
 
 #: The bundled CJK fallback font (a subset of Noto Sans CJK SC; see resources/fonts/README.md).
 CJK_FALLBACK_FONT = Path(__file__).resolve().parents[2] / "resources" / "fonts" / "NotoSansCJKsc-Subset-Regular.otf"

@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal
 
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.pipeline.scan import scan_folder as engine_scan_folder
 from dedup_gui.core.progress import CancelToken, Progress, ScanCancelled
 from dedup_gui.gui.inspector.jobs import gc_pause
 
@@ -30,14 +31,11 @@ def scan_folder(
     thresholds: Thresholds | None = None,
     progress: Progress | None = None,
 ) -> ScanResult:
-    """Run the engine's :func:`dedup_gui.core.pipeline.scan.scan_folder` (imported on first use, so the
-    window opens before the engine's dependencies load).
+    """Run the engine's :func:`dedup_gui.core.pipeline.scan.scan_folder`.
 
     Returns:
         the :class:`ScanResult`.  Raises ``ScanCancelled`` when ``progress`` is cancelled.
     """
-    from dedup_gui.core.pipeline.scan import scan_folder as engine_scan_folder
-
     return engine_scan_folder(root, settings=settings, thresholds=thresholds, progress=progress)
 
 

@@ -1,9 +1,8 @@
 """The typed report summary that the HTML and the PDF reports both render."""
 
 from dedup_gui.core.model import TYPE_ORDER
-from dedup_gui.core.reports.html import esc, html_from_report
 from dedup_gui.core.reports.model import build_report
-from dedup_gui.core.reports.summary import SECTIONS, Stat, report_summary
+from dedup_gui.core.reports.summary import Stat, report_summary
 
 
 def test_summary_of_the_samples(sample_scan):
@@ -27,14 +26,3 @@ def test_a_subset_says_so_and_counts_what_it_shows(sample_scan):
     assert s.subset and s.subset_note.startswith(f"This report shows the 2 of {len(sample_scan.pairs)} compared pairs")
     assert sum(r.shown for r in s.type_rows) == 2
     assert sum(r.pairs for r in s.type_rows) == len(sample_scan.pairs)  # the summary counts the whole scan
-
-
-def test_html_and_pdf_render_the_same_summary(sample_scan, qapp):
-    from dedup_gui.export.pdf import _Html, pdf_fonts
-
-    report = build_report(sample_scan, sample_scan.pairs[:2])
-    s = report_summary(report)
-    pdf_html = _Html(report, pdf_fonts(), 800).build([])
-    for doc in (html_from_report(report, charts=False), pdf_html):
-        for text in (s.heading, s.made, s.subset_note, *SECTIONS.values(), *(st.label for st in s.stats)):
-            assert esc(text) in doc, text

@@ -41,7 +41,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     report_summary,
 )
 from dedup_gui.core.safe_text import show_control_characters
-from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.views.colors import TYPE_COLORS
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 

@@ -11,7 +11,7 @@ Strings here are plain, unescaped text.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 
 from dedup_gui import __version__
@@ -264,8 +264,6 @@ def report_charts(report: Report) -> list[Chart]:
     Returns:
         Two :class:`Chart` objects (list).
     """
-    from dataclasses import replace
-
     from dedup_gui.core.views.charts import histogram_figure, map_figure  # matplotlib: only when a chart is drawn
     from dedup_gui.core.views.histogram import result_histogram, type_counts_by_distance
 

@@ -16,6 +16,7 @@ from matplotlib.figure import Figure
 
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult, Thresholds
+from dedup_gui.core.views.colors import TYPE_COLORS
 
 #: Above this many points, the map's scatter is embedded as an image in SVG and PDF output.
 RASTERIZE_POINTS = 2000
@@ -25,15 +26,6 @@ RASTERIZE_POINTS = 2000
 IMAGE_POINTS = 20_000
 #: The map's axis limits, the same for both axes (similarities are in [0, 1]).
 MAP_LIMITS = (-0.02, 1.02)
-
-#: One colour per type, shared by charts, tables and reports.
-TYPE_COLORS = {
-    DupType.FULL: "#d62728",
-    DupType.CONTENT: "#ff7f0e",
-    DupType.LAYOUT: "#1f77b4",
-    DupType.PARTIAL: "#9467bd",
-    DupType.DISTINCT: "#8c8c8c",
-}
 
 
 @dataclass(frozen=True)

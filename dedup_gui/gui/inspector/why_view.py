@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLay
 
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import classify, explain
-from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
 
 _ROWS = ("same content", "an important part shared", "no important part shared")

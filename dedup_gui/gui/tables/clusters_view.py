@@ -34,7 +34,7 @@ from dedup_gui.core.pipeline.keep_clusters import (
     keep_clusters_of,
     link_label,
 )
-from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
 
 _Index = QModelIndex | QPersistentModelIndex

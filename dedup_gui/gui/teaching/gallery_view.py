@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
 from dedup_gui.core.teaching.gallery import type_examples
-from dedup_gui.core.views.charts import TYPE_COLORS
+from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.layout_diff import LayoutDiff, layout_diff, page_layout
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.widgets import plain_label
