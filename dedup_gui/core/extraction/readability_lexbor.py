@@ -64,7 +64,10 @@ from dedup_gui.core.extraction.page_cleanup import (
 )
 from dedup_gui.core.extraction.readability_tuning import (
     FRAGMENT_SHARE,
+    LEAD_LEVELS,
+    LEAD_NOT_IN,
     extra_commas,
+    is_lead_paragraph,
     lexbor_own_text,
     lexbor_sentence_lists,
     whole_article,
@@ -688,8 +691,36 @@ class _Readability:
             chosen.add(el)
         return leads
 
+    def lead_paragraph(self, best):
+        """The lead paragraph right before the best block, outside it
+        (:func:`~dedup_gui.core.extraction.readability_tuning.lead_paragraph_of`), or ``None``."""
+        node = best
+        for _ in range(LEAD_LEVELS):
+            prev = _previous_element(node)
+            while prev is not None and not _clean_len(prev.text()):
+                prev = _previous_element(prev)
+            if prev is not None:
+                break
+            node = node.parent
+            if node is None or node.tag in _ABOVE_ARTICLE or node.tag in ("article", "main"):
+                return None
+        else:
+            return None
+        paragraphs = [prev] if prev.tag == "p" else prev.css("p")
+        if len(paragraphs) != 1:
+            return None
+        lead = paragraphs[0]
+        text = " ".join(lead.text().split())
+        links = sum(_clean_len(a.text()) for a in lead.css("a"))
+        weights = (_class_weight(prev), _class_weight(lead))
+        framed = _in_tags(lead, LEAD_NOT_IN, self_too=True)
+        return lead if is_lead_paragraph(text, _clean_len(prev.text()), links, weights, framed) else None
+
     def article(self, candidates: dict, best) -> list:
         """The best candidate (with what joins it) and the siblings that belong to the article."""
+        lead = self.lead_paragraph(best)
+        if lead is not None:
+            _move(lead, best, first=True)
         threshold = max(10, candidates[best] * 0.2)
         self.heading_preamble(candidates, best, threshold)
         self.merge_segments(candidates, best, threshold)
