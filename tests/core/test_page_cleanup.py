@@ -140,6 +140,8 @@ def test_lead_paragraph_before_the_body_block_joins_the_article(extractor: str) 
         "<div class='group'><h4>More</h4><a href='/x'>Another story</a></div></div>"
     )
     assert lines(html, extractor) == [lead, *P]
+    # A summary box ("Summary:", "摘要：") repeats the article (a teaser): not a lead.
+    assert lines(html.replace(lead, f"Summary: {lead}"), extractor) == P
 
 
 def test_trailing_taxonomy_and_field_lines_are_not_article_text() -> None:

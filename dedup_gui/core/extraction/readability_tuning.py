@@ -69,6 +69,9 @@ LEAD_NOT_IN = ("aside", "nav", "footer", "form")
 
 
 _SENTENCE_END = re.compile(r"[.!?…。！？][\"”»’)]?(?:\s|$)")
+# A paragraph that starts with a short label and a colon ("摘要：", "Summary:") is a summary box
+# that repeats the article (a page's teaser), not its lead.
+_LABELLED = re.compile(r"^[^\s:：]{1,12}\s?[:：]")
 
 
 def is_lead_paragraph(text: str, holder_length: int, links: int, weights: tuple[int, ...], framed: bool) -> bool:
@@ -81,7 +84,8 @@ def is_lead_paragraph(text: str, holder_length: int, links: int, weights: tuple[
     one or two levels further out (the body wrapped in its own ``div``) it loses.  A lead is the
     whole text of the element before the body, of :data:`LEAD_MIN_CHARS` characters or more and
     with a sentence in it (a byline or dateline has none), with at most a fifth of it in links,
-    named nothing negative, and outside asides, navigation, footers and forms.
+    named nothing negative, and outside asides, navigation, footers and forms; one that starts with
+    a label ("Summary:", "摘要：") is a summary box, not a lead.
 
     Args:
         text: the paragraph's text, whitespace runs collapsed to one space and ends stripped.
@@ -99,6 +103,7 @@ def is_lead_paragraph(text: str, holder_length: int, links: int, weights: tuple[
         length >= LEAD_MIN_CHARS
         and holder_length == length
         and _SENTENCE_END.search(text) is not None
+        and _LABELLED.match(text) is None
         and links <= 0.2 * length
         and min(weights) >= 0
         and not framed
