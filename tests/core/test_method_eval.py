@@ -127,7 +127,9 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
         # (issue 15: captions and credits named so in a page are not in its main text, but stay
         # in the reader-mode copy that lost the names: two such exact copies are now near ones)
         "text": (53, 1),
-        "simhash": (78, 1),
+        # (issue 15, second round: with lead paragraphs and without trailing "Tags:" lines one
+        # more pair of copies is within SimHash's 3 bits)
+        "simhash": (79, 1),
         "shingles": (78, 1),
         "minhash": (77, 1),
         "content": (73, 1),
@@ -138,5 +140,5 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
         "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
         "classifier": (181, 2),
     }
-    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 158, 12)
+    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 159, 12)  # (the same pair)
     assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 176, 1)

@@ -120,3 +120,44 @@ def test_asides_footers_related_and_author_boxes_leave_the_main_text(extractor: 
         "</article>"
     )
     assert lines(html, extractor) == ["Ferry", *P, long_p]
+
+
+@pytest.mark.parametrize("extractor", EXTRACTORS)
+def test_lead_paragraph_before_the_body_block_joins_the_article(extractor: str) -> None:
+    # A standfirst set apart from the body, one level out (dw.com's p.intro beside the div that
+    # wraps the body; psl.eu's "chapo" block): readability keeps long paragraphs beside its best
+    # block, not one beside the block's parent, and the lead was lost.  Empty boxes between
+    # (a share bar, a picture frame) do not separate it.
+    lead = (
+        "The island council has voted to keep the old ferry terminal as a museum. Building work "
+        "starts next year and is paid for by the harbour fund."
+    )
+    html = page(
+        "<div class='col'><h1>Ferry terminal</h1>"
+        "<p class='byline'>Island Post | 04.05.2015 at 13h36 | by Jane Doe and the island desk team</p>"
+        f"<p class='intro'>{lead}</p><div class='share'></div><div class='pic'><img src='a.jpg'></div>"
+        f"<div class='group'><div class='longText'>{ARTICLE}</div></div>"
+        "<div class='group'><h4>More</h4><a href='/x'>Another story</a></div></div>"
+    )
+    assert lines(html, extractor) == [lead, *P]
+    # A summary box ("Summary:", "摘要：") repeats the article (a teaser): not a lead.
+    assert lines(html.replace(lead, f"Summary: {lead}"), extractor) == P
+
+
+def test_trailing_taxonomy_and_field_lines_are_not_article_text() -> None:
+    # "Tags: ..." and "Categories: ..." under a post (pluralsight.com), and a chain of
+    # "label: value" fields (schleifen.ucoz.de) are the CMS's metadata; trafilatura's evaluation
+    # lists them as not content.  A field line inside the text, or one that is not metadata
+    # ("Email: ...", a product's "Lieferbar: 12 ml, 125 ml"), stays.
+    text = "Tags: intro\nBody text.\nLieferbar: 12 ml, 125 ml\nTags: python, docker\nCategories: practices"
+    assert drop_label_lines(text) == "Tags: intro\nBody text.\nLieferbar: 12 ml, 125 ml"
+    assert drop_label_lines("Body.\nAufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0") == "Body."
+    assert drop_label_lines("Body.\nEmail: kim@example.org") == "Body.\nEmail: kim@example.org"
+    assert drop_label_lines("Tags: python") == "Tags: python"  # nothing else: it is all there is
+
+
+@pytest.mark.parametrize("extractor", EXTRACTORS)
+def test_trailing_meta_lines_leave_both_extractors(extractor: str) -> None:
+    html = page(f"<article><h1>Ferry</h1>{ARTICLE}<p>Tags: ferries, harbour, island</p>"
+                "<p>Categories: Transport</p></article>")  # fmt: skip
+    assert lines(html, extractor) == ["Ferry", *P]

@@ -74,6 +74,18 @@ _LABEL_LINES = frozenset({
     "continue reading", "share this article", "share this", "share", "copy link",
 })  # fmt: skip
 _LABEL_TRIM = " \t.,:;!?…-–—|•·»«>"
+# Labels of the taxonomy and counter lines that blogs and CMSs print under a post ("Tags: a, b",
+# "Categories: News", "Filed under: ...", "Aufrufe: 1120"), lower case, in a few languages.
+_META_LABELS = frozenset({
+    "tags", "tagged", "tagged with", "tagged as", "category", "categories", "filed under", "posted in",
+    "topics", "keywords", "views", "schlagwörter", "schlagworte", "stichwörter", "stichworte",
+    "kategorie", "kategorien", "aufrufe", "étiquettes", "catégories", "catégorie", "mots-clés",
+    "etiquetas", "categorías", "categoría", "tag", "etichette", "categorie",
+})  # fmt: skip
+# "label: value", the label one to three words.
+_FIELD = re.compile(r"^\s*([^\W\d][\w'’.-]*(?:\s+[\w'’.-]+){0,2})\s*:(?:\s|$)")
+#: A trailing meta line longer than this (characters) is text, and stays.
+META_LINE_MAX_CHARS = 200
 
 
 @lru_cache(maxsize=1 << 16)
@@ -138,10 +150,39 @@ def is_label_line(line: str) -> bool:
     return len(line) < 40 and line.replace("\u2019", "'").strip(_LABEL_TRIM).lower() in _LABEL_LINES
 
 
+def is_meta_line(line: str) -> bool:
+    """Whether a line of main text is a post's metadata: a taxonomy or counter field
+    (``Tags: python, docker``, ``Kategorien: News``, ``Aufrufe: 1120``: a label of
+    :data:`_META_LABELS`, a colon and a value), or a chain of two or more ``label: value`` fields
+    separated by ``|`` (``Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0``); at most
+    :data:`META_LINE_MAX_CHARS` characters.  (trafilatura leaves such lines out of the main text
+    too; its evaluation snippets list them as not content.)
+
+    Example:
+        >>> is_meta_line("Tags: python, docker"), is_meta_line("Email: kim@example.org")
+        (True, False)
+    """
+    if len(line) > META_LINE_MAX_CHARS:
+        return False
+    field = _FIELD.match(line)
+    if field is None:
+        return False
+    if field.group(1).lower() in _META_LABELS:
+        return True
+    parts = [part for part in line.split("|") if part.strip()]
+    return len(parts) >= 2 and all(_FIELD.match(part) for part in parts)
+
+
 def drop_label_lines(text: str) -> str:
-    """``text`` without the lines that :func:`is_label_line` calls labels."""
+    """``text`` without the lines that :func:`is_label_line` calls labels, and without the
+    metadata lines (:func:`is_meta_line`) that end it."""
     lines = text.split("\n")
     kept = [line for line in lines if not is_label_line(line)]
+    end = len(kept)
+    while end and is_meta_line(kept[end - 1]):
+        end -= 1
+    if end and end < len(kept):
+        kept = kept[:end]  # (a text of metadata alone stays: it is all there is)
     return text if len(kept) == len(lines) else "\n".join(kept)
 
 

@@ -64,7 +64,10 @@ from dedup_gui.core.extraction.page_cleanup import (
 )
 from dedup_gui.core.extraction.readability_tuning import (
     FRAGMENT_SHARE,
+    LEAD_LEVELS,
+    LEAD_NOT_IN,
     extra_commas,
+    is_lead_paragraph,
     lexbor_own_text,
     lexbor_sentence_lists,
     whole_article,
@@ -334,7 +337,14 @@ class _Readability:
         density = None if fresh else self._link_density.get(node)
         if density is None:
             total = _clean_len(node.text()) if fresh else self.text_length(node)
-            density = sum(self.text_length(a) for a in node.css("a")) / total if total else 0.0
+            if total:
+                lengths, links = self._text_len, 0
+                for a in node.css("a"):
+                    n = lengths.get(a)
+                    links += n if n is not None else self.text_length(a)
+                density = links / total
+            else:
+                density = 0.0
             if not fresh:
                 self._link_density[node] = density
         return density
@@ -681,8 +691,36 @@ class _Readability:
             chosen.add(el)
         return leads
 
+    def lead_paragraph(self, best):
+        """The lead paragraph right before the best block, outside it
+        (:func:`~dedup_gui.core.extraction.readability_tuning.lead_paragraph_of`), or ``None``."""
+        node = best
+        for _ in range(LEAD_LEVELS):
+            prev = _previous_element(node)
+            while prev is not None and not _clean_len(prev.text()):
+                prev = _previous_element(prev)
+            if prev is not None:
+                break
+            node = node.parent
+            if node is None or node.tag in _ABOVE_ARTICLE or node.tag in ("article", "main"):
+                return None
+        else:
+            return None
+        paragraphs = [prev] if prev.tag == "p" else prev.css("p")
+        if len(paragraphs) != 1:
+            return None
+        lead = paragraphs[0]
+        text = " ".join(lead.text().split())
+        links = sum(_clean_len(a.text()) for a in lead.css("a"))
+        weights = (_class_weight(prev), _class_weight(lead))
+        framed = _in_tags(lead, LEAD_NOT_IN, self_too=True)
+        return lead if is_lead_paragraph(text, _clean_len(prev.text()), links, weights, framed) else None
+
     def article(self, candidates: dict, best) -> list:
         """The best candidate (with what joins it) and the siblings that belong to the article."""
+        lead = self.lead_paragraph(best)
+        if lead is not None:
+            _move(lead, best, first=True)
         threshold = max(10, candidates[best] * 0.2)
         self.heading_preamble(candidates, best, threshold)
         self.merge_segments(candidates, best, threshold)
@@ -765,11 +803,15 @@ class _Readability:
         return keep
 
     def count_paragraphs(self, el) -> int:
-        n = len(el.css("p"))
-        for div in el.css("div"):
-            if div in self.as_paragraph and not _same(div, el):
+        n = 0
+        as_paragraph, loose_runs, el_id = self.as_paragraph, self.loose_runs, el.mem_id
+        for block in el.css("p, div"):  # (one selector pass: each css() call walks the subtree)
+            if block.tag == "p":
                 n += 1
-            n += self.loose_runs.get(div, 0)
+                continue
+            if block in as_paragraph and block.mem_id != el_id:
+                n += 1
+            n += loose_runs.get(block, 0)
         return n
 
     @staticmethod
@@ -789,10 +831,18 @@ class _Readability:
         if text.count(",") >= 10:
             return
         p = self.count_paragraphs(el)
-        img = len(el.css("img"))
-        li = len(el.css("li")) - 100
-        inputs = len(el.css("input")) - len(el.css("input[type=hidden i]"))
-        embeds = len(el.css("embed"))
+        img = li = inputs = embeds = 0
+        for found in el.css("img, li, input, embed"):  # (one selector pass, counted by tag)
+            tag = found.tag
+            if tag == "img":
+                img += 1
+            elif tag == "li":
+                li += 1
+            elif tag == "embed":
+                embeds += 1
+            elif (found.attributes.get("type") or "").lower() != "hidden":  # input[type=hidden i]
+                inputs += 1
+        li -= 100
         length = _clean_len(text)
         density = self.link_density(el, fresh=True)
         remove = (

@@ -58,6 +58,58 @@ SENTENCE_ITEM_CHARS = 40
 NESTED_BLOCKS = frozenset({"p", "pre", "td", "blockquote", "div"})
 
 
+#: How many levels up from the best candidate a lead paragraph is looked for (its previous
+#: element with text at the first level that has one).
+LEAD_LEVELS = 3
+#: The fewest characters of a lead paragraph (readability's sibling rule keeps a ``<p>`` of
+#: more than 80 characters beside the best candidate).
+LEAD_MIN_CHARS = 80
+#: A lead paragraph inside (or being) one of these is not the article's.
+LEAD_NOT_IN = ("aside", "nav", "footer", "form")
+
+
+_SENTENCE_END = re.compile(r"[.!?…。！？][\"”»’)]?(?:\s|$)")
+# A paragraph that starts with a short label and a colon ("摘要：", "Summary:") is a summary box
+# that repeats the article (a page's teaser), not its lead.
+_LABELLED = re.compile(r"^[^\s:：]{1,12}\s?[:：]")
+
+
+def is_lead_paragraph(text: str, holder_length: int, links: int, weights: tuple[int, ...], framed: bool) -> bool:
+    """Whether the one ``<p>`` of the element just before the best candidate (that element, or
+    one of its ancestors' previous element with text, up to :data:`LEAD_LEVELS` levels, within
+    the same ``<article>``/``<main>``) is the article's lead paragraph - a standfirst or intro
+    set apart from the body (``p.intro``, ``div.chapo > p``) - and so joins the article.
+
+    Readability keeps a long paragraph that is a sibling of the best candidate; a lead that sits
+    one or two levels further out (the body wrapped in its own ``div``) it loses.  A lead is the
+    whole text of the element before the body, of :data:`LEAD_MIN_CHARS` characters or more and
+    with a sentence in it (a byline or dateline has none), with at most a fifth of it in links,
+    named nothing negative, and outside asides, navigation, footers and forms; one that starts with
+    a label ("Summary:", "摘要：") is a summary box, not a lead.
+
+    Args:
+        text: the paragraph's text, whitespace runs collapsed to one space and ends stripped.
+        holder_length: the same for the element before the body that holds it (the paragraph
+            itself, or an element around it).
+        links: the length of its text inside links.
+        weights: the class weights (readability's) of the holder and the paragraph.
+        framed: whether the paragraph is in (or is) one of :data:`LEAD_NOT_IN`.
+
+    Returns:
+        bool.
+    """
+    length = len(text)
+    return (
+        length >= LEAD_MIN_CHARS
+        and holder_length == length
+        and _SENTENCE_END.search(text) is not None
+        and _LABELLED.match(text) is None
+        and links <= 0.2 * length
+        and min(weights) >= 0
+        and not framed
+    )
+
+
 def extra_commas(text: str) -> int:
     """The commas of :data:`EXTRA_COMMAS` in ``text`` (int); 0 at once for ASCII text."""
     return 0 if text.isascii() else sum(map(text.count, EXTRA_COMMAS))
@@ -179,8 +231,45 @@ class TunedDocument(Document):
         body = self.html.find(".//body")
         return body if body is not None else self.html
 
+    def _lead_paragraph(self, best):
+        """The lead paragraph right before ``best`` (:func:`is_lead_paragraph`), or ``None``."""
+
+        def clean_len(el) -> int:
+            return len(" ".join(el.text_content().split()))
+
+        def previous(el):
+            el = el.getprevious()
+            while el is not None and (not isinstance(el.tag, str) or not clean_len(el)):
+                el = el.getprevious()
+            return el
+
+        node, prev = best, None
+        for _ in range(LEAD_LEVELS):
+            prev = previous(node)
+            if prev is not None:
+                break
+            node = node.getparent()
+            if node is None or node.tag in ("body", "html", "article", "main"):
+                return None
+        if prev is None:
+            return None
+        paragraphs = [prev] if prev.tag == "p" else prev.findall(".//p")
+        if len(paragraphs) != 1:
+            return None
+        lead = paragraphs[0]
+        text = " ".join(lead.text_content().split())
+        links = sum(clean_len(a) for a in lead.iter("a"))
+        weights = (self.class_weight(prev), self.class_weight(lead))
+        framed = any(el.tag in LEAD_NOT_IN for el in (lead, *lead.iterancestors()))
+        return lead if is_lead_paragraph(text, clean_len(prev), links, weights, framed) else None
+
     def get_article(self, candidates, best_candidate, html_partial=False):
-        """readability-lxml's article, noting whether it is a piece of the page."""
+        """readability-lxml's article, with the lead paragraph just before the best candidate
+        first in it (:func:`is_lead_paragraph`), noting whether it is a piece of the page."""
+        best = best_candidate["elem"]
+        lead = self._lead_paragraph(best)
+        if lead is not None:
+            best.insert(0, lead)  # (lxml moves it, with its tail)
         body = self._body()
         length = len(" ".join(body.text_content().split()))
         article = super().get_article(candidates, best_candidate, html_partial=html_partial)
