@@ -1,0 +1,68 @@
+"""Before the window opens on X11: missing system libraries are named, with the packages to
+install, instead of Qt's abort that blames the wrong one; and a screenshot needs no display."""
+
+import os
+import subprocess
+import sys
+
+from dedup_gui.gui import platform_check
+
+from .conftest import REPO
+
+LDD_OUTPUT = """\
+\tlinux-vdso.so.1 (0x00007ffc)
+\tlibxcb-cursor.so.0 => /lib/x86_64-linux-gnu/libxcb-cursor.so.0 (0x00007f)
+\tlibxcb-icccm.so.4 => not found
+\tlibxcb-keysyms.so.1 => not found
+\tlibxkbcommon-x11.so.0 => not found
+"""
+
+
+def test_the_missing_libraries_and_their_packages_are_named(tmp_path, monkeypatch):
+    assert platform_check.missing_libraries(LDD_OUTPUT) == [
+        "libxcb-icccm.so.4",
+        "libxcb-keysyms.so.1",
+        "libxkbcommon-x11.so.0",
+    ]
+    fake_ldd = tmp_path / "ldd"
+    fake_ldd.write_text(f"#!/bin/sh\ncat <<'END'\n{LDD_OUTPUT}END\n")
+    fake_ldd.chmod(0o755)
+    monkeypatch.setattr(platform_check.shutil, "which", lambda name: str(fake_ldd))
+    monkeypatch.setenv("DISPLAY", ":0")
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    problem = platform_check.xcb_problem()
+    assert problem is not None
+    assert "sudo apt-get install libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0" in problem
+    # another platform asked for, or no X display: nothing to check
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    assert platform_check.xcb_problem() is None
+
+
+def _env_without_display(**extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    return dict(env, PYTHONPATH=str(REPO), **extra)
+
+
+def test_the_window_says_what_to_install_instead_of_aborting():
+    code = (
+        "import sys, dedup_gui.gui.app as app;"
+        "app.xcb_problem = lambda: 'the window needs system libraries that are missing: libxcb-icccm.so.4';"
+        "sys.exit(app.run_gui())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=_env_without_display(DISPLAY=":0"), capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "error: the window needs system libraries that are missing: libxcb-icccm.so.4" in done.stderr
+
+
+def test_a_screenshot_needs_no_display(tmp_path):
+    # On a server without X (no DISPLAY, no QT_QPA_PLATFORM) --screenshot draws off screen.
+    out = tmp_path / "w.png"
+    done = subprocess.run(
+        [sys.executable, "app.py", "--screenshot", str(out)], cwd=REPO, env=_env_without_display(),
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
