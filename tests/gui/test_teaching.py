@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import math
 import threading
 import time
 
@@ -20,6 +21,7 @@ from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.teaching.jaccard_steps import TOY_A, TOY_B, shingle_comparison
 from dedup_gui.core.teaching.simhash_steps import text_simhash_steps
+from dedup_gui.core.teaching.venn import lens_area
 from dedup_gui.gui.teaching import TAB_TITLES, TeachingWindow
 from dedup_gui.gui.teaching import methods_view as methods_module
 from dedup_gui.gui.teaching import simhash_view as simhash_module
@@ -85,8 +87,20 @@ def test_stepping_through_a_page_shows_the_engines_sums_and_fingerprint(qtbot, w
     assert not view.next_button.isEnabled() and not view.last_button.isEnabled()
     shown = view.displayed_fingerprint_bits()
     assert shown == bits64(simhash_text(page.main_text)) == bits64(page.simhash)
-    assert f"{page.simhash:016x}" in view.fingerprint_label.text()
+    assert f"0x{page.simhash:016x}" in view.fingerprint_label.text()
     assert "the same ✓" in view.fingerprint_label.text()
+
+
+def test_an_8_bit_fingerprint_is_written_in_hex_and_bits(qtbot, window):
+    # "58" read as a decimal number; "0x58 = 0101 1000" cannot be misread.
+    view = window.show_tab("SimHash step by step")
+    view.set_eight_bit(True)
+    view.set_text("the cat sat on the mat")
+    wait_steps(qtbot, view, "the cat sat on the mat")
+    view.last()
+    fingerprint = view.steps.fingerprint
+    bits = f"{fingerprint:08b}"
+    assert f"Fingerprint (8 bits): 0x{fingerprint:02x} = {bits[:4]} {bits[4:]}" in view.fingerprint_label.text()
 
 
 def test_previous_first_and_last_move_through_the_precomputed_steps(qtbot, window, sample_scan):
@@ -206,6 +220,10 @@ def test_toy_mode_shows_two_sevenths(qtbot, window):
     assert "2/7" in text and "0.286" in text
     assert "|A| = 5" in text and "|B| = 4" in text and "|A ∩ B| = 2" in text and "= 7" in text
     assert view.venn.region_counts() == (3, 2, 2)
+    # drawn to scale: the overlap's share of circle A is the share of A's shingles shared (2 of 5)
+    cxa, cxb, _cy, ra, rb = view.venn.circles()
+    assert ra * ra / (rb * rb) == pytest.approx(5 / 4)
+    assert lens_area(ra, rb, cxb - cxa) / (math.pi * ra * ra) == pytest.approx(2 / 5, rel=1e-3)
     shared = [view.shared_list.item(i).text() for i in range(view.shared_list.count())]
     assert shared == [x for x in TOY_A if x in TOY_B] == ["is a", "a flower"]
     assert view.only_a_list.count() == 3 and view.only_b_list.count() == 2

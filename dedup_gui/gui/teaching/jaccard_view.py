@@ -34,6 +34,7 @@ from dedup_gui.core.teaching.jaccard_steps import (
     shingle_comparison,
     toy_example,
 )
+from dedup_gui.core.teaching.venn import venn_circles
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.widgets import FigurePanel, PageChooser, blend, default_pair_paths, plain_label
 
@@ -118,21 +119,35 @@ class VennWidget(QWidget):
         """A wide, low diagram (QSize)."""
         return QSize(520, 260)
 
+    def circles(self) -> tuple[float, float, float, float, float]:
+        """Where the circles are drawn: ``(centre x of A, centre x of B, centre y, radius of A,
+        radius of B)`` in pixels, areas to scale (:func:`~dedup_gui.core.teaching.venn.venn_circles`)."""
+        c = self._comparison
+        if c is None:
+            return 0.0, 0.0, 0.0, 0.0, 0.0
+        ra, rb, d = venn_circles(len(c.a), len(c.b), len(c.intersection))
+        fm = self.fontMetrics()
+        w, h = self.width(), self.height()
+        left, right = min(-ra, d - rb), max(ra, d + rb)
+        top = fm.height() + 6  # room for the names above the circles
+        unit = max(1.0, min((w - 16) / max(right - left, 1e-9), (h - top - 8) / max(2 * max(ra, rb), 1e-9)))
+        x0 = (w - (right - left) * unit) / 2
+        cxa = x0 - left * unit
+        cy = top + (h - top) / 2
+        return cxa, cxa + d * unit, cy, ra * unit, rb * unit
+
     def paintEvent(self, event) -> None:  # noqa: N802
-        """Draw the circles, their names and sizes, and each region's count (or elements)."""
+        """Draw the circles to scale, their names and sizes, and each region's count (or elements)."""
         c = self._comparison
         if c is None:
             return
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         fm = self.fontMetrics()
-        w, h = self.width(), self.height()
-        r = min(h / 2 - fm.height() - 6, w / 3.3)
-        cy = h / 2 + fm.height() / 2
-        cxa, cxb = w / 2 - r * 0.62, w / 2 + r * 0.62
+        cxa, cxb, cy, ra, rb = self.circles()
         text = self.palette().color(QPalette.ColorRole.WindowText)
         base = self.palette().color(QPalette.ColorRole.Base)
-        for cx, color in ((cxa, _A_COLOR), (cxb, _B_COLOR)):
+        for cx, r, color in ((cxa, ra, _A_COLOR), (cxb, rb, _B_COLOR)):
             fill = blend(base, color, 0.18)
             fill.setAlpha(170)
             painter.setBrush(fill)
@@ -141,16 +156,26 @@ class VennWidget(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         painter.setFont(bold)
-        for cx, color, name, size in ((cxa, _A_COLOR, "A", len(c.a)), (cxb, _B_COLOR, "B", len(c.b))):
+        names = ((cxa, ra, _A_COLOR, "A", len(c.a), -1), (cxb, rb, _B_COLOR, "B", len(c.b), 1))
+        for cx, r, color, name, size, side in names:
             painter.setPen(color)
-            painter.drawText(QRectF(cx - r, cy - r - fm.height() - 4, 2 * r, fm.height()),
-                             Qt.AlignmentFlag.AlignCenter, f"{name}: {size:,}")  # fmt: skip
-        regions = (
-            (QRectF(cxa - r * 0.95, cy - r * 0.7, r * 0.9, r * 1.4), c.only_a, "only in A"),
-            (QRectF(w / 2 - r * 0.36, cy - r * 0.7, r * 0.72, r * 1.4), c.intersection, "A ∩ B"),
-            (QRectF(cxb + r * 0.05, cy - r * 0.7, r * 0.9, r * 1.4), c.only_b, "only in B"),
+            label = QRectF(cx - 60 + side * r * 0.5, cy - max(ra, rb) - fm.height() - 4, 120, fm.height())
+            painter.drawText(label, Qt.AlignmentFlag.AlignCenter, f"{name}: {size:,}")
+        # Each region's label between the edges that bound it (the lens: B's left, A's right).
+        edges = sorted((cxa - ra, cxa + ra, cxb - rb, cxb + rb))
+        spans = ((edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]))
+        tall = max(ra, rb) * 1.4
+        regions = tuple(
+            (QRectF((x1 + x2) / 2 - max(x2 - x1, 70) / 2, cy - tall / 2, max(x2 - x1, 70), tall), items, name)
+            for (x1, x2), items, name in zip(
+                spans, (c.only_a, c.intersection, c.only_b), ("only in A", "A ∩ B", "only in B"), strict=True
+            )
         )
+        inside = {"only in A": cxb - rb <= cxa - ra and cxa + ra <= cxb + rb,  # A drawn inside B: no such region
+                  "only in B": cxa - ra <= cxb - rb and cxb + rb <= cxa + ra}  # fmt: skip
         for rect, items, name in regions:
+            if not items and inside.get(name):
+                continue
             painter.setPen(text)
             painter.setFont(bold)
             head = QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 2.2)

@@ -401,14 +401,17 @@ class SimhashView(QWidget):
         steps = self.steps
         if self.position < self.last_position():
             return "Fingerprint: after the last feature, the sign step turns the sums into bits (Last ▶|)."
-        text = f"Fingerprint ({steps.bits} bits): {steps.hex}"
+        text = f"Fingerprint ({steps.bits} bits): 0x{steps.hex}"
+        if steps.bits <= 16:  # short enough to read bit by bit
+            bits = f"{steps.fingerprint:0{steps.bits}b}"
+            text += " = " + " ".join(bits[i : i + 4] for i in range(0, steps.bits, 4))
         page = self._page
         if page is not None and page.has_text:
             engine = page.simhash if steps.bits == 64 else page.simhash & ((1 << steps.bits) - 1)
             same = "the same ✓" if engine == steps.fingerprint else "DIFFERENT ✗"
             whose = "the scan's SimHash of this page" if steps.bits == 64 else (
                 f"the last 8 bits of the scan's SimHash {page.simhash_hex}")  # fmt: skip
-            text += f"; {whose}: {engine:0{steps.bits // 4}x}, {same}"
+            text += f"; {whose}: 0x{engine:0{steps.bits // 4}x}, {same}"
         return text
 
     # --- what the board shows (for tests and screenshots) --------------------------------------
