@@ -67,7 +67,9 @@ class EtaEstimator:
 
     * The rate is measured from the stage's first finished item on, so the start-up before it
       (worker processes starting, the first page's imports) does not inflate early estimates.
-    * It is the rate over the last ``window`` seconds, so it follows a stage whose speed changes.
+    * It is the rate over the last ``window`` seconds, so it follows a stage whose speed changes
+      (the first pages of a scan are slower: worker processes start, the parser warms up; a
+      minute's window said "10 s" with 4 s left).
     * No estimate is given until the stage has run ``min_seconds`` since that first item and
       done ``min_fraction`` of its items, or has run ``patience`` seconds (a huge stage).
     * The returned figure counts down between updates and moves towards each new raw estimate
@@ -88,8 +90,8 @@ class EtaEstimator:
         min_seconds: float = 3.0,
         min_fraction: float = 0.01,
         patience: float = 20.0,
-        window: float = 60.0,
-        smoothing: float = 5.0,
+        window: float = 8.0,
+        smoothing: float = 2.0,
     ) -> None:
         self._clock = clock
         self.min_seconds = min_seconds

@@ -131,3 +131,16 @@ def test_eta_follows_the_recent_rate_and_restarts_per_stage():
     assert value == pytest.approx((10_000 - done) / 10)  # only the last 10 s count
     assert eta.eta("other stage", 5, 10) is None
     assert eta.eta("other stage", 10, 10) == 0.0
+
+
+def test_the_default_eta_follows_a_stage_that_speeds_up():
+    # 20 slow items (1 a second: workers starting), then 10 a second.  At item 200 of 300 the
+    # 100 items left take 10 s; a minute's window and a 5 s smoothing said 30 s.
+    now = [0.0]
+    eta = EtaEstimator(clock=lambda: now[0])
+    done, shown = 0, None
+    while done < 200:
+        now[0] += 0.5
+        done += 1 if now[0] <= 20 else 5
+        shown = eta.eta("reading pages", min(done, 200), 300)
+    assert shown is not None and 9.0 <= shown <= 11.0
