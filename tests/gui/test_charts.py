@@ -305,3 +305,32 @@ def test_histogram_y_labels_stay_apart_in_a_small_window(qtbot, window, log):
     # display y grows upwards: the top panel's label is wholly above, with a clear gap (the
     # labels of the tester's screenshot were 5 px apart and read as one word)
     assert top.y0 - below.y1 >= 10
+
+
+@pytest.mark.parametrize(
+    ("files", "histogram", "map_"),
+    [
+        ({}, "No pages: the folder holds no page that could be read", "No pages: the folder holds no page that could be read"),
+        ({"a.html": "<p>one lonely page with some words in it</p>"}, "No pairs: the folder holds one page",
+         "No pairs: no two pages share enough text to be compared"),
+    ],
+)  # fmt: skip
+def test_empty_results_say_so_instead_of_drawing_empty_axes(qtbot, tmp_path, files, histogram, map_):
+    # An empty folder's histogram once drew a y axis from "-40 m" to "40 m".
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.gui.charts.histogram_view import HistogramView
+    from dedup_gui.gui.charts.map_view import MapView
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result = scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False))
+    for view_class, expected in ((HistogramView, histogram), (MapView, map_)):
+        view = view_class()
+        qtbot.addWidget(view)
+        view.set_result(result)
+        view.redraw(force=True)
+        assert view.figure.axes == []
+        assert [t.get_text() for t in view.figure.texts] == [expected]
+        if hasattr(view, "shutdown"):
+            view.shutdown()

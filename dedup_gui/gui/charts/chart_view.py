@@ -142,6 +142,13 @@ class ChartView(QWidget):
 
     # --- drawing ------------------------------------------------------------------------------
 
+    def draw_message(self, palette: Palette, message: str) -> None:
+        """Clear the figure and write ``message`` in its middle, with no axes."""
+        fig = self.figure
+        fig.clear()
+        fig.set_facecolor(palette.background)
+        fig.text(0.5, 0.5, message, ha="center", va="center", color=palette.foreground, gid="message")
+
     def chart_palette(self) -> Palette:
         """The chart colours for this widget's current Qt palette (:class:`Palette`)."""
         return chart_palette(self.palette())

@@ -17,6 +17,7 @@ from dedup_gui.core.columns import distance_counts_by_type
 from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.views.charts import Palette, histogram_figure
+from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.histogram import result_histogram
 from dedup_gui.core.views.selection import bar_text, distance_at
 from dedup_gui.gui.charts.chart_view import ChartView
@@ -176,12 +177,13 @@ class HistogramView(ChartView):
     def draw_figure(self, palette: Palette) -> None:
         """Draw the histogram, or a line saying why there is none yet."""
         fig = self.figure
-        if self._result is None or self.counts is None:
-            fig.clear()
-            fig.set_facecolor(palette.background)
-            message = "No scan result yet" if self._result is None else "Computing the Hamming distances…"
-            fig.text(0.5, 0.5, message, ha="center", va="center", color=palette.foreground)
+        message = empty_message(self._result, "histogram")
+        if message is None and self.counts is None:
+            message = "Computing the Hamming distances…"
+        if message is not None:
+            self.draw_message(palette, message)
             return
+        assert self._result is not None and self.counts is not None
         histogram_figure(self.counts, self.by_type, self._result.thresholds.hamming_k,
                          log=self.log_check.isChecked(), palette=palette, fig=fig)  # fmt: skip
         d = self._selected_distance

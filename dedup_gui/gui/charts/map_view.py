@@ -18,6 +18,7 @@ from PySide6.QtCore import Signal
 
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.views.charts import Palette, map_figure, map_points
+from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.selection import hover_text, nearest_point, points_near
 from dedup_gui.gui.charts.chart_view import ChartView
 
@@ -96,10 +97,9 @@ class MapView(ChartView):
         """Draw the map with a hidden ring and hover label (drawn later by blitting)."""
         fig = self.figure
         self._background, self._ring, self._label = None, None, None
-        if self._result is None:
-            fig.clear()
-            fig.set_facecolor(palette.background)
-            fig.text(0.5, 0.5, "No scan result yet", ha="center", va="center", color=palette.foreground)
+        message = empty_message(self._result, "map")
+        if message is not None or self._result is None:
+            self.draw_message(palette, message or "No scan result yet")
             return
         self._points = map_points(self._result)
         map_figure(self._result, self._result.thresholds, palette=palette, fig=fig)
