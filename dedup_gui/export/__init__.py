@@ -11,6 +11,7 @@ json         everything, following ``resources/report.schema.json``        ``.js
 csv          duplicate pairs: PREDICTIONS.csv columns + ``cluster``        ``.csv``
 pages-csv    one row per file: verdict, group, page to keep                ``.csv``
 keep-csv     ``duplicate,keep``: each page to drop, the page to keep       ``.csv``
+xlsx         Summary, Pairs, Pages, Clusters, Keep plan sheets             ``.xlsx``
 ===========  ===========================================================  ===============
 
 Without ``fmt`` the suffix picks the format (``.csv`` is the pairs CSV).  ``pairs`` limits the
@@ -43,8 +44,17 @@ EXPORT_FORMATS = {
     "csv": "CSV of duplicate pairs (*.csv)",
     "pages-csv": "CSV of pages (*.csv)",
     "keep-csv": "CSV of pages to keep (duplicate,keep) (*.csv)",
+    "xlsx": "Excel workbook: summary, pairs, pages, clusters, keep plan (*.xlsx)",
 }
-_SUFFIX = {"html": ".html", "pdf": ".pdf", "json": ".json", "csv": ".csv", "pages-csv": ".csv", "keep-csv": ".csv"}
+_SUFFIX = {
+    "html": ".html",
+    "pdf": ".pdf",
+    "json": ".json",
+    "csv": ".csv",
+    "pages-csv": ".csv",
+    "keep-csv": ".csv",
+    "xlsx": ".xlsx",
+}
 
 
 def default_suffix(fmt: str) -> str:

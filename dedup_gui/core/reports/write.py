@@ -10,7 +10,9 @@ since it draws with Qt, and :func:`dedup_gui.export.export` writes every format)
 * ``keep-csv``: ``duplicate,keep``, one row per page to drop, with the page of its keep cluster
   to keep (:mod:`dedup_gui.core.pipeline.keep_clusters`, :data:`dedup_gui.core.pipeline.keep.KEEP_RULE`);
 * ``json``: everything, following ``resources/report.schema.json``;
-* ``html``: the self-contained report (:mod:`dedup_gui.core.reports.html`).
+* ``html``: the self-contained report (:mod:`dedup_gui.core.reports.html`);
+* ``xlsx``: a workbook with Summary, Pairs, Pages, Clusters and Keep plan sheets
+  (:mod:`dedup_gui.core.reports.xlsx`).
 
 Every CSV cell that a spreadsheet would run as a formula (a file name such as ``=HYPERLINK(...)``)
 is written with a leading apostrophe (:func:`dedup_gui.core.safe_text.csv_text`); the JSON keeps
@@ -34,6 +36,8 @@ from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
 from dedup_gui.core.reports.model import EXCERPT_LIMIT, Report, build_report, scan_summary
+from dedup_gui.core.reports.tables import PAGE_COLUMNS, PAIR_COLUMNS, csv_cell, keep_plan_rows, page_rows, pair_rows
+from dedup_gui.core.reports.xlsx import xlsx_bytes
 from dedup_gui.core.safe_text import csv_text, terminal_text
 
 __all__ = [
@@ -71,28 +75,16 @@ PREDICTION_COLUMNS = [
     "jaccard",
 ]
 #: Columns of the pages CSV.
-PAGE_COLUMNS = [
-    "path",
-    "status",
-    "reason",
-    "title",
-    "url",
-    "encoding",
-    "word_count",
-    "size_bytes",
-    "sha1",
-    "simhash",
-    "cluster",
-    "keep",
-]
 #: Columns of the keep CSV.
 KEEP_COLUMNS = ["duplicate", "keep"]
 #: Output suffixes and the format each one picks.
-SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf"}
+SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf", ".xlsx": "xlsx"}
 #: Suffixes :func:`write_result` accepts (kept for callers of the first version).
 FORMATS = tuple(SUFFIX_FORMATS)
 #: Formats core renders itself (everything but ``pdf``).
-CORE_FORMATS = ("html", "json", "csv", "pages-csv", "keep-csv")
+CORE_FORMATS = ("html", "json", "csv", "pages-csv", "keep-csv", "xlsx")
+#: Of those, the formats that are text (:func:`render`); ``xlsx`` is a binary file.
+TEXT_FORMATS = CORE_FORMATS[:-1]
 #: Version of the JSON layout; bumped when a field changes meaning or goes away.  2: the
 #: clusters (near-duplicate groups) lost ``keep`` and ``keep_reason``; ``keep_clusters`` say
 #: what to keep.
@@ -114,11 +106,13 @@ def format_for(path: str | Path, fmt: str | None = None) -> str:
     """
     if fmt is not None:
         if fmt not in (*CORE_FORMATS, "pdf"):
-            raise ValueError(f"unknown format {fmt!r}: use one of html, pdf, json, csv, pages-csv, keep-csv")
+            raise ValueError(f"unknown format {fmt!r}: use one of html, pdf, json, csv, pages-csv, keep-csv, xlsx")
         return fmt
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIX_FORMATS:
-        raise ValueError(f"unknown output format {suffix or '(no suffix)'!r}: use one of .html, .pdf, .json, .csv")
+        raise ValueError(
+            f"unknown output format {suffix or '(no suffix)'!r}: use one of .html, .pdf, .json, .csv, .xlsx"
+        )
     return SUFFIX_FORMATS[suffix]
 
 
@@ -145,7 +139,7 @@ def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
     """CSV text with one row per pair that is not distinct: the PREDICTIONS.csv columns plus
     ``cluster`` and ``contained_side`` (``left`` or ``right``: the page whose content lies inside
     the other, which ``content_containment`` measures; empty when the two are about as long or
-    were not compared).
+    were not compared) (:func:`~dedup_gui.core.reports.tables.pair_rows`).
 
     Args:
         result: the scan.
@@ -154,19 +148,7 @@ def pairs_csv(result: ScanResult, pairs: Sequence[Pair] | None = None) -> str:
     Returns:
         The CSV text (str, ``\\n`` line ends, header first).
     """
-    cluster_of = result.cluster_of()
-    rows = []
-    for pair in result.pairs if pairs is None else pairs:
-        if pair.type is DupType.DISTINCT:
-            continue
-        left, right = result.pages[pair.left], result.pages[pair.right]
-        rows.append([left.path, right.path, pair.type.value, *score_row(pair.scores), cluster_of.get(pair.left, ""),
-                     pair.scores.contained_side])  # fmt: skip
-    return csv_text([*PREDICTION_COLUMNS, "cluster", "contained_side"], rows)
-
-
-def _no_text_reason(result: ScanResult) -> str:
-    return f"no usable main text (fewer than {result.settings.min_tokens} tokens)"
+    return csv_text(PAIR_COLUMNS, ([csv_cell(c) for c in row] for row in pair_rows(result, pairs)))
 
 
 def pages_csv(report: Report) -> str:
@@ -174,7 +156,7 @@ def pages_csv(report: Report) -> str:
     near-duplicate group (``cluster``) and the path of the page its keep cluster keeps (``keep``:
     its own path for a kept page, empty for a page in no keep cluster), then the files that
     could not be used (status ``error``) and the files skipped as not pages (status
-    ``skipped``).
+    ``skipped``) (:func:`~dedup_gui.core.reports.tables.page_rows`).
 
     Args:
         report: from :func:`dedup_gui.core.reports.model.build_report`.
@@ -182,34 +164,7 @@ def pages_csv(report: Report) -> str:
     Returns:
         The CSV text (str).
     """
-    r = report.result
-    rows = []
-    cluster_of = r.cluster_of()
-    for i, page in enumerate(r.pages):
-        cluster = cluster_of.get(i)
-        keep_cluster = report.keep_cluster_of.get(i)
-        keep = r.pages[keep_cluster.keep].path if keep_cluster is not None else ""
-        rows.append(
-            [
-                page.path,
-                "ok" if page.has_text else "no usable text",
-                "" if page.has_text else _no_text_reason(r),
-                page.title or "",
-                page.url or "",
-                page.encoding,
-                page.word_count,
-                page.size,
-                page.sha1,
-                page.simhash_hex,
-                "" if cluster is None else cluster,
-                keep,
-            ]
-        )
-    for err in r.errors:
-        rows.append([err.path, "error", err.reason, "", "", "", "", "", "", "", "", ""])
-    for path in r.skipped:
-        rows.append([path, "skipped", r.skip_reason(path), "", "", "", "", "", "", "", "", ""])
-    return csv_text(PAGE_COLUMNS, rows)
+    return csv_text(PAGE_COLUMNS, ([csv_cell(c) for c in row] for row in page_rows(report)))
 
 
 def keep_csv(report: Report) -> str:
@@ -224,10 +179,7 @@ def keep_csv(report: Report) -> str:
     Returns:
         The CSV text (str), rows in keep cluster order (largest first), then duplicate path order.
     """
-    rows: list[list[str]] = []
-    for entry in report.keep_clusters:
-        rows.extend([page.path, entry.keep.path] for page, _link in entry.duplicates)
-    return csv_text(KEEP_COLUMNS, rows)
+    return csv_text(KEEP_COLUMNS, ([csv_cell(c) for c in row[:2]] for row in keep_plan_rows(report)))
 
 
 def summary_dict(result: ScanResult) -> dict:
@@ -414,7 +366,7 @@ def html_report(result: ScanResult, pairs: Sequence[Pair] | None = None, progres
 
 
 def render(report: Report, fmt: str) -> str:
-    """Render a report in one of the :data:`CORE_FORMATS`.
+    """Render a report in one of the :data:`TEXT_FORMATS`.
 
     Args:
         report: from :func:`dedup_gui.core.reports.model.build_report`.
@@ -436,7 +388,7 @@ def render(report: Report, fmt: str) -> str:
         return json.dumps(_report_dict(report), ensure_ascii=False, indent=1) + "\n"
     if fmt == "html":
         return html_from_report(report)
-    raise ValueError(f"format {fmt!r} is not rendered by core: use one of {', '.join(CORE_FORMATS)}")
+    raise ValueError(f"format {fmt!r} is not text rendered by core: use one of {', '.join(TEXT_FORMATS)}")
 
 
 def write_result(
@@ -468,6 +420,8 @@ def write_result(
     if fmt == "pdf":
         raise ValueError("PDF is written by dedup_gui.export.export (it needs Qt), not by core")
     report = build_report(result, pairs, progress, excerpt_limit=excerpts_needed(fmt))
+    if fmt == "xlsx":
+        return atomic_write_bytes(path, xlsx_bytes(report, progress))
     return atomic_write_text(path, render(report, fmt))
 
 

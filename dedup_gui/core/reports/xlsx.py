@@ -1,0 +1,122 @@
+"""The XLSX workbook (openpyxl): Summary, Pairs, Pages, Clusters and Keep plan sheets, as
+Screaming Frog's bulk exports give one sheet per view.
+
+Every table sheet has its header row frozen and an autofilter over it; numbers are numbers
+(similarities in [0, 1], counts, bytes), and no page string can run as a formula: openpyxl
+would store a string that starts with ``=`` as one, so every string cell is written as text
+explicitly (a file named ``=HYPERLINK(...)`` shows as that text).  The workbook is written in
+openpyxl's write-only mode, row by row, so 100,000 pages do not build a tree of cells first.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter
+
+from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.core.pipeline.keep import keep_rule_text
+from dedup_gui.core.progress import NullProgress, Progress, check_cancel
+from dedup_gui.core.reports.model import Report
+from dedup_gui.core.reports.tables import (
+    KEEP_PLAN_COLUMNS,
+    PAGE_COLUMNS,
+    PAIR_COLUMNS,
+    Cell,
+    keep_plan_rows,
+    page_rows,
+    pair_rows,
+)
+
+#: The sheets, in order.
+SHEETS = ("Summary", "Pairs", "Pages", "Clusters", "Keep plan")
+#: Excel's limit on the characters of one cell; longer text is cut with a mark (a page title or
+#: a reason never comes near it, but a file name of a hostile crawl might).
+CELL_LIMIT = 32_767
+
+
+def _cell(sheet, value: Cell, bold: bool = False) -> WriteOnlyCell:
+    cell = WriteOnlyCell(sheet, value=value)
+    if isinstance(value, str):
+        if len(value) > CELL_LIMIT:
+            cell.value = value[: CELL_LIMIT - 1] + "…"
+        cell.data_type = "s"  # text, never a formula
+    if bold:
+        cell.font = Font(bold=True)
+    return cell
+
+
+def _table(
+    book: Workbook, title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]], progress: Progress
+) -> None:
+    sheet = book.create_sheet(title)
+    sheet.freeze_panes = "A2"
+    sheet.append([_cell(sheet, name, bold=True) for name in header])
+    count = 0
+    for count, row in enumerate(rows, start=1):
+        if count % 2048 == 0:
+            check_cancel(progress)
+        sheet.append([_cell(sheet, value) for value in row])
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(header))}{count + 1}"
+
+
+def _summary_rows(report: Report) -> list[list[Cell]]:
+    r = report.result
+    rows: list[list[Cell]] = [
+        ["folder", r.root],
+        ["pages", len(r.pages)],
+        ["pages without usable text", sum(not p.has_text for p in r.pages)],
+        ["files that could not be used", len(r.errors)],
+        ["files skipped (not pages)", len(r.skipped)],
+        ["pairs compared", len(r.pairs)],
+    ]
+    counts = {t: 0 for t in TYPE_ORDER}
+    for pair in r.pairs:
+        counts[pair.type] += 1
+    rows += [[f"{t.value} pairs", n] for t, n in counts.items()]
+    rows += [
+        ["near-duplicate groups", len(r.clusters)],
+        ["keep clusters", len(report.keep_clusters)],
+        ["pages to drop", sum(len(e.duplicates) for e in report.keep_clusters)],
+        ["content_same", r.thresholds.content_same],
+        ["content_partial", r.thresholds.content_partial],
+        ["layout_same", r.thresholds.layout_same],
+        ["hamming_k", r.thresholds.hamming_k],
+        ["keep rule", keep_rule_text(r.keep_policy)],
+    ]
+    return rows
+
+
+def _cluster_rows(report: Report) -> list[list[Cell]]:
+    r = report.result
+    return [[c.id, len(c.pages), r.pages[p].path] for c in r.clusters for p in c.pages]
+
+
+def xlsx_bytes(report: Report, progress: Progress | None = None) -> bytes:
+    """The workbook of a report (:data:`SHEETS`).
+
+    Args:
+        report: from :func:`dedup_gui.core.reports.model.build_report` (its pairs and keep
+            clusters).
+        progress: may cancel (checked every 2,048 rows).
+
+    Returns:
+        The ``.xlsx`` file's bytes.
+
+    Raises:
+        ScanCancelled: ``progress`` was cancelled.
+    """
+    progress = progress or NullProgress()
+    book = Workbook(write_only=True)
+    _table(book, "Summary", ["measure", "value"], _summary_rows(report), progress)
+    _table(book, "Pairs", PAIR_COLUMNS, pair_rows(report.result, report.pairs), progress)
+    _table(book, "Pages", PAGE_COLUMNS, page_rows(report), progress)
+    _table(book, "Clusters", ["cluster", "pages", "page"], _cluster_rows(report), progress)
+    _table(book, "Keep plan", KEEP_PLAN_COLUMNS, keep_plan_rows(report), progress)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
