@@ -43,6 +43,22 @@ def test_overlay_names_are_what_an_element_is_not_its_state() -> None:
 
 
 @pytest.mark.parametrize("extractor", EXTRACTORS)
+def test_a_namespaced_modal_inside_the_article_leaves_it(extractor: str) -> None:
+    # A video player's caption-settings dialog (<div class="vjs-text-track-settings
+    # vjs-modal-overlay">), inside the article: "modal" is the second part of the class word.
+    # Its "Text Color White Black ... Reset Done" stayed in the main text.
+    settings = (
+        '<div class="vjs-caption-settings vjs-modal-overlay"><span>Captions Settings Dialog</span>'
+        "<p>Text Color White Black Red Green Blue Yellow Magenta Cyan Transparency Opaque Semi-Opaque</p>"
+        "<p>Font Size 50% 75% 100% 125% 150% 175% 200% 300% 400% Reset restore all settings Done</p></div>"
+    )
+    html = page(f"<article><h1>Ferry</h1>{ARTICLE.replace('</p>', '</p>' + settings, 1)}</article>")
+    assert lines(html, extractor) == ["Ferry", *P]
+    assert is_overlay_name("vjs-modal-overlay") and is_overlay_name("c-modal")
+    assert not is_overlay_name("c-modal-open") and not is_overlay_name("no-modal")
+
+
+@pytest.mark.parametrize("extractor", EXTRACTORS)
 def test_article_container_with_a_modal_state_class_is_not_an_overlay(extractor: str) -> None:
     # A New York Post page: the article's container is <div class="box article modal-enabled">.
     # Its "modal" word made it an overlay, so it was removed, and a list of trending stories

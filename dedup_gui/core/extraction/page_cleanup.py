@@ -104,7 +104,11 @@ def is_overlay_name(names: str) -> bool:
         (True, False)
     """
     for word in names.lower().split():
-        if word == "cmp" or (word.startswith(OVERLAY_PREFIXES) and not _STATE_PARTS.intersection(_PARTS.split(word))):
+        parts = _PARTS.split(word)
+        if word == "cmp" or (word.startswith(OVERLAY_PREFIXES) and not _STATE_PARTS.intersection(parts)):
+            return True
+        # a namespaced modal ("vjs-modal-overlay", "c-modal"): "modal" as a later part of the word
+        if "modal" in parts[1:] and _FLAG_PARTS.isdisjoint(parts):
             return True
     return False
 

@@ -42,7 +42,7 @@ from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_f
 #: 10: template line hashes without edge marks, the main text's repeated lines;
 #: 11: main text without overlays named by a state word, articles in pieces extracted whole,
 #: other scripts' commas scored, captions/promos/labels taken out: readability_tuning, page_cleanup).
-FEATURES_VERSION = "14"
+FEATURES_VERSION = "15"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600
