@@ -354,9 +354,9 @@ class KeepPolicy:
 
     def __post_init__(self) -> None:
         unknown = [c for c in self.order if c not in CRITERIA]
-        if unknown or len(set(self.order)) != len(self.order):
+        if unknown or not self.order or len(set(self.order)) != len(self.order):
             raise ValueError(
-                f"keep criteria must be distinct names of {', '.join(CRITERIA)}; got {', '.join(self.order)}"
+                f"keep criteria must be distinct names of {', '.join(CRITERIA)}; got {', '.join(self.order) or 'none'}"
             )
 
     def is_reference(self, path: str) -> bool:

@@ -11,10 +11,12 @@ import pytest
 from dedup_gui.core.model import KeepPolicy
 from dedup_gui.core.pipeline.keep import (
     canonical_problem,
+    default_script,
     documents_differ,
     keep_reason,
     keep_rule_text,
     rank_key,
+    text_script,
     version_rank,
 )
 from dedup_gui.core.pipeline.keep_clusters import build_keep_clusters
@@ -30,9 +32,9 @@ def clusters(result, policy=None):
     return sorted((paths[c.keep], sorted(paths[d] for d in c.duplicates)) for c in made)
 
 
-def identical(*paths: str) -> list:
+def identical(*paths: str, text: str = "the same article") -> list:
     """Pages with the same main text (one unit of copies), each with its own bytes."""
-    return [page(p, text="the same article", text_hash="same") for p in paths]
+    return [page(p, text=text, text_hash="same") for p in paths]
 
 
 @pytest.mark.parametrize(
@@ -90,7 +92,8 @@ def test_versions_are_kept_newest_first_and_never_joined_to_another_document():
         "v3/guide/a.html",  # three versions of one document
         "v1/old/b.html",
         "v3/new/b.html",  # a page that moved: two documents
-        "v3/en/guide/a.html",  # an untranslated English copy: another document
+        "v3/en/guide/a.html",  # an untranslated English copy of a Chinese site: another document
+        text="安装之前请确认内核版本，然后检查所有组件的状态。",
     )
     result = result_of(pages, [pair(i, j, FULL) for i in range(6) for j in range(i + 1, 6)])
     assert clusters(result) == [("v3/guide/a.html", ["v1/guide/a.html", "v2/guide/a.html"])]
@@ -175,3 +178,45 @@ def test_the_command_line_takes_the_keep_rule(tmp_path, samples_dir):
     assert "site/articles/night-ride-safety.html,print/night-ride-safety.html" in rows
     bad = run("scan", str(samples_dir), "--keep-csv", str(out), "--keep-order", "version,newest")
     assert bad.returncode == 2 and "keep criteria must be distinct names" in bad.stderr
+
+
+CHINESE = "安装 Kube-OVN 之前请确认内核版本。 kubectl apply -f install.yaml 然后检查所有 Pod 的状态。"
+ENGLISH = "Before you install Kube-OVN, check the kernel version. kubectl apply -f install.yaml, then check the pods."
+
+
+def test_language_folders_against_the_sites_own_language():
+    # A Chinese documentation site: zh/ holds copies of its default (Chinese) pages, en/ the
+    # English translations, some never translated.  Chinese docs are a quarter commands and code.
+    assert text_script(CHINESE) == "cjk" and text_script(ENGLISH) == "other" and text_script("") is None
+    pages = [
+        page("v1/a.html", text=CHINESE, text_hash="zh"),
+        page("v2/a.html", text=CHINESE, text_hash="zh"),
+        page("v2/zh/a.html", text=CHINESE, text_hash="zh"),  # a copy: the same document
+        page("v2/en/a.html", text=CHINESE, text_hash="zh"),  # never translated: another document
+        page("v2/b.html", text=CHINESE + " b", text_hash="b"),
+    ]
+    assert default_script(pages) == "cjk"
+    assert documents_differ("v2/zh/a.html", "v1/a.html", "cjk") is None
+    assert documents_differ("v2/en/a.html", "v2/a.html", "cjk") == "other language"
+    assert documents_differ("v2/zh/a.html", "v1/a.html", None) == "other language"  # unknown: apart
+    result = result_of(pages, [pair(0, 1, FULL), pair(0, 2, FULL), pair(1, 2, FULL), pair(2, 3, FULL)])
+    assert clusters(result) == [("v2/a.html", ["v1/a.html", "v2/zh/a.html"])]
+
+
+def test_shortest_url_compares_paths_and_an_empty_order_is_refused():
+    # Some pages state a full URL, older ones none: their lengths are not comparable.
+    old = page("v1/guide/a.html")
+    new = page("v2/guide/a.html", url="https://docs.example.org/v2/guide/a.html")
+    short = page("a.html")
+    result = result_of([old, new, short], [pair(0, 1, FULL), pair(1, 2, FULL), pair(0, 2, FULL)])
+    key = rank_key(result, mtime=same_time, policy=KeepPolicy(order=("shortest_url", "version")))
+    assert sorted(range(3), key=key) == [2, 1, 0]  # a.html, then the two equal paths by version
+    with pytest.raises(ValueError, match="got none"):
+        KeepPolicy(order=())
+
+
+def test_a_missing_reference_folder_is_warned_about(tmp_path, samples_dir):
+    out = tmp_path / "keep.csv"
+    proc = run("scan", str(samples_dir), "--keep-csv", str(out), "--reference-folder", "nowhere", "-q")
+    assert proc.returncode == 0
+    assert "warning: --reference-folder nowhere: no such folder in" in proc.stderr

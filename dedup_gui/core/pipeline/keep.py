@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, Cluster, KeepPolicy, Page, ScanResult  # noqa: F401 (re-exported)
+from dedup_gui.core.text.tokens import CJK_RANGES
 
 _CRITERION_TEXT = {
     "canonical": "the page at the canonical URL: a page that states its own address (rel=canonical, og:url or "
@@ -25,7 +26,7 @@ _CRITERION_TEXT = {
     "version": "the page in the newest version folder (stable/, current/, latest/, then v1.16.x before v1.9.x, "
     "2024-05 before 2023-11; a version folder before other folders)",
     "pattern": "a page whose path or URL matches the preferred pattern",
-    "shortest_url": "the page with the shortest URL (or path)",
+    "shortest_url": "the page with the shortest path (its URL within the site)",
     "longest_content": "the page with the longest main content",
     "newest_file": "the newest file (modification time)",
     "oldest_file": "the oldest file (modification time)",
@@ -50,7 +51,8 @@ def keep_rule_text(policy: KeepPolicy | None = None) -> str:
         "duplicates, never share one. Nor do two pages that are different documents by their paths: a page "
         "is another version of a document only at the same path in another version folder (a page that moved "
         "between versions starts a document of its own), and pages in different language folders (en/, zh/, "
-        "pt-br/) are different documents. "
+        "pt-br/) are different documents; a page outside any is in the site's own language (a Chinese site's zh/ "
+        "copies are the same documents as its default pages). "
         + decided
         + f"The page to keep is {parts}; remaining ties go to the first path in alphabetical order. Pages "
         "are taken in this order: each page with duplicates in no keep cluster yet is kept, with them."
@@ -110,19 +112,65 @@ def version_rank(path: str) -> tuple:
     return (2,)
 
 
-def documents_differ(a: str, b: str) -> str | None:
+#: Language folders whose text is written in CJK characters (the script of a page's text
+#: tells a page outside language folders apart from them).
+_CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
+_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
+
+
+def text_script(text: str) -> str | None:
+    """The script a main text is written in, coarsely: ``"cjk"`` when CJK characters make up
+    more than 5 % of its first 2,000 non-space characters (Chinese documentation is half
+    commands, code and names: a quarter CJK on a typical page; an English page holds none),
+    ``"other"`` otherwise, ``None`` for no text (str | None).
+
+    Example:
+        >>> text_script("安装 Kube-OVN 的步骤"), text_script("Install Kube-OVN"), text_script("")
+        ('cjk', 'other', None)
+    """
+    sample = "".join(text[:4000].split())[:2000]
+    if not sample:
+        return None
+    return "cjk" if len(_CJK_CHAR.findall(sample)) > 0.05 * len(sample) else "other"
+
+
+def has_language_folder(path: str) -> bool:
+    """Whether a page path lies in a language folder (``en/``, ``zh/``, ``pt-br/``...) (bool)."""
+    return any(_language_of(f) for f in path.split("/")[:-1])
+
+
+def default_script(pages: Sequence[Page], sample: int = 500) -> str | None:
+    """The script of the pages outside language folders (their site's default language): the
+    commoner :func:`text_script` of up to ``sample`` of them, evenly spread (str | None)."""
+    outside = [p for p in pages if p.has_text and not has_language_folder(p.path)]
+    if not outside:
+        return None
+    step = max(1, len(outside) // sample)
+    counts: dict[str | None, int] = {}
+    for page in outside[::step]:
+        script = text_script(page.main_text)
+        counts[script] = counts.get(script, 0) + 1
+    return max(counts, key=lambda s: (counts[s], s is not None))
+
+
+def documents_differ(a: str, b: str, site_script: str | None = None) -> str | None:
     """Why two page paths are different documents even when their pages are duplicates, or
     ``None``: what keeps them out of one keep cluster.
 
     A documentation site keeps each version of a document at the same path in each version
     folder, and each translation in a language folder: ``v1.12.x/guide/a.html`` and
     ``v1.17.x/guide/a.html`` are versions of one document, ``v1.12.x/advance/a.html`` and
-    ``v1.17.x/vpc/a.html`` two documents (the page moved), and ``en/a.html`` and ``a.html`` two
-    documents (an untranslated copy).  Paths without version or language folders (a mirror,
-    a print copy) are never told apart this way.
+    ``v1.17.x/vpc/a.html`` two documents (the page moved).  Two pages in different language
+    folders are two documents; a page in a language folder and one outside any are two
+    documents unless the folder's language is written in the script of the site's default
+    pages (``en/a.html`` beside a Chinese site's ``a.html``: two documents, even when ``a.html``
+    was never translated; ``zh/a.html``: a copy of the Chinese default pages, one document).
+    Paths without version or language folders (a mirror, a print copy) are never told apart.
 
     Args:
         a, b: paths relative to the scanned folder, ``/`` separators.
+        site_script: the script of the pages outside language folders (:func:`default_script`);
+            ``None``: unknown, and a language folder on one side only makes two documents.
 
     Returns:
         ``"moved between versions"``, ``"other language"``, or ``None``.
@@ -130,17 +178,28 @@ def documents_differ(a: str, b: str) -> str | None:
     Example:
         >>> documents_differ("v1.12.x/advance/a.html", "v1.17.x/vpc/a.html")
         'moved between versions'
-        >>> documents_differ("v1.10.x/en/a.html", "v1.10.x/a.html"), documents_differ("v1/a.html", "v2/a.html")
-        ('other language', None)
+        >>> documents_differ("v1.10.x/en/a.html", "v1.10.x/a.html", "cjk")
+        'other language'
+        >>> documents_differ("v1.10.x/zh/a.html", "v1.12.x/a.html", "cjk") is None
+        True
         >>> documents_differ("print/a.html", "site/articles/a.html") is None
         True
     """
     fa, fb = a.split("/"), b.split("/")
-    if [_language_of(f) for f in fa[:-1] if _language_of(f)] != [_language_of(f) for f in fb[:-1] if _language_of(f)]:
+    la = [lang for f in fa[:-1] if (lang := _language_of(f))]
+    lb = [lang for f in fb[:-1] if (lang := _language_of(f))]
+    if la and lb and la != lb:
         return "other language"
-    va = [i for i, f in enumerate(fa[:-1]) if _version_of(f) is not None]
-    vb = [i for i, f in enumerate(fb[:-1]) if _version_of(f) is not None]
-    if va and vb and [f for i, f in enumerate(fa) if i != va[0]] != [f for i, f in enumerate(fb) if i != vb[0]]:
+    if bool(la) != bool(lb):
+        lang = (la or lb)[0]
+        if ("cjk" if lang.split("-")[0] in _CJK_LANGUAGES else "other") != site_script:
+            return "other language"
+    # the document's path: without its language folders and its version folder
+    ra = [f for i, f in enumerate(fa) if i == len(fa) - 1 or _language_of(f) is None]
+    rb = [f for i, f in enumerate(fb) if i == len(fb) - 1 or _language_of(f) is None]
+    va = [i for i, f in enumerate(ra[:-1]) if _version_of(f) is not None]
+    vb = [i for i, f in enumerate(rb[:-1]) if _version_of(f) is not None]
+    if va and vb and [f for i, f in enumerate(ra) if i != va[0]] != [f for i, f in enumerate(rb) if i != vb[0]]:
         return "moved between versions"
     return None
 
@@ -261,7 +320,7 @@ def rank_key(
         if criterion == "pattern":
             return not policy.matches(page)
         if criterion == "shortest_url":
-            return len(page.url or page.path)
+            return len(page.path)  # its address within the site (some pages state a full URL, others none)
         if criterion == "longest_content":
             return -len(page.main_text)
         if criterion == "newest_file":

@@ -47,7 +47,7 @@ import numpy as np
 from dedup_gui.core.columns import TYPE_CODE, pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, ScanResult
 from dedup_gui.core.pipeline.cluster import UnionFind
-from dedup_gui.core.pipeline.keep import KeepPolicy, documents_differ, file_mtime, keep_reason, rank_key
+from dedup_gui.core.pipeline.keep import KeepPolicy, default_script, documents_differ, file_mtime, keep_reason, rank_key
 
 #: The pair types that make a strong link: the same content (full or content duplicates).
 STRONG_TYPES = (DupType.FULL, DupType.CONTENT)
@@ -112,11 +112,12 @@ def _units(
     n = len(result.pages)
     uf = UnionFind(n)
     paths = [p.path for p in result.pages]
+    site_script = default_script(result.pages)
     reference = [policy.is_reference(p) for p in paths]
     firsts: dict[tuple[str, str], list[int]] = defaultdict(list)  # key -> first page of each unit so far
 
     def joinable(i: int, j: int) -> bool:
-        return documents_differ(paths[i], paths[j]) is None and not (reference[i] and reference[j])
+        return documents_differ(paths[i], paths[j], site_script) is None and not (reference[i] and reference[j])
 
     for i, page in enumerate(result.pages):
         for key in (("sha1", page.sha1), ("text", page.text_hash) if page.has_text else None):
@@ -214,13 +215,16 @@ def build_keep_clusters(
         return bool(weak) and any((min(v, t) * units + max(v, t)) in weak for t in taken)
 
     paths = [p.path for p in result.pages]
+    site_script = default_script(result.pages)
     has_reference = {u for u in candidates if any(policy.is_reference(paths[p]) for p in members[u])}
 
     def may_join(v: int, taken: list[int]) -> bool:
         """Whether unit ``v`` may be dropped for the star ``taken``: not a reference page, and
         the same document as each unit already in it (by their best pages' paths)."""
-        head = paths[members[v][0]]
-        return v not in has_reference and all(documents_differ(head, paths[members[t][0]]) is None for t in taken)
+        head = members[v][0]
+        return v not in has_reference and all(
+            documents_differ(paths[head], paths[members[t][0]], site_script) is None for t in taken
+        )
 
     placed: set[int] = set()
     stars: list[list[int]] = []
