@@ -396,19 +396,20 @@ def test_diff_excerpt_by_character_in_chinese(sample_scan):
 
 
 def test_format_is_picked_by_suffix_or_given():
-    assert [format_for(f"x{s}") for s in (".html", ".HTM", ".pdf", ".json", ".csv")] == [
+    assert [format_for(f"x{s}") for s in (".html", ".HTM", ".pdf", ".json", ".csv", ".xlsx")] == [
         "html",
         "html",
         "pdf",
         "json",
         "csv",
+        "xlsx",
     ]
     assert format_for("x.csv", "keep-csv") == "keep-csv"
-    assert set(EXPORT_FORMATS) == {"html", "pdf", "json", "csv", "pages-csv", "keep-csv"}
+    assert set(EXPORT_FORMATS) == {"html", "pdf", "json", "csv", "pages-csv", "keep-csv", "xlsx"}
     with pytest.raises(ValueError, match="unknown output format"):
         format_for("x.txt")
     with pytest.raises(ValueError, match="unknown format"):
-        format_for("x.csv", "xlsx")
+        format_for("x.csv", "xls")
 
 
 @pytest.mark.parametrize("fmt,name,first_line", [
