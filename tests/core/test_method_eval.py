@@ -135,7 +135,7 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
         "content": (73, 1),
         "containment": (181, 2),
         "imatch": (58, 1),
-        "featurestrings": (99, 1),
+        "featurestrings": (100, 1),
         "cdc": (99, 1),
         "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
         "classifier": (181, 2),
