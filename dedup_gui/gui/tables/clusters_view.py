@@ -361,6 +361,7 @@ class ClustersView(QWidget):
             bold = QFont(self.tree.font())
             bold.setBold(True)
             metrics = QFontMetrics(bold)  # the kept page's "kept (reason)" is bold
+            padding += metrics.averageCharWidth()  # bold text is drawn with a wider margin
         else:
             summaries = self.model.summaries()
             texts = {
