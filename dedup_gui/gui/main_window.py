@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QSplitter, 
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summarize: re-exported)
     APP_NAME,
+    ClusterChoice,
     Session,
     cluster_choice,
     distance_filter,
@@ -42,12 +43,13 @@ from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_actions import WindowActions
+from dedup_gui.gui.window_decisions import KeepDecisions
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pair_columns  # noqa: F401
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 
-class MainWindow(ScanControl, WindowActions, QMainWindow):
+class MainWindow(ScanControl, WindowActions, KeepDecisions, QMainWindow):
     """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
@@ -182,6 +184,7 @@ class MainWindow(ScanControl, WindowActions, QMainWindow):
         self.map_view.pair_clicked.connect(self.select_pair)
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
+        self._connect_decisions()
 
     # --- state ------------------------------------------------------------------------------
 
@@ -232,6 +235,7 @@ class MainWindow(ScanControl, WindowActions, QMainWindow):
         if not self.session.is_current(result):
             return  # from a scan that is no longer shown
         self._update_result(result)
+        self._after_keep_choice(result)
         self.results_changed.emit()
 
     # --- views ------------------------------------------------------------------------------
@@ -318,7 +322,7 @@ class MainWindow(ScanControl, WindowActions, QMainWindow):
         """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""
         self.session.update(result)
         for panel in (self.pairs_panel, self.pages_panel):
-            if panel.record_filter_label().startswith("Cluster"):
+            if panel.record_filter_label().startswith(("Cluster", "Keep cluster")):
                 panel.clear_record_filter()  # clusters are numbered anew
             panel.model.update_result(result)  # sorts and filters by the new types, in one go
         self.clusters_view.set_result(result)
@@ -345,9 +349,7 @@ class MainWindow(ScanControl, WindowActions, QMainWindow):
         self.inspector.set_pair(self.result, pair, self.result.thresholds)
         self.map_view.select_pair(index)
         self.histogram_view.set_selected_distance(pair.scores.hamming_distance)
-        cluster = self.session.pair_cluster(index)
-        if cluster is None or self.clusters_view.highlighted_cluster() != cluster:
-            self.clusters_view.highlight_cluster(cluster)
+        self.clusters_view.highlight_pair(self.session.pair_cluster(index), pair.left, pair.right)
 
     def select_pair(self, index: int) -> bool:
         """Select pair ``index`` (of ``result.pairs``) in the pairs table and show that table.
@@ -372,8 +374,13 @@ class MainWindow(ScanControl, WindowActions, QMainWindow):
 
     def _on_cluster_chosen(self, cluster_id: int, page: int) -> None:
         choice = cluster_choice(self.result, cluster_id, page)
-        if choice is None:
-            return
+        if choice is not None:
+            self.apply_cluster_choice(choice)
+
+    def apply_cluster_choice(self, choice: ClusterChoice) -> None:
+        """Filter the pairs and pages tables to a cluster (a near-duplicate group or a keep
+        cluster) chosen in the tree, and select its chosen page's pair (or keep the selection)."""
+        page = choice.page
         self.pairs_panel.set_record_filter(choice.pairs, choice.label)
         self.pages_panel.set_record_filter(choice.pages, choice.label)
         if page >= 0 and self.tabs.currentWidget() is self.pages_panel:

@@ -10,10 +10,12 @@ grows, how stored thresholds are validated) are in :mod:`dedup_gui.core.views.pr
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from dedup_gui.core.model import Thresholds
+from dedup_gui.core.views.decisions import default_decisions_dir
 from dedup_gui.core.views.preferences import (
     MAX_RECENT,
     THRESHOLD_FIELDS,
@@ -128,6 +130,19 @@ class AppSettings:
         """Store a text option."""
         if self._qs is not None:
             self._qs.setValue(key, value)
+
+    # --- per-folder decisions --------------------------------------------------------------------
+
+    def decisions_dir(self) -> Path | None:
+        """Where the keep choices of each scanned folder are stored, beside the settings:
+        ``folders/`` next to ``$DEDUP_GUI_SETTINGS`` when it is set, else
+        :func:`~dedup_gui.core.views.decisions.default_decisions_dir` (the user's configuration
+        folder); ``None`` when the settings are disabled (nothing is read or written).  Never the
+        scanned folder."""
+        if self._qs is None:
+            return None
+        path = os.environ.get(SETTINGS_ENV)
+        return Path(path).parent / "folders" if path else default_decisions_dir()
 
     def sync(self) -> None:
         """Write pending changes to disk."""

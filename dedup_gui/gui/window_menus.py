@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from dedup_gui.core.extraction.extract import EXTRACTORS
+from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT
 
 #: The window these functions fill: a ``QMainWindow`` with the main window's slots and settings
 #: (typed loosely so this module does not import :mod:`dedup_gui.gui.main_window`, which imports it).
@@ -99,6 +100,24 @@ def build_menus(window: MainWindow) -> None:
     scan.addAction(w.cache_action)
     scan.addAction(_action(w, "&Clear Feature Cache", w.clear_feature_cache, None,
                            "Delete the cached features of every scanned page"))  # fmt: skip
+
+    decide = w.menuBar().addMenu("&Decide")
+    w.keep_instead_action = _action(w, "&Keep This Page Instead", w.keep_current_page_instead,
+                                    KEEP_INSTEAD_SHORTCUT, "Keep the selected page in its keep cluster instead of the "
+                                    "page the rule keeps (remembered for rescans of the folder)")  # fmt: skip
+    decide.addAction(w.keep_instead_action)
+    decide.addSeparator()
+    cluster_modes = QActionGroup(w)
+    w.cluster_mode_actions = {}
+    for key, label in w.clusters_view.MODES:
+        action = QAction(f"Show {label}", w, checkable=True)
+        action.setChecked(w.clusters_view.mode() == key)
+        action.triggered.connect(lambda _c=False, k=key: w.clusters_view.set_mode(k))
+        cluster_modes.addAction(action)
+        decide.addAction(action)
+        w.cluster_mode_actions[key] = action
+    w.clusters_view.mode_combo.currentIndexChanged.connect(
+        lambda i: w.cluster_mode_actions[w.clusters_view.MODES[i][0]].setChecked(True))  # fmt: skip
 
     teach = w.menuBar().addMenu("&Teach")
     w.teaching_action = _action(w, "&Teaching Views…", w.open_teaching, "Ctrl+T",

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from dedup_gui.core.model import ScanResult, ScanSettings
 from dedup_gui.core.pipeline.cache import clear_cache
+from dedup_gui.core.views.decisions import FolderDecisions, apply_decisions
 from dedup_gui.core.views.session import (
     build_view_columns,
     remembered_scan_settings,
@@ -32,14 +33,16 @@ from dedup_gui.gui.worker import ScanFunction, ScanThread
 _QUEUED = Qt.ConnectionType.QueuedConnection
 
 
-def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
-    """``scan_fn``, followed in the scan's own thread by building the result's pair columns
-    and keep clusters (:func:`~dedup_gui.core.views.session.build_view_columns`): built there,
-    they cost the GUI thread nothing when the result arrives.
+def with_pair_columns(scan_fn: ScanFunction | None, decisions: FolderDecisions | None = None) -> ScanFunction:
+    """``scan_fn``, followed in the scan's own thread by applying the user's stored keep
+    choices (:func:`~dedup_gui.core.views.decisions.apply_decisions`) and building the result's
+    pair columns and keep clusters (:func:`~dedup_gui.core.views.session.build_view_columns`):
+    built there, they cost the GUI thread nothing when the result arrives.
 
     Args:
         scan_fn: a scan function (:data:`~dedup_gui.gui.worker.ScanFunction`), or ``None`` for
             :func:`dedup_gui.gui.worker.scan_folder` (looked up when the scan starts).
+        decisions: the scanned folder's stored decisions, or ``None``.
 
     Returns:
         A scan function with the same arguments, result and exceptions.
@@ -47,7 +50,8 @@ def with_pair_columns(scan_fn: ScanFunction | None) -> ScanFunction:
 
     def scan(*args) -> ScanResult:
         """Scan, then build the pair columns (in the scan's thread)."""
-        return build_view_columns((scan_fn or worker.scan_folder)(*args))
+        result = (scan_fn or worker.scan_folder)(*args)
+        return build_view_columns(result if decisions is None else apply_decisions(result, decisions))
 
     return scan
 
@@ -110,8 +114,9 @@ class ScanControl:
         self.app_settings.add_recent_folder(self.folder)
         self._set_result(None)
         collect_unfrozen()  # before the new result is frozen with the garbage of the old one's views
+        decisions = self.load_folder_decisions(self.folder)
         thread = ScanThread(scan_id, self.folder, self.session.settings, self.session.thresholds,
-                            with_pair_columns(self._scan_fn))  # fmt: skip
+                            with_pair_columns(self._scan_fn, decisions))  # fmt: skip
         thread.progress.updated.connect(self._on_progress, _QUEUED)
         thread.succeeded.connect(self._on_succeeded, _QUEUED)
         thread.failed.connect(self._on_failed, _QUEUED)

@@ -29,17 +29,22 @@ def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
     model = PagesModel()
     model.set_result(result)
     assert model.rowCount() == 7
-    assert model.columnCount() == 8
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(8)] == [
-        "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status"]  # fmt: skip
+    assert model.columnCount() == 11
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(11)] == [
+        "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status", "Near\nduplicates",
+        "Closest match", "Keep"]  # fmt: skip
     assert column(model, 0)[-2:] == ["broken.html", "huge.html"]
-    alpha = [model.data(model.index(0, c)) for c in range(8)]
-    assert alpha == ["a/alpha.html", "Alpha", "", "1,500", "", "0123456789abcdef", "1", "ok"]
+    alpha = [model.data(model.index(0, c)) for c in range(11)]
+    # the fixture's pages all have the same bytes (sha1 0...0): one keep cluster, delta (which
+    # states its URL) kept
+    assert alpha == ["a/alpha.html", "Alpha", "", "1,500", "", "0123456789abcdef", "1", "ok", "2",
+                     "0.990 a/beta.html", "duplicate of b/delta.html"]  # fmt: skip
+    assert model.data(model.index(3, 10)) == "kept" and model.data(model.index(3, 8)) == "1"
     assert model.data(model.index(3, 2)) == "https://example.org/delta"
     empty = [model.data(model.index(4, c)) for c in range(8)]
     assert empty[4:] == ["", "0000000000000000", "", "no usable text"]
-    broken = [model.data(model.index(5, c)) for c in range(8)]
-    assert broken == ["broken.html", "", "", "", "", "", "", "could not be decoded"]
+    broken = [model.data(model.index(5, c)) for c in range(11)]
+    assert broken == ["broken.html", "", "", "", "", "", "", "could not be decoded", "", "", ""]
     model.set_result(None)
     assert model.rowCount() == 0
 

@@ -240,7 +240,7 @@ def test_open_folder_dialog_cancelled_does_nothing(qtbot, make_window, fake_scan
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: "")
     window.open_action.trigger()
     assert not window.is_scanning() and scan.calls == []
-    assert [a.text() for a in window.menuBar().actions()] == ["&File", "&Scan", "&Teach", "&View"]
+    assert [a.text() for a in window.menuBar().actions()] == ["&File", "&Scan", "&Decide", "&Teach", "&View"]
 
 
 def test_run_gui_scans_the_samples_and_returns_the_exit_code(qtbot, fake_scan, monkeypatch):

@@ -139,6 +139,7 @@ def test_the_panel_waits_for_a_pause_before_reclassifying(qtbot, make_window, sa
 def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     win = make_window(sample_scan)
     view, model = win.clusters_view, win.clusters_view.model
+    view.set_mode("groups")  # the tree shows the keep clusters until asked for the groups
     assert view.cluster_count() == 6 == len(sample_scan.clusters)
     assert view.summary_label.text() == "6 clusters of 12 pages"
     import dataclasses
@@ -182,6 +183,7 @@ def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_win
     # clusters: the content pair's site copy is kept (it states its address), the print copy
     # dropped for it; the layout pair (two years of the audax page) is no advice at all.
     win = make_window(sample_scan)
+    win.clusters_view.set_mode("groups")
     model = win.clusters_view.model
     assert model.headerData(3, Qt.Orientation.Horizontal) == "Keep"
 
@@ -274,7 +276,7 @@ def test_context_menu_actions(qtbot, make_window, sample_scan, monkeypatch):
 
     pages_menu = win.pages_panel.context_menu(0)  # a page: one file
     names = [a.objectName() for a in pages_menu.actions() if a.objectName()]
-    assert names == ["open", "browser", "folder", "copy"]
+    assert names == ["keep-instead", "open", "browser", "folder", "copy"]
 
 
 def test_the_context_menu_opens_on_a_right_click(qtbot, make_window, sample_scan, monkeypatch):

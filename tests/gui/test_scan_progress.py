@@ -185,6 +185,7 @@ def test_cluster_count_columns_fit_their_widest_text(qtbot, sample_scan):
     view = ClustersView()
     qtbot.addWidget(view)
     view.show()
+    view.set_mode("groups")
     view.set_result(sample_scan)  # sized from the font, without asking the model row by row
     header, metrics = view.tree.header(), view.tree.fontMetrics()
     widest_types = max(metrics.horizontalAdvance(s.short_types_text) for s in view.model.summaries())

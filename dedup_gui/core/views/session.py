@@ -15,7 +15,7 @@ from pathlib import Path
 
 from dedup_gui.core.columns import pair_columns, type_counts
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from dedup_gui.core.model import DupType, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.model import Cluster, DupType, KeepPolicy, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
@@ -191,6 +191,29 @@ def cluster_choice(result: ScanResult | None, cluster_id: int, page: int = -1) -
     return ClusterChoice(f"Cluster {cluster_id}", pairs, tuple(cluster.pages), page, page_pair)
 
 
+def keep_cluster_choice(result: ScanResult | None, keep_id: int, page: int = -1) -> ClusterChoice | None:
+    """What to filter and select when keep cluster ``keep_id`` (or its page ``page``) is chosen
+    in the cluster tree: as :func:`cluster_choice`, over the keep cluster's pages.
+
+    Args:
+        result: the scan shown, or ``None``.
+        keep_id: the keep cluster's id (:attr:`~dedup_gui.core.pipeline.keep_clusters.KeepCluster.id`).
+        page: index into ``result.pages`` of the chosen page, or -1 for the keep cluster itself.
+
+    Returns:
+        A :class:`ClusterChoice` labelled ``"Keep cluster <id>"``, or ``None`` when there is no
+        such keep cluster.
+    """
+    if result is None:
+        return None
+    keep = next((k for k in keep_clusters_of(result) if k.id == keep_id), None)
+    if keep is None:
+        return None
+    pairs = cluster_pairs(result, Cluster(keep_id, keep.pages, frozenset()))
+    page_pair = first_pair_of_page(result, page, among=pairs) if page >= 0 else None
+    return ClusterChoice(f"Keep cluster {keep_id}", pairs, keep.pages, page, page_pair)
+
+
 class Session:
     """What the window works on: the folder, the scan's result and the result shown, the folder's
     previous result during a rescan, the scan settings and thresholds in force.
@@ -258,6 +281,16 @@ class Session:
         """A re-classified ``result`` of the same scan is shown."""
         self.result = result
         self.cluster_of = result.cluster_of()
+
+    def set_keep_policy(self, policy: KeepPolicy) -> None:
+        r"""The user's keep decisions changed: the scan's own result takes keep policy ``policy``
+        (so re-classifications keep it; its pair columns are shared), and the folder's previous
+        result is left as it was.  The result shown follows when its re-kept version is
+        given to :meth:`update`."""
+        if self.scan_result is not None and self.scan_result.keep_policy != policy:
+            scan = dataclasses.replace(self.scan_result, keep_policy=policy)
+            pair_columns(scan, pair_columns(self.scan_result))
+            self.scan_result = scan
 
     def needs_reclassify(self, result: ScanResult) -> bool:
         """Whether ``result`` was classified under other thresholds than those in force (bool)."""

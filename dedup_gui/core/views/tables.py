@@ -27,6 +27,7 @@ from dedup_gui.core.columns import (
     text_ranks,
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
+from dedup_gui.core.views.keep_columns import PageKeepColumns, closest_text, keep_text, page_keep_columns
 from dedup_gui.core.views.table_state import ERROR, MUTED, NO_VALUE, TableState, format_score
 
 #: The :class:`PairColumns` attribute of each score column of :class:`PairsTable`.
@@ -66,18 +67,21 @@ class PagesTable(TableState):
 
     Columns: file, title, URL, words (main-content tokens), template lines (lines of the
     extracted text that were the site's template and were taken out, empty when none), SimHash
-    (16 hex digits), cluster, status (``"ok"``, ``"no usable text"`` or the error reason).  Error
-    rows have empty features.
+    (16 hex digits), cluster, status (``"ok"``, ``"no usable text"`` or the error reason), and
+    Screaming Frog's duplicate columns (:mod:`dedup_gui.core.views.keep_columns`): near
+    duplicates (the page's duplicate pairs), closest match (highest content similarity and that
+    page), keep (``"kept"``, ``"duplicate of <path>"`` or empty).  Error rows have empty features.
 
     A page's types (for the type filter) are the duplicate types of the pairs it belongs to, or
     ``{distinct}`` when it has no duplicate; so "distinct" lists the pages without duplicates.
     Error rows are shown only without a type filter.
     """
 
-    COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status")
+    COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status",
+               "Near duplicates", "Closest match", "Keep")  # fmt: skip
     PATH_COLUMNS = frozenset({0})
-    NUMERIC = frozenset({3, 4, 6})
-    ELASTIC = frozenset({0, 1, 2, 7})
+    NUMERIC = frozenset({3, 4, 6, 8})
+    ELASTIC = frozenset({0, 1, 2, 7, 9, 10})
 
     def __init__(self) -> None:
         super().__init__()
@@ -88,10 +92,12 @@ class PagesTable(TableState):
         self._cluster_list: list[int] = []  # the same as Python ints, for data()
         self._type_bits: np.ndarray | None = None  # record -> bit set of types, built on first use
         self._root = ""
+        self._keep: PageKeepColumns | None = None  # built on first use
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pages, then the errors, of ``result``; return their number (int)."""
         self._result = result
+        self._keep = None
         self._root = "" if result is None else result.root
         self._files = [] if result is None else [*result.pages, *result.errors]
         self._names = [f.path.casefold() for f in self._files]
@@ -130,6 +136,8 @@ class PagesTable(TableState):
             return item.path
         if isinstance(item, FileError):
             return item.reason if col == 7 else ""
+        if col >= 8:
+            return self._keep_cell(record, col)
         cluster = self._cluster_list[record]
         template = item.template_line_count
         return (
@@ -142,9 +150,29 @@ class PagesTable(TableState):
             "ok" if item.has_text else "no usable text",
         )[col - 1]
 
+    def keep_columns(self) -> PageKeepColumns | None:
+        """The pages' duplicate columns (:func:`page_keep_columns`, built on first use), or
+        ``None`` without a result."""
+        if self._keep is None and self._result is not None:
+            self._keep = page_keep_columns(self._result)
+        return self._keep
+
+    def _keep_cell(self, record: int, col: int) -> str:
+        columns, result = self.keep_columns(), self._result
+        if columns is None or result is None or record >= len(result.pages):
+            return ""
+        if col == 8:
+            return f"{int(columns.near_duplicates[record]):,}"
+        return (closest_text if col == 9 else keep_text)(result, columns, record)
+
     def sort_key(self, record: int, col: int) -> Any:
-        """Sort value: words, template lines and cluster as int (empty = -1), other columns as
-        folded text."""
+        """Sort value: words, template lines, cluster and near duplicates as int (empty = -1),
+        closest match by its similarity (float, -1 for none), other columns as folded text."""
+        if col in (8, 9):
+            columns = self.keep_columns()
+            if columns is None or record >= len(columns.near_duplicates):
+                return NO_VALUE
+            return int(columns.near_duplicates[record]) if col == 8 else float(columns.closest_similarity[record])
         if col in (3, 4):
             item = self._files[record]
             if not isinstance(item, Page):
@@ -162,6 +190,14 @@ class PagesTable(TableState):
                                np.int64, len(self._files))  # fmt: skip
         if col == 6:
             return self._clusters.astype(np.int64)
+        if col in (8, 9):
+            keys = np.full(len(self._files), float(NO_VALUE))
+            columns = self.keep_columns()
+            if columns is not None:
+                keys[: len(columns.near_duplicates)] = (
+                    columns.near_duplicates if col == 8 else columns.closest_similarity
+                )
+            return keys
         if col == 0:
             return text_ranks(self._names)
         return super().sort_keys(col)

@@ -1,4 +1,6 @@
-"""The clusters view: a tree of duplicate clusters (union-find groups) and their pages.
+"""The clusters view: a tree of the keep clusters (the default) or of the near-duplicate groups
+(union-find groups), and their pages; the keep clusters' model is
+:mod:`dedup_gui.gui.tables.keep_clusters_model`.
 
 Top level: one row per cluster ("Cluster 3", its page count, its duplicate types in short words,
 a colour square of its closest type, how many of its pages to drop); under it, its pages with the
@@ -20,11 +22,22 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
+    QPoint,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.pipeline.keep_clusters import (
@@ -36,11 +49,15 @@ from dedup_gui.core.pipeline.keep_clusters import (
 )
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
+from dedup_gui.gui.file_actions import file_menu
+from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
 
 _Index = QModelIndex | QPersistentModelIndex
 _TOP = 0  # internalId of top-level (cluster) rows; pages use their cluster's row + 1
 #: Short words for a dropped page's link to its kept page in the "Keep" column.
 _SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
+#: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
+KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
 
 
 class ClustersModel(QAbstractItemModel):
@@ -196,56 +213,135 @@ class ClustersModel(QAbstractItemModel):
 
 
 class ClustersView(QWidget):
-    """The cluster tree with a one-line summary above it.
+    """The cluster tree with a switch above it: the keep clusters (what to keep and what to drop,
+    :class:`~dedup_gui.gui.tables.keep_clusters_model.KeepClustersModel`; the default) or the
+    near-duplicate groups (:class:`ClustersModel`), and a one-line summary.
+
+    The page rows' context menu (right click, the menu key or Shift+F10) offers "Keep This Page
+    Instead" for a page of a keep cluster, and the file actions.
 
     Args:
         parent: the Qt parent widget, or ``None``.
 
+    Attributes:
+        model: the near-duplicate groups (:class:`ClustersModel`), loaded in either mode.
+        keep_model: the keep clusters (:class:`KeepClustersModel`), loaded in either mode.
+
     Signals:
-        cluster_chosen(int, int): the user selected a cluster (cluster id, -1) or one of its
-            pages (cluster id, page index).  Not emitted by :meth:`highlight_cluster`.
+        cluster_chosen(int, int): the user selected a near-duplicate group (its id, -1) or one
+            of its pages (group id, page index).  Not emitted by :meth:`highlight_cluster`.
+        keep_cluster_chosen(int, int): the user selected a keep cluster (its id, -1) or one of
+            its pages (keep cluster id, page index).
+        keep_instead_requested(int): "Keep This Page Instead" on a page (its index).
     """
 
     cluster_chosen = Signal(int, int)
+    keep_cluster_chosen = Signal(int, int)
+    keep_instead_requested = Signal(int)
+
+    #: The switch's entries: mode key, label.
+    MODES = (("keep", "Keep clusters"), ("groups", "Near-duplicate groups"))
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.model = ClustersModel(self)
+        self.keep_model = KeepClustersModel(self)
+        self._result: ScanResult | None = None
+        self.mode_combo = QComboBox()
+        for _key, label in self.MODES:
+            self.mode_combo.addItem(label)
+        self.mode_combo.setToolTip(
+            "Keep clusters: a page to keep and its full or content duplicates to drop.\n"
+            "Near-duplicate groups: pages joined by any chain of duplicate pairs, for browsing."
+        )
+        self.mode_combo.currentIndexChanged.connect(lambda i: self.set_mode(self.MODES[i][0]))
         self.summary_label = QLabel()
         self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
         self.tree = QTreeView()
-        self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)  # fast at thousands of clusters
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setAllColumnsShowFocus(True)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._show_context_menu)
+        menu_key = QAction("Context menu", self.tree)
+        menu_key.setShortcut(QKeySequence("Shift+F10"))
+        menu_key.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        menu_key.triggered.connect(lambda: self._show_context_menu(QPoint(-1, -1)))
+        self.tree.addAction(menu_key)
         header = self.tree.header()
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(200)  # rows measured when sizing a column
-        self.tree.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self._quiet = False
+        self._mode = ""
+        top = QHBoxLayout()
+        top.addWidget(self.mode_combo)
+        top.addWidget(self.summary_label, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.summary_label)
+        layout.addLayout(top)
         layout.addWidget(self.tree, 1)
+        self.set_mode("keep")
         self.set_result(None)
 
+    # --- mode -----------------------------------------------------------------------------------
+
+    def mode(self) -> str:
+        """``"keep"`` (keep clusters) or ``"groups"`` (near-duplicate groups) (str)."""
+        return self._mode
+
+    def set_mode(self, mode: str) -> None:
+        """Show the keep clusters (``"keep"``) or the near-duplicate groups (``"groups"``).
+
+        Raises:
+            ValueError: another ``mode``.
+        """
+        keys = [key for key, _label in self.MODES]
+        if mode not in keys:
+            raise ValueError(f"no cluster view mode {mode!r}; use one of {', '.join(keys)}")
+        if mode == self._mode:
+            return
+        self._mode = mode
+        if self.mode_combo.currentIndex() != keys.index(mode):
+            self.mode_combo.setCurrentIndex(keys.index(mode))
+        self.tree.setModel(self.keep_model if mode == "keep" else self.model)
+        self.tree.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        self._fit_count_columns()
+        self._update_summary()
+
+    def current_model(self) -> ClustersModel | KeepClustersModel:
+        """The model the tree shows (:attr:`keep_model` or :attr:`model`)."""
+        return self.keep_model if self._mode == "keep" else self.model
+
+    # --- result ---------------------------------------------------------------------------------
+
     def set_result(self, result: ScanResult | None) -> None:
-        """Show the clusters of ``result`` (or none)."""
+        """Show the keep clusters and the groups of ``result`` (or none)."""
+        self._result = result
         self._quiet = True
         try:
             self.model.set_result(result)
+            self.keep_model.set_result(result)
         finally:
             self._quiet = False
         self._fit_count_columns()
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        result = self._result
         if result is None:
             self.summary_label.setText("No scan result yet")
+        elif self._mode == "keep":
+            clusters = self.keep_model.clusters()
+            n, drops = len(clusters), sum(len(k.duplicates) for k in clusters)
+            self.summary_label.setText(f"{n:,} keep cluster{'' if n == 1 else 's'}: {drops:,} page"
+                                       f"{'' if drops == 1 else 's'} to drop")  # fmt: skip
         else:
             pages = sum(len(c.pages) for c in result.clusters)
             n = len(result.clusters)
@@ -254,33 +350,43 @@ class ClustersView(QWidget):
             )
 
     def _fit_count_columns(self) -> None:
-        # The "Pages", "Types" and "Keep" columns get the width of their widest cluster-row text,
-        # measured here with the font: resizeColumnToContents() would ask the Python model for
-        # 200 rows x every role, tenths of a second when the result of a large scan arrives.
+        # The "Pages", "Types"/"Link" and "Keep" columns get the width of their widest
+        # cluster-row text, measured here with the font: resizeColumnToContents() would ask the
+        # Python model for 200 rows x every role, tenths of a second when a large result arrives.
         metrics = self.tree.fontMetrics()
         header = self.tree.header()
         padding = 2 * (self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 1)
-        summaries = self.model.summaries()
-        texts = {
-            1: {f"{len(s.cluster.pages):,}" for s in summaries},
-            2: {s.short_types_text for s in summaries},  # at most 15 different texts
-            # and, for the page rows, the longest advice a page can get
-            3: {self.model.drop_text(s.cluster.id) for s in summaries} | {self.model.widest_advice()},
-        }
+        if self._mode == "keep":
+            texts = self.keep_model.widest_texts()
+            bold = QFont(self.tree.font())
+            bold.setBold(True)
+            metrics = QFontMetrics(bold)  # the kept page's "kept (reason)" is bold
+            padding += metrics.averageCharWidth()  # bold text is drawn with a wider margin
+        else:
+            summaries = self.model.summaries()
+            texts = {
+                1: {f"{len(s.cluster.pages):,}" for s in summaries},
+                2: {s.short_types_text for s in summaries},  # at most 15 different texts
+                # and, for the page rows, the longest advice a page can get
+                3: {self.model.drop_text(s.cluster.id) for s in summaries} | {self.model.widest_advice()},
+            }
         for column, values in texts.items():
             width = max((metrics.horizontalAdvance(text) for text in values), default=0) + padding
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))
 
     def cluster_count(self) -> int:
-        """Clusters in the tree (int)."""
+        """Near-duplicate groups of the result shown (int)."""
         return self.model.rowCount()
 
-    def highlight_cluster(self, cluster_id: int | None) -> None:
-        """Select cluster ``cluster_id``'s row (scrolling to it) without announcing it;
-        ``None`` clears the selection."""
+    def keep_cluster_count(self) -> int:
+        """Keep clusters of the result shown (int)."""
+        return self.keep_model.rowCount()
+
+    # --- selection ------------------------------------------------------------------------------
+
+    def _select_quietly(self, index: QModelIndex) -> None:
         self._quiet = True
         try:
-            index = QModelIndex() if cluster_id is None else self.model.cluster_index(cluster_id)
             selection = self.tree.selectionModel()
             if index.isValid():
                 flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
@@ -292,14 +398,89 @@ class ClustersView(QWidget):
         finally:
             self._quiet = False
 
+    def highlight_cluster(self, cluster_id: int | None) -> None:
+        """Select near-duplicate group ``cluster_id``'s row (scrolling to it) without announcing
+        it, in the groups mode; ``None`` clears the selection."""
+        if self._mode == "groups":
+            self._select_quietly(QModelIndex() if cluster_id is None else self.model.cluster_index(cluster_id))
+
+    def highlight_pair(self, cluster_id: int | None, left: int, right: int) -> None:
+        """Show where a selected pair lies, without announcing it: its near-duplicate group
+        ``cluster_id`` in the groups mode; in the keep mode, the keep cluster holding both pages
+        ``left`` and ``right`` (indices into ``result.pages``), or no selection.  A row already
+        in that cluster stays selected."""
+        if self._mode == "groups":
+            if cluster_id is None or self.highlighted_cluster() != cluster_id:
+                self.highlight_cluster(cluster_id)
+            return
+        keep = self.keep_model.keep_cluster_of(left)
+        if keep is None or keep is not self.keep_model.keep_cluster_of(right):
+            self._select_quietly(QModelIndex())
+        elif self.highlighted_keep_cluster() != keep.id:
+            self._select_quietly(self.keep_model.cluster_index(keep.id))
+
+    def highlight_page(self, page: int) -> None:
+        """Select page ``page``'s row in its keep cluster (keep mode; scrolling to it) without
+        announcing it."""
+        if self._mode == "keep":
+            self._select_quietly(self.keep_model.page_index(page))
+
     def highlighted_cluster(self) -> int | None:
-        """The id of the cluster of the current row, or ``None`` (int | None)."""
+        """The id of the near-duplicate group of the current row (groups mode), or ``None``."""
+        if self._mode != "groups":
+            return None
         summary = self.model.cluster_at(self.tree.currentIndex())
         return None if summary is None else summary.cluster.id
+
+    def highlighted_keep_cluster(self) -> int | None:
+        """The id of the keep cluster of the current row (keep mode), or ``None``."""
+        if self._mode != "keep":
+            return None
+        cluster = self.keep_model.cluster_at(self.tree.currentIndex())
+        return None if cluster is None else cluster.id
+
+    def current_page(self) -> int | None:
+        """The page of the current row (index into ``result.pages``), or ``None`` for a cluster
+        row or no row."""
+        return self.current_model().page_at(self.tree.currentIndex())
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._quiet or not current.isValid():
             return
-        summary = self.model.cluster_at(current)
-        page = self.model.page_at(current)
-        self.cluster_chosen.emit(summary.cluster.id, -1 if page is None else page)
+        page = self.current_model().page_at(current)
+        if self._mode == "keep":
+            self.keep_cluster_chosen.emit(self.keep_model.cluster_at(current).id, -1 if page is None else page)
+        else:
+            summary = self.model.cluster_at(current)
+            self.cluster_chosen.emit(summary.cluster.id, -1 if page is None else page)
+
+    # --- context menu ---------------------------------------------------------------------------
+
+    def context_menu(self, page: int) -> QMenu:
+        """The context menu of page ``page``'s row: "Keep This Page Instead" (``objectName``
+        ``keep-instead``; disabled for the page kept or a page in no keep cluster), then the file
+        actions (:func:`~dedup_gui.gui.file_actions.file_menu`)."""
+        menu = file_menu([self._result.pages[page].abspath] if self._result is not None else [], self)
+        first = menu.actions()[0] if menu.actions() else None
+        keep = self.keep_model.keep_cluster_of(page)
+        action = QAction("Keep This Page Instead" if keep is None or keep.keep != page else "This Page Is Kept", menu)
+        action.setObjectName("keep-instead")
+        action.setShortcut(QKeySequence(KEEP_INSTEAD_SHORTCUT))
+        action.setEnabled(keep is not None and keep.keep != page)
+        action.triggered.connect(lambda: self.keep_instead_requested.emit(page))
+        menu.insertAction(first, action)
+        menu.insertSeparator(first)
+        return menu
+
+    def _show_context_menu(self, pos: QPoint) -> None:
+        index = self.tree.indexAt(pos)
+        if not index.isValid():  # the keyboard's menu key: the current row
+            index = self.tree.currentIndex()
+            rect = self.tree.visualRect(index)
+            pos = rect.center() if rect.isValid() else QPoint(0, 0)
+        page = self.current_model().page_at(index)
+        if page is None:
+            return
+        menu = self.context_menu(page)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.tree.viewport().mapToGlobal(pos))

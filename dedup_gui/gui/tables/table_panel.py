@@ -4,6 +4,8 @@ context menu (open, open in the browser, copy paths, show in folder) and keyboar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
@@ -93,6 +95,8 @@ class TablePanel(QWidget):
                  with_duplicates_only: bool = False, parent=None) -> None:  # fmt: skip
         super().__init__(parent)
         self.model = model
+        #: Called as ``menu_extras(menu, record)`` to add commands to a row's context menu.
+        self.menu_extras: Callable[[QMenu, int], None] | None = None
 
         self.type_combo = QComboBox()
         for label, _type_filter in TYPE_FILTERS:
@@ -280,8 +284,12 @@ class TablePanel(QWidget):
 
     def context_menu(self, record: int) -> QMenu:
         """The context menu for ``record``: open, open in the browser, show in folder, copy
-        paths (see :func:`~dedup_gui.gui.file_actions.file_menu`)."""
-        return file_menu(self.model.paths_of(record), self)
+        paths (see :func:`~dedup_gui.gui.file_actions.file_menu`), after what
+        :attr:`menu_extras` adds (if set: ``menu_extras(menu, record)``)."""
+        menu = file_menu(self.model.paths_of(record), self)
+        if self.menu_extras is not None:
+            self.menu_extras(menu, record)
+        return menu
 
     def copy_current_paths(self) -> str:
         """Copy the current row's paths to the clipboard, one per line; return them (str)."""

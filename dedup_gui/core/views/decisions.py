@@ -1,0 +1,190 @@
+"""The user's keep decisions, without Qt: "Keep this page instead" applied to a result, and the
+pages chosen per folder, stored beside the user's settings (never in the scanned folder).
+
+As dupeGuru's "Make selected into reference", a choice pins one page as the page kept in its keep
+cluster (:attr:`~dedup_gui.core.model.KeepPolicy.chosen`); the window swaps its result for one
+with the new policy (``dataclasses.replace(result, keep_policy=...)``), whose keep clusters
+(:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`) follow it.  Re-classification
+keeps a result's policy, so a choice survives threshold changes; the chosen paths are saved per
+folder, in a small JSON file named by a hash of the folder's resolved path, and applied to every
+later scan of that folder, so a choice survives rescans.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import platformdirs
+
+from dedup_gui.core.atomic import atomic_write_text
+from dedup_gui.core.columns import pair_columns
+from dedup_gui.core.model import KeepPolicy, ScanResult, Thresholds
+from dedup_gui.core.pipeline.classify import reclassify
+from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of
+
+#: Version of the per-folder file's layout (the ``"version"`` key).
+DECISIONS_VERSION = 1
+
+
+def default_decisions_dir() -> Path:
+    """Where the per-folder decisions live by default: ``folders/`` in the user's configuration
+    folder for the application (``platformdirs.user_config_dir("dedup-gui")``; on Linux
+    ``~/.config/dedup-gui/folders``) (Path)."""
+    return Path(platformdirs.user_config_dir("dedup-gui", appauthor=False)) / "folders"
+
+
+def folder_key(folder: str | Path) -> str:
+    """The name of a folder's decisions file: the SHA-256 of its resolved path (``~``
+    expanded), first 24 hex digits, so a folder reached by two spellings has one file (str)."""
+    resolved = str(Path(folder).expanduser().resolve())
+    return hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class FolderDecisions:
+    """What the user decided for one scanned folder.
+
+    Attributes:
+        folder: the folder, resolved (str); written into the file so a person can tell the
+            files apart.
+        chosen: paths (relative to the folder, ``/`` separators) of the pages chosen to keep,
+            sorted (tuple[str, ...]).
+    """
+
+    folder: str
+    chosen: tuple[str, ...] = ()
+
+
+def decisions_path(base: str | Path, folder: str | Path) -> Path:
+    """The decisions file of ``folder`` under ``base`` (Path; it may not exist)."""
+    return Path(base) / f"{folder_key(folder)}.json"
+
+
+def load_decisions(base: str | Path, folder: str | Path) -> tuple[FolderDecisions, str]:
+    """The decisions stored for ``folder`` under ``base``.
+
+    A missing file gives no decisions.  A file that cannot be read as decisions is renamed to
+    ``<name>.unreadable`` (kept for the user, not overwritten by the next save) and gives no
+    decisions, with a note saying so.
+
+    Args:
+        base: the decisions folder (:func:`default_decisions_dir` for the user's).
+        folder: the scanned folder.
+
+    Returns:
+        ``(decisions, note)``: the :class:`FolderDecisions` and ``""``, or a sentence on the
+        unreadable file (str).
+    """
+    resolved = str(Path(folder).expanduser().resolve())
+    path = decisions_path(base, folder)
+    empty = FolderDecisions(resolved)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return empty, ""
+    except OSError as exc:
+        return empty, f"The saved keep choices of this folder could not be read ({exc.strerror or exc})."
+    try:
+        data = json.loads(text)
+        chosen = data["chosen"]
+        if not isinstance(chosen, list) or not all(isinstance(p, str) for p in chosen):
+            raise ValueError("'chosen' is not a list of paths")
+    except (ValueError, KeyError, TypeError) as exc:
+        aside = path.with_name(path.name + ".unreadable")
+        try:
+            path.replace(aside)
+        except OSError:
+            aside = path
+        return empty, f"The saved keep choices of this folder were unreadable ({exc}); kept as {aside}."
+    return FolderDecisions(resolved, tuple(sorted(set(chosen)))), ""
+
+
+def save_decisions(base: str | Path, decisions: FolderDecisions) -> Path:
+    """Write ``decisions`` to its folder's file under ``base`` (atomically; ``base`` is made
+    if missing).
+
+    Returns:
+        The file written (Path).
+
+    Raises:
+        OSError: the file could not be written (the previous one is unchanged).
+    """
+    path = decisions_path(base, decisions.folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"version": DECISIONS_VERSION, "folder": decisions.folder, "chosen": sorted(set(decisions.chosen))}
+    return atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def keep_cluster_of_page(result: ScanResult, page: int) -> KeepCluster | None:
+    """The keep cluster holding page ``page`` (index into ``result.pages``), or ``None``."""
+    return next((k for k in keep_clusters_of(result) if page == k.keep or page in k.duplicates), None)
+
+
+def policy_keeping(result: ScanResult, page: int) -> KeepPolicy:
+    """``result``'s keep policy with page ``page`` chosen to keep ("Keep this page instead"):
+    the page's path joins :attr:`~dedup_gui.core.model.KeepPolicy.chosen`, and any other chosen
+    page of its keep cluster leaves it (one choice per keep cluster).
+
+    Returns:
+        The new :class:`KeepPolicy`.
+
+    Raises:
+        ValueError: ``page`` is in no keep cluster (nothing is dropped for it or it for another)
+            or is no page of ``result``.
+    """
+    if not 0 <= page < len(result.pages):
+        raise ValueError(f"no page {page} in this scan")
+    cluster = keep_cluster_of_page(result, page)
+    if cluster is None:
+        raise ValueError(f"{result.pages[page].path} is in no keep cluster: no page is dropped for it")
+    members = {result.pages[i].path for i in cluster.pages}
+    path = result.pages[page].path
+    chosen = tuple(sorted({c for c in result.keep_policy.chosen if c not in members} | {path}))
+    return replace(result.keep_policy, chosen=chosen)
+
+
+def with_policy(result: ScanResult, policy: KeepPolicy) -> ScanResult:
+    """``result`` with keep policy ``policy``: the same pages, pairs and groups; its pair columns
+    are shared with ``result`` (the pairs are the same) and its keep clusters built now.
+
+    Returns:
+        A new :class:`ScanResult` (or ``result`` itself when its policy is ``policy``).
+    """
+    if result.keep_policy == policy:
+        return result
+    new = replace(result, keep_policy=policy)
+    pair_columns(new, pair_columns(result))
+    keep_clusters_of(new)
+    return new
+
+
+def rekeep(shown: ScanResult, scan: ScanResult, policy: KeepPolicy, thresholds: Thresholds) -> ScanResult:
+    """The result to show once the user's keep policy is ``policy``: ``shown`` with it when
+    ``shown`` is classified under ``thresholds``, else the scan's own result ``scan``
+    re-classified under them with it (a threshold change not yet shown is not lost).
+
+    Returns:
+        A :class:`ScanResult` with its pair columns and keep clusters built.
+    """
+    if shown.thresholds == thresholds:
+        return with_policy(shown, policy)
+    new = reclassify(replace(scan, keep_policy=policy), thresholds)
+    pair_columns(new).build_all()
+    keep_clusters_of(new)
+    return new
+
+
+def apply_decisions(result: ScanResult, decisions: FolderDecisions) -> ScanResult:
+    """``result`` with the pages chosen in ``decisions`` kept (paths no longer in the folder are
+    harmless: they match no page).
+
+    Returns:
+        A :class:`ScanResult` (``result`` itself when there is nothing to apply).
+    """
+    if not decisions.chosen:
+        return result
+    chosen = tuple(sorted(set(result.keep_policy.chosen) | set(decisions.chosen)))
+    return replace(result, keep_policy=replace(result.keep_policy, chosen=chosen))

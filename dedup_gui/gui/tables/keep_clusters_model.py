@@ -1,0 +1,184 @@
+"""The keep clusters as a tree: each keep cluster, then its kept page (first, in bold, marked
+"kept" with the reason) and the pages to drop for it.
+
+A keep cluster (:mod:`dedup_gui.core.pipeline.keep_clusters`) is a page to keep and its full or
+content duplicates; unlike the near-duplicate groups, it says what to do.  The user's "Keep this
+page instead" changes the result's keep policy; the window then gives this model the new result.
+Page paths are plain data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.pipeline.keep_clusters import (
+    IDENTICAL_BYTES,
+    IDENTICAL_TEXT,
+    KeepCluster,
+    keep_clusters_of,
+    link_label,
+)
+
+_Index = QModelIndex | QPersistentModelIndex
+_TOP = 0  # internalId of top-level rows; pages use their keep cluster's row + 1
+#: Short words for a dropped page's link to its kept page.
+_SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
+
+
+class KeepClustersModel(QAbstractItemModel):
+    """Two-level model: keep clusters, then each one's pages, the kept page first.
+
+    Columns: "Keep cluster / page", "Pages" (a keep cluster's page count), "Link" (how a dropped
+    page duplicates the kept one: ``full``, ``content``, ``identical``, ``same text``,
+    ``near-copy``), "Keep" (``drop <n>`` for a keep cluster; ``kept (<reason>)`` for its kept
+    page, ``drop`` for the others).  The kept page's row is bold.
+
+    Args:
+        parent: the Qt parent object, or ``None``.
+    """
+
+    COLUMNS = ("Keep cluster / page", "Pages", "Link", "Keep")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._result: ScanResult | None = None
+        self._clusters: list[KeepCluster] = []
+        self._row_of_cluster: dict[int, int] = {}
+        self._of_page: dict[int, KeepCluster] = {}
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """Show the keep clusters of ``result`` (none for ``None``)."""
+        self.beginResetModel()
+        self._result = result
+        self._clusters = [] if result is None else keep_clusters_of(result)
+        self._row_of_cluster = {k.id: row for row, k in enumerate(self._clusters)}
+        self._of_page = {i: k for k in self._clusters for i in k.pages}
+        self.endResetModel()
+
+    def clusters(self) -> list[KeepCluster]:
+        """The keep clusters shown, in row order (list[KeepCluster])."""
+        return self._clusters
+
+    def keep_cluster_of(self, page: int) -> KeepCluster | None:
+        """The keep cluster holding page ``page`` (index into ``result.pages``), or ``None``."""
+        return self._of_page.get(page)
+
+    @staticmethod
+    def rows_of(cluster: KeepCluster) -> tuple[int, ...]:
+        """A keep cluster's pages in row order: the kept page, then the dropped ones (ascending)."""
+        return (cluster.keep, *cluster.duplicates)
+
+    def cluster_index(self, keep_id: int) -> QModelIndex:
+        """The top-level index of keep cluster ``keep_id`` (invalid if there is none)."""
+        row = self._row_of_cluster.get(keep_id)
+        return QModelIndex() if row is None else self.index(row, 0)
+
+    def page_index(self, page: int) -> QModelIndex:
+        """The row of page ``page`` under its keep cluster (invalid if it is in none)."""
+        cluster = self._of_page.get(page)
+        if cluster is None:
+            return QModelIndex()
+        return self.index(self.rows_of(cluster).index(page), 0, self.cluster_index(cluster.id))
+
+    def cluster_at(self, index: _Index) -> KeepCluster | None:
+        """The keep cluster of a cluster row or of a page row, or ``None`` for an invalid index."""
+        if not index.isValid():
+            return None
+        parent = index.internalId()
+        return self._clusters[index.row() if parent == _TOP else parent - 1]
+
+    def page_at(self, index: _Index) -> int | None:
+        """The page index (into ``result.pages``) of a page row, ``None`` for a cluster row."""
+        if not index.isValid() or index.internalId() == _TOP:
+            return None
+        return self.rows_of(self._clusters[index.internalId() - 1])[index.row()]
+
+    def widest_texts(self) -> dict[int, set[str]]:
+        """About the widest texts of the "Pages", "Link" and "Keep" columns, by column (for
+        sizing them without asking every row)."""
+        reasons = {k.reason for k in self._clusters}
+        return {
+            1: {f"{len(k.pages):,}" for k in self._clusters},
+            2: {"same text", "near-copy", "identical"},
+            3: {f"kept ({r})" for r in reasons} | {f"drop {len(k.duplicates):,}" for k in self._clusters},
+        }
+
+    # --- QAbstractItemModel -------------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """The index of ``row``/``column`` under ``parent``."""
+        if column < 0 or column >= len(self.COLUMNS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, _TOP) if row < len(self._clusters) else QModelIndex()
+        if parent.internalId() != _TOP:
+            return QModelIndex()
+        if row >= len(self._clusters[parent.row()].pages):
+            return QModelIndex()
+        return self.createIndex(row, column, parent.row() + 1)
+
+    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        """The keep cluster row of a page row; invalid for keep cluster rows."""
+        if not index.isValid() or index.internalId() == _TOP:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, _TOP)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+        """Keep clusters at the top, pages under one, nothing under a page (int)."""
+        if not parent.isValid():
+            return len(self._clusters)
+        if parent.internalId() != _TOP or parent.column() != 0:
+            return 0
+        return len(self._clusters[parent.row()].pages)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
+        """Four columns (int)."""
+        return len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        """Column titles."""
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def _page_text(self, cluster: KeepCluster, page: int, col: int) -> str:
+        if col == 0:
+            return self._result.pages[page].path if self._result is not None else ""
+        if page == cluster.keep:
+            return f"kept ({cluster.reason})" if col == 3 else ""
+        if col == 2:
+            link = cluster.links[cluster.duplicates.index(page)]
+            return _SHORT_LINK.get(link, link)
+        return "drop" if col == 3 else ""
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Text of keep cluster and page rows, bold for kept pages, right-aligned counts."""
+        if not index.isValid():
+            return None
+        cluster = self.cluster_at(index)
+        page = self.page_at(index)
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if page is None:
+                return (f"Keep cluster {cluster.id}", f"{len(cluster.pages):,}", "",
+                        f"drop {len(cluster.duplicates):,}")[col]  # fmt: skip
+            return self._page_text(cluster, page, col)
+        if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
+            return self._bold
+        if role == Qt.ItemDataRole.ToolTipRole and col != 0:  # no page-derived text in tooltips
+            if page is None:
+                return (f"Keep cluster {cluster.id}: keep 1 page, drop {len(cluster.duplicates):,} "
+                        f"(decided by: {cluster.reason})")  # fmt: skip
+            if page == cluster.keep:
+                return f"The page to keep ({cluster.reason} decided); right-click another page to keep it instead"
+            link = cluster.links[cluster.duplicates.index(page)]
+            return f"A page to drop: {link_label(link)} of the page kept"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None

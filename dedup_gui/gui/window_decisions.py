@@ -1,0 +1,148 @@
+"""The main window's keep decisions: "Keep This Page Instead" from the cluster tree, the pages
+table or the keyboard, the keep clusters chosen in the tree, and the choices stored per folder.
+
+A mixin of :class:`~dedup_gui.gui.main_window.MainWindow`.  The logic is in
+:mod:`dedup_gui.core.views.decisions` (no Qt): a choice gives a new keep policy; the window
+swaps its results for ones with that policy (in the background, as a threshold change) and saves
+the folder's chosen pages beside the settings, where the next scan of the folder finds them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.views.decisions import (
+    FolderDecisions,
+    keep_cluster_of_page,
+    load_decisions,
+    policy_keeping,
+    rekeep,
+    save_decisions,
+)
+from dedup_gui.core.views.session import keep_cluster_choice
+from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT
+
+
+class KeepDecisions:
+    """The keep decisions of the main window: a mixin before ``QMainWindow`` in
+    :class:`~dedup_gui.gui.main_window.MainWindow`, which sets the ``session``, the views,
+    ``app_settings`` and ``_reclassify_job`` these methods use."""
+
+    _kept_page_pending: int | None = None  # the page just chosen, to select once its result is shown
+
+    # --- stored choices -----------------------------------------------------------------------
+
+    def load_folder_decisions(self, folder: str) -> FolderDecisions | None:
+        """The keep choices stored for ``folder`` (``None`` when the settings are disabled); an
+        unreadable file is set aside and said so in the status bar."""
+        base = self.app_settings.decisions_dir()
+        if base is None:
+            return None
+        decisions, note = load_decisions(base, folder)
+        if note:
+            self.statusBar().showMessage(note, 15000)
+        return decisions
+
+    def _save_folder_decisions(self, chosen: tuple[str, ...]) -> None:
+        base = self.app_settings.decisions_dir()
+        if base is None or self.folder is None:
+            return
+        try:
+            save_decisions(base, FolderDecisions(self.folder, chosen))
+        except OSError as exc:
+            self.statusBar().showMessage(f"The keep choice could not be saved for later scans: {exc}", 15000)
+
+    # --- keep this page instead ---------------------------------------------------------------
+
+    def current_page(self) -> int | None:
+        """The page "Keep This Page Instead" (Ctrl+K) acts on: the page row selected in the
+        cluster tree when it has the focus, else the pages table's current page when its tab
+        is shown, else the tree's page row (index into ``result.pages``, or ``None``)."""
+        tree_page = self.clusters_view.current_page()
+        if self.clusters_view.tree.hasFocus() and tree_page is not None:
+            return tree_page
+        if self.tabs.currentWidget() is self.pages_panel and self.result is not None:
+            record = self.pages_panel.current_record()
+            if 0 <= record < len(self.result.pages):
+                return record
+        return tree_page
+
+    def keep_current_page_instead(self) -> bool:
+        """Decide > Keep This Page Instead: keep :meth:`current_page` (bool: whether it was
+        possible; the status bar says why not)."""
+        page = self.current_page()
+        if page is None:
+            self.statusBar().showMessage("Select a page of a keep cluster (in the clusters or the pages table)", 8000)
+            return False
+        return self.keep_page_instead(page)
+
+    def keep_page_instead(self, page: int) -> bool:
+        """Keep page ``page`` (index into ``result.pages``) in its keep cluster instead of the
+        page the rule keeps: the keep policy of the scan and of the result shown gets the page
+        as chosen (replacing another chosen page of its keep cluster), every view follows (in
+        the background; :attr:`results_changed` follows), and the choice is saved for later
+        scans of the folder.
+
+        Returns:
+            ``False`` (with a status line) when there is no result or the page is in no keep
+            cluster; else ``True``.
+        """
+        result, scan = self.result, self.scan_result
+        if result is None or scan is None or self.is_scanning():
+            return False
+        try:
+            policy = policy_keeping(result, page)
+        except ValueError as exc:
+            self.statusBar().showMessage(f"Nothing to keep instead: {exc}", 8000)
+            return False
+        self.session.set_keep_policy(policy)
+        self._save_folder_decisions(policy.chosen)
+        self._kept_page_pending = page
+        self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
+        self.statusBar().showMessage(f"Keeping {result.pages[page].path} (your choice, saved for rescans)", 8000)
+        return True
+
+    def _after_keep_choice(self, result: ScanResult) -> None:
+        """After a result with a new keep choice is shown: select the chosen page in its keep
+        cluster, with the tables filtered to it."""
+        page, self._kept_page_pending = self._kept_page_pending, None
+        if page is None:
+            return
+        keep = keep_cluster_of_page(result, page)
+        if keep is None:
+            return
+        if self.clusters_view.mode() == "keep":
+            self.clusters_view.highlight_page(page)
+            self._on_keep_cluster_chosen(keep.id, page)
+
+    # --- the keep clusters in the tree and the tables -------------------------------------------
+
+    def _on_keep_cluster_chosen(self, keep_id: int, page: int) -> None:
+        choice = keep_cluster_choice(self.result, keep_id, page)
+        if choice is not None:
+            self.apply_cluster_choice(choice)
+
+    def pages_menu_extras(self, menu: QMenu, record: int) -> None:
+        """Put "Keep This Page Instead" at the top of the pages table's context menu for page
+        ``record`` (``objectName`` ``keep-instead``; disabled for a kept page, a page in no keep
+        cluster or an error row)."""
+        result = self.result
+        keep = None
+        if result is not None and 0 <= record < len(result.pages):
+            keep = self.clusters_view.keep_model.keep_cluster_of(record)
+        first = menu.actions()[0] if menu.actions() else None
+        kept = keep is not None and keep.keep == record
+        action = QAction("This Page Is Kept" if kept else "Keep This Page Instead", menu)
+        action.setObjectName("keep-instead")
+        action.setShortcut(QKeySequence(KEEP_INSTEAD_SHORTCUT))
+        action.setEnabled(keep is not None and not kept)
+        action.triggered.connect(lambda: self.keep_page_instead(record))
+        menu.insertAction(first, action)
+        menu.insertSeparator(first)
+
+    def _connect_decisions(self) -> None:
+        self.clusters_view.keep_cluster_chosen.connect(self._on_keep_cluster_chosen)
+        self.clusters_view.keep_instead_requested.connect(self.keep_page_instead)
+        self.pages_panel.menu_extras = self.pages_menu_extras

@@ -1,0 +1,157 @@
+"""The keep clusters in the window and "Keep this page instead": the cluster tree shows each keep
+cluster with its kept page first, in bold, marked "kept" with the reason; the user keeps another
+page from the tree's or the pages table's context menu or with Ctrl+K; the choice survives a
+threshold change and a rescan (stored beside the settings, not in the scanned folder)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt, QThreadPool
+
+from dedup_gui.core.model import Thresholds
+from dedup_gui.core.views.decisions import decisions_path
+from dedup_gui.gui.main_window import MainWindow
+from tests.core.test_keep_clusters import DISTINCT, FULL, page, pair, result_of
+
+LONG = 60_000
+
+
+@pytest.fixture(autouse=True)
+def _join_background_jobs():
+    """Let no background computation outlive its test."""
+    yield
+    QThreadPool.globalInstance().waitForDone(LONG)
+
+
+def triangle():
+    """a, b, c: full duplicates of one another (a is kept: the first path); d: distinct from c."""
+    pages = [page(p) for p in ("a.html", "b.html", "c.html", "d.html")]
+    pairs = [pair(0, 1, FULL, 0.99), pair(0, 2, FULL, 0.96), pair(1, 2, FULL, 0.95), pair(2, 3, DISTINCT, 0.3)]
+    return result_of(pages, pairs)
+
+
+@pytest.fixture
+def site(tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "a.html").write_text("<p>a</p>")
+    return folder
+
+
+@pytest.fixture
+def window(qtbot, fake_scan, site):
+    win = MainWindow(scan_fn=fake_scan(result=triangle()))
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.start_scan(site)
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    yield win
+    win.close()
+
+
+def tree_rows(win: MainWindow) -> list[tuple[str, ...]]:
+    """The keep tree's first keep cluster as the user reads it: the cluster row, then each page
+    row (its four cells, and "bold" when drawn in bold)."""
+    model = win.clusters_view.keep_model
+    top = model.index(0, 0)
+    rows = [tuple(model.index(0, c).data() for c in range(4))]
+    for r in range(model.rowCount(top)):
+        cells = tuple(model.index(r, c, top).data() for c in range(4))
+        font = model.index(r, 0, top).data(Qt.ItemDataRole.FontRole)
+        rows.append(cells + (("bold",) if font is not None and font.bold() else ()))
+    return rows
+
+
+def keep_column(win: MainWindow) -> dict[str, str]:
+    """The pages table's Keep column by path (every page row shown)."""
+    model = win.pages_model
+    win.pages_panel.clear_record_filter()
+    return {model.index(r, 0).data(): model.index(r, 10).data() for r in range(model.rowCount())}
+
+
+def rekept(qtbot, win: MainWindow, trigger) -> None:
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        trigger()
+
+
+def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, window):
+    win = window
+    assert win.clusters_view.mode() == "keep" and win.clusters_view.mode_combo.currentText() == "Keep clusters"
+    assert win.clusters_view.summary_label.text() == "1 keep cluster: 2 pages to drop"
+    assert tree_rows(win) == [
+        ("Keep cluster 1", "3", "", "drop 2"),
+        ("a.html", "", "", "kept (first path)", "bold"),
+        ("b.html", "", "full", "drop"),
+        ("c.html", "", "full", "drop"),
+    ]
+    # selecting a page filters the tables to its keep cluster and selects its first pair there
+    model = win.clusters_view.keep_model
+    win.clusters_view.tree.setCurrentIndex(model.index(2, 0, model.index(0, 0)))
+    assert win.pairs_panel.filter_chip.text() == "Keep cluster 1 ×" and win.pairs_panel.model.rowCount() == 3
+    assert win.current_pair_index() == 1  # a-c, c's first (most similar) pair among the three
+    assert win.pages_panel.model.rowCount() == 3
+    # the switch shows the near-duplicate groups again
+    win.cluster_mode_actions["groups"].trigger()
+    assert win.clusters_view.mode() == "groups" and win.clusters_view.tree.model() is win.clusters_view.model
+    assert win.clusters_view.summary_label.text() == "1 cluster of 3 pages"
+
+
+def test_keep_this_page_instead_from_the_tree_survives_thresholds_and_rescans(qtbot, window, site, tmp_path):
+    win = window
+    view = win.clusters_view
+    menu = view.context_menu(0)  # a is the kept page: nothing to keep instead
+    assert menu.actions()[0].objectName() == "keep-instead" and not menu.actions()[0].isEnabled()
+    menu = view.context_menu(1)
+    action = menu.actions()[0]
+    assert action.text() == "Keep This Page Instead" and action.isEnabled()
+    assert action.shortcut().toString() == "Ctrl+K"
+    rekept(qtbot, win, action.trigger)
+    expected = [
+        ("Keep cluster 1", "3", "", "drop 2"),
+        ("b.html", "", "", "kept (your choice)", "bold"),
+        ("a.html", "", "full", "drop"),
+        ("c.html", "", "full", "drop"),
+    ]
+    assert tree_rows(win) == expected
+    assert view.current_page() == 1  # the chosen page is selected in its keep cluster
+    assert keep_column(win) == {"a.html": "duplicate of b.html", "b.html": "kept", "c.html": "duplicate of b.html",
+                                "d.html": ""}  # fmt: skip
+    # stored beside the settings (tests keep them in tmp_path/settings), not in the scanned folder
+    stored = decisions_path(tmp_path / "settings" / "folders", site)
+    assert json.loads(stored.read_text())["chosen"] == ["b.html"]
+    assert sorted(p.name for p in site.iterdir()) == ["a.html"]
+
+    # a threshold change re-classifies: b stays kept
+    rekept(qtbot, win, lambda: win.apply_thresholds(Thresholds(content_same=0.9)))
+    assert win.result.thresholds.content_same == 0.9 and tree_rows(win) == expected
+    # a rescan of the folder (the scan knows nothing of the choice): the stored choice applies
+    assert win.scan_result.keep_policy.chosen == ("b.html",)
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.rescan()
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    assert tree_rows(win) == expected
+
+
+def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, window):
+    win = window
+    win.show_tab(win.pages_panel)
+    menu = win.pages_panel.context_menu(3)  # d: in no keep cluster
+    assert menu.actions()[0].objectName() == "keep-instead" and not menu.actions()[0].isEnabled()
+    menu = win.pages_panel.context_menu(2)
+    rekept(qtbot, win, menu.actions()[0].trigger)
+    assert tree_rows(win)[1] == ("c.html", "", "", "kept (your choice)", "bold")
+    # Ctrl+K (Decide > Keep This Page Instead) on the pages table's current page: a replaces c
+    win.show_tab(win.pages_panel)
+    win.pages_panel.clear_record_filter()
+    assert win.pages_panel.select_record(0)
+    assert win.keep_instead_action.shortcut().toString() == "Ctrl+K"
+    rekept(qtbot, win, win.keep_instead_action.trigger)
+    assert tree_rows(win)[1] == ("a.html", "", "", "kept (your choice)", "bold")
+    assert win.scan_result.keep_policy.chosen == ("a.html",)  # one choice per keep cluster
+    assert keep_column(win)["c.html"] == "duplicate of a.html"
+    # a page in no keep cluster: the status bar says so, nothing changes
+    assert not win.keep_page_instead(3)
+    assert "d.html is in no keep cluster" in win.statusBar().currentMessage()
