@@ -103,7 +103,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, QMainWindow):
         self._reclassify_job = LatestJob(self)
         self._reclassify_job.finished.connect(self._on_reclassified)
         self.exporter = ExportRunner(self)
-        self.exporter.finished.connect(lambda path: self.statusBar().showMessage(f"Wrote {path}", 8000))
+        self.exporter.finished.connect(self._on_export_finished)
         self.exporter.failed.connect(self._on_export_failed)
 
         self._build_views()

@@ -13,8 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from dedup_gui.core.views.selection import find_pair
+from dedup_gui.core.views.session import export_done_text
 from dedup_gui.gui.export_dialog import ExportDialog, shown_pairs
-from dedup_gui.gui.file_actions import dropped_folder
+from dedup_gui.gui.file_actions import dropped_folder, open_file, show_in_folder
 from dedup_gui.gui.images import ask_save_widget_image, save_widget_image
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.tables.table_panel import TablePanel
@@ -122,6 +123,20 @@ class WindowActions:
             return
         pairs = shown_pairs(self.pairs_panel) if only_shown else None
         self.exporter.start(self.result, str(path), fmt, pairs)
+
+    def _on_export_finished(self, path: str) -> None:
+        """Say what was written, with buttons to open it or show it in its folder."""
+        text = export_done_text(path)
+        self.statusBar().showMessage(text, 15000)
+        box = plain_message_box(QMessageBox.Icon.Information, "Export", f"{text}\n{path}", self,
+                                QMessageBox.StandardButton.Close)  # fmt: skip
+        open_button = box.addButton("Open", QMessageBox.ButtonRole.ActionRole)
+        folder_button = box.addButton("Show in Folder", QMessageBox.ButtonRole.ActionRole)
+        open_button.clicked.connect(lambda: open_file(path))
+        folder_button.clicked.connect(lambda: show_in_folder(path))
+        box.setWindowModality(Qt.WindowModality.NonModal)  # a notice: the window stays usable
+        self.export_notice = box
+        box.show()
 
     def _on_export_failed(self, message: str) -> None:
         if message == "cancelled":

@@ -418,6 +418,13 @@ def test_export_everything_or_only_what_the_filters_show(qtbot, make_window, sam
     with qtbot.waitSignal(win.exporter.finished, timeout=LONG):
         win.export_to(everything, "csv")
     assert len(everything.read_text(encoding="utf-8").splitlines()) == 7
+    # An export says what it wrote, and offers to open it or show it in its folder.
+    size = everything.stat().st_size
+    assert win.statusBar().currentMessage() == f"Wrote all.csv, {size} bytes"
+    box = win.export_notice
+    assert box.isVisible() and str(everything) in box.text()
+    assert [b.text() for b in box.buttons() if b.text() in ("Open", "Show in Folder")] == ["Open", "Show in Folder"]
+    box.close()
 
 
 def test_export_dialog_choices(qtbot, tmp_path):

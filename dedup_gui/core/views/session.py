@@ -95,6 +95,31 @@ def tab_title(name: str, shown: int, total: int) -> str:
     return f"{name} ({count})"
 
 
+def size_text(size: int) -> str:
+    """A file size for people: ``"812 bytes"``, ``"14.2 KB"``, ``"1.2 MB"`` (1 KB = 1,000 bytes).
+
+    Example:
+        >>> size_text(812), size_text(14_200), size_text(1_234_567)
+        ('812 bytes', '14.2 KB', '1.2 MB')
+    """
+    if size < 1000:
+        return f"{size} byte{'s' if size != 1 else ''}"
+    for unit, scale in (("KB", 1e3), ("MB", 1e6), ("GB", 1e9)):
+        if size < scale * 1000 or unit == "GB":
+            return f"{size / scale:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def export_done_text(path: str | Path) -> str:
+    """What the window says when an export is written: ``"Wrote report.html, 1.2 MB"`` (str)."""
+    p = Path(path)
+    try:
+        size = f", {size_text(p.stat().st_size)}"
+    except OSError:
+        size = ""
+    return f"Wrote {p.name}{size}"
+
+
 def scan_end_text(outcome: str, restored: bool, message: str = "") -> str:
     """The status line of a scan that did not finish.
 
