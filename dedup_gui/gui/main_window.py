@@ -38,6 +38,7 @@ from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
 from dedup_gui.gui.scan_status import ScanStatus
 from dedup_gui.gui.settings import AppSettings, restore_window_layout
+from dedup_gui.gui.shortcuts import WindowShortcutsFirst
 from dedup_gui.gui.tables.clusters_view import ClustersView
 from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_panel import TablePanel
@@ -112,6 +113,9 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, QMainWindow):
         self.scan_status.cancel_requested.connect(self.cancel_scan)
         self._connect_views()
         build_menus(self)
+        self._shortcuts_first = WindowShortcutsFirst(self)  # Ctrl+E and friends work in the filter boxes
+        for panel in (self.pairs_panel, self.pages_panel):
+            panel.text_filter.installEventFilter(self._shortcuts_first)
         self.export_action.setEnabled(False)
 
         self.setWindowTitle(APP_NAME)

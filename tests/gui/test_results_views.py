@@ -497,3 +497,45 @@ def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
     assert window.clear_feature_cache() == 100 and not os.path.exists(cache)
     window.close()
     again.close()
+
+
+def test_window_shortcuts_work_while_the_filter_box_has_the_focus(qtbot, make_window, sample_scan, monkeypatch):
+    # On X11 a line edit claims Ctrl+E ("end of line") before any shortcut sees it, so File >
+    # Export did nothing from the filter box.  The offscreen platform's line edit does not claim
+    # it, so a box that claims every Ctrl key stands in for X11's here.
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QLineEdit
+
+    from dedup_gui.gui.export_dialog import ExportDialog
+
+    class ClaimingBox(QLineEdit):
+        def event(self, e):
+            if e.type() == QEvent.Type.ShortcutOverride and e.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                e.accept()
+                return True
+            return super().event(e)
+
+    asked = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda self: asked.append(1) or ExportDialog.DialogCode.Rejected)
+    win = make_window(sample_scan)
+    win.show()
+    qtbot.waitExposed(win)
+    box = ClaimingBox(win.pairs_panel)
+    box.show()
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    qtbot.keyClick(box, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked == []  # the box took the key: the shortcut never ran
+    box.installEventFilter(win._shortcuts_first)  # as the window does for its filter boxes
+    qtbot.keyClick(box, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert asked == [1]  # File > Export asked for its dialog
+    # the box keeps its editing keys: Ctrl+A selects its text
+    box.setText("audax")
+    qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    assert box.selectedText() == "audax"
+    # the window's own filter boxes pass the window's shortcuts on (an event the filter ignores)
+    from PySide6.QtGui import QKeyEvent
+
+    override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    assert win._shortcuts_first.eventFilter(win.pairs_panel.text_filter, override) is True
+    assert not override.isAccepted()
