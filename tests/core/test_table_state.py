@@ -169,3 +169,19 @@ def test_update_result_with_other_records_raises_and_shows_them():
         table.update_result(fewer)
     # Consistent afterwards: the new records, the record filter dropped.
     assert table.record_count() == 3 and table.record_filter() is None and shown(table) == [0, 1, 2]
+
+
+def test_the_errors_table_lists_skipped_files_as_their_own_kind(tmp_path):
+    # Links, loops and non-pages were listed by the CLI and the reports but nowhere in the window.
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.scan import scan_folder
+
+    (tmp_path / "a.html").write_text("<p>" + "words " * 50 + "</p>", encoding="utf-8")
+    (tmp_path / "bad.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (tmp_path / "style.css").write_text("p {}", encoding="utf-8")
+    table = ErrorsTable()
+    table.set_result(scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False)))
+    rows = [(table.display(r, 0), table.display(r, 2), table.tone(r)) for r in range(table.record_count())]
+    assert rows == [("bad.html", "error", None), ("style.css", "skipped", MUTED)]
+    table.sort(2, descending=True)
+    assert [table.display(r, 2) for r in shown(table)] == ["skipped", "error"]

@@ -382,37 +382,50 @@ class PairsTable(TableState):
 
 
 class ErrorsTable(TableState):
-    """One row per file that could not be used: path and reason."""
+    """One row per file that could not be used, then one per file skipped (links, loops,
+    special files, not pages): path, reason and which of the two (the ``Kind`` column)."""
 
-    COLUMNS = ("File", "Reason")
+    COLUMNS = ("File", "Reason", "Kind")
     PATH_COLUMNS = frozenset({0})
     ELASTIC = frozenset({0, 1})
 
     def __init__(self) -> None:
         super().__init__()
         self._errors: list[FileError] = []
+        self._kinds: list[str] = []
         self._names: list[str] = []
         self._root = ""
 
+    @staticmethod
+    def _entries(result: ScanResult) -> tuple[list[FileError], list[str]]:
+        skipped = [FileError(path, result.skip_reason(path)) for path in result.skipped]
+        return [*result.errors, *skipped], ["error"] * len(result.errors) + ["skipped"] * len(skipped)
+
     def load(self, result: ScanResult | None) -> int:
-        """Take the errors of ``result``; return their number (int)."""
+        """Take the errors and the skipped files of ``result``; return their number (int)."""
         self._root = "" if result is None else result.root
-        self._errors = [] if result is None else list(result.errors)
+        self._errors, self._kinds = ([], []) if result is None else self._entries(result)
         self._names = [e.path.casefold() for e in self._errors]
         return len(self._errors)
 
     def records_in(self, result: ScanResult | None) -> int:
-        """Number of errors of ``result`` (int)."""
-        return 0 if result is None else len(result.errors)
+        """Number of errors and skipped files of ``result`` (int)."""
+        return 0 if result is None else len(result.errors) + len(result.skipped)
 
     def paths_of(self, record: int) -> list[str]:
-        """The absolute path of error ``record``'s file (a one-item list[str])."""
+        """The absolute path of ``record``'s file (a one-item list[str])."""
         return [os.path.join(self._root, *self._errors[record].path.split("/"))]
 
     def display(self, record: int, col: int) -> str:
-        """The path (column 0) or the reason (column 1) (str)."""
+        """The path (column 0), the reason (1) or ``"error"`` / ``"skipped"`` (2) (str)."""
+        if col == 2:
+            return self._kinds[record]
         error = self._errors[record]
         return error.reason if col else error.path
+
+    def tone(self, record: int) -> str | None:
+        """Skipped files are muted: nothing went wrong with them."""
+        return MUTED if self._kinds[record] == "skipped" else None
 
     def sort_key(self, record: int, col: int) -> Any:
         """Case-folded text of the cell (str)."""
