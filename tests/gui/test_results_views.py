@@ -539,3 +539,18 @@ def test_window_shortcuts_work_while_the_filter_box_has_the_focus(qtbot, make_wi
     override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert win._shortcuts_first.eventFilter(win.pairs_panel.text_filter, override) is True
     assert not override.isAccepted()
+
+
+def test_columns_fitted_while_a_filter_hides_every_row_keep_their_width(qtbot, make_window, sample_scan):
+    # A filter that hid every row when a result arrived left the path columns at their
+    # headers' width ("de…ml") after it was cleared.
+    win = make_window(sample_scan)
+    panel = win.pairs_panel
+    panel.model.set_text_filter("no such page anywhere")
+    assert panel.model.rowCount() == 0
+    panel.fit_columns(1600)
+    header = panel.view.horizontalHeader()
+    longest = max(len(p.path) for p in sample_scan.pages)
+    assert header.sectionSize(0) > header.sectionSizeHint(0) + 100 and longest > 40
+    panel.model.set_text_filter("")
+    assert panel.model.rowCount() > 0
