@@ -533,7 +533,33 @@ def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
     report = build_report(sample_scan, pair_limit=2)
     assert len(report.duplicates) == 2 and report.omitted == 4  # six duplicate pairs in the samples
     assert len(report.clusters) == 6  # every cluster is still listed
-    assert "4 more are in the CSV and JSON exports" in html_from_report(report)
+    html = html_from_report(report)
+    # 3 full, 1 content, 1 layout, 1 partial: two places go to two types, the rest are counted
+    listed = {t: n for t, (n, _total) in report.listed_by_type.items()}
+    assert sum(listed.values()) == 2 and all(n <= 1 for n in listed.values())
+    for t, (n, total) in report.listed_by_type.items():
+        if n < total:
+            assert f"{t.label.capitalize()}s: the {n:,} most similar of {total:,} are listed" in html
+
+
+def test_every_type_is_listed_however_many_pairs_another_type_has(sample_scan):
+    # A real site's report once listed its first 5,000 pairs, all of them full duplicates: none
+    # of the 4,249 content, layout or partial pairs appeared.  The places are shared by type.
+    from dataclasses import replace
+
+    from dedup_gui.core.model import DupType
+    from dedup_gui.core.reports.model import build_report, fair_shares
+
+    assert fair_shares({"a": 2227, "b": 25, "c": 2220, "d": 663}, 5000) == {"a": 2156, "b": 25, "c": 2156, "d": 663}
+    assert fair_shares({"a": 10, "b": 0}, 3) == {"a": 3, "b": 0}
+    full = next(p for p in sample_scan.pairs if p.type is DupType.FULL)
+    many = replace(sample_scan, pairs=[full] * 40 + [p for p in sample_scan.pairs if p.type is not DupType.FULL])
+    report = build_report(many, pair_limit=8, excerpt_limit=4)
+    types = [e.pair.type for e in report.duplicates]
+    assert types.count(DupType.CONTENT) == types.count(DupType.LAYOUT) == types.count(DupType.PARTIAL) == 1
+    assert types.count(DupType.FULL) == 5 and types == sorted(types, key=list(DupType).index)
+    assert report.listed_by_type[DupType.FULL] == (5, 40)
+    assert sum(1 for e in report.duplicates if e.excerpt is not None) == 4  # one a type
 
 
 def test_a_rasterized_chart_is_allowed_in_the_report_but_not_a_remote_image():

@@ -11,7 +11,7 @@ Strings here are plain, unescaped text.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 
 from dedup_gui import __version__
@@ -133,8 +133,11 @@ class Report:
         keep_cluster_of: for every page of every keep cluster of the scan (shown or not), its
             keep cluster (the kept page too).
         excerpt_limit: how many pairs got a diff excerpt at most.
-        omitted: duplicate pairs not listed because of the pair limit (they are in the CSV and
-            JSON exports).
+        omitted: duplicate pairs not listed because of the pair limit (they are in the CSV,
+            XLSX and JSON exports).
+        listed_by_type: duplicate type -> (pairs listed, pairs shown in all) (dict).
+        excerpts_by_type: duplicate type -> how many of its listed pairs got a diff excerpt
+            (dict).
     """
 
     result: ScanResult
@@ -148,6 +151,8 @@ class Report:
     keep_cluster_of: dict[int, KeepCluster]
     excerpt_limit: int
     omitted: int = 0
+    listed_by_type: dict = field(default_factory=dict)
+    excerpts_by_type: dict = field(default_factory=dict)
 
     @property
     def keep_rule(self) -> str:
@@ -291,6 +296,38 @@ def report_charts(report: Report) -> list[Chart]:
     ]
 
 
+def fair_shares(counts: dict, limit: int) -> dict:
+    """How many items of each kind to take so that ``limit`` items are taken in all, no kind
+    gets more than it has, and the kinds that have more than their share get equal shares
+    (water filling): a kind with few items is never crowded out by a kind with many.
+
+    Args:
+        counts: kind -> number of items it has (int >= 0).
+        limit: the most items to take in all (int >= 0).
+
+    Returns:
+        kind -> number to take (dict, same keys).
+
+    Example:
+        >>> fair_shares({"full": 2227, "content": 25, "layout": 2220, "partial": 663}, 5000)
+        {'full': 2156, 'content': 25, 'layout': 2156, 'partial': 663}
+    """
+    shares = dict.fromkeys(counts, 0)
+    left = max(0, limit)
+    open_kinds = [k for k, n in counts.items() if n > 0]
+    while left > 0 and open_kinds:
+        each = max(1, left // len(open_kinds))
+        for kind in list(open_kinds):
+            take = min(each, counts[kind] - shares[kind], left)
+            shares[kind] += take
+            left -= take
+            if shares[kind] >= counts[kind]:
+                open_kinds.remove(kind)
+            if left == 0:
+                break
+    return shares
+
+
 def build_report(
     result: ScanResult,
     pairs: Sequence[Pair] | None = None,
@@ -308,9 +345,12 @@ def build_report(
             order to print); ``None`` shows every pair.
         progress: receives ``"writing the report"`` progress (one step per diff excerpt); may
             cancel.
-        excerpt_limit: how many duplicate pairs get a diff excerpt.
+        excerpt_limit: how many duplicate pairs get a diff excerpt (shared fairly among the
+            types, :func:`fair_shares`: the most similar pairs of each type first).
         pair_limit: how many duplicate pairs are listed at most (a report for people of 80,000
-            pairs would be hundreds of megabytes; the CSV and JSON exports hold every pair).
+            pairs would be hundreds of megabytes; the CSV, XLSX and JSON exports hold every
+            pair), shared fairly among the types, so no type disappears because another type
+            filled the limit.
         mtime: a page's file modification time (for the keep rule's "oldest file"), read for
             pages that have a strong duplicate only.
         created: the report's time (default: now).
@@ -329,17 +369,34 @@ def build_report(
         keep_clusters_of(result) if mtime is file_mtime else build_keep_clusters(result, mtime, result.keep_policy)
     )
     all_dups = [p for p in shown if p.type is not DupType.DISTINCT]
-    dup_pairs = all_dups[:pair_limit]
-    n_excerpts = min(len(dup_pairs), excerpt_limit)
+    totals: dict[DupType, int] = {t: 0 for t in TYPE_ORDER if t is not DupType.DISTINCT}
+    for p in all_dups:
+        totals[p.type] += 1
+    listed = fair_shares(totals, pair_limit)
+    taken = dict.fromkeys(totals, 0)
+    dup_pairs = []
+    for p in all_dups:  # in the given order (most similar first): each type's first pairs
+        if taken[p.type] < listed[p.type]:
+            taken[p.type] += 1
+            dup_pairs.append(p)
+    order = {t: i for i, t in enumerate(TYPE_ORDER)}
+    dup_pairs.sort(key=lambda p: order[p.type])  # by type, each in the given order (stable)
+    with_excerpt = fair_shares(listed, excerpt_limit)
+    n_excerpts = sum(with_excerpt.values())
+    excerpted = dict.fromkeys(totals, 0)
     entries = []
+    done = 0
     for n, pair in enumerate(dup_pairs):
         if n % 10 == 0:
             check_cancel(progress)
-            progress.update(STAGE, min(n, n_excerpts), n_excerpts)
+            progress.update(STAGE, min(done, n_excerpts), n_excerpts)
         left, right = result.pages[pair.left], result.pages[pair.right]
         excerpt = None
-        if n < excerpt_limit and pair.scores.both_have_text:
-            excerpt = diff_excerpt(left.main_text, right.main_text)
+        if excerpted[pair.type] < with_excerpt[pair.type]:
+            excerpted[pair.type] += 1
+            done += 1
+            if pair.scores.both_have_text:
+                excerpt = diff_excerpt(left.main_text, right.main_text)
         entries.append(
             PairEntry(
                 n + 1, pair, left, right, cluster_of.get(pair.left), explain(pair.scores, result.thresholds), excerpt
@@ -380,4 +437,6 @@ def build_report(
         keep_cluster_of=keep_of,
         excerpt_limit=excerpt_limit,
         omitted=len(all_dups) - len(dup_pairs),
+        listed_by_type={t: (listed[t], totals[t]) for t in totals},
+        excerpts_by_type=with_excerpt,
     )

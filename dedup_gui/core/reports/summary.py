@@ -154,11 +154,12 @@ def report_summary(report: Report) -> ReportSummary:
     distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
     if distinct_shown:
         pairs_notes.append(f"{distinct_shown:,} distinct pairs are not listed.")
-    if report.omitted:
-        pairs_notes.append(
-            f"The first {len(report.duplicates):,} duplicate pairs are listed; "
-            f"{report.omitted:,} more are in the CSV and JSON exports."
-        )
+    for t, (listed, total) in report.listed_by_type.items():
+        if listed < total:
+            pairs_notes.append(
+                f"{t.label.capitalize()}s: the {listed:,} most similar of {total:,} are listed; "
+                f"the CSV, XLSX and JSON exports hold all {total:,}."
+            )
     return ReportSummary(
         heading=REPORT_HEADING,
         folder=r.root,
@@ -174,10 +175,11 @@ def report_summary(report: Report) -> ReportSummary:
 
 
 def missing_excerpt_text(entry: PairEntry, limit: int) -> str:
-    """Why a pair shows no diff excerpt (str): a page without text, or past the excerpt limit."""
+    """Why a pair shows no diff excerpt (str): a page without text, or past the excerpt limit
+    (``limit`` diff excerpts in all, shared among the types, the most similar pairs first)."""
     if not entry.pair.scores.both_have_text:
         return "No diff: at least one page has no usable main text."
-    return f"No diff excerpt: only the first {limit:,} pairs get one."
+    return f"No diff excerpt: the report has {limit:,} in all, for the most similar pairs of each type."
 
 
 def excerpt_counts(excerpt: DiffExcerpt) -> str:
