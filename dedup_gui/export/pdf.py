@@ -236,6 +236,8 @@ class _Html:
             o.append(f"<p style='background-color:#fff8c5'>{_e(s.subset_note)}</p>")
         # Summary
         o.append(self.h2(SECTIONS["summary"], first=True))
+        o.append(f"<p><b>{_e(s.headline)}</b></p>")
+        o += [f"<p>{_e(label.capitalize())}s: {share:.0%} of the pages</p>" for label, share in s.page_shares]
         o.append(self.table())
         o.append("<tr>" + "".join(
             f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
@@ -254,15 +256,6 @@ class _Html:
                 f"<td>{_e(row.content)}</td><td>{_e(row.layout)}</td><td align='right'>{row.pairs:,}</td>{extra}</tr>"
             )
         o.append("</table>")
-        for title, rows in (("Thresholds", s.thresholds), ("Scan settings", s.settings)):
-            o.append(self.h3(title))
-            o.append(self.table())
-            for name, value, meaning in rows:
-                o.append(
-                    f"<tr><td width='24%'>{self.mono(name)}</td><td width='14%' align='right'>{_e(value)}</td>"
-                    f"<td>{self.muted(_e(meaning))}</td></tr>"
-                )
-            o.append("</table>")
         # Charts
         o.append(self.h2(SECTIONS["charts"], page_break=True))
         for chart, w, h in charts:
@@ -330,6 +323,17 @@ class _Html:
         if r.skipped:
             o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")
             o += [f"<p>{self.muted(_e(path + ': ' + reason))}</p>" for path, reason in r.skipped_for_reasons()]
+        # Appendix for engineers
+        o.append(self.h2(SECTIONS["engine"], page_break=True))
+        for title, rows in (("Thresholds", s.thresholds), ("Scan settings", s.settings)):
+            o.append(self.h3(title))
+            o.append(self.table())
+            for name, value, meaning in rows:
+                o.append(
+                    f"<tr><td width='24%'>{self.mono(name)}</td><td width='14%' align='right'>{_e(value)}</td>"
+                    f"<td>{self.muted(_e(meaning))}</td></tr>"
+                )
+            o.append("</table>")
         o.append("</body></html>")
         return "\n".join(o)
 

@@ -200,7 +200,7 @@ def _badge(dup: DupType) -> str:
 
 
 #: Shorter link texts of the table of contents.
-_TOC = {"unusable": "Files not used"}
+_TOC = {"unusable": "Files not used", "engine": "Engine settings"}
 
 
 def _h2(section: str) -> str:
@@ -240,8 +240,23 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     ]
     if s.subset_note:
         out.append(f"<p class='filter'>{esc(s.subset_note)}</p>")
-    # Summary
-    out.append(f"<section id='summary'>{_h2('summary')}<div class='stats'>")
+    # Summary: for the client first, the engine's settings in the appendix for engineers
+    out.append(f"<section id='summary'>{_h2('summary')}<p class='headline'><b>{esc(s.headline)}</b></p>")
+    out.append("<table class='types'><tr><th>pages that are</th><th class='n'>share of pages</th></tr>")
+    out += [f"<tr><td>{esc(label)}s</td><td class='n'>{share:.0%}</td></tr>" for label, share in s.page_shares]
+    out.append("</table>")
+    if len(s.sections) > 1:
+        out.append(
+            "<h3>By site section</h3><table class='types'><tr><th>section</th><th class='n'>pages</th>"
+            "<th class='n'>duplicate pages</th><th class='n'>duplicated content</th></tr>"
+        )
+        out += [
+            f"<tr><td>{esc(clip(row.section))}</td><td class='n'>{row.pages:,}</td>"
+            f"<td class='n'>{row.duplicate_pages:,}</td><td class='n'>{row.duplicate_share:.0%}</td></tr>"
+            for row in s.sections[:25]
+        ]
+        out.append("</table>")
+    out.append("<div class='stats'>")
     out += [f"<div class='stat'><b>{st.value:,}</b><span>{esc(st.label)}</span></div>" for st in s.stats]
     out.append("</div>")
     if s.notes:
@@ -259,11 +274,7 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             f"<td>{esc(row.content)}</td><td>{esc(row.layout)}</td><td class='n'>{row.pairs:,}</td>"
             f"{shown_cell}</tr>"
         )
-    out.append("</table><div class='two'><div><h3>Thresholds</h3><table class='settings'>")
-    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.thresholds]
-    out.append("</table></div><div><h3>Scan settings</h3><table class='settings'>")
-    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.settings]
-    out.append("</table></div></div></section>")
+    out.append("</table></section>")
     # Charts
     out.append(f"<section id='charts'>{_h2('charts')}")
     if charts:
@@ -359,6 +370,12 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             out += [f"<li>{esc(path)}: {esc(reason)}</li>" for path, reason in special]
             out.append("</ul>")
     out.append("</section>")
+    # Appendix for engineers: the engine's thresholds and settings
+    out.append(f"<section id='engine'>{_h2('engine')}<div class='two'><div><h3>Thresholds</h3><table class='settings'>")
+    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.thresholds]
+    out.append("</table></div><div><h3>Scan settings</h3><table class='settings'>")
+    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.settings]
+    out.append("</table></div></div></section>")
     out.append(
         f"<footer>dedup-gui {esc(report.version)} · {esc(report.created_text)} · This file is self-contained: "
         "it runs no script and loads nothing from the network.</footer></main></body></html>\n"

@@ -14,6 +14,13 @@ from dataclasses import dataclass
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.reports.excerpt import DiffExcerpt
 from dedup_gui.core.reports.model import PairEntry, Report
+from dedup_gui.core.reports.site_share import (
+    SectionRow,
+    duplicate_pages_by_type,
+    page_duplicate_shares,
+    section_rows,
+    site_duplicate_share,
+)
 
 #: The heading of a report for people.
 REPORT_HEADING = "Duplicate pages report"
@@ -36,6 +43,7 @@ SECTIONS = {
     "clusters": "Near-duplicate groups",
     "pairs": "Duplicate pairs",
     "unusable": "Files that could not be used",
+    "engine": "For engineers: thresholds and scan settings",
 }
 #: Sentences of the sections, for every renderer.
 KEEP_LEAD = "Keep clusters, and which page to keep."
@@ -97,6 +105,11 @@ class ReportSummary:
         thresholds, settings: ``(name, value, meaning)`` rows.
         pairs_notes: the sentences above the list of duplicate pairs (distinct pairs not listed,
             pairs left out by the limit).
+        headline: the client summary's one sentence (Siteliner's measure): how much of the
+            site's main content is duplicated on other pages.
+        page_shares: ``(type label, share of pages)`` rows: the pages in a pair of each type.
+        sections: the site sections, most duplicated content first
+            (:class:`~dedup_gui.core.reports.site_share.SectionRow`).
     """
 
     heading: str
@@ -109,6 +122,9 @@ class ReportSummary:
     thresholds: tuple[tuple[str, str, str], ...]
     settings: tuple[tuple[str, str, str], ...]
     pairs_notes: tuple[str, ...]
+    headline: str = ""
+    page_shares: tuple[tuple[str, float], ...] = ()
+    sections: tuple[SectionRow, ...] = ()
 
     @property
     def subset(self) -> bool:
@@ -160,7 +176,17 @@ def report_summary(report: Report) -> ReportSummary:
                 f"{t.label.capitalize()}s: the {listed:,} most similar of {total:,} are listed; "
                 f"the CSV, XLSX and JSON exports hold all {total:,}."
             )
+    shares = page_duplicate_shares(r)
+    site = site_duplicate_share(r, shares)
+    headline = (
+        f"{site:.0%} of this site's main content also appears on other pages of it "
+        f"({sum(p.has_text for p in r.pages):,} pages with usable text)."
+    )
+    page_shares = tuple((t.label, share) for t, share in duplicate_pages_by_type(r).items())
     return ReportSummary(
+        headline=headline,
+        page_shares=page_shares,
+        sections=tuple(section_rows(r, shares)),
         heading=REPORT_HEADING,
         folder=r.root,
         made=f"Made {report.created_text} by dedup-gui {report.version} in a scan of {s['seconds']:.1f} s.",

@@ -1,0 +1,60 @@
+"""The client summary: how much of a site's content is duplicated (Siteliner's measure), the
+share of pages of each duplicate type, and the same by site section."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from dedup_gui.core.model import DupType
+from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.site_share import (
+    duplicate_pages_by_type,
+    page_duplicate_shares,
+    section_rows,
+    site_duplicate_share,
+)
+from dedup_gui.core.reports.summary import report_summary
+
+from .test_keep_clusters import page, pair, result_of
+
+
+def shingled(path: str, shingles: list[int], words: int):
+    return replace(page(path), shingles=np.array(shingles, np.uint32), word_count=words)
+
+
+def small_site():
+    pages = [
+        shingled("blog/a.html", [1, 2, 3, 4], 10),  # half of it is also on b
+        shingled("blog/b.html", [3, 4, 5, 6], 10),
+        shingled("docs/c.html", [7, 8], 20),  # its own
+    ]
+    return result_of(pages, [pair(0, 1, DupType.LAYOUT, 0.5), pair(0, 2, DupType.DISTINCT, 0.1)])
+
+
+def test_the_sites_duplicate_share_by_words():
+    result = small_site()
+    assert page_duplicate_shares(result).tolist() == [0.5, 0.5, 0.0]
+    # (10 x 0.5 + 10 x 0.5 + 20 x 0) / 40 words
+    assert site_duplicate_share(result) == pytest.approx(0.25)
+    shares = duplicate_pages_by_type(result)
+    assert shares[DupType.LAYOUT] == pytest.approx(2 / 3) and shares[DupType.FULL] == 0.0
+    rows = section_rows(result)
+    assert [(r.section, r.pages, r.duplicate_pages, r.duplicate_share) for r in rows] == [
+        ("blog", 2, 2, 0.5),
+        ("docs", 1, 0, 0.0),
+    ]
+
+
+def test_the_report_says_it_first_and_keeps_the_engine_settings_for_the_appendix():
+    from dedup_gui.core.reports.html import html_from_report
+
+    report = build_report(small_site(), excerpt_limit=0)
+    summary = report_summary(report)
+    assert summary.headline.startswith("25% of this site's main content also appears on other pages of it")
+    html = html_from_report(report, charts=False)
+    assert html.index("25% of this site&#x27;s main content") < html.index("Pairs by type")
+    assert html.index("For engineers: thresholds and scan settings") > html.index("Files that could not be used")
+    assert html.index("num_perm") > html.index("For engineers")  # engine settings after everything else
