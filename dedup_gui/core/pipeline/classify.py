@@ -34,10 +34,22 @@ from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, PairScores, ScanResu
 from dedup_gui.core.pipeline.cluster import build_clusters
 
 
+def content_evidence(s: PairScores, t: Thresholds) -> float:
+    """The content figure the rule compares with ``content_same`` ([0, 1]): the content
+    similarity; where the site's template is unknown and the shingle sets overlap enough
+    (Jaccard >= ``same_min_jaccard``), the containment if it is higher (it stands in for the
+    similarity: the longer text may be the same article with template text left in); 1.0 for
+    identical bytes.  The content/layout map draws pairs at this figure, so each lies in the
+    region of its type."""
+    if s.identical_bytes:
+        return 1.0
+    if not s.templates_known and s.jaccard >= t.same_min_jaccard:
+        return max(s.content_similarity, s.content_containment)
+    return s.content_similarity
+
+
 def _same_content(s: PairScores, t: Thresholds) -> bool:
-    return s.content_similarity >= t.content_same or (
-        not s.templates_known and s.content_containment >= t.content_same and s.jaccard >= t.same_min_jaccard
-    )
+    return content_evidence(s, t) >= t.content_same
 
 
 def containment_text(scores: PairScores) -> str:

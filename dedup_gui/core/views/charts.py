@@ -144,12 +144,18 @@ def histogram_figure(
 
 
 def map_points(result: ScanResult) -> np.ndarray:
-    """The map's points: one row per pair, ``[content similarity, layout similarity]``
-    (``np.float64`` array of shape (pairs, 2)), in the order of ``result.pairs``."""
+    """The map's points: one row per pair, ``[content evidence, layout similarity]``
+    (``np.float64`` array of shape (pairs, 2)), in the order of ``result.pairs``.  The x value
+    is the figure the rule compares with ``content_same``
+    (:func:`~dedup_gui.core.pipeline.classify.content_evidence`: the content similarity, or the
+    containment where it stands in), so every point lies in its type's region."""
     if not result.pairs:
         return np.zeros((0, 2))
-    columns = pair_columns(result)
-    return np.column_stack((columns.content_similarity, columns.layout_similarity))
+    c = pair_columns(result)
+    stand_in = ~c.templates_known & (c.jaccard >= result.thresholds.same_min_jaccard)
+    x = np.where(stand_in, np.maximum(c.content_similarity, c.content_containment), c.content_similarity)
+    x = np.where(c.identical_bytes, 1.0, x)
+    return np.column_stack((x, c.layout_similarity))
 
 
 def type_rgba(codes: np.ndarray) -> np.ndarray:
@@ -271,7 +277,7 @@ def map_figure(
         scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
     ax.set_xlim(*MAP_LIMITS)
     ax.set_ylim(*MAP_LIMITS)
-    ax.set_xlabel("content similarity (normalized Levenshtein of main texts)")
+    ax.set_xlabel("same-content evidence (similarity of the main texts, or containment where it stands in)")
     ax.set_ylabel("layout similarity (tag sequences)")
     ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground)
     return fig
