@@ -240,3 +240,20 @@ def test_the_ignore_list_csv_round_trip_with_a_hostile_path():
 def test_a_bad_ignore_list_csv_is_refused_with_the_line(text, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         read_ignore_list_csv(text)
+
+
+def test_a_scan_given_a_new_list_needs_re_classifying_before_it_is_shown_again():
+    # the window's scan result takes a new list at once and is re-typed later (in the background);
+    # shown again after a cancelled rescan, it must be re-classified first
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.views.session import Session
+
+    session = Session(ScanSettings(), Thresholds())
+    result = triangle()
+    session.show(result)
+    assert not session.needs_reclassify(result)
+    session.set_not_duplicates((("a.html", "b.html"),))
+    scan = session.scan_result
+    assert scan.not_duplicates == (("a.html", "b.html"),) and scan.pairs is result.pairs
+    assert session.needs_reclassify(scan)
+    assert not session.needs_reclassify(with_not_duplicates(result, scan.not_duplicates))

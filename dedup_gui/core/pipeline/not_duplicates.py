@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dedup_gui.core.columns import PairColumns
+from dedup_gui.core.columns import PairColumns, pair_columns
 from dedup_gui.core.model import ScanResult
 
 #: Why a marked pair is distinct, in the words the views and reports show.
@@ -52,3 +52,12 @@ def marked_rows(result: ScanResult, columns: PairColumns) -> np.ndarray:
     keys = np.minimum(left, right) * n + np.maximum(left, right)  # order-free, as the list
     wanted = np.fromiter((i * n + j for i, j in marked), np.int64, len(marked))
     return np.isin(keys, wanted)
+
+
+def marks_applied(result: ScanResult) -> bool:
+    """Whether ``result``'s pair types follow its ignore list: exactly the pairs of
+    :attr:`~dedup_gui.core.model.ScanResult.not_duplicates` carry the mark (bool).  A result
+    given a new list without re-classification (the window's scan result, between a mark and
+    the next re-classification) does not."""
+    columns = pair_columns(result)
+    return bool(np.array_equal(columns.not_duplicate, marked_rows(result, columns)))
