@@ -56,6 +56,7 @@ class PairColumns:
         both_have_text: ``np.bool_``.
         identical_bytes: ``np.bool_``.
         templates_known: ``np.bool_``.
+        not_duplicate: ``np.bool_``: the pair is marked "not a duplicate" by the user.
     """
 
     def __init__(self, pairs: Sequence) -> None:
@@ -67,7 +68,7 @@ class PairColumns:
 
     #: Every column's name.
     NAMES = ("left", "right", "type_code", "content_similarity", "content_containment", "layout_similarity",
-             "hamming_distance", "jaccard", "both_have_text", "identical_bytes", "templates_known")  # fmt: skip
+             "hamming_distance", "jaccard", "both_have_text", "identical_bytes", "templates_known", "not_duplicate")  # fmt: skip
 
     def build_all(self) -> PairColumns:
         """Build every column now (e.g. in a worker thread, before a view needs them); returns
@@ -145,20 +146,33 @@ class PairColumns:
         """``np.bool_``, shape (n,)."""
         return self._score("identical_bytes", np.bool_)
 
-    def with_types(self, pairs: Sequence, type_code: np.ndarray) -> PairColumns:
+    @cached_property
+    def not_duplicate(self) -> np.ndarray:
+        """Whether the user marked each pair "not a duplicate" (``np.bool_``, shape (n,))."""
+        return self._column(attrgetter("not_duplicate"), np.bool_)
+
+    def with_types(
+        self, pairs: Sequence, type_code: np.ndarray, not_duplicate: np.ndarray | None = None
+    ) -> PairColumns:
         """Columns of ``pairs``, the same pairs as this object's with other types (a
         re-classification): the measure columns built here are shared, not rebuilt.
 
         Args:
             pairs: the re-typed pairs, in the same order.
             type_code: their type codes (``np.int8``, shape (n,)).
+            not_duplicate: their "not a duplicate" marks (``np.bool_``, shape (n,)), or
+                ``None`` to build the column from ``pairs`` when it is needed.
 
         Returns:
             A new :class:`PairColumns`.
         """
         out = PairColumns(pairs)
-        out.__dict__.update({k: v for k, v in self.__dict__.items() if k in self.NAMES or k == "_scores"})
+        shared = {k: v for k, v in self.__dict__.items() if k in self.NAMES or k == "_scores"}
+        shared.pop("not_duplicate", None)
+        out.__dict__.update(shared)
         out.__dict__["type_code"] = type_code
+        if not_duplicate is not None:
+            out.__dict__["not_duplicate"] = not_duplicate
         return out
 
 

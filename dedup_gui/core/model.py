@@ -236,12 +236,16 @@ class Pair:
         right: index of the second page.
         scores: the pair's :class:`PairScores`.
         type: its :class:`DupType` under the result's thresholds.
+        not_duplicate: ``True`` when the user marked the pair "not a duplicate"
+            (:attr:`ScanResult.not_duplicates`): its type is then ``DISTINCT`` whatever its
+            measures, under any thresholds.
     """
 
     left: int
     right: int
     scores: PairScores
     type: DupType
+    not_duplicate: bool = False
 
 
 @dataclass(frozen=True)
@@ -374,6 +378,17 @@ class KeepPolicy:
         return False
 
 
+def path_pair(a: str, b: str) -> tuple[str, str]:
+    """The order-free key of a pair of page paths: the smaller path first (tuple[str, str]).
+
+    Raises:
+        ValueError: ``a`` and ``b`` are the same path (a page is not a pair).
+    """
+    if a == b:
+        raise ValueError(f"a page is not a pair with itself: {a}")
+    return (a, b) if a < b else (b, a)
+
+
 @dataclass(frozen=True)
 class ScanResult:
     """Everything a scan produced; views and reports read only this.
@@ -403,6 +418,10 @@ class ScanResult:
             (:mod:`dedup_gui.core.pipeline.candidates`); the keep clusters use them.
         keep_policy: the keep rule and the user's decisions (which pages to keep, reference
             folders) that the keep clusters follow (:class:`KeepPolicy`).
+        not_duplicates: the pairs of pages the user marked "not a duplicate" (the ignore list),
+            as ``(path, path)`` with the smaller path first, sorted (:func:`path_pair`); each
+            measured pair of them is ``DISTINCT`` (:attr:`Pair.not_duplicate`) and no keep
+            cluster holds both pages.  Paths that are no page of the scan are harmless.
     """
 
     root: str
@@ -419,6 +438,7 @@ class ScanResult:
     also_at: dict[str, tuple[str, ...]] = field(default_factory=dict)
     star_groups: list[tuple[int, ...]] = field(default_factory=list)
     keep_policy: KeepPolicy = field(default_factory=KeepPolicy)
+    not_duplicates: tuple[tuple[str, str], ...] = ()
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

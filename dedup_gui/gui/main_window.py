@@ -45,12 +45,13 @@ from dedup_gui.gui.tables.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_actions import WindowActions
 from dedup_gui.gui.window_decisions import KeepDecisions
+from dedup_gui.gui.window_ignore import IgnoreDecisions
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pair_columns  # noqa: F401
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 
-class MainWindow(ScanControl, WindowActions, KeepDecisions, QMainWindow):
+class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, QMainWindow):
     """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
@@ -189,6 +190,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, QMainWindow):
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
         self._connect_decisions()
+        self._connect_ignore_list()
 
     # --- state ------------------------------------------------------------------------------
 

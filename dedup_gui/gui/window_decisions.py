@@ -45,14 +45,16 @@ class KeepDecisions:
             self.statusBar().showMessage(note, 15000)
         return decisions
 
-    def _save_folder_decisions(self, chosen: tuple[str, ...]) -> None:
-        base = self.app_settings.decisions_dir()
-        if base is None or self.folder is None:
+    def _save_folder_decisions(self) -> None:
+        """Save the folder's keep choices and ignore list (the scan's own result's) beside the
+        settings; a failure is said in the status bar."""
+        base, scan = self.app_settings.decisions_dir(), self.scan_result
+        if base is None or self.folder is None or scan is None:
             return
         try:
-            save_decisions(base, FolderDecisions(self.folder, chosen))
+            save_decisions(base, FolderDecisions(self.folder, scan.keep_policy.chosen, scan.not_duplicates))
         except OSError as exc:
-            self.statusBar().showMessage(f"The keep choice could not be saved for later scans: {exc}", 15000)
+            self.statusBar().showMessage(f"The decision could not be saved for later scans: {exc}", 15000)
 
     # --- keep this page instead ---------------------------------------------------------------
 
@@ -98,7 +100,7 @@ class KeepDecisions:
             self.statusBar().showMessage(f"Nothing to keep instead: {exc}", 8000)
             return False
         self.session.set_keep_policy(policy)
-        self._save_folder_decisions(policy.chosen)
+        self._save_folder_decisions()
         self._kept_page_pending = page
         self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
         self.statusBar().showMessage(f"Keeping {result.pages[page].path} (your choice, saved for rescans)", 8000)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT
+from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT, NOT_DUPLICATE_SHORTCUT
 
 #: The window these functions fill: a ``QMainWindow`` with the main window's slots and settings
 #: (typed loosely so this module does not import :mod:`dedup_gui.gui.main_window`, which imports it).
@@ -106,6 +106,13 @@ def build_menus(window: MainWindow) -> None:
                                     KEEP_INSTEAD_SHORTCUT, "Keep the selected page in its keep cluster instead of the "
                                     "page the rule keeps (remembered for rescans of the folder)")  # fmt: skip
     decide.addAction(w.keep_instead_action)
+    w.not_duplicate_action = _action(w, "Not a &Duplicate", w.mark_current_not_duplicate, NOT_DUPLICATE_SHORTCUT,
+                                     "Mark the selected pair (or the selected page against its keep cluster) not a "
+                                     "duplicate: distinct under any thresholds, remembered for rescans")  # fmt: skip
+    decide.addAction(w.not_duplicate_action)
+    w.ignore_list_action = _action(w, "&Ignore List…", w.open_ignore_list, None,
+                                   "The pairs marked not a duplicate: remove, export or import them as CSV")  # fmt: skip
+    decide.addAction(w.ignore_list_action)
     decide.addSeparator()
     cluster_modes = QActionGroup(w)
     w.cluster_mode_actions = {}

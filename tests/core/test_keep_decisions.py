@@ -110,7 +110,12 @@ def test_decisions_are_stored_per_folder_by_a_hash_of_its_resolved_path(tmp_path
     assert load_decisions(base, site) == (FolderDecisions(resolved), "")  # nothing stored yet
     written = save_decisions(base, FolderDecisions(resolved, ("b.html", "a.html", "b.html")))
     assert written == decisions_path(base, site) == base / f"{folder_key(site)}.json"
-    assert json.loads(written.read_text()) == {"version": 1, "folder": resolved, "chosen": ["a.html", "b.html"]}
+    assert json.loads(written.read_text()) == {
+        "version": 2,
+        "folder": resolved,
+        "chosen": ["a.html", "b.html"],
+        "not_duplicates": [],
+    }
     assert load_decisions(base, str(site) + "/sub/..") == (FolderDecisions(resolved, ("a.html", "b.html")), "")
     assert sorted(p.name for p in site.rglob("*")) == before  # the scanned folder is never written
     other = tmp_path / "other"

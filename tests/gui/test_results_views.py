@@ -255,7 +255,8 @@ def test_context_menu_actions(qtbot, make_window, sample_scan, monkeypatch):
     record = win.pairs_panel.current_record()
     menu = win.pairs_panel.context_menu(record)
     actions = {a.objectName(): a for a in menu.actions() if a.objectName()}
-    assert set(actions) == {"open", "open-right", "browser", "browser-right", "folder", "copy"}
+    # "not-duplicate" first (the ignore list), then the file actions
+    assert set(actions) == {"not-duplicate", "open", "open-right", "browser", "browser-right", "folder", "copy"}
     left, right = (
         sample_scan.pages[i].abspath for i in (sample_scan.pairs[audax].left, sample_scan.pairs[audax].right)
     )

@@ -32,6 +32,7 @@ from dedup_gui.core.columns import TYPE_CODE as _CODE
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, PairScores, ScanResult, Thresholds
 from dedup_gui.core.pipeline.cluster import build_clusters
+from dedup_gui.core.pipeline.not_duplicates import NOT_DUPLICATE_REASON, marked_rows
 
 
 def content_evidence(s: PairScores, t: Thresholds) -> float:
@@ -157,6 +158,30 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     return lines
 
 
+def explain_pair(pair: Pair, thresholds: Thresholds) -> list[str]:
+    """:func:`explain` for a pair of a scan: for a pair the user marked "not a duplicate"
+    (:attr:`~dedup_gui.core.model.Pair.not_duplicate`), what the measures alone say, then
+    that the mark makes it distinct.
+
+    Args:
+        pair: the pair.
+        thresholds: the decision thresholds.
+
+    Returns:
+        Sentences (list[str]), the last one naming the pair's type, e.g.
+        ``"marked not a duplicate by you => distinct"``.
+    """
+    lines = explain(pair.scores, thresholds)
+    if not pair.not_duplicate:
+        return lines
+    measured = classify(pair.scores, thresholds)
+    return [
+        *lines[:-1],
+        f"the measures alone say: {measured.label}",
+        f"{NOT_DUPLICATE_REASON} => {DupType.DISTINCT.label}",
+    ]
+
+
 def type_codes(columns, thresholds: Thresholds) -> np.ndarray:
     """:func:`classify` for every pair at once, on NumPy columns.
 
@@ -187,7 +212,11 @@ def reclassify(result: ScanResult, thresholds: Thresholds) -> ScanResult:
     """Re-classify every pair of a scan under new thresholds, without rescanning.
 
     Candidate pairs were generated with the scan's own settings, so lowering thresholds far
-    below the candidate generator's reach cannot find pairs that were never candidates.
+    below the candidate generator's reach cannot find pairs that were never candidates.  The
+    pairs of ``result.not_duplicates`` (the user's ignore list) are ``DISTINCT`` with
+    :attr:`~dedup_gui.core.model.Pair.not_duplicate` set, whatever the thresholds; the other
+    pairs lose the mark.  ``reclassify(replace(result, not_duplicates=...), result.thresholds)``
+    therefore applies a new ignore list.
 
     Args:
         result: a finished scan.
@@ -201,11 +230,13 @@ def reclassify(result: ScanResult, thresholds: Thresholds) -> ScanResult:
     # changes get new objects, and the new result shares the measure columns.
     columns = pair_columns(result)
     codes = type_codes(columns, thresholds)
+    marked = marked_rows(result, columns)
+    codes[marked] = _CODE[DupType.DISTINCT]
     pairs = list(result.pairs)
-    for i in np.flatnonzero(codes != columns.type_code).tolist():
+    for i in np.flatnonzero((codes != columns.type_code) | (marked != columns.not_duplicate)).tolist():
         p = pairs[i]
-        pairs[i] = Pair(p.left, p.right, p.scores, TYPE_ORDER[codes[i]])
+        pairs[i] = Pair(p.left, p.right, p.scores, TYPE_ORDER[codes[i]], bool(marked[i]))
     clusters = build_clusters(len(result.pages), pairs)
     new = replace(result, pairs=pairs, clusters=clusters, thresholds=thresholds)
-    pair_columns(new, columns.with_types(pairs, codes))
+    pair_columns(new, columns.with_types(pairs, codes, marked))
     return new

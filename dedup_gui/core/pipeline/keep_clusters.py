@@ -29,6 +29,12 @@ duplicate of a satellite already in the star.
    placed join, most similar first, unless a pair measured between the newcomer and a unit
    already in the cluster is weaker than a content duplicate.
 
+Pairs the user marked "not a duplicate" (:attr:`ScanResult.not_duplicates`) are never strong
+links, whatever their type says; their two pages never share a unit (a third identical copy
+joins one of them, the other stays a unit of its own), and they count as a weak pair between
+their units, so no star holds both.  Other pages may still be dropped for either of them: the
+mark is about that pair only.
+
 Every page of a keep cluster then ranks below its kept page (a better page with a free strong
 neighbour would have been taken first), so the kept page is the one the rule picks among the
 cluster's pages, and the advice never depends on the order files were found in.
@@ -39,15 +45,16 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from dedup_gui.core.columns import TYPE_CODE, pair_columns
+from dedup_gui.core.columns import DISTINCT_CODE, TYPE_CODE, pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, ScanResult
 from dedup_gui.core.pipeline.cluster import UnionFind
 from dedup_gui.core.pipeline.keep import KeepPolicy, default_script, documents_differ, file_mtime, keep_reason, rank_key
+from dedup_gui.core.pipeline.not_duplicates import marked_page_pairs, marked_rows
 
 #: The pair types that make a strong link: the same content (full or content duplicates).
 STRONG_TYPES = (DupType.FULL, DupType.CONTENT)
@@ -102,22 +109,43 @@ class KeepCluster:
 
 
 def _units(
-    result: ScanResult, left: np.ndarray, right: np.ndarray, strong: np.ndarray, policy: KeepPolicy
+    result: ScanResult,
+    left: np.ndarray,
+    right: np.ndarray,
+    strong: np.ndarray,
+    policy: KeepPolicy,
+    marked: Sequence[tuple[int, int]] = (),
 ) -> np.ndarray:
     """Unit id of every page (``np.int64``, shape (pages,)): pages with identical bytes, with
     identical main text, or in one star group of near-copies with a strong pair to its first
     page share a unit; but never two pages of different documents by their paths
     (:func:`~dedup_gui.core.pipeline.keep.documents_differ`), nor two pages of reference folders
-    (each is kept)."""
+    (each is kept), nor the two pages of a pair in ``marked`` (page index pairs the user
+    marked "not a duplicate")."""
     n = len(result.pages)
     uf = UnionFind(n)
     paths = [p.path for p in result.pages]
     site_script = default_script(result.pages)
     reference = [policy.is_reference(p) for p in paths]
     firsts: dict[tuple[str, str], list[int]] = defaultdict(list)  # key -> first page of each unit so far
+    apart: dict[int, set[int]] = defaultdict(set)  # marked page -> the pages marked against it
+    for a, b in marked:
+        apart[a].add(b)
+        apart[b].add(a)
+    holds: dict[int, set[int]] = {p: {p} for p in apart}  # unit root -> its marked pages
 
     def joinable(i: int, j: int) -> bool:
-        return documents_differ(paths[i], paths[j], site_script) is None and not (reference[i] and reference[j])
+        if documents_differ(paths[i], paths[j], site_script) is not None or (reference[i] and reference[j]):
+            return False
+        mine, theirs = holds.get(uf.find(i), ()), holds.get(uf.find(j), set())
+        return not any(apart[p] & theirs for p in mine)
+
+    def union(i: int, j: int) -> None:
+        roots = uf.find(i), uf.find(j)
+        uf.union(i, j)
+        merged = set().union(*(holds.pop(r, set()) for r in roots))
+        if merged:
+            holds[uf.find(i)] = merged
 
     for i, page in enumerate(result.pages):
         for key in (("sha1", page.sha1), ("text", page.text_hash) if page.has_text else None):
@@ -126,7 +154,7 @@ def _units(
             heads = firsts[key]
             j = next((h for h in heads if joinable(i, h) and uf.find(h) != uf.find(i)), None)
             if j is not None:
-                uf.union(i, j)
+                union(i, j)
             elif not any(uf.find(h) == uf.find(i) for h in heads):
                 heads.append(i)
     if result.star_groups:
@@ -136,7 +164,7 @@ def _units(
         to_leader = strong & ((leader[left] == right) | (leader[right] == left))
         for a, b in zip(left[to_leader].tolist(), right[to_leader].tolist()):
             if joinable(a, b):
-                uf.union(a, b)
+                union(a, b)
     return np.fromiter(map(uf.find, range(n)), np.int64, n)
 
 
@@ -195,10 +223,15 @@ def build_keep_clusters(
     columns = pair_columns(result)
     left, right = columns.left.astype(np.int64), columns.right.astype(np.int64)
     code = columns.type_code if result.pairs else np.zeros(0, np.int8)
+    marked = marked_page_pairs(result)
+    if marked and result.pairs:  # never a strong link, even in a result whose types predate the mark
+        code = np.where(marked_rows(result, columns), np.int8(DISTINCT_CODE), code)
     policy = policy or KeepPolicy()
     strong_pair = code <= _STRONG_MAX
-    unit = _units(result, left, right, strong_pair, policy)
+    unit = _units(result, left, right, strong_pair, policy, marked)
     strong, weak = _unit_links(unit, left, right, code, columns.content_similarity if result.pairs else np.zeros(0))
+    ends = [(int(unit[a]), int(unit[b])) for a, b in marked]
+    weak |= {min(u, v) * (int(unit.max()) + 1) + max(u, v) for u, v in ends if u != v}
     members: dict[int, list[int]] = defaultdict(list)
     for page, u in enumerate(unit.tolist()):
         members[u].append(page)

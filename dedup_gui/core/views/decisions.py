@@ -7,7 +7,12 @@ with the new policy (``dataclasses.replace(result, keep_policy=...)``), whose ke
 (:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`) follow it.  Re-classification
 keeps a result's policy, so a choice survives threshold changes; the chosen paths are saved per
 folder, in a small JSON file named by a hash of the folder's resolved path, and applied to every
-later scan of that folder, so a choice survives rescans.
+later scan of that folder, so a choice survives rescans.  The pairs marked "not a duplicate"
+(the ignore list, :mod:`dedup_gui.core.views.ignore_list`) are stored in the same file and
+applied the same way.
+
+File layout (JSON): ``{"version": 2, "folder": ..., "chosen": [path, ...], "not_duplicates":
+[[path, path], ...]}``; a version 1 file (no ``"not_duplicates"``) reads as an empty ignore list.
 """
 
 from __future__ import annotations
@@ -21,12 +26,12 @@ import platformdirs
 
 from dedup_gui.core.atomic import atomic_write_text
 from dedup_gui.core.columns import pair_columns
-from dedup_gui.core.model import KeepPolicy, ScanResult, Thresholds
+from dedup_gui.core.model import KeepPolicy, ScanResult, Thresholds, path_pair
 from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of
 
 #: Version of the per-folder file's layout (the ``"version"`` key).
-DECISIONS_VERSION = 1
+DECISIONS_VERSION = 2
 
 
 def default_decisions_dir() -> Path:
@@ -52,10 +57,13 @@ class FolderDecisions:
             files apart.
         chosen: paths (relative to the folder, ``/`` separators) of the pages chosen to keep,
             sorted (tuple[str, ...]).
+        not_duplicates: the pairs of page paths marked "not a duplicate", each
+            :func:`~dedup_gui.core.model.path_pair`, sorted (tuple[tuple[str, str], ...]).
     """
 
     folder: str
     chosen: tuple[str, ...] = ()
+    not_duplicates: tuple[tuple[str, str], ...] = ()
 
 
 def decisions_path(base: str | Path, folder: str | Path) -> Path:
@@ -92,6 +100,12 @@ def load_decisions(base: str | Path, folder: str | Path) -> tuple[FolderDecision
         chosen = data["chosen"]
         if not isinstance(chosen, list) or not all(isinstance(p, str) for p in chosen):
             raise ValueError("'chosen' is not a list of paths")
+        marked = data.get("not_duplicates", [])  # absent from version 1 files
+        if not isinstance(marked, list) or not all(
+            isinstance(m, list) and len(m) == 2 and all(isinstance(p, str) for p in m) for m in marked
+        ):
+            raise ValueError("'not_duplicates' is not a list of pairs of paths")
+        not_duplicates = tuple(sorted({path_pair(a, b) for a, b in marked}))
     except (ValueError, KeyError, TypeError) as exc:
         aside = path.with_name(path.name + ".unreadable")
         try:
@@ -99,7 +113,7 @@ def load_decisions(base: str | Path, folder: str | Path) -> tuple[FolderDecision
         except OSError:
             aside = path
         return empty, f"The saved keep choices of this folder were unreadable ({exc}); kept as {aside}."
-    return FolderDecisions(resolved, tuple(sorted(set(chosen)))), ""
+    return FolderDecisions(resolved, tuple(sorted(set(chosen))), not_duplicates), ""
 
 
 def save_decisions(base: str | Path, decisions: FolderDecisions) -> Path:
@@ -114,7 +128,12 @@ def save_decisions(base: str | Path, decisions: FolderDecisions) -> Path:
     """
     path = decisions_path(base, decisions.folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"version": DECISIONS_VERSION, "folder": decisions.folder, "chosen": sorted(set(decisions.chosen))}
+    data = {
+        "version": DECISIONS_VERSION,
+        "folder": decisions.folder,
+        "chosen": sorted(set(decisions.chosen)),
+        "not_duplicates": [list(p) for p in sorted({path_pair(a, b) for a, b in decisions.not_duplicates})],
+    }
     return atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -178,13 +197,18 @@ def rekeep(shown: ScanResult, scan: ScanResult, policy: KeepPolicy, thresholds: 
 
 
 def apply_decisions(result: ScanResult, decisions: FolderDecisions) -> ScanResult:
-    """``result`` with the pages chosen in ``decisions`` kept (paths no longer in the folder are
-    harmless: they match no page).
+    """``result`` with the pages chosen in ``decisions`` kept and the pairs of its ignore list
+    marked "not a duplicate" (``DISTINCT``, re-classified under ``result``'s own thresholds);
+    paths no longer in the folder are harmless: they match no page.
 
     Returns:
         A :class:`ScanResult` (``result`` itself when there is nothing to apply).
     """
-    if not decisions.chosen:
+    if not decisions.chosen and not decisions.not_duplicates:
         return result
     chosen = tuple(sorted(set(result.keep_policy.chosen) | set(decisions.chosen)))
-    return replace(result, keep_policy=replace(result.keep_policy, chosen=chosen))
+    new = replace(result, keep_policy=replace(result.keep_policy, chosen=chosen))
+    marked = tuple(sorted(set(result.not_duplicates) | set(decisions.not_duplicates)))
+    if marked != result.not_duplicates:
+        new = reclassify(replace(new, not_duplicates=marked), result.thresholds)
+    return new

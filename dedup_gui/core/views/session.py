@@ -18,6 +18,7 @@ from dedup_gui.core.extraction.extract import EXTRACTORS
 from dedup_gui.core.model import Cluster, DupType, KeepPolicy, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
+from dedup_gui.core.pipeline.not_duplicates import marks_applied
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 
@@ -317,9 +318,20 @@ class Session:
             pair_columns(scan, pair_columns(self.scan_result))
             self.scan_result = scan
 
+    def set_not_duplicates(self, pairs: tuple[tuple[str, str], ...]) -> None:
+        """The user's ignore list changed: the scan's own result takes ``pairs`` as its
+        :attr:`~dedup_gui.core.model.ScanResult.not_duplicates` (so re-classifications apply
+        it; its pair types follow at its next re-classification, :meth:`needs_reclassify`).
+        The result shown follows when its re-typed version is given to :meth:`update`."""
+        if self.scan_result is not None and self.scan_result.not_duplicates != pairs:
+            scan = dataclasses.replace(self.scan_result, not_duplicates=pairs)
+            pair_columns(scan, pair_columns(self.scan_result))  # the same pairs, not yet re-typed
+            self.scan_result = scan
+
     def needs_reclassify(self, result: ScanResult) -> bool:
-        """Whether ``result`` was classified under other thresholds than those in force (bool)."""
-        return result.thresholds != self.thresholds
+        """Whether ``result`` was classified under other thresholds than those in force, or its
+        pair types do not follow its ignore list yet (bool)."""
+        return result.thresholds != self.thresholds or not marks_applied(result)
 
     def pair_cluster(self, index: int) -> int | None:
         """The id of the cluster holding both pages of pair ``index`` of :attr:`result`, or ``None``."""

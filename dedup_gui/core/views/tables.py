@@ -27,6 +27,7 @@ from dedup_gui.core.columns import (
     text_ranks,
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
+from dedup_gui.core.pipeline.not_duplicates import NOT_DUPLICATE_REASON
 from dedup_gui.core.views.keep_columns import PageKeepColumns, closest_text, keep_text, page_keep_columns
 from dedup_gui.core.views.table_state import ERROR, MUTED, NO_VALUE, TableState, format_score
 
@@ -230,8 +231,9 @@ class PagesTable(TableState):
 class PairsTable(TableState):
     """One row per scored pair of a scan; unsorted, in the result's order (most similar first).
 
-    Columns: left, right, type, content similarity, containment, layout similarity, Hamming
-    distance, Jaccard, cluster (shown when both pages are in the same cluster).
+    Columns: left, right, type (``"distinct (marked not a duplicate by you)"`` for a pair of
+    the ignore list), content similarity, containment, layout similarity, Hamming distance,
+    Jaccard, cluster (shown when both pages are in the same cluster).
 
     Sorting and filtering read the result's :class:`~dedup_gui.core.columns.PairColumns` (one
     NumPy array per field, shared with the other views); cells read the :class:`Pair` objects.
@@ -322,8 +324,8 @@ class PairsTable(TableState):
         pair = self._pairs[record]
         if col < 2:
             return self._pages[pair.right if col else pair.left].path
-        if col == 2:
-            return pair.type.label
+        if col == 2:  # a pair the user marked says so (its type is distinct whatever its measures)
+            return f"{pair.type.label} ({NOT_DUPLICATE_REASON})" if pair.not_duplicate else pair.type.label
         if col == 8:
             cluster = self._pair_cluster(pair)
             return "" if cluster == NO_CLUSTER else str(cluster)

@@ -1,7 +1,8 @@
 """Why this type tab: the classification in words, the type table with the pair's cell, page notes.
 
-The sentences are :func:`dedup_gui.core.pipeline.classify.explain` (each measure against its threshold,
-then the verdict); the table is the four-type grid of DESIGN.md with the pair's cell marked.
+The sentences are :func:`dedup_gui.core.pipeline.classify.explain_pair` (each measure against its threshold,
+then the verdict; for a pair the user marked "not a duplicate", that mark); the table is the four-type
+grid of DESIGN.md with the pair's cell marked.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
-from dedup_gui.core.pipeline.classify import classify, explain
+from dedup_gui.core.pipeline.classify import classify, explain_pair
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
 
@@ -102,8 +103,8 @@ class WhyView(QWidget):
             return
         t = thresholds or result.thresholds
         a, b = pair_pages(result, pair)
-        lines = explain(pair.scores, t)
-        self.verdict = classify(pair.scores, t)
+        lines = explain_pair(pair, t)  # a pair the user marked says so before the verdict
+        self.verdict = DupType.DISTINCT if pair.not_duplicate else classify(pair.scores, t)
         self.heading_label.setText(f"Why {a.path} and {b.path} are classified as: {self.verdict.label}")
         self._set_reasons(lines[:-1])
         self.verdict_label.setText(lines[-1])

@@ -58,6 +58,8 @@ _TOP = 0  # internalId of top-level (cluster) rows; pages use their cluster's ro
 _SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 #: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
 KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
+#: The shortcut of "Not a Duplicate" (Decide menu): a pair, or a page against its keep cluster.
+NOT_DUPLICATE_SHORTCUT = "Ctrl+D"
 
 
 class ClustersModel(QAbstractItemModel):
@@ -233,11 +235,13 @@ class ClustersView(QWidget):
         keep_cluster_chosen(int, int): the user selected a keep cluster (its id, -1) or one of
             its pages (keep cluster id, page index).
         keep_instead_requested(int): "Keep This Page Instead" on a page (its index).
+        not_duplicate_requested(int): "Not a Duplicate of Its Keep Cluster" on a page (its index).
     """
 
     cluster_chosen = Signal(int, int)
     keep_cluster_chosen = Signal(int, int)
     keep_instead_requested = Signal(int)
+    not_duplicate_requested = Signal(int)
 
     #: The switch's entries: mode key, label.
     MODES = (("keep", "Keep clusters"), ("groups", "Near-duplicate groups"))
@@ -458,8 +462,9 @@ class ClustersView(QWidget):
 
     def context_menu(self, page: int) -> QMenu:
         """The context menu of page ``page``'s row: "Keep This Page Instead" (``objectName``
-        ``keep-instead``; disabled for the page kept or a page in no keep cluster), then the file
-        actions (:func:`~dedup_gui.gui.file_actions.file_menu`)."""
+        ``keep-instead``; disabled for the page kept or a page in no keep cluster), "Not a
+        Duplicate of Its Keep Cluster" (``not-duplicate``; disabled for a page in no keep
+        cluster), then the file actions (:func:`~dedup_gui.gui.file_actions.file_menu`)."""
         menu = file_menu([self._result.pages[page].abspath] if self._result is not None else [], self)
         first = menu.actions()[0] if menu.actions() else None
         keep = self.keep_model.keep_cluster_of(page)
@@ -469,6 +474,13 @@ class ClustersView(QWidget):
         action.setEnabled(keep is not None and keep.keep != page)
         action.triggered.connect(lambda: self.keep_instead_requested.emit(page))
         menu.insertAction(first, action)
+        ignore = QAction("Not a Duplicate of Its Keep Cluster", menu)
+        ignore.setObjectName("not-duplicate")
+        ignore.setShortcut(QKeySequence(NOT_DUPLICATE_SHORTCUT))
+        ignore.setStatusTip("Mark this page not a duplicate of any other page of its keep cluster")
+        ignore.setEnabled(keep is not None)
+        ignore.triggered.connect(lambda: self.not_duplicate_requested.emit(page))
+        menu.insertAction(first, ignore)
         menu.insertSeparator(first)
         return menu
 
