@@ -155,3 +155,24 @@ def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, win
     # a page in no keep cluster: the status bar says so, nothing changes
     assert not win.keep_page_instead(3)
     assert "d.html is in no keep cluster" in win.statusBar().currentMessage()
+
+
+def test_the_tree_shows_what_tells_a_clusters_pages_apart_and_the_whole_path_as_tooltip(qtbot, tmp_path):
+    # Three copies in one deep folder all read "news.16…ex.html" in a narrow column.
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
+
+    deep = tmp_path / "news.163.com" / "world" / "asia"
+    body = "<p>" + " ".join(f"word{i}" for i in range(200)) + "</p>"
+    for sub in ("a", "b"):
+        (deep / sub).mkdir(parents=True)
+        (deep / sub / "index.html").write_text(f"<html><body>{body}</body></html>", encoding="utf-8")
+    result = scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False))
+    model = KeepClustersModel()
+    model.set_result(result)
+    top = model.index(0, 0)
+    labels = [model.index(r, 0, top).data() for r in range(model.rowCount(top))]
+    assert sorted(labels) == ["…/a/index.html", "…/b/index.html"]
+    tips = {model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for r in range(model.rowCount(top))}
+    assert tips == {"news.163.com/world/asia/a/index.html", "news.163.com/world/asia/b/index.html"}

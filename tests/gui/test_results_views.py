@@ -153,7 +153,8 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     assert top.data() == f"Cluster {cluster.id}"
     assert model.index(top.row(), 1).data() == "2" and model.index(top.row(), 2).data() == "layout"
     assert model.rowCount(top) == 2
-    assert {model.index(r, 0, top).data() for r in range(2)} == set(AUDAX)
+    assert {model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for r in range(2)} == set(AUDAX)  # the whole paths
+    assert {model.index(r, 0, top).data() for r in range(2)} == {"…/spring-audax-2023.html", "…/spring-audax-2024.html"}
     assert model.index(0, 2, top).data() == "layout"
 
     # selecting a pair highlights its cluster
@@ -189,9 +190,12 @@ def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_win
 
     def rows(path_in_cluster):
         top = next(model.index(r, 0) for r in range(model.rowCount())
-                   if path_in_cluster in {model.index(i, 0, model.index(r, 0)).data()
+                   if path_in_cluster in {model.index(i, 0, model.index(r, 0)).data(Qt.ItemDataRole.ToolTipRole)
                                           for i in range(model.rowCount(model.index(r, 0)))})  # fmt: skip
-        pages = {model.index(i, 0, top).data(): model.index(i, 3, top) for i in range(model.rowCount(top))}
+        pages = {
+            model.index(i, 0, top).data(Qt.ItemDataRole.ToolTipRole): model.index(i, 3, top)
+            for i in range(model.rowCount(top))
+        }
         return model.index(top.row(), 3).data(), {path: index.data() for path, index in pages.items()}, pages
 
     cluster, pages, indexes = rows("print/night-ride-safety.html")

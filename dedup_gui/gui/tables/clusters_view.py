@@ -1,16 +1,15 @@
-"""The clusters view: a tree of the keep clusters (the default) or of the near-duplicate groups
-(union-find groups), and their pages; the keep clusters' model is
-:mod:`dedup_gui.gui.tables.keep_clusters_model`.
+"""The clusters view: a tree of the keep clusters (the default; model in :mod:`.keep_clusters_model`)
+or of the near-duplicate groups (union-find groups), and their pages.
 
 Top level: one row per cluster ("Cluster 3", its page count, its duplicate types in short words,
 a colour square of its closest type, how many of its pages to drop); under it, its pages with the
 types of their duplicate pairs and what to do with each.  The summaries come from
-:func:`dedup_gui.core.views.selection.cluster_summaries`.  Page paths are plain data.
+:func:`dedup_gui.core.views.selection.cluster_summaries`.  Page paths are plain data, shown
+without the folders a cluster's pages all share (:mod:`dedup_gui.core.views.paths`).
 
-A cluster joins pages by any chain of duplicate pairs, so it says nothing about what to keep;
-the "Keep" column shows the keep clusters (:mod:`dedup_gui.core.pipeline.keep_clusters`) instead: "keep #2"
-marks the page kept in keep cluster 2, "drop #2 (full)" a page to drop for it, a full duplicate
-of that page; a page in no keep cluster has nothing there.
+A cluster joins pages by any chain of duplicate pairs, so it says nothing about what to keep; the
+"Keep" column shows the keep clusters (:mod:`dedup_gui.core.pipeline.keep_clusters`): "keep #2" marks
+the page kept in keep cluster 2, "drop #2 (full)" a page to drop for it (a full duplicate of it).
 """
 
 from __future__ import annotations
@@ -48,8 +47,10 @@ from dedup_gui.core.pipeline.keep_clusters import (
     link_label,
 )
 from dedup_gui.core.views.colors import TYPE_COLORS
+from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
 from dedup_gui.gui.file_actions import file_menu
+from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -191,13 +192,14 @@ class ClustersModel(QAbstractItemModel):
             if page is None:
                 title, count = summary.title, f"{len(summary.cluster.pages):,}"
                 return (title, count, summary.short_types_text, self.drop_text(summary.cluster.id))[col]
-            if col == 0:
-                return self._result.pages[page].path
+            if col == 0:  # the part of the path that tells the cluster's pages apart
+                paths = tuple(self._result.pages[i].path for i in summary.cluster.pages)
+                return cluster_labels(paths)[index.row()]
             if col == 3:
                 return self.advice(page)[0]
             return types_text(summary.page_types[index.row()], short=True) if col == 2 else ""
-        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col == 3:
-            return self.advice(page)[1] or None
+        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col in (0, 3):
+            return plain_tooltip(self._result.pages[page].path) if col == 0 else self.advice(page)[1] or None
         if role == Qt.ItemDataRole.ToolTipRole and page is None:  # no page-derived text in tooltips
             pages, pairs = len(summary.cluster.pages), summary.pair_count
             drops = self._drops.get(summary.cluster.id, 0)

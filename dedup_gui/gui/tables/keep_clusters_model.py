@@ -22,6 +22,8 @@ from dedup_gui.core.pipeline.keep_clusters import (
     keep_clusters_of,
     link_label,
 )
+from dedup_gui.core.views.paths import cluster_labels
+from dedup_gui.gui.plain import plain_tooltip
 
 _Index = QModelIndex | QPersistentModelIndex
 _TOP = 0  # internalId of top-level rows; pages use their keep cluster's row + 1
@@ -148,8 +150,11 @@ class KeepClustersModel(QAbstractItemModel):
         return None
 
     def _page_text(self, cluster: KeepCluster, page: int, col: int) -> str:
-        if col == 0:
-            return self._result.pages[page].path if self._result is not None else ""
+        if col == 0:  # the part of the path that tells the cluster's pages apart
+            if self._result is None:
+                return ""
+            rows = self.rows_of(cluster)
+            return cluster_labels(tuple(self._result.pages[i].path for i in rows))[rows.index(page)]
         if page == cluster.keep:
             return f"kept ({cluster.reason})" if col == 3 else ""
         if col == 2:
@@ -171,7 +176,9 @@ class KeepClustersModel(QAbstractItemModel):
             return self._page_text(cluster, page, col)
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
             return self._bold
-        if role == Qt.ItemDataRole.ToolTipRole and col != 0:  # no page-derived text in tooltips
+        if role == Qt.ItemDataRole.ToolTipRole and col == 0 and page is not None and self._result is not None:
+            return plain_tooltip(self._result.pages[page].path)  # the whole path, as plain text
+        if role == Qt.ItemDataRole.ToolTipRole and col != 0:  # no other page-derived text in tooltips
             if page is None:
                 return (f"Keep cluster {cluster.id}: keep 1 page, drop {len(cluster.duplicates):,} "
                         f"(decided by: {cluster.reason})")  # fmt: skip
