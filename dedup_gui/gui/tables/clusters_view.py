@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
@@ -52,9 +51,10 @@ from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, ty
 from dedup_gui.gui.file_actions import file_menu
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
+from dedup_gui.gui.tables.tree_model import TOP as _TOP
+from dedup_gui.gui.tables.tree_model import GroupTreeModel
 
 _Index = QModelIndex | QPersistentModelIndex
-_TOP = 0  # internalId of top-level (cluster) rows; pages use their cluster's row + 1
 #: Short words for a dropped page's link to its kept page in the "Keep" column.
 _SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 #: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
@@ -63,7 +63,7 @@ KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
 NOT_DUPLICATE_SHORTCUT = "Ctrl+D"
 
 
-class ClustersModel(QAbstractItemModel):
+class ClustersModel(GroupTreeModel):
     """Two-level model: clusters, then each cluster's pages.
 
     Columns: "Cluster / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
@@ -145,41 +145,13 @@ class ClustersModel(QAbstractItemModel):
 
     # --- QAbstractItemModel -------------------------------------------------------------------
 
-    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """The index of ``row``/``column`` under ``parent``."""
-        if column < 0 or column >= len(self.COLUMNS) or row < 0:
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, _TOP) if row < len(self._summaries) else QModelIndex()
-        if parent.internalId() != _TOP:
-            return QModelIndex()  # pages have no children
-        if row >= len(self._summaries[parent.row()].cluster.pages):
-            return QModelIndex()
-        return self.createIndex(row, column, parent.row() + 1)
+    def group_count(self) -> int:
+        """Number of top-level rows (int)."""
+        return len(self._summaries)
 
-    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """The cluster row of a page row; invalid for cluster rows."""
-        if not index.isValid() or index.internalId() == _TOP:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _TOP)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
-        """Clusters at the top, pages under a cluster, nothing under a page (int)."""
-        if not parent.isValid():
-            return len(self._summaries)
-        if parent.internalId() != _TOP or parent.column() != 0:
-            return 0
-        return len(self._summaries[parent.row()].cluster.pages)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
-        """Four columns (int)."""
-        return len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles."""
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+    def member_count(self, group_row: int) -> int:
+        """Number of page rows under top-level row ``group_row`` (int)."""
+        return len(self._summaries[group_row].cluster.pages)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Text of cluster and page rows, a colour square for clusters, right-aligned counts."""

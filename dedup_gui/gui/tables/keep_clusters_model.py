@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
 from dedup_gui.core.model import ScanResult
@@ -24,14 +24,15 @@ from dedup_gui.core.pipeline.keep_clusters import (
 )
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.gui.plain import plain_tooltip
+from dedup_gui.gui.tables.tree_model import TOP as _TOP
+from dedup_gui.gui.tables.tree_model import GroupTreeModel
 
 _Index = QModelIndex | QPersistentModelIndex
-_TOP = 0  # internalId of top-level rows; pages use their keep cluster's row + 1
 #: Short words for a dropped page's link to its kept page.
 _SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 
 
-class KeepClustersModel(QAbstractItemModel):
+class KeepClustersModel(GroupTreeModel):
     """Two-level model: keep clusters, then each one's pages, the kept page first.
 
     Columns: "Keep cluster / page", "Pages" (a keep cluster's page count), "Link" (how a dropped
@@ -113,41 +114,13 @@ class KeepClustersModel(QAbstractItemModel):
 
     # --- QAbstractItemModel -------------------------------------------------------------------
 
-    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """The index of ``row``/``column`` under ``parent``."""
-        if column < 0 or column >= len(self.COLUMNS) or row < 0:
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, _TOP) if row < len(self._clusters) else QModelIndex()
-        if parent.internalId() != _TOP:
-            return QModelIndex()
-        if row >= len(self._clusters[parent.row()].pages):
-            return QModelIndex()
-        return self.createIndex(row, column, parent.row() + 1)
+    def group_count(self) -> int:
+        """Number of top-level rows (int)."""
+        return len(self._clusters)
 
-    def parent(self, index: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        """The keep cluster row of a page row; invalid for keep cluster rows."""
-        if not index.isValid() or index.internalId() == _TOP:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _TOP)
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
-        """Keep clusters at the top, pages under one, nothing under a page (int)."""
-        if not parent.isValid():
-            return len(self._clusters)
-        if parent.internalId() != _TOP or parent.column() != 0:
-            return 0
-        return len(self._clusters[parent.row()].pages)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802 (Qt API)
-        """Four columns (int)."""
-        return len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles."""
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        return None
+    def member_count(self, group_row: int) -> int:
+        """Number of page rows under top-level row ``group_row`` (int)."""
+        return len(self._clusters[group_row].pages)
 
     def _page_text(self, cluster: KeepCluster, page: int, col: int) -> str:
         if col == 0:  # the part of the path that tells the cluster's pages apart
