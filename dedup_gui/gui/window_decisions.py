@@ -1,5 +1,6 @@
 """The main window's keep decisions: "Keep This Page Instead" from the cluster tree, the pages
-table or the keyboard, the keep clusters chosen in the tree, and the choices stored per folder.
+table or the keyboard, the keep rule of the Re-prioritize dialog, the keep clusters chosen in
+the tree, and the choices stored per folder.
 
 A mixin of :class:`~dedup_gui.gui.main_window.MainWindow`.  The logic is in
 :mod:`dedup_gui.core.views.decisions` (no Qt): a choice gives a new keep policy; the window
@@ -12,9 +13,10 @@ from __future__ import annotations
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from dedup_gui.core.model import ScanResult
+from dedup_gui.core.model import KeepPolicy, ScanResult
 from dedup_gui.core.views.decisions import (
     FolderDecisions,
+    decisions_of,
     keep_cluster_of_page,
     load_decisions,
     policy_keeping,
@@ -22,7 +24,11 @@ from dedup_gui.core.views.decisions import (
     save_decisions,
 )
 from dedup_gui.core.views.session import keep_cluster_choice
+from dedup_gui.gui.reprioritize_dialog import ReprioritizeDialog
 from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT
+
+#: The shortcut of Decide > Re-prioritize….
+REPRIORITIZE_SHORTCUT = "Ctrl+Shift+R"
 
 
 class KeepDecisions:
@@ -46,13 +52,13 @@ class KeepDecisions:
         return decisions
 
     def _save_folder_decisions(self) -> None:
-        """Save the folder's keep choices and ignore list (the scan's own result's) beside the
-        settings; a failure is said in the status bar."""
+        """Save the folder's keep choices, keep rule and ignore list (the scan's own result's)
+        beside the settings; a failure is said in the status bar."""
         base, scan = self.app_settings.decisions_dir(), self.scan_result
         if base is None or self.folder is None or scan is None:
             return
         try:
-            save_decisions(base, FolderDecisions(self.folder, scan.keep_policy.chosen, scan.not_duplicates))
+            save_decisions(base, decisions_of(self.folder, scan))
         except OSError as exc:
             self.statusBar().showMessage(f"The decision could not be saved for later scans: {exc}", 15000)
 
@@ -104,6 +110,46 @@ class KeepDecisions:
         self._kept_page_pending = page
         self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
         self.statusBar().showMessage(f"Keeping {result.pages[page].path} (your choice, saved for rescans)", 8000)
+        return True
+
+    # --- re-prioritize -------------------------------------------------------------------------
+
+    def open_reprioritize(self) -> bool:
+        """Decide > Re-prioritize…: open the dialog (window-modal, as
+        :attr:`reprioritize_dialog`) on the keep rule in force; OK applies its rule
+        (:meth:`apply_keep_rule`).
+
+        Returns:
+            ``False`` (with a status line) when there is no result to apply it to.
+        """
+        scan = self.scan_result
+        if scan is None or self.folder is None or self.is_scanning():
+            self.statusBar().showMessage("Scan a folder first: the keep rule applies to its keep clusters", 8000)
+            return False
+        dialog = ReprioritizeDialog(scan.keep_policy, self.folder, self)
+        dialog.accepted.connect(lambda: self.apply_keep_rule(dialog.policy()))
+        dialog.finished.connect(dialog.deleteLater)
+        self.reprioritize_dialog = dialog
+        dialog.open()
+        return True
+
+    def apply_keep_rule(self, policy: KeepPolicy) -> bool:
+        """Follow keep policy ``policy`` (its criteria order, pattern and reference folders; the
+        chosen pages as they are): only the keep stage runs again, in the background
+        (:func:`~dedup_gui.core.views.decisions.rekeep`; :attr:`results_changed` follows), and
+        the rule is saved for later scans of the folder.
+
+        Returns:
+            ``False`` when there is no result; else ``True``.
+        """
+        result, scan = self.result, self.scan_result
+        if result is None or scan is None or self.is_scanning():
+            return False
+        policy = KeepPolicy(policy.order, policy.pattern, policy.reference_folders, scan.keep_policy.chosen)
+        self.session.set_keep_policy(policy)
+        self._save_folder_decisions()
+        self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
+        self.statusBar().showMessage(f"Keep rule: {', '.join(policy.order)} (saved for rescans)", 8000)
         return True
 
     def _after_keep_choice(self, result: ScanResult) -> None:

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from dedup_gui.core.extraction.extract import EXTRACTORS
 from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT, NOT_DUPLICATE_SHORTCUT
+from dedup_gui.gui.window_decisions import REPRIORITIZE_SHORTCUT
 
 #: The window these functions fill: a ``QMainWindow`` with the main window's slots and settings
 #: (typed loosely so this module does not import :mod:`dedup_gui.gui.main_window`, which imports it).
@@ -113,6 +114,10 @@ def build_menus(window: MainWindow) -> None:
     w.ignore_list_action = _action(w, "&Ignore List…", w.open_ignore_list, None,
                                    "The pairs marked not a duplicate: remove, export or import them as CSV")  # fmt: skip
     decide.addAction(w.ignore_list_action)
+    w.reprioritize_action = _action(w, "&Re-prioritize…", w.open_reprioritize, REPRIORITIZE_SHORTCUT,
+                                    "Order the criteria that choose the page to keep, a preferred pattern and "
+                                    "reference folders (applied at once, remembered for rescans)")  # fmt: skip
+    decide.addAction(w.reprioritize_action)
     decide.addSeparator()
     cluster_modes = QActionGroup(w)
     w.cluster_mode_actions = {}

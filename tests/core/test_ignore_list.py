@@ -152,10 +152,11 @@ def test_the_ignore_list_is_stored_with_the_keep_choices_and_old_files_still_rea
     marks = (("b.html", "a.html"), ("c.html", "a.html"), ("a.html", "b.html"))
     written = save_decisions(base, FolderDecisions(resolved, ("a.html",), marks))  # type: ignore[arg-type]
     assert json.loads(written.read_text()) == {
-        "version": 2,
+        "version": 3,
         "folder": resolved,
         "chosen": ["a.html"],
         "not_duplicates": [["a.html", "b.html"], ["a.html", "c.html"]],
+        "keep_rule": None,
     }
     assert load_decisions(base, site) == (
         FolderDecisions(resolved, ("a.html",), (("a.html", "b.html"), ("a.html", "c.html"))),

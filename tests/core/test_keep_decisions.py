@@ -111,10 +111,11 @@ def test_decisions_are_stored_per_folder_by_a_hash_of_its_resolved_path(tmp_path
     written = save_decisions(base, FolderDecisions(resolved, ("b.html", "a.html", "b.html")))
     assert written == decisions_path(base, site) == base / f"{folder_key(site)}.json"
     assert json.loads(written.read_text()) == {
-        "version": 2,
+        "version": 3,
         "folder": resolved,
         "chosen": ["a.html", "b.html"],
         "not_duplicates": [],
+        "keep_rule": None,  # the default rule
     }
     assert load_decisions(base, str(site) + "/sub/..") == (FolderDecisions(resolved, ("a.html", "b.html")), "")
     assert sorted(p.name for p in site.rglob("*")) == before  # the scanned folder is never written

@@ -11,8 +11,14 @@ later scan of that folder, so a choice survives rescans.  The pairs marked "not 
 (the ignore list, :mod:`dedup_gui.core.views.ignore_list`) are stored in the same file and
 applied the same way.
 
-File layout (JSON): ``{"version": 2, "folder": ..., "chosen": [path, ...], "not_duplicates":
-[[path, path], ...]}``; a version 1 file (no ``"not_duplicates"``) reads as an empty ignore list.
+The keep rule the user arranged in the Re-prioritize dialog (:mod:`dedup_gui.core.views.reprioritize`:
+the criteria order, the pattern, the reference folders) is stored there too and applied the same
+way, so it survives rescans.
+
+File layout (JSON): ``{"version": 3, "folder": ..., "chosen": [path, ...], "not_duplicates":
+[[path, path], ...], "keep_rule": null | {"order": [criterion, ...], "pattern": str,
+"reference_folders": [folder, ...]}}``; a version 1 file (no ``"not_duplicates"``) reads as an
+empty ignore list, a version 1 or 2 file (no ``"keep_rule"``) as the default rule.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of
 
 #: Version of the per-folder file's layout (the ``"version"`` key).
-DECISIONS_VERSION = 2
+DECISIONS_VERSION = 3
 
 
 def default_decisions_dir() -> Path:
@@ -59,11 +65,51 @@ class FolderDecisions:
             sorted (tuple[str, ...]).
         not_duplicates: the pairs of page paths marked "not a duplicate", each
             :func:`~dedup_gui.core.model.path_pair`, sorted (tuple[tuple[str, str], ...]).
+        keep_rule: the keep rule the user arranged (Re-prioritize): a
+            :class:`~dedup_gui.core.model.KeepPolicy` whose ``order``, ``pattern`` and
+            ``reference_folders`` count (its ``chosen`` is ignored: see :attr:`chosen`), or
+            ``None`` for the default rule.
     """
 
     folder: str
     chosen: tuple[str, ...] = ()
     not_duplicates: tuple[tuple[str, str], ...] = ()
+    keep_rule: KeepPolicy | None = None
+
+
+def _rule_of(policy: KeepPolicy) -> KeepPolicy | None:
+    """The part of ``policy`` stored as the folder's keep rule (no chosen pages), or ``None``
+    when it is the default rule."""
+    rule = replace(policy, chosen=())
+    return None if rule == KeepPolicy() else rule
+
+
+def decisions_of(folder: str | Path, result: ScanResult) -> FolderDecisions:
+    """Everything the user decided for ``folder``, as ``result`` holds it: its keep policy's
+    chosen pages and rule, and its ignore list (:class:`FolderDecisions`)."""
+    resolved = str(Path(folder).expanduser().resolve())
+    policy = result.keep_policy
+    return FolderDecisions(resolved, policy.chosen, result.not_duplicates, _rule_of(policy))
+
+
+def _read_rule(data: object) -> KeepPolicy | None:
+    """A stored ``"keep_rule"`` value as a policy (``None`` for null).
+
+    Raises:
+        ValueError: it is not a keep rule (unknown criteria, wrong types).
+    """
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError("'keep_rule' is not an object")
+    order, pattern, folders = data.get("order"), data.get("pattern", ""), data.get("reference_folders", [])
+    if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
+        raise ValueError("'keep_rule.order' is not a list of criteria")
+    if not isinstance(pattern, str):
+        raise ValueError("'keep_rule.pattern' is not text")
+    if not isinstance(folders, list) or not all(isinstance(f, str) for f in folders):
+        raise ValueError("'keep_rule.reference_folders' is not a list of folders")
+    return KeepPolicy(order=tuple(order), pattern=pattern, reference_folders=tuple(folders))
 
 
 def decisions_path(base: str | Path, folder: str | Path) -> Path:
@@ -106,6 +152,7 @@ def load_decisions(base: str | Path, folder: str | Path) -> tuple[FolderDecision
         ):
             raise ValueError("'not_duplicates' is not a list of pairs of paths")
         not_duplicates = tuple(sorted({path_pair(a, b) for a, b in marked}))
+        rule = _read_rule(data.get("keep_rule"))  # absent from version 1 and 2 files
     except (ValueError, KeyError, TypeError) as exc:
         aside = path.with_name(path.name + ".unreadable")
         try:
@@ -113,7 +160,7 @@ def load_decisions(base: str | Path, folder: str | Path) -> tuple[FolderDecision
         except OSError:
             aside = path
         return empty, f"The saved keep choices of this folder were unreadable ({exc}); kept as {aside}."
-    return FolderDecisions(resolved, tuple(sorted(set(chosen))), not_duplicates), ""
+    return FolderDecisions(resolved, tuple(sorted(set(chosen))), not_duplicates, rule), ""
 
 
 def save_decisions(base: str | Path, decisions: FolderDecisions) -> Path:
@@ -133,7 +180,15 @@ def save_decisions(base: str | Path, decisions: FolderDecisions) -> Path:
         "folder": decisions.folder,
         "chosen": sorted(set(decisions.chosen)),
         "not_duplicates": [list(p) for p in sorted({path_pair(a, b) for a, b in decisions.not_duplicates})],
+        "keep_rule": None,
     }
+    rule = decisions.keep_rule
+    if rule is not None and _rule_of(rule) is not None:
+        data["keep_rule"] = {
+            "order": list(rule.order),
+            "pattern": rule.pattern,
+            "reference_folders": list(rule.reference_folders),
+        }
     return atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -197,17 +252,19 @@ def rekeep(shown: ScanResult, scan: ScanResult, policy: KeepPolicy, thresholds: 
 
 
 def apply_decisions(result: ScanResult, decisions: FolderDecisions) -> ScanResult:
-    """``result`` with the pages chosen in ``decisions`` kept and the pairs of its ignore list
-    marked "not a duplicate" (``DISTINCT``, re-classified under ``result``'s own thresholds);
-    paths no longer in the folder are harmless: they match no page.
+    """``result`` with the keep rule of ``decisions`` (when one is stored), the pages chosen
+    in it kept and the pairs of its ignore list marked "not a duplicate" (``DISTINCT``,
+    re-classified under ``result``'s own thresholds); paths no longer in the folder are
+    harmless: they match no page.
 
     Returns:
         A :class:`ScanResult` (``result`` itself when there is nothing to apply).
     """
-    if not decisions.chosen and not decisions.not_duplicates:
+    if not decisions.chosen and not decisions.not_duplicates and decisions.keep_rule is None:
         return result
+    base = result.keep_policy if decisions.keep_rule is None else decisions.keep_rule
     chosen = tuple(sorted(set(result.keep_policy.chosen) | set(decisions.chosen)))
-    new = replace(result, keep_policy=replace(result.keep_policy, chosen=chosen))
+    new = replace(result, keep_policy=replace(base, chosen=chosen))
     marked = tuple(sorted(set(result.not_duplicates) | set(decisions.not_duplicates)))
     if marked != result.not_duplicates:
         new = reclassify(replace(new, not_duplicates=marked), result.thresholds)
