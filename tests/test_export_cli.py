@@ -15,8 +15,8 @@ def test_scan_writes_a_pdf_and_the_two_extra_csvs(tmp_path):
     assert len(rows) == 24 and rows[0]["path"] == "elsewhere/vale-gazette-cafes.html"
     keep_rows = list(csv.reader(keep.open(encoding="utf-8")))
     # one page to drop in each of 4 keep clusters: the layout and the partial pair are no advice
-    assert keep_rows[0] == ["duplicate", "keep"] and len(keep_rows) == 5
-    assert ["print/night-ride-safety.html", "site/articles/night-ride-safety.html"] in keep_rows
+    assert keep_rows[0][:2] == ["duplicate", "keep"] and len(keep_rows) == 5
+    assert ["print/night-ride-safety.html", "site/articles/night-ride-safety.html"] in [row[:2] for row in keep_rows]
     for out in (pdf, pages, keep):
         assert f"wrote {out}" in proc.stdout
     assert "keep rule: A keep cluster is a page to keep and the pages to drop for it" in proc.stdout

@@ -173,7 +173,7 @@ def test_the_command_line_takes_the_keep_rule(tmp_path, samples_dir):
     out = tmp_path / "keep.csv"
     proc = run("scan", str(samples_dir), "--keep-csv", str(out), "--reference-folder", "print", "-q")
     assert proc.returncode == 0, proc.stderr
-    rows = out.read_text(encoding="utf-8").splitlines()
+    rows = [",".join(line.split(",")[:2]) for line in out.read_text(encoding="utf-8").splitlines()]
     # the print copy is kept: its folder is a reference folder (by default the site's page is kept)
     assert "site/articles/night-ride-safety.html,print/night-ride-safety.html" in rows
     bad = run("scan", str(samples_dir), "--keep-csv", str(out), "--keep-order", "version,newest")

@@ -115,18 +115,24 @@ def test_pages_csv_lists_every_file_with_its_verdict(sample_scan):
 def test_keep_csv_follows_the_stated_rule(sample_scan):
     text = render(build_report(sample_scan, mtime=same_time, excerpt_limit=0), "keep-csv")
     rows = sorted(list(csv.reader(io.StringIO(text)))[1:])
-    assert text.startswith("duplicate,keep\n")
+    assert text.startswith("duplicate,keep,type,similarity,reason,canonical_status,canonical_note\n")
+    no_canonical = ["bad", "states no canonical address"]
     assert rows == sorted(
         [
             # no address, same text, same age: the first path
-            ["site/articles/river-trail.html", "mirror/larkmoor-wheelers.example.org/articles/river-trail.html"],
+            ["site/articles/river-trail.html", "mirror/larkmoor-wheelers.example.org/articles/river-trail.html",
+             "identical bytes", "1.0000", "first path", *no_canonical],
             # only the site copy states its address (og:url)
-            ["print/night-ride-safety.html", "site/articles/night-ride-safety.html"],
-            # both state it; the file whose path matches the address's path wins
-            ["site/archive/winter-maintenance.html", "site/articles/winter-maintenance.html"],
-            ["zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html"],
+            ["print/night-ride-safety.html", "site/articles/night-ride-safety.html", "content duplicate", "0.9853",
+             "canonical URL", *no_canonical],
+            # both state it; the file whose path matches the address's path wins; the archive copy
+            # states the kept page's address: a "good" duplicate, already handled by its canonical
+            ["site/archive/winter-maintenance.html", "site/articles/winter-maintenance.html", "identical main text",
+             "1.0000", "canonical URL", "good", "points to the kept page"],
+            ["zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html", "full duplicate", "0.9911",
+             "longest main content", *no_canonical],
         ]
-    )
+    )  # fmt: skip
     # The partial pair (a newspaper's article quoting the club's café list) and the layout pair
     # (two years of the audax page) share part of their text only: dropping either page would
     # lose text, so neither is keep advice, though both are near-duplicate groups.
@@ -136,7 +142,11 @@ def test_keep_csv_follows_the_stated_rule(sample_scan):
 def test_keep_csv_of_a_subset_lists_only_its_clusters(sample_scan):
     content = _pair(sample_scan, CONTENT_PAIR)
     text = render(build_report(sample_scan, [content], mtime=same_time, excerpt_limit=0), "keep-csv")
-    assert text == "duplicate,keep\nprint/night-ride-safety.html,site/articles/night-ride-safety.html\n"
+    assert text == (
+        "duplicate,keep,type,similarity,reason,canonical_status,canonical_note\n"
+        "print/night-ride-safety.html,site/articles/night-ride-safety.html,content duplicate,0.9853,canonical URL,"
+        "bad,states no canonical address\n"
+    )
 
 
 # ---- keep rule -----------------------------------------------------------------------------------
@@ -223,7 +233,9 @@ def test_json_validates_against_the_schema(sample_scan, tmp_path):
     keep = next(k for k in data["keep_clusters"] if k["id"] == pair["keep_cluster"])
     assert keep == {
         "id": pair["keep_cluster"], "group": cluster["id"], "keep": "site/articles/night-ride-safety.html",
-        "keep_reason": "canonical URL", "duplicates": [{"path": "print/night-ride-safety.html", "link": "content"}],
+        "keep_reason": "canonical URL",
+        "duplicates": [{"path": "print/night-ride-safety.html", "link": "content", "similarity": pair["content_similarity"],
+                        "canonical_status": "bad", "canonical_note": "states no canonical address"}],
     }  # fmt: skip
     files = {f["path"]: f for f in data["files"]}
     assert files["print/night-ride-safety.html"]["keep_cluster"] == keep["id"]
@@ -417,7 +429,7 @@ def test_format_is_picked_by_suffix_or_given():
     ("json", "r.json", "{"),
     ("csv", "r.csv", "left,right,type,content_similarity,content_containment,layout_similarity,hamming_distance,jaccard,cluster,contained_side"),
     ("pages-csv", "pages.csv", ",".join(PAGE_COLUMNS)),
-    ("keep-csv", "keep.csv", "duplicate,keep"),
+    ("keep-csv", "keep.csv", "duplicate,keep,type,similarity,reason,canonical_status,canonical_note"),
 ])  # fmt: skip
 def test_export_writes_each_core_format(sample_scan, tmp_path, fmt, name, first_line):
     out = export(sample_scan, tmp_path / name, fmt)
@@ -654,8 +666,10 @@ def test_every_csv_cell_a_spreadsheet_would_run_is_neutralised(tmp_path):
     assert pages["'@style.css"]["status"] == "skipped"
 
     keep = list(csv.reader(io.StringIO(render(report, "keep-csv"))))
-    assert keep[0] == ["duplicate", "keep"]
-    assert sorted(keep[1:]) == sorted([cell, kept] for cell in FORMULA_NAMES.values() if cell != kept)
+    assert keep[0][:2] == ["duplicate", "keep"]
+    assert sorted(row[:2] for row in keep[1:]) == sorted(
+        [cell, kept] for cell in FORMULA_NAMES.values() if cell != kept
+    )
 
     # The JSON is for tools: the exact names.
     data = json.loads(render(report, "json"))

@@ -29,10 +29,10 @@ def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
     model = PagesModel()
     model.set_result(result)
     assert model.rowCount() == 7
-    assert model.columnCount() == 11
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(11)] == [
+    assert model.columnCount() == 12
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(12)] == [
         "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status", "Near\nduplicates",
-        "Closest match", "Keep"]  # fmt: skip
+        "Closest match", "Keep", "Canonical"]  # fmt: skip
     assert column(model, 0)[-2:] == ["broken.html", "huge.html"]
     alpha = [model.data(model.index(0, c)) for c in range(11)]
     # the fixture's pages all have the same bytes (sha1 0...0): one keep cluster, delta (which

@@ -264,13 +264,25 @@ def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
     """True when the page's file path, or one of its other addresses ``also_at`` (through
     symbolic links, :attr:`ScanResult.also_at`), ends with its URL's path (``/a/b.html`` ~
     ``site/a/b.html``; ``/a/`` ~ ``a/index.html``)."""
-    if not page.url:
+    return bool(page.url) and url_matches_path(page.url or "", (page.path, *also_at))
+
+
+def url_matches_path(url: str, paths: Sequence[str]) -> bool:
+    """Whether one of ``paths`` (page paths relative to the scanned folder) ends with the path
+    of ``url`` (``/a/b.html`` ~ ``site/a/b.html``; ``/a/`` ~ ``a/index.html``; ``/`` ~ any
+    ``index.*``) (bool; ``False`` for an empty or malformed address).
+
+    Example:
+        >>> url_matches_path("https://example.org/docs/a/", ["mirror/docs/a/index.html"])
+        True
+    """
+    if not url:
         return False
     try:
-        url_path = urlsplit(page.url).path.strip("/")
+        url_path = urlsplit(url).path.strip("/")
     except ValueError:  # a malformed address matches no path
         return False
-    for path in (page.path, *also_at):
+    for path in paths:
         if not url_path:
             if path.rsplit("/", 1)[-1].startswith("index."):
                 return True

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dedup_gui.core.model import DupType, Pair, ScanResult
-from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.pipeline.canonical import BAD, NONE, canonical_status
+from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, link_label
 from dedup_gui.core.reports.model import Report
 
 #: The columns of the pairs table (the PREDICTIONS.csv columns, then the pair's group and the
@@ -43,8 +44,11 @@ PAGE_COLUMNS = [
     "cluster",
     "keep",
 ]
-#: The columns of the keep plan (the keep CSV has the first two).
-KEEP_PLAN_COLUMNS = ["duplicate", "keep", "link", "reason"]
+#: The columns of the keep plan (the keep CSV has them all; tools read its first two by name):
+#: the page to drop, the page to keep, how the first duplicates the second, their content
+#: similarity, why that page is kept, and whether the dropped page's canonical already points
+#: to the kept one (:func:`keep_canonical`), with a note.
+KEEP_PLAN_COLUMNS = ["duplicate", "keep", "type", "similarity", "reason", "canonical_status", "canonical_note"]
 
 Cell = str | int | float | None
 
@@ -107,15 +111,46 @@ def page_rows(report: Report) -> list[list[Cell]]:
     return rows
 
 
+def keep_canonical(result: ScanResult, page: int, kept: int) -> tuple[str, str]:
+    """The keep plan's canonical columns for dropped page ``page`` and its kept page ``kept``
+    (indices into ``result.pages``): ``("good", note)`` when the page's stated canonical points
+    to the kept page (the duplicate is handled by it), ``("bad", note)`` when it points elsewhere
+    or is missing, ``("malformed", note)`` when it is no valid address and was ignored
+    (:func:`~dedup_gui.core.pipeline.canonical.canonical_status`) (tuple[str, str])."""
+    found = canonical_status(result, page, kept)
+    note = found.note if not found.url or found.status != BAD else f"{found.note}: {found.url}"
+    return (BAD if found.status == NONE else found.status), note
+
+
+def _pair_similarities(result: ScanResult, pages: set[int]) -> dict[tuple[int, int], float]:
+    """Content similarity of every measured pair between two of ``pages``, by (smaller index,
+    larger index)."""
+    found: dict[tuple[int, int], float] = {}
+    for pair in result.pairs:
+        if pair.left in pages and pair.right in pages:
+            found[(min(pair.left, pair.right), max(pair.left, pair.right))] = pair.scores.content_similarity
+    return found
+
+
 def keep_plan_rows(report: Report) -> list[list[Cell]]:
     """One row per page to drop (:data:`KEEP_PLAN_COLUMNS`): the page, the page to keep, how the
-    first duplicates the second (``full duplicate``, ``identical bytes``...) and why that one
-    is kept; keep clusters largest first, then by path."""
+    first duplicates the second (``full duplicate``, ``identical bytes``...), the content
+    similarity of their pair (1.0 for identical bytes or main text that were not measured as
+    a pair; empty for a near-copy never measured against the kept page), why that one is kept,
+    and the dropped page's canonical status and its note (:func:`keep_canonical`); keep
+    clusters largest first, then by path."""
+    r = report.result
+    members = {i for entry in report.keep_clusters for i in entry.cluster.pages}
+    similarity = _pair_similarities(r, members)
     rows: list[list[Cell]] = []
     for entry in report.keep_clusters:
-        rows.extend(
-            [page.path, entry.keep.path, link_label(link), entry.cluster.reason] for page, link in entry.duplicates
-        )
+        cluster = entry.cluster
+        for page, link in zip(cluster.duplicates, cluster.links, strict=True):
+            measured = similarity.get((min(page, cluster.keep), max(page, cluster.keep)))
+            if measured is None and link in (IDENTICAL_BYTES, IDENTICAL_TEXT):
+                measured = 1.0
+            status, note = keep_canonical(r, page, cluster.keep)
+            rows.append([r.pages[page].path, entry.keep.path, link_label(link), measured, cluster.reason, status, note])
     return rows
 
 

@@ -7,8 +7,8 @@ since it draws with Qt, and :func:`dedup_gui.export.export` writes every format)
   ``cluster`` (its near-duplicate group; DESIGN.md);
 * ``pages-csv``: one row per file with its verdict, near-duplicate group and the page its keep
   cluster keeps;
-* ``keep-csv``: ``duplicate,keep``, one row per page to drop, with the page of its keep cluster
-  to keep (:mod:`dedup_gui.core.pipeline.keep_clusters`, :data:`dedup_gui.core.pipeline.keep.KEEP_RULE`);
+* ``keep-csv``: the keep plan (``duplicate,keep,type,similarity,reason,canonical_status,
+  canonical_note``), one row per page to drop, with the page of its keep cluster to keep (:mod:`dedup_gui.core.pipeline.keep_clusters`, :data:`dedup_gui.core.pipeline.keep.KEEP_RULE`);
 * ``json``: everything, following ``resources/report.schema.json``;
 * ``html``: the self-contained report (:mod:`dedup_gui.core.reports.html`);
 * ``xlsx``: a workbook with Summary, Pairs, Pages, Clusters and Keep plan sheets
@@ -36,7 +36,15 @@ from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
 from dedup_gui.core.reports.model import EXCERPT_LIMIT, Report, build_report, scan_summary
-from dedup_gui.core.reports.tables import PAGE_COLUMNS, PAIR_COLUMNS, csv_cell, keep_plan_rows, page_rows, pair_rows
+from dedup_gui.core.reports.tables import (
+    KEEP_PLAN_COLUMNS,
+    PAGE_COLUMNS,
+    PAIR_COLUMNS,
+    csv_cell,
+    keep_plan_rows,
+    page_rows,
+    pair_rows,
+)
 from dedup_gui.core.reports.xlsx import xlsx_bytes
 from dedup_gui.core.safe_text import csv_text, terminal_text
 
@@ -76,7 +84,7 @@ PREDICTION_COLUMNS = [
 ]
 #: Columns of the pages CSV.
 #: Columns of the keep CSV.
-KEEP_COLUMNS = ["duplicate", "keep"]
+KEEP_COLUMNS = KEEP_PLAN_COLUMNS
 #: Output suffixes and the format each one picks.
 SUFFIX_FORMATS = {".csv": "csv", ".json": "json", ".html": "html", ".htm": "html", ".pdf": "pdf", ".xlsx": "xlsx"}
 #: Suffixes :func:`write_result` accepts (kept for callers of the first version).
@@ -168,9 +176,11 @@ def pages_csv(report: Report) -> str:
 
 
 def keep_csv(report: Report) -> str:
-    """CSV text ``duplicate,keep``: for each shown keep cluster, one row per page to drop, with
-    the page to keep.  Every page to drop is a full or content duplicate of its kept page
-    (:mod:`dedup_gui.core.pipeline.keep_clusters`), kept by :data:`dedup_gui.core.pipeline.keep.KEEP_RULE`.
+    """CSV text of the keep plan, ``duplicate,keep,type,similarity,reason,canonical_status,
+    canonical_note`` (:data:`~dedup_gui.core.reports.tables.KEEP_PLAN_COLUMNS`; tools read the
+    first two by name): for each shown keep cluster, one row per page to drop, with the page to
+    keep.  Every page to drop is a full or content duplicate of its kept page
+    (:mod:`dedup_gui.core.pipeline.keep_clusters`), kept by the result's keep rule.
 
     Args:
         report: from :func:`dedup_gui.core.reports.model.build_report`; its keep clusters are
@@ -179,7 +189,7 @@ def keep_csv(report: Report) -> str:
     Returns:
         The CSV text (str), rows in keep cluster order (largest first), then duplicate path order.
     """
-    return csv_text(KEEP_COLUMNS, ([csv_cell(c) for c in row[:2]] for row in keep_plan_rows(report)))
+    return csv_text(KEEP_COLUMNS, ([csv_cell(c) for c in row] for row in keep_plan_rows(report)))
 
 
 def summary_dict(result: ScanResult) -> dict:
@@ -266,9 +276,18 @@ def _report_dict(report: Report) -> dict:
             "group": e.cluster.group,
             "keep": e.keep.path,
             "keep_reason": e.cluster.reason,
-            "duplicates": [{"path": page.path, "link": link} for page, link in e.duplicates],
+            "duplicates": [
+                {
+                    "path": row[0],
+                    "link": link,
+                    "similarity": None if row[3] is None else round(float(row[3]), 6),
+                    "canonical_status": row[5],
+                    "canonical_note": row[6],
+                }
+                for (_page, link), row in zip(e.duplicates, plan, strict=True)
+            ],
         }
-        for e in report.keep_clusters
+        for e, plan in zip(report.keep_clusters, _plan_by_cluster(report), strict=True)
     ]
     return {
         "format": "dedup-gui-report",
@@ -288,6 +307,12 @@ def _report_dict(report: Report) -> dict:
         "clusters": clusters,
         "keep_clusters": keep_clusters,
     }
+
+
+def _plan_by_cluster(report: Report) -> list[list[list]]:
+    """The keep plan's rows (:func:`keep_plan_rows`), one list per keep cluster of ``report``."""
+    rows = iter(keep_plan_rows(report))
+    return [[next(rows) for _ in e.duplicates] for e in report.keep_clusters]
 
 
 def result_dict(result: ScanResult, pairs: Sequence[Pair] | None = None) -> dict:

@@ -1,7 +1,9 @@
 """The pages table's duplicate columns, as Screaming Frog's "Near Duplicates" report has them,
 without Qt: per page, the number of its duplicate pairs ("No. Near Duplicates"), its closest
 match (the highest content similarity to any other page, and that page: "Closest Similarity
-Match"), and what the keep clusters say of it (kept, or a duplicate of the page kept).
+Match"), what the keep clusters say of it (kept, or a duplicate of the page kept), and whether
+the canonical address it states points to the page kept for it (Ahrefs' "good" and "bad"
+duplicates, :mod:`dedup_gui.core.pipeline.canonical`).
 
 Source of the columns: Screaming Frog SEO Spider, "Content > Near Duplicates" (user guide,
 "Duplicate content"); the keep advice is :mod:`dedup_gui.core.pipeline.keep_clusters`.
@@ -15,6 +17,7 @@ import numpy as np
 
 from dedup_gui.core.columns import DISTINCT_CODE, pair_columns
 from dedup_gui.core.model import ScanResult
+from dedup_gui.core.pipeline.canonical import CanonicalStatus, canonical_status
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 
 #: :attr:`PageKeepColumns.kept_page` of a page in no keep cluster.
@@ -89,3 +92,15 @@ def closest_text(result: ScanResult, columns: PageKeepColumns, page: int) -> str
     if other < 0:
         return ""
     return f"{columns.closest_similarity[page]:.3f} {result.pages[other].path}"
+
+
+def page_canonical(result: ScanResult, columns: PageKeepColumns, page: int) -> CanonicalStatus:
+    """What page ``page``'s stated canonical says of the page kept for it (itself when it is
+    kept or in no keep cluster): :func:`~dedup_gui.core.pipeline.canonical.canonical_status`.
+
+    Returns:
+        :class:`~dedup_gui.core.pipeline.canonical.CanonicalStatus`, whose ``status`` is the
+        "Canonical" cell: ``"good"``, ``"bad"``, ``"none"`` or ``"malformed"``.
+    """
+    kept = int(columns.kept_page[page])
+    return canonical_status(result, page, page if kept == NOT_IN_KEEP_CLUSTER else kept)

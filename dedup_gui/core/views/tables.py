@@ -28,7 +28,13 @@ from dedup_gui.core.columns import (
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
 from dedup_gui.core.pipeline.not_duplicates import NOT_DUPLICATE_REASON
-from dedup_gui.core.views.keep_columns import PageKeepColumns, closest_text, keep_text, page_keep_columns
+from dedup_gui.core.views.keep_columns import (
+    PageKeepColumns,
+    closest_text,
+    keep_text,
+    page_canonical,
+    page_keep_columns,
+)
 from dedup_gui.core.views.table_state import ERROR, MUTED, NO_VALUE, TableState, format_score
 
 #: The :class:`PairColumns` attribute of each score column of :class:`PairsTable`.
@@ -71,7 +77,10 @@ class PagesTable(TableState):
     (16 hex digits), cluster, status (``"ok"``, ``"no usable text"`` or the error reason), and
     Screaming Frog's duplicate columns (:mod:`dedup_gui.core.views.keep_columns`): near
     duplicates (the page's duplicate pairs), closest match (highest content similarity and that
-    page), keep (``"kept"``, ``"duplicate of <path>"`` or empty).  Error rows have empty features.
+    page), keep (``"kept"``, ``"duplicate of <path>"`` or empty), canonical (whether the
+    address the page states, its URL column, points to the page kept for it: ``"good"``,
+    ``"bad"``, ``"none"`` or ``"malformed"``, :func:`page_canonical`).  Error rows have empty
+    features.
 
     A page's types (for the type filter) are the duplicate types of the pairs it belongs to, or
     ``{distinct}`` when it has no duplicate; so "distinct" lists the pages without duplicates.
@@ -79,7 +88,7 @@ class PagesTable(TableState):
     """
 
     COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status",
-               "Near duplicates", "Closest match", "Keep")  # fmt: skip
+               "Near duplicates", "Closest match", "Keep", "Canonical")  # fmt: skip
     PATH_COLUMNS = frozenset({0})
     NUMERIC = frozenset({3, 4, 6, 8})
     ELASTIC = frozenset({0, 1, 2, 7, 9, 10})
@@ -164,6 +173,8 @@ class PagesTable(TableState):
             return ""
         if col == 8:
             return f"{int(columns.near_duplicates[record]):,}"
+        if col == 11:
+            return page_canonical(result, columns, record).status
         return (closest_text if col == 9 else keep_text)(result, columns, record)
 
     def sort_key(self, record: int, col: int) -> Any:
