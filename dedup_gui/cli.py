@@ -41,6 +41,7 @@ from dedup_gui.core.evaluation.method_eval import (
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
+from dedup_gui.core.reports.copy_kept import check_destination, copy_kept
 from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
 from dedup_gui.core.safe_text import csv_text
 from dedup_gui.core.safe_text import terminal_text as show
@@ -134,9 +135,16 @@ def _cmd_scan(args) -> int:
     except ValueError as exc:
         print(f"error: {show(exc)}", file=sys.stderr)
         return 2
-    if not outputs:
-        print("error: nothing to write: give -o OUT, --pages-csv FILE and/or --keep-csv FILE", file=sys.stderr)
+    if not outputs and not args.copy_kept:
+        print("error: nothing to write: give -o OUT, --pages-csv FILE, --keep-csv FILE and/or --copy-kept DEST",
+              file=sys.stderr)  # fmt: skip
         return 2
+    if args.copy_kept:
+        try:
+            check_destination(folder, args.copy_kept)
+        except ValueError as exc:
+            print(f"error: --copy-kept: {show(exc)}", file=sys.stderr)
+            return 2
     # Check every destination before a long scan, not after it.
     for out, _fmt in outputs:
         try:
@@ -167,7 +175,15 @@ def _cmd_scan(args) -> int:
             return 1
         if not args.quiet:
             print(f"wrote {show(out)}")
-    if args.keep_csv and not args.quiet:
+    if args.copy_kept:
+        try:
+            copied = copy_kept(result, args.copy_kept, progress)
+        except (ValueError, OSError) as exc:
+            print(f"error: --copy-kept: {show(exc)}", file=sys.stderr)
+            return 1
+        if not args.quiet:
+            print(f"copied to {show(copied.destination)}: {copied.text()}")
+    if (args.keep_csv or args.copy_kept) and not args.quiet:
         print(f"keep rule: {keep_rule_text(result.keep_policy)}")
     if not result.pages and result.errors:
         print(f"error: none of the {len(result.errors)} files could be used (see the reasons above)", file=sys.stderr)

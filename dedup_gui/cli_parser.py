@@ -175,9 +175,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="also write a CSV with one row per file (verdict, near-duplicate group, page to keep)",
     )
     scan.add_argument("--keep-csv", metavar="FILE",
-                      help="also write a 'duplicate,keep' CSV: each page to drop with the page to keep, of which "
-                      "it is a full or content duplicate (kept: canonical URL, else the newest version folder, "
-                      "else longest main content, else oldest file)")  # fmt: skip
+                      help="also write the keep plan CSV (duplicate,keep,type,similarity,reason,canonical_status,"
+                      "canonical_note): each page to drop with the page to keep, of which it is a full or content "
+                      "duplicate (kept: canonical URL, else the newest version folder, else longest main content, "
+                      "else oldest file)")  # fmt: skip
+    scan.add_argument("--copy-kept", metavar="DEST",
+                      help="also write a deduplicated copy of FOLDER to DEST (a new or empty folder outside FOLDER): "
+                      "every file but the pages to drop, the tree kept; FOLDER is only read")  # fmt: skip
     scan.add_argument(
         "--keep-order",
         metavar="C1,C2,...",

@@ -44,6 +44,7 @@ from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_panel import TablePanel
 from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_actions import WindowActions
+from dedup_gui.gui.window_copy import CopyKeptPages
 from dedup_gui.gui.window_decisions import KeepDecisions
 from dedup_gui.gui.window_ignore import IgnoreDecisions
 from dedup_gui.gui.window_menus import build_menus
@@ -51,7 +52,7 @@ from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pa
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 
-class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, QMainWindow):
+class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, QMainWindow):
     """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that

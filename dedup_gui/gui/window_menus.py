@@ -79,6 +79,10 @@ def build_menus(window: MainWindow) -> None:
     tip = "Write a report (HTML, PDF, JSON, CSV) of everything or of what the filters show"
     w.export_action = _action(w, "&Export…", w.ask_export, "Ctrl+E", tip)
     menu.addAction(w.export_action)
+    w.copy_kept_action = _action(w, "&Copy the Kept Pages to a New Folder…", w.ask_copy_kept, None,
+                                 "Write a deduplicated copy of the scanned folder: every file but the pages to "
+                                 "drop, the tree kept (the scanned folder is only read)")  # fmt: skip
+    menu.addAction(w.copy_kept_action)
     menu.addSeparator()
     menu.addAction(w.quit_action)
 

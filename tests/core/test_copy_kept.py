@@ -1,0 +1,139 @@
+"""Copy the kept pages to a new folder: the tree kept, only the kept pages (and the files that
+are not pages) written, nothing else written anywhere, and the input folder untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import replace
+
+import pytest
+
+from dedup_gui.core.model import KeepPolicy, ScanSettings
+from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.progress import NullProgress, ScanCancelled
+from dedup_gui.core.reports.copy_kept import check_destination, copy_kept, copy_plan
+from tests.conftest import SAMPLES
+
+#: The pages the sample scan's keep plan drops (README "Keep clusters"; test_report's keep CSV).
+DROPPED = [
+    "print/night-ride-safety.html",
+    "site/archive/winter-maintenance.html",
+    "site/articles/river-trail.html",
+    "zh/spring-tea-picking-gbk.html",
+]
+
+
+def tree(folder) -> dict[str, str]:
+    """Every file under ``folder`` (links not followed) by relative path: its SHA-1, or
+    ``"link -> target"`` for a symbolic link."""
+    found = {}
+    for base, dirs, files in os.walk(folder):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(base, d))]:
+            path = os.path.join(base, name)
+            rel = os.path.relpath(path, folder).replace(os.sep, "/")
+            if os.path.islink(path):
+                found[rel] = f"link -> {os.readlink(path)}"
+            else:
+                with open(path, "rb") as f:
+                    found[rel] = hashlib.sha1(f.read()).hexdigest()
+    return found
+
+
+def test_the_copy_of_the_samples_keeps_the_tree_and_leaves_out_only_the_dropped_pages(sample_scan, tmp_path):
+    before = tree(SAMPLES)
+    out = tmp_path / "out" / "deduplicated"
+    report = copy_kept(sample_scan, out)
+    assert report.destination == str(out.resolve())
+    assert list(report.plan.dropped) == DROPPED and report.plan.left_out == ()
+    written = tree(out)
+    # every file of the input but the dropped pages, at the same path, with the same bytes
+    assert written == {path: digest for path, digest in before.items() if path not in DROPPED}
+    assert set(report.plan.pages) | set(report.plan.other_files) == set(written)
+    assert "site/style.css" in report.plan.other_files and "README.md" in report.plan.other_files
+    assert report.bytes_written == sum((SAMPLES / p).stat().st_size for p in written)
+    assert report.text().startswith(f"Wrote {len(report.plan.pages)} pages and {len(report.plan.other_files)} other")
+    assert report.text().endswith("left out 4 duplicate pages.")
+    # modification times kept; nothing else written beside the copy; the input untouched
+    page = "site/articles/night-ride-safety.html"
+    assert (out / page).stat().st_mtime_ns == (SAMPLES / page).stat().st_mtime_ns
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["deduplicated"]
+    assert tree(SAMPLES) == before
+
+
+def test_the_copy_follows_the_users_keep_decisions(sample_scan, tmp_path):
+    # a reference folder keeps the print copy: the site's page is dropped instead
+    chosen = replace(sample_scan, keep_policy=KeepPolicy(reference_folders=("print",)))
+    plan = copy_plan(chosen)
+    assert "print/night-ride-safety.html" in plan.pages
+    assert "site/articles/night-ride-safety.html" in plan.dropped
+
+
+def test_a_destination_inside_the_folder_or_not_empty_is_refused_and_nothing_is_written(sample_scan, tmp_path):
+    for inside in (SAMPLES, SAMPLES / "site" / "copy", SAMPLES / ".." / "samples" / "x"):
+        with pytest.raises(ValueError, match="outside the scanned folder"):
+            copy_kept(sample_scan, inside)
+    assert not (SAMPLES / "site" / "copy").exists() and not (SAMPLES / "x").exists()
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "mine.txt").write_text("keep me")
+    with pytest.raises(ValueError, match="is not empty"):
+        copy_kept(sample_scan, full)
+    with pytest.raises(ValueError, match="is a file"):
+        check_destination(SAMPLES, full / "mine.txt")
+    assert tree(full) == {"mine.txt": hashlib.sha1(b"keep me").hexdigest()}
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert check_destination(SAMPLES, empty) == empty.resolve()  # an empty folder is fine
+
+
+class CancelAfter(NullProgress):
+    def __init__(self, updates: int) -> None:
+        self.left = updates
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        self.left -= 1
+
+    def cancelled(self) -> bool:
+        return self.left <= 0
+
+
+def test_a_cancelled_copy_leaves_nothing_behind(sample_scan, tmp_path):
+    with pytest.raises(ScanCancelled):
+        copy_kept(sample_scan, tmp_path / "copy", CancelAfter(1))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_links_and_special_files_are_left_out_and_listed(tmp_path):
+    site = tmp_path / "site"
+    (site / "v2").mkdir(parents=True)
+    body = "<html><body><p>" + " ".join(f"word{i}" for i in range(80)) + "</p></body></html>"
+    (site / "v2" / "a.html").write_text(body)
+    (site / "v1").mkdir()
+    (site / "v1" / "a.html").write_text(body)
+    (site / "latest").symlink_to("v2", target_is_directory=True)
+    before = tree(site)
+    result = scan_folder(site, ScanSettings(workers=1, use_cache=False))
+    report = copy_kept(result, tmp_path / "copy")
+    assert report.plan.dropped == ("v1/a.html",) and report.plan.pages == ("v2/a.html",)
+    assert report.plan.left_out == ("latest/",)
+    assert tree(tmp_path / "copy") == {"v2/a.html": before["v2/a.html"]}
+    assert report.text() == (
+        f"Wrote 1 page and 0 other files ({len(body)} bytes); left out 1 duplicate page and 1 link or special files."
+    )
+    assert tree(site) == before
+
+
+def test_the_command_line_copies_the_kept_pages(tmp_path):
+    from tests.test_cli import run
+
+    before = tree(SAMPLES)
+    out = tmp_path / "copy"
+    proc = run("scan", str(SAMPLES), "--copy-kept", str(out), "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    assert f"copied to {out}: Wrote " in proc.stdout and "left out 4 duplicate pages." in proc.stdout
+    assert set(tree(out)) == set(before) - set(DROPPED)
+    # a destination inside the scanned folder is refused before the scan, and nothing is written
+    inside = run("scan", str(SAMPLES), "--copy-kept", str(SAMPLES / "deduplicated"))
+    assert inside.returncode == 2 and "must be written outside the scanned folder" in inside.stderr
+    assert tree(SAMPLES) == before

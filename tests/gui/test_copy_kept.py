@@ -1,0 +1,49 @@
+"""File > Copy the Kept Pages to a New Folder… in the window: the copy runs in the background,
+follows the user's keep decisions, says what it wrote, and refuses a folder inside the scan."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QThreadPool
+
+from dedup_gui.core.model import ScanSettings
+from dedup_gui.gui.main_window import MainWindow
+
+LONG = 60_000
+BODY = "<html><body><p>" + " ".join(f"word{i}" for i in range(80)) + "</p></body></html>"
+
+
+@pytest.fixture(autouse=True)
+def _join_background_jobs():
+    yield
+    QThreadPool.globalInstance().waitForDone(LONG)
+
+
+def test_copy_the_kept_pages_from_the_window(qtbot, tmp_path):
+    site = tmp_path / "site"
+    for sub in ("v1", "v2"):
+        (site / sub).mkdir(parents=True)
+        (site / sub / "a.html").write_text(BODY)
+    (site / "style.css").write_text("p {}")
+    win = MainWindow(settings=ScanSettings(workers=1, use_cache=False))
+    qtbot.addWidget(win)
+    win.show()
+    assert win.copy_kept_action.text() == "&Copy the Kept Pages to a New Folder…"
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.start_scan(site)
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    # a folder inside the scanned one is refused, with the reason, and nothing is written
+    assert not win.copy_kept_to(site / "copy")
+    assert "outside the scanned folder" in win.copy_notice.text() and not (site / "copy").exists()
+    # keep the older version instead (Ctrl+K on v1): the copy follows the choice
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        assert win.keep_page_instead(0)
+    out = tmp_path / "copy"
+    assert win.copy_kept_to(out)
+    qtbot.waitUntil(lambda: not win.copy_is_running() and win.copy_dialog is None, timeout=LONG)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["style.css", "v1/a.html"]
+    assert win.copy_notice.text().startswith("Wrote 1 page and 1 other file (")
+    assert "left out 1 duplicate page." in win.copy_notice.text()
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) == [
+        "style.css", "v1/a.html", "v2/a.html"]  # fmt: skip
+    win.close()
