@@ -10,6 +10,7 @@ the folder's chosen pages beside the settings, where the next scan of the folder
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
@@ -111,6 +112,19 @@ class KeepDecisions:
         self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
         self.statusBar().showMessage(f"Keeping {result.pages[page].path} (your choice, saved for rescans)", 8000)
         return True
+
+    # --- triage from the keyboard --------------------------------------------------------------
+
+    def step_cluster(self, step: int) -> bool:
+        """Decide > Next Cluster (Ctrl+Down) or Previous Cluster (Ctrl+Up): select the next or
+        previous cluster's first page in the cluster tree (the panel is shown and gets the focus,
+        so Ctrl+K and Ctrl+D act on that page next); the tables follow (bool: moved)."""
+        self.clusters_dock.show()
+        self.clusters_view.tree.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        moved = self.clusters_view.step_cluster(step)
+        if not moved:
+            self.statusBar().showMessage("No further cluster" if self.result is not None else "No scan yet", 4000)
+        return moved
 
     # --- re-prioritize -------------------------------------------------------------------------
 

@@ -11,7 +11,12 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from dedup_gui.core.extraction.extract import EXTRACTORS
-from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT, NOT_DUPLICATE_SHORTCUT
+from dedup_gui.gui.tables.clusters_view import (
+    KEEP_INSTEAD_SHORTCUT,
+    NEXT_CLUSTER_SHORTCUT,
+    NOT_DUPLICATE_SHORTCUT,
+    PREVIOUS_CLUSTER_SHORTCUT,
+)
 from dedup_gui.gui.window_decisions import REPRIORITIZE_SHORTCUT
 
 #: The window these functions fill: a ``QMainWindow`` with the main window's slots and settings
@@ -107,6 +112,13 @@ def build_menus(window: MainWindow) -> None:
                            "Delete the cached features of every scanned page"))  # fmt: skip
 
     decide = w.menuBar().addMenu("&Decide")
+    w.next_cluster_action = _action(w, "&Next Cluster", lambda: w.step_cluster(1), NEXT_CLUSTER_SHORTCUT,
+                                    "Select the next cluster's first page (the page kept) in the cluster tree")  # fmt: skip
+    w.previous_cluster_action = _action(w, "&Previous Cluster", lambda: w.step_cluster(-1),
+                                        PREVIOUS_CLUSTER_SHORTCUT, "Select the previous cluster's first page")  # fmt: skip
+    decide.addAction(w.next_cluster_action)
+    decide.addAction(w.previous_cluster_action)
+    decide.addSeparator()
     w.keep_instead_action = _action(w, "&Keep This Page Instead", w.keep_current_page_instead,
                                     KEEP_INSTEAD_SHORTCUT, "Keep the selected page in its keep cluster instead of the "
                                     "page the rule keeps (remembered for rescans of the folder)")  # fmt: skip

@@ -61,6 +61,10 @@ _SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
 #: The shortcut of "Not a Duplicate" (Decide menu): a pair, or a page against its keep cluster.
 NOT_DUPLICATE_SHORTCUT = "Ctrl+D"
+#: The shortcuts of Decide > Next Cluster and Previous Cluster (the inspector's text diff has
+#: F8 and Alt+Down/Up for its changes; no window action uses Ctrl+Down/Up).
+NEXT_CLUSTER_SHORTCUT = "Ctrl+Down"
+PREVIOUS_CLUSTER_SHORTCUT = "Ctrl+Up"
 
 
 class ClustersModel(GroupTreeModel):
@@ -402,6 +406,36 @@ class ClustersView(QWidget):
         announcing it."""
         if self._mode == "keep":
             self._select_quietly(self.keep_model.page_index(page))
+
+    def step_cluster(self, step: int) -> bool:
+        """Move to the next (``step`` 1) or previous (-1) cluster of the tree shown and select
+        its first page (in the keep mode, the page kept), expanded and scrolled to; the
+        cluster is announced as a click on it would be, so the tables follow.  Without a
+        current row, the first (or last) cluster; from a cluster row, Next enters that cluster.
+
+        Returns:
+            ``False`` when there is no cluster, or none further that way (bool).
+        """
+        model = self.current_model()
+        count = model.rowCount()
+        if count == 0:
+            return False
+        current = self.tree.currentIndex()
+        if not current.isValid():
+            row = 0 if step > 0 else count - 1
+        elif current.parent().isValid():  # a page row: its cluster's neighbour
+            row = current.parent().row() + step
+        else:  # a cluster row (the selected pair's, say): Next enters it
+            row = current.row() + (0 if step > 0 else step)
+        if not 0 <= row < count:
+            return False
+        top = model.index(row, 0)
+        self.tree.expand(top)
+        target = model.index(0, 0, top) if model.rowCount(top) else top
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.tree.selectionModel().setCurrentIndex(target, flags)
+        self.tree.scrollTo(target)
+        return True
 
     def highlighted_cluster(self) -> int | None:
         """The id of the near-duplicate group of the current row (groups mode), or ``None``."""
