@@ -417,12 +417,14 @@ def test_presentation_mode_shows_every_column_of_the_methods_table(qtbot, window
     view.set_labels(samples_dir / "EXPECTED.csv")
     with qtbot.waitSignal(view.finished, timeout=LONG):
         window.show_tab("Method comparison")
+    table = view.methods_table
+    qtbot.wait(20)
+    assert table.horizontalHeader().length() == table.viewport().width()  # filled: the names take the room
     window.presentation.set_active(True)
     window.setWindowState(Qt.WindowState.WindowNoState)  # a screen of this size (the test's is smaller)
     window.resize(*size)
     qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
     qtbot.wait(50)
-    table = view.methods_table
     header, viewport = table.horizontalHeader(), table.viewport()
     last = table.columnCount() - 1
     assert table.isVisible() and not table.horizontalScrollBar().isVisible()

@@ -317,7 +317,7 @@ class MethodsView(QWidget):
                     item.setBackground(blend(QColor("#ffffff"), QColor("#66bb6a"), d.f1))
                     item.setForeground(QColor("#000000"))
                 t.setItem(row, col, item)
-        t.resizeColumnsToContents()
+        # no resizeColumnsToContents: it would fix the stretched name column's width until the next resize
 
     def _fill_confusion(self, ev: Evaluation) -> None:
         t = self.confusion_table
