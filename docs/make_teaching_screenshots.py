@@ -23,7 +23,7 @@ if "QT_QPA_PLATFORM" not in os.environ:  # off screen, on a 1920 x 1080 screen f
     os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={_SCREEN}"
 sys.path.insert(0, str(REPO))
 
-from PySide6.QtCore import QThreadPool  # noqa: E402
+from PySide6.QtCore import Qt, QThreadPool  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from dedup_gui.core.model import ScanSettings  # noqa: E402
@@ -110,6 +110,10 @@ def main() -> int:
     window.presentation.set_active(True)
     view.go_to(5)
     shoot(app, window, "teaching-presentation.png")
+    window.show_tab(4)  # the method comparison as on a 1600 x 1000 projector
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(1600, 1000)
+    shoot(app, window, "teaching-presentation-methods.png")
     window.presentation.set_active(False)
     window.close()
     return 0

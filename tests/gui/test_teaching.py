@@ -408,6 +408,37 @@ def test_presentation_mode_goes_full_screen_with_large_fonts_and_back(qtbot, win
     assert view.plot.figure.axes[0].title.get_fontsize() == pytest.approx(title)
 
 
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_presentation_mode_shows_every_column_of_the_methods_table(qtbot, window, samples_dir, size):
+    # Issue 20: at 1600x1000 the methods table (eleven columns at twice the font size) was cut
+    # off at the right, beside the confusion matrix; it now spans the window and every row
+    # and column is in view, the method names whole.
+    view = window.methods_view
+    view.set_labels(samples_dir / "EXPECTED.csv")
+    with qtbot.waitSignal(view.finished, timeout=LONG):
+        window.show_tab("Method comparison")
+    table = view.methods_table
+    qtbot.wait(20)
+    assert table.horizontalHeader().length() == table.viewport().width()  # filled: the names take the room
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)  # a screen of this size (the test's is smaller)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    qtbot.wait(50)
+    header, viewport = table.horizontalHeader(), table.viewport()
+    last = table.columnCount() - 1
+    assert table.isVisible() and not table.horizontalScrollBar().isVisible()
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= viewport.width()
+    assert not table.verticalScrollBar().isVisible()  # all 12 methods' rows
+    names = [table.item(r, 0).text() for r in range(table.rowCount())]
+    metrics = table.fontMetrics()
+    assert header.sectionSize(0) >= max(metrics.horizontalAdvance(n) for n in names) + 6
+    # the table is on the screen: its right edge inside the window
+    right = table.mapTo(window, viewport.geometry().topRight()).x()
+    assert right < window.width()
+    window.presentation.set_active(False)
+
+
 def test_f11_toggles_presentation_mode(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=LONG)

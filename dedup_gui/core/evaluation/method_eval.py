@@ -340,9 +340,9 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     ax.set_xlim(-0.02, 1.03)
     ax.set_ylim(bottom, 1.0 + (1.0 - bottom) * 0.03)
     ax.set_xlabel("recall (share of the duplicate pairs found)")
-    ax.set_ylabel("precision (share of the pairs called duplicates that are)")
+    ax.set_ylabel("precision\n(share of the pairs called duplicates that are)")  # two lines: fits a short figure
     ax.grid(True, color=palette.muted, linewidth=0.5)
-    ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs ({report.positives} duplicates); '
+    ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs ({report.positives} duplicates)\n'
                  "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium")  # fmt: skip
     legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", facecolor=palette.background,
                        edgecolor=palette.muted)  # fmt: skip

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QPoint, QRect, Qt
@@ -38,7 +37,10 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 from dedup_gui.core.text.diff import DiffChunk, TextDiff, text_diff
+from dedup_gui.core.views.diff_overview import overview_marks, overview_place
+from dedup_gui.gui.inspector.diff_job import HIGHLIGHT_TAGS, Highlights, ShownDiff, pane_highlights
 from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.overview_strip import OverviewStrip
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, QtPositions, displayed, pane_text
 from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, percent, plain_label
 
@@ -54,56 +56,6 @@ CHANGE_TAG = QTextFormat.Property.UserProperty + 1
 
 #: Colour of the bar marking a gap: where the other text has inserted (green) or deleted (red) words.
 GAP_COLORS = {"insert": "#2e7d32", "delete": "#c62828"}
-#: The highlight tags, by their code in :class:`Highlights`.
-_TAGS = ("replace", "delete", "insert")
-
-
-@dataclass(frozen=True)
-class Highlights:
-    """One pane's change ranges in pane positions, in order (computed off the GUI thread).
-
-    Attributes:
-        starts, ends: pane positions of each range (numpy int64 arrays, ascending).
-        tags: each range's tag as an index into ``("replace", "delete", "insert")`` (numpy array).
-        gaps: pane positions where the other text has words this one lacks (list[int], ascending).
-    """
-
-    starts: np.ndarray
-    ends: np.ndarray
-    tags: np.ndarray
-    gaps: list[int]
-
-
-def pane_highlights(changes: list[DiffChunk], side: str, positions: QtPositions) -> Highlights:
-    """The highlights of ``changes`` on side ``"a"`` (left) or ``"b"`` (right) of a diff.
-
-    Args:
-        changes: the diff's changes, in order.
-        side: ``"a"`` or ``"b"``.
-        positions: the pane's :class:`QtPositions`.
-
-    Returns:
-        The :class:`Highlights` (ranges empty on this side are left out; they are gaps when the
-        other side inserted or deleted them).
-    """
-    left = side == "a"
-    spans = [(c.a_start, c.a_end, c.tag) if left else (c.b_start, c.b_end, c.tag) for c in changes]
-    kept = [(s, e, _TAGS.index(t)) for s, e, t in spans if e > s]
-    other = "insert" if left else "delete"
-    gap_offsets = np.array([s for s, _e, t in spans if t == other], np.int64)
-    arr = np.array(kept, np.int64).reshape(-1, 3)
-    return Highlights(positions.many(arr[:, 0]), positions.many(arr[:, 1]), arr[:, 2],
-                      positions.many(gap_offsets).tolist())  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ShownDiff:
-    """A diff with both panes' highlights: the outcome of the background job."""
-
-    diff: TextDiff
-    changes: list[DiffChunk]
-    left: Highlights
-    right: Highlights
 
 
 def compare_for_panes(a: str, b: str, left: QtPositions, right: QtPositions) -> ShownDiff:
@@ -118,7 +70,8 @@ def compare_for_panes(a: str, b: str, left: QtPositions, right: QtPositions) -> 
     """
     diff = text_diff(a, b)
     changes = diff.changes()
-    return ShownDiff(diff, changes, pane_highlights(changes, "a", left), pane_highlights(changes, "b", right))
+    return ShownDiff(diff, changes, pane_highlights(changes, "a", left), pane_highlights(changes, "b", right),
+                     overview_marks(changes, "a", len(a)), overview_marks(changes, "b", len(b)))  # fmt: skip
 
 
 def _tint(color, tag: str) -> QTextCharFormat:
@@ -196,7 +149,7 @@ class _Pane(QPlainTextEdit):
             cursor.setPosition(start)
             cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
             sel.cursor = cursor
-            sel.format = self._formats[_TAGS[tag]]
+            sel.format = self._formats[HIGHLIGHT_TAGS[tag]]
             selections.append(sel)
         self.setExtraSelections(selections)
 
@@ -235,13 +188,23 @@ class _Pane(QPlainTextEdit):
         self.setTextCursor(cursor)
         self.centerCursor()
 
+    def show_place(self, offset: int) -> None:
+        """Put the text cursor at Python offset ``offset`` (no selection) and centre it vertically."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(self.qt_pos(offset))
+        self.setTextCursor(cursor)
+        self.centerCursor()
+
 
 class TextDiffView(QWidget):
     """The two pages' main texts side by side, changed words highlighted, with change navigation.
 
     Left: deleted words (red) and replaced words (orange); right: inserted words (green) and
-    replacements (orange); a thin bar marks where one text lacks the other's words.  Next change: F8 or Alt+Down; previous change: Shift+F8 or Alt+Up
-    (while the view has focus).  Scrolling one pane scrolls the other proportionally.
+    replacements (orange); a thin bar marks where one text lacks the other's words.  Beside each
+    pane's scrollbar, an overview strip marks where the changes are in the whole text (as Meld's
+    diff map; a click takes both panes there).  A pair opens at its first change.  Next change:
+    F8 or Alt+Down; previous change: Shift+F8 or Alt+Up (while the view has focus).  Scrolling
+    one pane scrolls the other proportionally.
 
     Args:
         parent: the Qt parent widget, or ``None``.
@@ -249,6 +212,7 @@ class TextDiffView(QWidget):
     Attributes:
         diff: the shown :class:`TextDiff`, or ``None`` (nothing shown, or still comparing).
         current: index of the selected change in ``diff.changes()``, -1 before the first.
+        left_strip, right_strip: the panes' :class:`~.overview_strip.OverviewStrip`.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -272,6 +236,10 @@ class TextDiffView(QWidget):
         self.left_edit, self.right_edit = _Pane(), _Pane()
         self.left_edit.verticalScrollBar().valueChanged.connect(lambda: self._sync(self.left_edit, self.right_edit))
         self.right_edit.verticalScrollBar().valueChanged.connect(lambda: self._sync(self.right_edit, self.left_edit))
+        self.left_strip = OverviewStrip(self.left_edit.verticalScrollBar())
+        self.right_strip = OverviewStrip(self.right_edit.verticalScrollBar())
+        self.left_strip.clicked.connect(lambda fraction: self.go_to_place("a", fraction))
+        self.right_strip.clicked.connect(lambda fraction: self.go_to_place("b", fraction))
 
         bar = QHBoxLayout()
         bar.addWidget(self.status_label, 1)
@@ -281,13 +249,21 @@ class TextDiffView(QWidget):
             button.setDefaultAction(action)
             bar.addWidget(button)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        for name, edit in ((self.left_name, self.left_edit), (self.right_name, self.right_edit)):
+        panes = (
+            (self.left_name, self.left_edit, self.left_strip),
+            (self.right_name, self.right_edit, self.right_strip),
+        )
+        for name, edit, strip in panes:
             side = QWidget()
             column = QVBoxLayout(side)
             column.setContentsMargins(0, 0, 0, 0)
             column.setSpacing(2)
             column.addWidget(name)
-            column.addWidget(edit, 1)
+            row = QHBoxLayout()
+            row.setSpacing(1)
+            row.addWidget(edit, 1)
+            row.addWidget(strip)
+            column.addLayout(row, 1)
             splitter.addWidget(side)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -331,6 +307,8 @@ class TextDiffView(QWidget):
             edit.setPlaceholderText("(no usable main text)")
         self.left_edit.show_text(a.main_text)
         self.right_edit.show_text(b.main_text)
+        for strip in (self.left_strip, self.right_strip):
+            strip.set_marks([])
         self.status_label.setText("comparing…")
         self._page_notes = [
             f"the {side} page has no usable main text, so it is never called a duplicate on its text"
@@ -356,6 +334,8 @@ class TextDiffView(QWidget):
         for edit in (self.left_edit, self.right_edit):
             edit.setPlaceholderText("")  # not "(no usable main text)": there is no page
             edit.show_text("")
+        for strip in (self.left_strip, self.right_strip):
+            strip.set_marks([])
         self.status_label.setText("Select a pair to compare its main texts.")
         self._page_notes = []
         self._show_notes([])
@@ -374,6 +354,8 @@ class TextDiffView(QWidget):
                                                      "insert": _tint(ADDED, "insert")})  # fmt: skip
         self.left_edit.mark_gaps(shown.left.gaps, "insert")
         self.right_edit.mark_gaps(shown.right.gaps, "delete")
+        self.left_strip.set_marks(shown.left_marks)
+        self.right_strip.set_marks(shown.right_marks)
         notes = list(diff.notes)
         n = len(self._changes)
         count = "no changes" if n == 0 else f"{n:,} change" + ("s" if n != 1 else "")
@@ -382,7 +364,10 @@ class TextDiffView(QWidget):
             "of the right text are shared"
         )
         self._show_notes(notes)
-        self._update_navigation()
+        if self._changes:
+            self.go_to_change(0)  # open at the first change, not at a top with no change in sight
+        else:
+            self._update_navigation()
 
     def _show_notes(self, notes: list[str]) -> None:
         notes = self._page_notes + notes
@@ -419,6 +404,26 @@ class TextDiffView(QWidget):
         with self._no_sync():
             self.left_edit.select(chunk.a_start, chunk.a_end)
             self.right_edit.select(chunk.b_start, chunk.b_end)
+        self._update_navigation()
+
+    def go_to_place(self, side: str, fraction: float) -> None:
+        """Scroll both panes to a place of one text (an overview strip's click), centred.
+
+        The other pane goes to the same place of its text (:func:`~dedup_gui.core.views.diff_overview.overview_place`);
+        next change (F8) then goes to the first change after the place.
+
+        Args:
+            side: ``"a"`` (left) or ``"b"`` (right): the text the fraction is of.
+            fraction: the place as a fraction of that text's length (compared part), in [0, 1].
+        """
+        if self.diff is None:
+            return
+        length = len(self.diff.a if side == "a" else self.diff.b)
+        a_offset, b_offset, change = overview_place(self.diff.chunks, side, fraction, length)
+        self.current = change
+        with self._no_sync():
+            self.left_edit.show_place(a_offset)
+            self.right_edit.show_place(b_offset)
         self._update_navigation()
 
     def _update_navigation(self) -> None:

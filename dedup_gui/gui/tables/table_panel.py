@@ -5,6 +5,7 @@ context menu (open, open in the browser, copy paths, show in folder) and keyboar
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 
 import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
@@ -33,7 +34,7 @@ from dedup_gui.gui.elide import elide_path
 from dedup_gui.gui.file_actions import copy_paths, file_menu
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
-_MAX_COLUMN_WIDTH = 420
+_MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
 _SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
 _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a million rows
@@ -136,7 +137,7 @@ class TablePanel(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(_SIZE_SAMPLE_ROWS)
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)  # spare width goes to the path columns (_spread_to_paths)
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
         self.view.setSortingEnabled(True)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
@@ -163,6 +164,10 @@ class TablePanel(QWidget):
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.empty_label.hide()
         self._record_filter_empty = ""
+        self._path_widths: dict[int, int] = {}  # path column -> its fitted width (fit_columns)
+        self._sizing = False  # the panel, not the user, is resizing columns
+        self._spread_width = -1  # the viewport width the path columns were last spread over
+        header.sectionResized.connect(self._on_section_resized)
         self._announced = -1  # the record current_record_changed last announced
         self.view.viewport().installEventFilter(self)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
@@ -325,9 +330,17 @@ class TablePanel(QWidget):
     def fit_columns(self, available: int) -> None:
         """Size columns to their contents (:meth:`content_widths`), then shrink the model's
         elastic text columns (paths, titles) so that all columns fit in ``available`` pixels.
+
+        Path columns take their whole paths' width (other text columns at most
+        :data:`_MAX_COLUMN_WIDTH`), and width left over goes to the path columns, now and
+        whenever the table is resized (:meth:`spread_to_paths`), never to small number columns.
+
+        Args:
+            available: the width the columns should fill (pixels).
         """
         header = self.view.horizontalHeader()
-        widths = [min(w + 12, _MAX_COLUMN_WIDTH) for w in self.content_widths()]
+        paths = self.model.PATH_COLUMNS
+        widths = [w + 12 if c in paths else min(w + 12, _MAX_COLUMN_WIDTH) for c, w in enumerate(self.content_widths())]
         elastic = [c for c in self.model.ELASTIC if widths[c] > _MIN_ELASTIC_WIDTH]
         excess = sum(widths) - available
         slack = sum(widths[c] - _MIN_ELASTIC_WIDTH for c in elastic)
@@ -335,8 +348,42 @@ class TablePanel(QWidget):
             share = min(1.0, excess / slack)
             for c in elastic:
                 widths[c] -= int((widths[c] - _MIN_ELASTIC_WIDTH) * share + 0.999)
-        for col, width in enumerate(widths):
-            header.resizeSection(col, width)
+        with self._panel_sizing():
+            for col, width in enumerate(widths):
+                header.resizeSection(col, width)
+        self._path_widths = {c: widths[c] for c in paths if c < len(widths)}
+        self.spread_to_paths(available)
+
+    def spread_to_paths(self, available: int) -> None:
+        """Give the width the columns leave free in ``available`` pixels to the path columns,
+        in equal parts on top of their fitted widths (with no width free: their fitted widths).
+
+        Args:
+            available: the table's width for its columns (pixels).
+        """
+        self._spread_width = available
+        if not self._path_widths:
+            return
+        header = self.view.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c not in self._path_widths)
+        spare = max(available - others - sum(self._path_widths.values()), 0)
+        share, rest = divmod(spare, len(self._path_widths))
+        with self._panel_sizing():
+            for k, (col, width) in enumerate(sorted(self._path_widths.items())):
+                header.resizeSection(col, width + share + (1 if k < rest else 0))
+
+    @contextmanager
+    def _panel_sizing(self):
+        self._sizing = True
+        try:
+            yield
+        finally:
+            self._sizing = False
+
+    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
+        # a path column the user dragged keeps its width: spare width goes to the others
+        if not self._sizing:
+            self._path_widths.pop(column, None)
 
     def _on_text_changed(self, _text: str) -> None:
         self._text_timer.start()
@@ -417,7 +464,12 @@ class TablePanel(QWidget):
         self.empty_label.setGeometry(self.view.viewport().rect().adjusted(24, 24, -24, -24))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
-        """Keeps the empty-table message centred on the table's viewport."""
-        if event.type() == QEvent.Type.Resize and watched is self.view.viewport() and self.empty_label.isVisible():
-            self._place_empty_label()
+        """Keeps the empty-table message centred on the table's viewport, and the path columns
+        filling its width."""
+        if event.type() == QEvent.Type.Resize and watched is self.view.viewport():
+            if self.empty_label.isVisible():
+                self._place_empty_label()
+            width = self.view.viewport().width()
+            if self.view.isVisible() and width != self._spread_width:  # not on a height change
+                self.spread_to_paths(width)
         return super().eventFilter(watched, event)

@@ -41,6 +41,8 @@ from dedup_gui.gui.teaching.widgets import FigurePanel, blend, plain_label
 #: The labelled pairs bundled with the sample pages.
 SAMPLE_LABELS = Path(__file__).resolve().parents[3] / "resources" / "samples" / "EXPECTED.csv"
 METHOD_HEADERS = ("method", "default", "precision", "recall", "F1", "TP", "FP", "FN", "TN", "best", "best F1")
+#: Height of the precision/recall figure at least, in lines of text (it scales with the font).
+FIGURE_LINES = 15
 _GOOD = QColor("#c8e6c9")
 _BAD = QColor("#ffcdd2")
 
@@ -158,6 +160,12 @@ class MethodsView(QWidget):
 
         self.methods_table = self._table(METHOD_HEADERS)
         self.methods_table.verticalHeader().hide()
+        # the numbers keep their width; the method names take the rest (elided when narrow,
+        # whole in the tooltip), so that every column stays in view without scrolling sideways
+        methods_header = self.methods_table.horizontalHeader()
+        methods_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        methods_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.methods_table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.confusion_table = self._table(())
         self.summary_label = plain_label(wrap=True)
         self.plot = FigurePanel("methods-pr-curves", figsize=(11, 6))
@@ -167,27 +175,31 @@ class MethodsView(QWidget):
         bar.addWidget(self.path_edit, 1)
         for w in (self.browse_button, self.run_button, self.cancel_button, self.progress_bar):
             bar.addWidget(w)
-        left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at its default threshold",
+        # The methods table spans the whole width (eleven columns: in presentation mode, with
+        # fonts twice as large, it needs some 1,200 pixels); below it, the confusion matrix
+        # beside the figure.
+        top = QWidget()
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at its default threshold",
                                  bold=True, wrap=True))  # fmt: skip
-        ll.addWidget(self.methods_table, 1)
-        right = QWidget()
-        rl = QVBoxLayout(right)
-        rl.setContentsMargins(0, 0, 0, 0)
-        rl.addWidget(plain_label("Four-type classifier: confusion matrix (rows labelled, columns predicted)",
+        tl.addWidget(self.methods_table, 1)
+        confusion = QWidget()
+        cl = QVBoxLayout(confusion)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(plain_label("Four-type classifier: confusion matrix (rows labelled, columns predicted)",
                                  bold=True, wrap=True))  # fmt: skip
-        rl.addWidget(self.confusion_table, 1)
-        rl.addWidget(self.summary_label)
-        tables = QSplitter(Qt.Orientation.Horizontal)
-        tables.addWidget(left)
-        tables.addWidget(right)
-        tables.setStretchFactor(0, 3)
-        tables.setStretchFactor(1, 2)
+        cl.addWidget(self.confusion_table, 1)
+        cl.addWidget(self.summary_label)
+        self.bottom = QSplitter(Qt.Orientation.Horizontal)
+        self.bottom.addWidget(confusion)
+        self.bottom.addWidget(self.plot)
+        self.bottom.setStretchFactor(0, 2)
+        self.bottom.setStretchFactor(1, 3)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(tables)
-        self.splitter.addWidget(self.plot)
+        self._top = top
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.bottom)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
@@ -298,14 +310,14 @@ class MethodsView(QWidget):
             for col, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 if col == 0:
-                    item.setToolTip(spec.rule)  # our own text, not page-derived
+                    item.setToolTip(f"{spec.name}: {spec.rule}")  # our own text, not page-derived
                 else:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if col == 4:
                     item.setBackground(blend(QColor("#ffffff"), QColor("#66bb6a"), d.f1))
                     item.setForeground(QColor("#000000"))
                 t.setItem(row, col, item)
-        t.resizeColumnsToContents()
+        # no resizeColumnsToContents: it would fix the stretched name column's width until the next resize
 
     def _fill_confusion(self, ev: Evaluation) -> None:
         t = self.confusion_table
@@ -346,28 +358,48 @@ class MethodsView(QWidget):
             self._fit_tables()
 
     def _fit_tables(self) -> None:
-        """Size the columns to their contents and share the height between tables and figure."""
+        """Size the columns to their contents and share the room between tables and figure."""
+        self.confusion_table.resizeColumnsToContents()
         for table in (self.methods_table, self.confusion_table):
-            table.resizeColumnsToContents()
             table.resizeRowsToContents()
         self.balance()
 
+    @staticmethod
+    def _table_height(table: QTableWidget) -> int:
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        return table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth() + 2
+
     def tables_height(self) -> int:
-        """The height that shows every row of both tables without scrolling (int, pixels)."""
-        need = 0
-        for table in (self.methods_table, self.confusion_table):
-            rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
-            scroll = table.horizontalScrollBar().sizeHint().height()
-            need = max(need, table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth() + scroll)
-        return need + 2 * self.fontMetrics().height() + 12  # the titles above the tables
+        """The height that shows every row of the methods table and its title (int, pixels)."""
+        return self._table_height(self.methods_table) + 2 * self.fontMetrics().height() + 8
 
     def balance(self) -> None:
-        """Give the tables the room they need, but the figure at least half the height."""
+        """Give the methods table the height its rows need and the confusion matrix the width
+        its columns need (at most half the width) beside the figure.
+
+        Both parts get those as minimum heights, with room for the figure: on a small screen
+        (large fonts in presentation mode) the tab scrolls rather than squeezing them.
+        """
+        line = self.fontMetrics().height()
+        need_top = self.tables_height()
+        need_bottom = max(self._table_height(self.confusion_table) + 6 * line, FIGURE_LINES * line)
+        self._top.setMinimumHeight(need_top)
+        self.bottom.setMinimumHeight(need_bottom)
         total = sum(self.splitter.sizes())
-        if total <= 0:
-            return
-        top = min(self.tables_height(), total // 2)
-        self.splitter.setSizes([top, total - top])
+        if total > 0:
+            top = max(min(need_top, total - need_bottom), 0)
+            self.splitter.setSizes([top, total - top])
+        width = sum(self.bottom.sizes())
+        if width > 0:
+            t = self.confusion_table
+            need = t.verticalHeader().width() + t.horizontalHeader().length() + 2 * t.frameWidth() + 4
+            left = min(need, width // 2)
+            self.bottom.setSizes([left, width - left])
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        """Share the new room again."""
+        super().resizeEvent(event)
+        self.balance()
 
     def confusion_counts(self) -> list[list[int]]:
         """The confusion matrix as shown: rows labelled, columns predicted, in type order (list of lists)."""

@@ -1,0 +1,85 @@
+"""Column widths of the pairs and pages tables (issue 20, item 2): spare width goes to the path
+columns, not to small number columns, and paths are shown whole when there is room."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QStyle
+
+from dedup_gui.core.model import DupType, Pair, ScanResult, ScanSettings, Thresholds
+from dedup_gui.gui.elide import elide_path
+from dedup_gui.gui.tables.models import PagesModel, PairsModel
+from dedup_gui.gui.tables.table_panel import TablePanel
+from tests.gui.conftest import make_page, scores
+
+#: Paths of about 90 characters (some 600 pixels): longer than the 420-pixel cap text columns have.
+LONG = [f"news.{n}/2024/politics/regional-elections-and-the-related-coverage/part-{n}/index.html" for n in (16, 17, 18)]
+
+
+@pytest.fixture
+def long_paths() -> ScanResult:
+    pages = [make_page(p, 10 + i, i) for i, p in enumerate(LONG)]
+    pairs = [Pair(0, 1, scores(0.99, 1), DupType.FULL), Pair(1, 2, scores(0.98, 2), DupType.FULL)]
+    return ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+
+
+def shown_panel(qtbot, model, result, width: int) -> TablePanel:
+    model.set_result(result)
+    panel = TablePanel(model)
+    qtbot.addWidget(panel)
+    panel.resize(width, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.fit_columns(panel.view.viewport().width())
+    return panel
+
+
+def elided(panel: TablePanel, column: int) -> list[str]:
+    """The path cells of ``column`` as the path delegate draws them at the column's width."""
+    view, model = panel.view, panel.model
+    style = view.style()
+    margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1) + 2
+    width = view.horizontalHeader().sectionSize(column) - margin
+    return [
+        elide_path(model.display(model.record(r), column), view.fontMetrics(), width) for r in range(model.rowCount())
+    ]
+
+
+def test_a_wide_pairs_table_gives_its_spare_width_to_the_paths(qtbot, long_paths):
+    panel = shown_panel(qtbot, PairsModel(), long_paths, 2400)
+    header, viewport = panel.view.horizontalHeader(), panel.view.viewport().width()
+    sizes = [header.sectionSize(c) for c in range(header.count())]
+    # the columns fill the table, and the two path columns are wider than every other column
+    # (before, the last column, "Cluster", took the spare width and paths were cut at 420 px)
+    assert sum(sizes) == viewport
+    assert min(sizes[0], sizes[1]) > max(sizes[2:])
+    assert abs(sizes[0] - sizes[1]) <= 1  # the spare width is shared equally
+    # the number columns keep their contents' width
+    assert sizes[2:] == [min(w + 12, 420) for w in panel.content_widths()[2:]]
+    # with room, no path is elided
+    assert elided(panel, 0) == [LONG[0], LONG[1]] and elided(panel, 1) == [LONG[1], LONG[2]]
+
+    # a narrower window takes the spare width back from the paths, a wider one gives it again
+    panel.resize(1200, 400)
+    qtbot.waitUntil(lambda: panel.view.viewport().width() < 1200)
+    narrow = [header.sectionSize(c) for c in range(header.count())]
+    assert narrow[2:] == sizes[2:] and narrow[0] < sizes[0]
+    panel.resize(2400, 400)
+    qtbot.waitUntil(lambda: header.sectionSize(0) == sizes[0])
+    assert [header.sectionSize(c) for c in range(header.count())] == sizes
+
+    # a path column the user drags keeps its width; the other path column takes what is spare
+    header.resizeSection(0, 300)  # as a drag does
+    panel.resize(2300, 400)
+    qtbot.waitUntil(lambda: panel.view.viewport().width() < 2300)
+    assert header.sectionSize(0) == 300 and header.sectionSize(2) == sizes[2]
+    assert sum(header.sectionSize(c) for c in range(header.count())) == panel.view.viewport().width()
+
+
+def test_a_wide_pages_table_gives_its_spare_width_to_the_file_column(qtbot, long_paths):
+    panel = shown_panel(qtbot, PagesModel(), long_paths, 2400)
+    header = panel.view.horizontalHeader()
+    sizes = [header.sectionSize(c) for c in range(header.count())]
+    assert sum(sizes) == panel.view.viewport().width()
+    assert sizes[0] > max(sizes[1:])
+    assert elided(panel, 0) == LONG  # whole, in the scan's order
