@@ -62,6 +62,13 @@ def test_the_newest_version_folder_ranks_first(newer, older):
         ("v1/en/a.html", "v2/en/a.html", None),
         ("print/a.html", "site/articles/a.html", None),  # no versions, no languages: a copy elsewhere
         ("js/a.html", "ui/a.html", None),  # two-letter folders that are not languages
+        # a blog's archive: the date says when a post was published, so a post published
+        # again under another date and name is a duplicate, not a moved document
+        ("blog/2020/05/spring-sale.html", "blog/2021/03/spring-sale-again.html", None),
+        ("news/2020-05-14/a.html", "news/2021-03-02/b.html", None),
+        ("2020/05/a.html", "2021/11/a.html", None),
+        # a version folder named by a bare year is still a version (an annual edition)
+        ("2023/guide/a.html", "2024/howto/a.html", "moved between versions"),
     ],
 )
 def test_documents_differ_by_version_and_language_folders(a, b, why):
@@ -99,6 +106,14 @@ def test_versions_are_kept_newest_first_and_never_joined_to_another_document():
     assert clusters(result) == [("v3/guide/a.html", ["v1/guide/a.html", "v2/guide/a.html"])]
     # the keep CSV says the same
     assert sorted(keep_rows(result)) == [["v1/guide/a.html", "v3/guide/a.html"], ["v2/guide/a.html", "v3/guide/a.html"]]
+
+
+def test_a_blog_post_published_again_under_another_date_is_one_keep_cluster():
+    # dated folders are publication dates: the repost is a duplicate to drop, and the newest
+    # date ranks first like any version-like segment (the "dates")
+    pages = identical("blog/2020/05/spring-sale.html", "blog/2021/03/spring-sale-again.html")
+    result = result_of(pages, [pair(0, 1, FULL)])
+    assert clusters(result) == [("blog/2021/03/spring-sale-again.html", ["blog/2020/05/spring-sale.html"])]
 
 
 def test_the_criteria_follow_the_users_order():

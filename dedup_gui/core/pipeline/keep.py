@@ -86,6 +86,25 @@ def _version_of(folder: str) -> tuple | None:
     return None
 
 
+#: A folder named as a publication date: ``2020-05`` or ``2020-05-14`` (a blog's archive).
+_DATE_FOLDER = re.compile(r"(?:19|20)\d\d-(?:0?[1-9]|1[0-2])(?:-\d{1,2})?")
+#: A year folder (``2020``) or a month or day folder under it (``05``, ``14``).
+_YEAR_FOLDER = re.compile(r"(?:19|20)\d\d")
+_MONTH_OR_DAY_FOLDER = re.compile(r"\d{1,2}")
+
+
+def _is_dated(folders: Sequence[str]) -> bool:
+    """Whether a path's folders carry a publication date (``2020-05/``, or ``2020/05/``):
+    a blog or news archive, where the date says when a post was published, not which
+    version of a document it is."""
+    for i, folder in enumerate(folders):
+        if _DATE_FOLDER.fullmatch(folder):
+            return True
+        if _YEAR_FOLDER.fullmatch(folder) and i + 1 < len(folders) and _MONTH_OR_DAY_FOLDER.fullmatch(folders[i + 1]):
+            return True
+    return False
+
+
 def _language_of(folder: str) -> str | None:
     if _LANGUAGE_FOLDER.fullmatch(folder) and folder[:2].lower() in _LANGUAGES:
         return folder.lower().replace("_", "-")
@@ -165,7 +184,10 @@ def documents_differ(a: str, b: str, site_script: str | None = None) -> str | No
     documents unless the folder's language is written in the script of the site's default
     pages (``en/a.html`` beside a Chinese site's ``a.html``: two documents, even when ``a.html``
     was never translated; ``zh/a.html``: a copy of the Chinese default pages, one document).
-    Paths without version or language folders (a mirror, a print copy) are never told apart.
+    Paths without version or language folders (a mirror, a print copy) are never told apart,
+    nor are dated paths (``blog/2020/05/a.html`` and ``blog/2021/03/b.html``, a post published
+    again under another date and name): a date folder says when a page was published, not
+    which version of a document it is.
 
     Args:
         a, b: paths relative to the scanned folder, ``/`` separators.
@@ -184,6 +206,8 @@ def documents_differ(a: str, b: str, site_script: str | None = None) -> str | No
         True
         >>> documents_differ("print/a.html", "site/articles/a.html") is None
         True
+        >>> documents_differ("blog/2020/05/a.html", "blog/2021/03/b.html") is None
+        True
     """
     fa, fb = a.split("/"), b.split("/")
     la = [lang for f in fa[:-1] if (lang := _language_of(f))]
@@ -199,7 +223,13 @@ def documents_differ(a: str, b: str, site_script: str | None = None) -> str | No
     rb = [f for i, f in enumerate(fb) if i == len(fb) - 1 or _language_of(f) is None]
     va = [i for i, f in enumerate(ra[:-1]) if _version_of(f) is not None]
     vb = [i for i, f in enumerate(rb[:-1]) if _version_of(f) is not None]
-    if va and vb and [f for i, f in enumerate(ra) if i != va[0]] != [f for i, f in enumerate(rb) if i != vb[0]]:
+    dated = _is_dated(ra[:-1]) or _is_dated(rb[:-1])
+    if (
+        va
+        and vb
+        and not dated
+        and [f for i, f in enumerate(ra) if i != va[0]] != [f for i, f in enumerate(rb) if i != vb[0]]
+    ):
         return "moved between versions"
     return None
 
