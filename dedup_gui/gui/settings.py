@@ -162,14 +162,19 @@ def restore_window_layout(window, settings: AppSettings) -> None:
         window.splitter.restoreState(splitter)
     window.pairs_panel.set_duplicates_only(settings.flag("view/duplicates_only", False))
     window.histogram_view.log_check.setChecked(settings.flag("view/histogram_log", False))
+    mode = settings.text("view/clusters_mode", "keep")
+    if mode in (key for key, _label in window.clusters_view.MODES):
+        window.clusters_view.set_mode(mode)
 
 
 def save_window_layout(window, settings: AppSettings) -> None:
-    """Remember a main window's geometry, layout, splitter sizes, view options and thresholds."""
+    """Remember a main window's geometry, layout, splitter sizes, view options (the pairs'
+    duplicates-only filter, the histogram's log scale, the clusters panel's mode) and thresholds."""
     settings.set_byte_array("window/geometry", window.saveGeometry())
     settings.set_byte_array("window/state", window.saveState())
     settings.set_byte_array("window/splitter", window.splitter.saveState())
     settings.set_flag("view/duplicates_only", window.pairs_panel.duplicates_only())
     settings.set_flag("view/histogram_log", window.histogram_view.log_check.isChecked())
+    settings.set_text("view/clusters_mode", window.clusters_view.mode())
     settings.set_thresholds(window.thresholds())
     settings.sync()

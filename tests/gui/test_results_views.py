@@ -322,6 +322,7 @@ def test_recent_folders_and_layout_are_remembered(qtbot, make_window, result, tm
     win.splitter.setSizes([300, 500])
     sizes = win.splitter.sizes()
     win.pairs_panel.set_duplicates_only(True)
+    win.clusters_view.set_mode("groups")  # the near-duplicate groups instead of the default keep clusters
     win.thresholds_dock.hide()
     win.close()
 
@@ -330,6 +331,7 @@ def test_recent_folders_and_layout_are_remembered(qtbot, make_window, result, tm
     restored = again.splitter.sizes()
     assert restored[0] / sum(restored) == pytest.approx(sizes[0] / sum(sizes), abs=0.02)
     assert again.pairs_panel.duplicates_only()
+    assert again.clusters_view.mode() == "groups"
     assert not again.thresholds_dock.isVisible()
     again.recent_menu.aboutToShow.emit()
     recent = next(a for a in again.recent_menu.actions() if a.text() == folder)
