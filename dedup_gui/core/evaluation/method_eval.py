@@ -340,10 +340,13 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     ax.set_xlim(-0.02, 1.03)
     ax.set_ylim(bottom, 1.0 + (1.0 - bottom) * 0.03)
     ax.set_xlabel("recall (share of the duplicate pairs found)")
-    ax.set_ylabel("precision\n(share of the pairs called duplicates that are)")  # two lines: fits a short figure
+    ax.set_ylabel("precision (share of the pairs\ncalled duplicates that are)")  # short lines: fits a short figure
     ax.grid(True, color=palette.muted, linewidth=0.5)
-    ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs ({report.positives} duplicates)\n'
-                 "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium")  # fmt: skip
+    # left-aligned: in a narrow figure (presentation mode) the title runs on over the legend
+    # instead of being cut at the figure's left edge
+    ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs\n({report.positives} duplicates); '
+                 "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium",
+                 loc="left")  # fmt: skip
     legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", facecolor=palette.background,
                        edgecolor=palette.muted)  # fmt: skip
     for text in legend.get_texts():
