@@ -23,7 +23,7 @@ import html
 import io
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
@@ -32,9 +32,13 @@ from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, report_charts, why_text
+from dedup_gui.core.reports.site_share import PageRow
 from dedup_gui.core.reports.summary import (
+    ACT_ON_HEADING,
+    ACT_ON_NOTE,
     IDENTICAL_TEXTS,
     KEEP_LEAD,
+    LARGEST_KEEP_HEADING,
     NO_DUPLICATES,
     NO_ERRORS,
     NO_GROUPS,
@@ -42,10 +46,15 @@ from dedup_gui.core.reports.summary import (
     NO_TEXT_NOTE,
     NOTHING_TO_DROP,
     SECTIONS,
+    SECTIONS_HEADING,
+    act_on_text,
     clip,
     excerpt_counts,
+    keep_total_note,
     missing_excerpt_text,
+    pair_notes,
     report_summary,
+    shown_note,
 )
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.colors import TYPE_COLORS
@@ -72,6 +81,8 @@ RESOLUTION = 300
 #: Font size of body text (points).
 BODY_PT = 8.5
 STAGE = "writing the PDF"
+#: Most pages of a PDF report by default (``scan --pdf-pages`` changes it).
+MAX_PAGES = 30
 
 _app = None  # the QGuiApplication this module created, kept alive for later exports
 _bundled: str | None = None  # family name of the registered bundled CJK font ("" if unreadable)
@@ -167,12 +178,39 @@ def _families_css(families: Sequence[str]) -> str:
     return ", ".join(f"'{f}'" for f in families)
 
 
+@dataclass(frozen=True)
+class PdfBudget:
+    """How much of each list the PDF prints; :func:`pdf_bytes` shrinks it until the PDF fits its
+    page limit.
+
+    Attributes:
+        pairs_per_type: pairs of each type in detail (most similar first).
+        keep_clusters: keep clusters (largest first); keep_pages: pages listed per keep cluster
+            or near-duplicate group.
+        groups: near-duplicate groups; pages: rows of the pages table; sections: rows of the
+            site sections table; files: files not used (and pages without text) listed.
+    """
+
+    pairs_per_type: int = 40
+    keep_clusters: int = 60
+    keep_pages: int = 12
+    groups: int = 60
+    pages: int = 200
+    sections: int = 60
+    files: int = 200
+
+    def scaled(self, factor: float) -> PdfBudget:
+        """The budget with every list ``factor`` times as long (at least 1 each; ``PdfBudget``)."""
+        return PdfBudget(*(max(1, int(getattr(self, f.name) * factor)) for f in fields(self)))
+
+
 class _Html:
     """Builds the Qt rich-text HTML (Qt's HTML subset: tables, spans, basic CSS; lengths in CSS
     pixels of 1/96 inch)."""
 
-    def __init__(self, report: Report, fonts: PdfFonts, width_px: float) -> None:
+    def __init__(self, report: Report, fonts: PdfFonts, width_px: float, budget: PdfBudget | None = None) -> None:
         self.report = report
+        self.budget = budget or PdfBudget()
         self.fonts = fonts
         self.width = width_px
         self.out: list[str] = []
@@ -237,7 +275,48 @@ class _Html:
         # Summary
         o.append(self.h2(SECTIONS["summary"], first=True))
         o.append(f"<p><b>{_e(s.headline)}</b></p>")
-        o += [f"<p>{_e(label.capitalize())}s: {share:.0%} of the pages</p>" for label, share in s.page_shares]
+        o.append(self.table())
+        o.append(f"<tr>{self.th('type')}{self.th('pairs', 'align=right')}{self.th('pages in one', 'align=right')}"
+                 f"{self.th('what it means, what to do')}</tr>")  # fmt: skip
+        o += [
+            f"<tr><td width='16%'>{self.badge(row.type)}</td><td align='right' width='8%'>{row.pairs:,}</td>"
+            f"<td align='right' width='10%'>{row.page_share:.0%}</td><td>{_e(row.text)}</td></tr>"
+            for row in s.readings
+        ]
+        o.append("</table>")
+        o.append(self.h3(LARGEST_KEEP_HEADING))
+        if s.largest_keep:
+            o.append(self.table())
+            o.append(f"<tr>{self.th('#')}{self.th('page to keep')}{self.th('duplicates', 'align=right')}"
+                     f"{self.th('how they duplicate it')}{self.th('kept because')}</tr>")  # fmt: skip
+            o += [
+                f"<tr><td align='right' width='5%'>{k.id}</td><td>{self.mono(k.keep)}<br>{_e(clip(k.title, 120))}</td>"
+                f"<td align='right' width='10%'>{k.duplicates:,}</td><td width='22%'>{_e(k.links)}</td>"
+                f"<td width='16%'>{_e(k.reason)}</td></tr>"
+                for k in s.largest_keep
+            ]
+            o.append("</table>")
+            if s.keep_total > len(s.largest_keep):
+                o.append(f"<p>{self.muted(_e(keep_total_note(s)))}</p>")
+        else:
+            o.append(f"<p>{_e(NOTHING_TO_DROP)}</p>")
+        o.append(self.h3(ACT_ON_HEADING))
+        o.append(f"<p>{self.muted(_e(ACT_ON_NOTE))}</p>")
+        self.page_table(s.act_on, len(s.act_on), s.act_on_total, "Pages to act on (the most duplicated)")
+        if len(s.sections) > 1:
+            o.append(self.h3(SECTIONS_HEADING))
+            o.append(self.table("80%"))
+            o.append(f"<tr>{self.th('section')}{self.th('pages', 'align=right')}"
+                     f"{self.th('duplicate pages', 'align=right')}{self.th('duplicated content', 'align=right')}</tr>")  # fmt: skip
+            rows = s.sections[: self.budget.sections]
+            o += [
+                f"<tr><td>{_e(clip(row.section))}</td><td align='right'>{row.pages:,}</td>"
+                f"<td align='right'>{row.duplicate_pages:,}</td><td align='right'>{row.duplicate_share:.0%}</td></tr>"
+                for row in rows
+            ]
+            o.append("</table>")
+            if len(s.sections) > len(rows):
+                o.append(f"<p>{self.muted(_e(shown_note('Sections', len(rows), len(s.sections))))}</p>")
         o.append(self.table())
         o.append("<tr>" + "".join(
             f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
@@ -262,6 +341,7 @@ class _Html:
             o.append(f"<p align='center'><img src='chart-{chart.name}.png' width='{w}' height='{h}'></p>")
             o.append(f"<p>{self.muted(f'<b>{_e(chart.title)}.</b> {_e(chart.caption)}')}</p>")
         # What to keep
+        b = self.budget
         o.append(self.h2(SECTIONS["keep"], page_break=True))
         o.append(f"<p>{self.muted(f'<b>{_e(KEEP_LEAD)}</b> ' + _e(rep.keep_rule))}</p>")
         keep_mark = "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
@@ -269,60 +349,82 @@ class _Html:
         if rep.keep_clusters:
             o.append(self.table())
             o.append(f"<tr>{self.th('#')}{self.th('pages')}{self.th('kept because')}{self.th('group')}</tr>")
-            for entry in rep.keep_clusters:
+            for entry in rep.keep_clusters[: b.keep_clusters]:
                 items = [f"{keep_mark} {self.page_block(entry.keep)}"]
                 items += [
                     f"{drop_mark} {self.muted(_e(link_label(link)))}<br>{self.page_block(page)}"
-                    for page, link in entry.duplicates
+                    for page, link in entry.duplicates[: b.keep_pages]
                 ]
+                if len(entry.duplicates) > b.keep_pages:
+                    items.append(self.muted(_e(shown_note("Pages to drop", b.keep_pages, len(entry.duplicates)))))
                 k = entry.cluster
                 o.append(
                     f"<tr><td align='right' width='5%'>{k.id}</td><td>{'<br><br>'.join(items)}</td>"
                     f"<td width='16%'>{_e(k.reason)}</td><td align='right' width='7%'>{'' if k.group is None else k.group}</td></tr>"
                 )
             o.append("</table>")
+            self.cap_note("Keep clusters (the largest)", b.keep_clusters, len(rep.keep_clusters))
         else:
             o.append(f"<p>{_e(NOTHING_TO_DROP)}</p>")
+        # Pairs: each type's most similar, in detail
+        o.append(self.h2(SECTIONS["pairs"], page_break=True))
+        taken = dict.fromkeys(rep.listed_by_type, 0)
+        shown_pairs = []
+        for entry in rep.duplicates:
+            if taken.get(entry.pair.type, 0) < b.pairs_per_type:
+                taken[entry.pair.type] += 1
+                shown_pairs.append(entry)
+        listed = {t: (taken[t], total) for t, (_n, total) in rep.listed_by_type.items()}
+        o += [f"<p>{self.muted(_e(note))}</p>" for note in pair_notes(rep, listed)]
+        if not rep.duplicates:
+            o.append(f"<p>{_e(NO_DUPLICATES)}</p>")
+        for entry in shown_pairs:
+            self.pair(entry)
+        # Pages with duplicated content
+        o.append(self.h2(SECTIONS["pages"]))
+        self.page_table(s.pages, b.pages, len(s.pages), "Pages (the most duplicated)")
         # Near-duplicate groups
-        o.append(self.h2(SECTIONS["clusters"], page_break=True))
+        o.append(self.h2(SECTIONS["clusters"]))
         o.append(f"<p>{self.muted(_e(GROUPS_NOTE))}</p>")
         if rep.clusters:
             o.append(self.table())
             o.append(f"<tr>{self.th('#')}{self.th('types')}{self.th('pages')}</tr>")
-            for entry in rep.clusters:
-                items = [self.page_block(page) for page in entry.pages]
-                types = " ".join(self.badge(t) for t in TYPE_ORDER if t in entry.cluster.types)
+            for group in rep.clusters[: b.groups]:
+                items = [self.mono(page.path) for page in group.pages[: b.keep_pages]]
+                types = " ".join(self.badge(t) for t in TYPE_ORDER if t in group.cluster.types)
+                more = len(group.pages) - len(items)
+                extra = f"<br>{self.muted(_e(f'and {more:,} more'))}" if more > 0 else ""
                 o.append(
-                    f"<tr><td align='right' width='5%'>{entry.cluster.id}</td><td width='20%'>{types}</td>"
-                    f"<td>{'<br><br>'.join(items)}</td></tr>"
+                    f"<tr><td align='right' width='5%'>{group.cluster.id}</td><td width='20%'>{types}</td>"
+                    f"<td>{'<br>'.join(items)}{extra}</td></tr>"
                 )
             o.append("</table>")
+            self.cap_note("Near-duplicate groups", b.groups, len(rep.clusters))
         else:
             o.append(f"<p>{_e(NO_GROUPS)}</p>")
-        # Pairs
-        o.append(self.h2(SECTIONS["pairs"], page_break=True))
-        o += [f"<p>{self.muted(_e(note))}</p>" for note in s.pairs_notes]
-        if not rep.duplicates:
-            o.append(f"<p>{_e(NO_DUPLICATES)}</p>")
-        for entry in rep.duplicates:
-            self.pair(entry)
         # Unusable files
-        o.append(self.h2(SECTIONS["unusable"], page_break=bool(rep.duplicates)))
+        o.append(self.h2(SECTIONS["unusable"]))
         if r.errors:
             o.append(self.table())
             o.append(f"<tr>{self.th('file')}{self.th('reason')}</tr>")
-            o += [f"<tr><td width='45%'>{self.mono(x.path)}</td><td>{_e(x.reason)}</td></tr>" for x in r.errors]
+            o += [
+                f"<tr><td width='45%'>{self.mono(x.path)}</td><td>{_e(x.reason)}</td></tr>" for x in r.errors[: b.files]
+            ]
             o.append("</table>")
+            self.cap_note("Files not used", b.files, len(r.errors))
         else:
             o.append(f"<p>{_e(NO_ERRORS)}</p>")
         no_text = rep.pages_without_text()
         if no_text:
             o.append(self.h3(NO_TEXT_HEADING))
             o.append("<p>" + self.muted(_e(NO_TEXT_NOTE)) + "</p>")
-            o += [f"<p>{self.page_block(p)}</p>" for p in no_text]
+            o += [f"<p>{self.page_block(p)}</p>" for p in no_text[: b.files]]
+            self.cap_note("Pages without text", b.files, len(no_text))
         if r.skipped:
             o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")
-            o += [f"<p>{self.muted(_e(path + ': ' + reason))}</p>" for path, reason in r.skipped_for_reasons()]
+            o += [
+                f"<p>{self.muted(_e(path + ': ' + reason))}</p>" for path, reason in r.skipped_for_reasons()[: b.files]
+            ]
         # Appendix for engineers
         o.append(self.h2(SECTIONS["engine"], page_break=True))
         for title, rows in (("Thresholds", s.thresholds), ("Scan settings", s.settings)):
@@ -336,6 +438,28 @@ class _Html:
             o.append("</table>")
         o.append("</body></html>")
         return "\n".join(o)
+
+    def cap_note(self, what: str, limit: int, total: int) -> None:
+        """Add the line "N of M shown; the exports hold all M" when ``limit`` cuts a list."""
+        if total > limit:
+            self.out.append(f"<p>{self.muted(_e(shown_note(what, limit, total)))}</p>")
+
+    def page_table(self, rows: Sequence[PageRow], limit: int, total: int, what: str) -> None:
+        """A table of pages with duplicated content (page, duplicated content, what to do)."""
+        if not rows:
+            self.out.append(f"<p>{self.muted('None.')}</p>")
+            return
+        self.out.append(self.table())
+        self.out.append(
+            f"<tr>{self.th('page')}{self.th('duplicated content', 'align=right')}{self.th('what to do')}</tr>"
+        )
+        self.out += [
+            f"<tr><td width='42%'>{self.mono(row.path)}</td><td align='right' width='12%'>{row.duplicate_share:.0%}</td>"
+            f"<td>{_e(act_on_text(row))} {self.mono(row.keep)}</td></tr>"
+            for row in rows[:limit]
+        ]
+        self.out.append("</table>")
+        self.cap_note(what, min(limit, len(rows)), total)
 
     def h2(self, text: str, first: bool = False, page_break: bool = False) -> str:
         brk = "page-break-before:always; " if page_break else ""
@@ -381,20 +505,30 @@ class _Html:
         o.append("</table>")
 
 
-def pdf_bytes(report: Report, progress: Progress | None = None) -> bytes:
-    """Lay out and write a report as PDF.
+def pdf_bytes(report: Report, progress: Progress | None = None, max_pages: int = MAX_PAGES) -> bytes:
+    """Lay out and write a report as PDF, in at most ``max_pages`` pages.
+
+    The lists (pairs in detail per type, keep clusters, groups, pages, files) start at
+    :class:`PdfBudget` scaled by ``max_pages / 30`` and are shortened, all in proportion, until
+    the document fits; each shortened list ends with "N of M shown; the CSV, XLSX and JSON
+    exports hold all M".  Should even the shortest lists not fit (a tiny limit), the pages past
+    the limit are left out.
 
     Args:
         report: from :func:`dedup_gui.core.reports.model.build_report`.
         progress: receives ``"writing the PDF"`` progress per page; may cancel.
+        max_pages: the most pages (int >= 1; default :data:`MAX_PAGES`).
 
     Returns:
-        The PDF file's bytes (A4, numbered pages, fonts embedded).
+        The PDF file's bytes (A4, numbered pages "Page i of n", fonts embedded).
 
     Raises:
         ScanCancelled: ``progress`` was cancelled.
         RuntimeError: no usable Qt GUI application or no font for Chinese text.
+        ValueError: ``max_pages`` is below 1.
     """
+    if max_pages < 1:
+        raise ValueError(f"a PDF needs at least one page, not {max_pages}")
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF, Qt, QUrl
     from PySide6.QtGui import QFont, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
@@ -438,10 +572,18 @@ def pdf_bytes(report: Report, progress: Progress | None = None) -> bytes:
         w = body.width() * 96 / RESOLUTION * (1.0 if chart.name == "histogram" else 0.62)  # the map is square-ish
         charts.append((chart, round(w), round(w * image.height() / max(1, image.width()))))
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"chart-{chart.name}.png"), image)
-    check_cancel(progress)
-    doc.setHtml(_Html(report, fonts, body.width()).build(charts))
-
-    pages = doc.pageCount()
+    budget = PdfBudget().scaled(max_pages / MAX_PAGES)
+    while True:
+        check_cancel(progress)
+        doc.setHtml(_Html(report, fonts, body.width(), budget).build(charts))
+        pages = doc.pageCount()
+        # the summary, charts and appendix are fixed; the lists shrink together, a bit more than
+        # the share of pages over the limit, until they fit or cannot shrink further
+        smaller = budget.scaled(min(0.8, max_pages / pages * 0.9))
+        if pages <= max_pages or smaller == budget:
+            break
+        budget = smaller
+    pages = min(pages, max_pages)
     painter = QPainter()
     if not painter.begin(writer):
         raise RuntimeError("Qt could not start the PDF writer")
