@@ -162,7 +162,7 @@ class _Html:
         o.append(f"<tr>{self.th('type')}{self.th('pairs', 'align=right')}{self.th('pages in one', 'align=right')}"
                  f"{self.th('what it means, what to do')}</tr>")  # fmt: skip
         o += [
-            f"<tr><td width='16%'>{self.badge(row.type)}</td><td align='right' width='8%'>{row.pairs:,}</td>"
+            f"<tr><td width='21%'>{self.badge(row.type)}</td><td align='right' width='8%'>{row.pairs:,}</td>"
             f"<td align='right' width='10%'>{row.page_share:.0%}</td><td>{_e(row.text)}</td></tr>"
             for row in s.readings
         ]
@@ -174,7 +174,7 @@ class _Html:
                      f"{self.th('how they duplicate it')}{self.th('kept because')}</tr>")  # fmt: skip
             o += [
                 f"<tr><td align='right' width='5%'>{k.id}</td><td>{self.mono(k.keep)}<br>{_e(clip(k.title, 120))}</td>"
-                f"<td align='right' width='10%'>{k.duplicates:,}</td><td width='22%'>{_e(k.links)}</td>"
+                f"<td align='right' width='12%'>{k.duplicates:,}</td><td width='22%'>{_e(k.links)}</td>"
                 f"<td width='16%'>{_e(k.reason)}</td></tr>"
                 for k in s.largest_keep
             ]

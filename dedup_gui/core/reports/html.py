@@ -49,6 +49,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     NO_TEXT_NOTE,
     NOTHING_TO_DROP,
     PAGES_NOTE,
+    PAIRS_TABLE_NOTE,
     SECTION_ROWS,
     SECTIONS,
     SECTIONS_HEADING,
@@ -298,6 +299,8 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     if not report.duplicates:
         out.append(f"<p>{esc(NO_DUPLICATES)}</p>")
     detailed = detailed_numbers(report)
+    if report.duplicates:
+        out.append(f"<p class='note'>{esc(PAIRS_TABLE_NOTE)}</p>")
     out.append(pairs_table(report, detailed))
     if detailed:
         out.append(f"<h3>{esc(DETAIL_HEADING)}</h3><p class='note'>{esc(DETAIL_NOTE)}</p>")

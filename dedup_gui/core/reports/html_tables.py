@@ -74,13 +74,13 @@ def pair_folder(entry: PairEntry) -> str:
 
 def pairs_table(report: Report, detailed: set[int]) -> str:
     """The listed duplicate pairs, one row each (HTML str): number (a link to its details when it
-    has them), type, content similarity, containment, layout similarity, Hamming distance, the
-    two paths, the folder and the near-duplicate group."""
+    has them), type, content similarity, content containment, layout similarity, Hamming
+    distance (bits), the two paths, the folder and the near-duplicate group."""
     if not report.duplicates:
         return ""
     heads = [
-        _th("#", True), _th("type", filt="select"), _th("content similarity", True, "min"),
-        _th("containment", True, "min"), _th("layout similarity", True, "min"), _th("Hamming", True),
+        _th("#", True), _th("type", filt="select"), _th("content", True, "min"),
+        _th("contained", True, "min"), _th("layout", True, "min"), _th("Hamming", True),
         _th("left", filt="text"), _th("right", filt="text"), _th("folder", filt="text"), _th("group", True),
     ]  # fmt: skip
     rows = []

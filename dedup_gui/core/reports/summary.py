@@ -76,6 +76,11 @@ PAGES_NOTE = (
     "keep, drop (in favour of the page to keep) or review. Click a heading to sort; type in the boxes "
     "under the headings to filter."
 )
+PAIRS_TABLE_NOTE = (
+    "content: content similarity; contained: content containment (how much of the shorter text is in the "
+    "other); layout: layout similarity; Hamming: SimHash distance in bits. Click a heading to sort; type in "
+    "the boxes under the headings to filter."
+)
 DETAIL_HEADING = "The most similar pairs of each type, in detail"
 DETAIL_NOTE = "With their measures, why they are that type, and where their texts differ."
 #: Rows of the site sections table and of the lists of files not used.
