@@ -9,7 +9,9 @@ of four with full, content, layout and partial duplicate pairs, 200 shingles a p
 is scanned.  Printed, one line each:
 
 * ``site_share``: :func:`~dedup_gui.core.reports.site_share.page_duplicate_shares` (one
-  ``np.unique`` over every shingle) and the whole client summary;
+  ``np.unique`` over every shingle) and the whole client summary; the baseline, the first
+  version (one ``np.isin`` of each page's shingles against the site's shared ones), on the first
+  ``--baseline-pages`` pages (default 10,000) against this version on the same pages;
 * ``build_report``: the report model (keep clusters, fair shares of pairs, 500 diff excerpts);
 * ``html``: rendering and writing the HTML, and its size in MB (the goal: under 10 MB);
 * ``chromium dump-dom`` and ``chromium screenshot``: wall time of headless Chromium (Debian's
@@ -29,7 +31,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
+
+import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -61,9 +66,19 @@ def chromium_seconds(chromium: str, url: str, *args: str) -> tuple[float, str]:
         return time.perf_counter() - start, proc.stderr
 
 
+def baseline_shares(result) -> np.ndarray:
+    """The first version of ``page_duplicate_shares``: one ``np.isin`` per page (the baseline)."""
+    arrays = [p.shingles if p.has_text else np.zeros(0, np.uint32) for p in result.pages]
+    every = np.concatenate(arrays)
+    values, counts = np.unique(every, return_counts=True)
+    shared = values[counts > 1]
+    return np.array([float(np.isin(a, shared).mean()) if len(a) else 0.0 for a in arrays])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=100_000)
+    parser.add_argument("--baseline-pages", type=int, default=10_000, help="pages for the site-share baseline")
     parser.add_argument("--no-charts", action="store_true", help="leave the two charts out")
     parser.add_argument("--no-browser", action="store_true", help="do not time Chromium")
     parser.add_argument("--keep", metavar="FILE", help="also copy the report to FILE")
@@ -72,6 +87,10 @@ def main() -> None:
     result = _timed(f"synthetic site ({args.pages:,} p)", synthetic_result, args.pages)
     print(f"  {len(result.pages):,} pages, {len(result.pairs):,} duplicate pairs, {len(result.clusters):,} groups")
     _timed("site_share (np.unique)", page_duplicate_shares, result)
+    few = replace(result, pages=result.pages[: args.baseline_pages], pairs=[])
+    new = _timed(f"  same, {len(few.pages):,} pages", page_duplicate_shares, few)
+    old = _timed(f"  baseline, {len(few.pages):,} pages", baseline_shares, few)
+    print(f"  same shares as the baseline: {bool(np.allclose(new, old))}")
     report = _timed("build_report", build_report, result, mtime=lambda _page: 0.0)
     _timed("report_summary", report_summary, report)
     with tempfile.TemporaryDirectory() as folder:

@@ -5,7 +5,7 @@ Formats (:data:`EXPORT_FORMATS`):
 ===========  ===========================================================  ===============
 format       contents                                                      default suffix
 ===========  ===========================================================  ===============
-html         self-contained report for people (no script, nothing remote)  ``.html``
+html         self-contained report for people (nothing remote, sortable)   ``.html``
 pdf          the same report as PDF, numbered pages, charts                ``.pdf``
 json         everything, following ``resources/report.schema.json``        ``.json``
 csv          duplicate pairs: PREDICTIONS.csv columns + ``cluster``        ``.csv``
