@@ -169,7 +169,7 @@ def _cmd_scan(args) -> int:
         print(summary_text(result))
     for out, fmt in outputs:
         try:
-            export(result, out, fmt, progress=progress)
+            export(result, out, fmt, progress=progress, pdf_pages=args.pdf_pages)
         except ExportError as exc:
             print(f"error: {show(exc)}", file=sys.stderr)
             return 1

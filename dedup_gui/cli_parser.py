@@ -148,6 +148,21 @@ def settings_of(args) -> ScanSettings:
     )
 
 
+def _at_least_one(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (int).
+
+    Raises:
+        argparse.ArgumentTypeError: ``text`` is not such a number.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the headless subcommands (argparse.ArgumentParser)."""
     parser = argparse.ArgumentParser(
@@ -202,6 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="pages under this folder (relative to FOLDER) are always kept; may be given more than once",
     )
+    scan.add_argument("--pdf-pages", type=_at_least_one, default=30, metavar="N",
+                      help="the most pages of a .pdf report (default: %(default)s); its lists of pairs, keep "
+                      "clusters, groups and pages are shortened to fit, the other formats hold everything")  # fmt: skip
     scan.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
     scan.add_argument("--follow-links", action="store_true",
                       help="also follow symbolic links whose target lies outside FOLDER (read the files, walk the "

@@ -159,3 +159,35 @@ def test_html_and_pdf_render_the_same_summary(sample_scan):
     for doc in (html_from_report(report, charts=False), pdf_html):
         for text in (s.heading, s.made, s.subset_note, *SECTIONS.values(), *(st.label for st in s.stats)):
             assert esc(text) in doc, text
+
+
+def test_pdf_pages_option_limits_the_pdf(tmp_path):
+    from .test_cli import run
+
+    # The samples' PDF has 8 pages; --pdf-pages 3 shortens its lists and then stops at 3 pages,
+    # each numbered "of 3".
+    out = tmp_path / "r.pdf"
+    proc = run("scan", str(SAMPLES), "-o", str(out), "--pdf-pages", "3", "--no-cache", "-q")
+    assert proc.returncode == 0, proc.stderr
+    texts = _texts(out.read_bytes())
+    assert len(texts) == 3
+    assert all(f"Page {i} of 3" in text for i, text in enumerate(texts, 1))
+    proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "r0.pdf"), "--pdf-pages", "0")
+    assert proc.returncode == 2 and "--pdf-pages: must be at least 1, not 0" in proc.stderr
+
+
+@pytest.mark.slow  # about 12 s: 500 diff excerpts, the charts and two layouts of 1,200 pages' report
+def test_pdf_of_a_big_site_fits_30_pages_and_says_what_it_left_out(tmp_path):
+    from .synthetic_site import synthetic_result
+
+    # 1,200 pages, 1,050 duplicate pairs of the four types, 300 keep clusters: listed whole, the
+    # PDF would run to hundreds of pages.
+    result = synthetic_result(1200)
+    data = export(result, tmp_path / "big.pdf").read_bytes()
+    texts = _texts(data)
+    assert 10 <= len(texts) <= 30
+    whole = " ".join(" ".join(texts).split())
+    for label in ("full duplicate", "content duplicate", "layout duplicate", "partial duplicate"):
+        assert f"{label.capitalize()}s (the most similar):" in whole  # every type, with its "N of M shown"
+    assert "Pages to act on" in whole and "Largest keep clusters" in whole
+    assert "the CSV, XLSX and JSON exports hold all 300." in whole  # the keep clusters, groups

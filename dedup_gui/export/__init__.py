@@ -5,7 +5,7 @@ Formats (:data:`EXPORT_FORMATS`):
 ===========  ===========================================================  ===============
 format       contents                                                      default suffix
 ===========  ===========================================================  ===============
-html         self-contained report for people (no script, nothing remote)  ``.html``
+html         self-contained report for people (nothing remote, sortable)   ``.html``
 pdf          the same report as PDF, numbered pages, charts                ``.pdf``
 json         everything, following ``resources/report.schema.json``        ``.json``
 csv          duplicate pairs: PREDICTIONS.csv columns + ``cluster``        ``.csv``
@@ -72,6 +72,7 @@ def export(
     fmt: str | None = None,
     pairs: Sequence[Pair] | None = None,
     progress: Progress | None = None,
+    pdf_pages: int = 30,
 ) -> Path:
     """Write a report of a scan.
 
@@ -83,12 +84,14 @@ def export(
         pairs: the pairs to include, in order (e.g. what the GUI's filters show); ``None`` for
             all.  The summary still counts the whole scan; clusters are those of the shown pairs.
         progress: receives ``"writing the report"`` progress; its cancel stops the export.
+        pdf_pages: (PDF only) the most pages of the PDF (int >= 1, default 30): its lists are
+            shortened to fit (:func:`dedup_gui.export.pdf.pdf_bytes`).
 
     Returns:
         The path written (:class:`~pathlib.Path`).
 
     Raises:
-        ValueError: unknown format or suffix.
+        ValueError: unknown format or suffix, or ``pdf_pages`` below 1.
         ExportError: the file cannot be written (an ``OSError`` whose message says why: missing
             folder, read-only place, disk full); nothing is left half-written.
         ScanCancelled: cancelled through ``progress``; no file is written, an existing one is
@@ -101,4 +104,4 @@ def export(
     from dedup_gui.export.pdf import pdf_bytes  # Qt is imported only for a PDF
 
     report = build_report(result, pairs, progress, excerpt_limit=excerpts_needed(fmt))
-    return atomic_write_bytes(path, pdf_bytes(report, progress))
+    return atomic_write_bytes(path, pdf_bytes(report, progress, pdf_pages))

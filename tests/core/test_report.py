@@ -3,8 +3,10 @@ the keep rule, diff excerpts and atomic writes."""
 
 from __future__ import annotations
 
+import base64
 import csv
 import errno
+import hashlib
 import html
 import io
 import json
@@ -26,6 +28,7 @@ from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.reports.excerpt import diff_excerpt
 from dedup_gui.core.reports.html import chart_svg
 from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.table_script import TABLE_SCRIPT
 from dedup_gui.core.reports.write import (
     PAGE_COLUMNS,
     PREDICTION_COLUMNS,
@@ -269,12 +272,23 @@ class _Tags(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.tags: list[tuple[str, dict]] = []
         self.text: list[str] = []
+        self.scripts: list[str] = []
+        self._in_script = False
 
     def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
+        self._in_script = tag == "script"
+        if self._in_script:
+            self.scripts.append("")
+
+    def handle_endtag(self, tag):
+        self._in_script = False
 
     def handle_data(self, data):
-        self.text.append(data)
+        if self._in_script:
+            self.scripts[-1] += data  # script text is not page text
+        else:
+            self.text.append(data)
 
 
 def _parse(doc: str) -> _Tags:
@@ -283,11 +297,25 @@ def _parse(doc: str) -> _Tags:
     return parser
 
 
+def _csp_hashes(parsed: _Tags) -> list[str]:
+    """The sha256 hash-sources of the report's CSP ``script-src``."""
+    (meta,) = [a for t, a in parsed.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    script_src = next(d for d in meta["content"].split(";") if d.strip().startswith("script-src"))
+    return [h.strip("'") for h in script_src.split()[1:]]
+
+
 def _assert_inert(doc: str) -> None:
-    """No script, no event handler, no frame or embed, nothing loaded from outside the file."""
+    """No script but our own (the table script, allowed by the CSP by its hash alone), no event
+    handler, no frame or embed, nothing loaded from outside the file."""
     parsed = _parse(doc)
-    names = {t for t, _ in parsed.tags}
-    assert not names & {"script", "img", "iframe", "object", "embed", "link", "base", "form", "input"}, names
+    names = [t for t, _ in parsed.tags]
+    assert not set(names) & {"img", "iframe", "object", "embed", "link", "base", "form", "input"}, names
+    assert names.count("script") == 1 and parsed.scripts == [TABLE_SCRIPT]
+    scripts = [a for t, a in parsed.tags if t == "script"]
+    assert scripts == [{}], scripts  # inline, no src
+    # the hash, recomputed here from the script's text, is the one the CSP allows, and the only one
+    digest = base64.b64encode(hashlib.sha256(parsed.scripts[0].encode("utf-8")).digest()).decode()
+    assert _csp_hashes(parsed) == [f"sha256-{digest}"]
     for tag, attrs in parsed.tags:
         for name, value in attrs.items():
             assert not name.startswith("on"), (tag, name)
@@ -305,7 +333,7 @@ def test_html_report_escapes_every_page_string(tmp_path):
     assert EVIL_NAME in text  # the file name too
     assert "https://evil.example/<script>x</script>" in text  # the URL
     assert html.escape(EVIL_TITLE, quote=True) in doc
-    assert "<script" not in doc.lower()
+    assert doc.lower().count("<script") == 1  # ours, at the end; the title's is escaped
     assert "changed" in text  # the diff excerpt, escaped like the rest
 
 
@@ -314,7 +342,9 @@ def test_html_report_summary_charts_clusters_pairs_errors(sample_scan):
     _assert_inert(doc)
     parsed = _parse(doc)
     metas = [a for t, a in parsed.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
-    assert metas and metas[0]["content"] == "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+    assert metas and metas[0]["content"].startswith(
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-"
+    )
     assert [t for t, _ in parsed.tags].count("svg") == 2  # histogram and map, inline
     ids = [a["id"] for _, a in parsed.tags if "id" in a]
     assert len(ids) == len(set(ids)), "duplicate ids across the inline charts"
@@ -551,7 +581,7 @@ def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
     assert sum(listed.values()) == 2 and all(n <= 1 for n in listed.values())
     for t, (n, total) in report.listed_by_type.items():
         if n < total:
-            assert f"{t.label.capitalize()}s: the {n:,} most similar of {total:,} are listed" in html
+            assert f"{t.label.capitalize()}s (the most similar): {n:,} of {total:,} shown; the CSV, XLSX" in html
 
 
 def test_every_type_is_listed_however_many_pairs_another_type_has(sample_scan):

@@ -26,3 +26,42 @@ def test_a_subset_says_so_and_counts_what_it_shows(sample_scan):
     assert s.subset and s.subset_note.startswith(f"This report shows the 2 of {len(sample_scan.pairs)} compared pairs")
     assert sum(r.shown for r in s.type_rows) == 2
     assert sum(r.pairs for r in s.type_rows) == len(sample_scan.pairs)  # the summary counts the whole scan
+
+
+def test_summary_lists_the_largest_keep_clusters_the_pages_to_act_on_and_reads_the_types(sample_scan):
+    from dedup_gui.core.model import DupType
+    from dedup_gui.core.reports.summary import TYPE_READING, KeepRow
+
+    s = report_summary(build_report(sample_scan))
+    # the samples' four keep clusters, one page to drop each, largest first then by kept page
+    assert s.keep_total == 4
+    assert [(k.id, k.keep, k.duplicates, k.links, k.reason) for k in s.largest_keep] == [
+        (1, "mirror/larkmoor-wheelers.example.org/articles/river-trail.html", 1, "1 identical bytes", "oldest file"),
+        (2, "site/articles/night-ride-safety.html", 1, "1 content duplicate", "canonical URL"),
+        (3, "site/articles/winter-maintenance.html", 1, "1 identical main text", "canonical URL"),
+        (4, "zh/spring-tea-picking-utf8.html", 1, "1 full duplicate", "longest main content"),
+    ]
+    assert isinstance(s.largest_keep[3], KeepRow) and s.largest_keep[3].title == "清明前后上山采茶记 - 云岭茶舍"
+    # pages to act on: most duplicated first, the four pages to drop (with the page to keep
+    # instead), then the layout and partial pages to review; kept pages are not listed
+    assert [(a.path, round(a.duplicate_share, 3), a.action, a.keep) for a in s.act_on] == [
+        (
+            "site/articles/river-trail.html",
+            1.0,
+            "drop",
+            "mirror/larkmoor-wheelers.example.org/articles/river-trail.html",
+        ),
+        ("site/archive/winter-maintenance.html", 1.0, "drop", "site/articles/winter-maintenance.html"),
+        ("print/night-ride-safety.html", 0.993, "drop", "site/articles/night-ride-safety.html"),
+        ("zh/spring-tea-picking-gbk.html", 0.988, "drop", "zh/spring-tea-picking-utf8.html"),
+        ("site/articles/spring-audax-2024.html", 0.486, "review", ""),
+        ("site/articles/cafe-stops.html", 0.483, "review", ""),
+        ("site/articles/spring-audax-2023.html", 0.476, "review", ""),
+        ("elsewhere/vale-gazette-cafes.html", 0.443, "review", ""),
+    ]
+    assert s.act_on_total == 8 and len(s.pages) == 12  # the 12 pages with text all share some content
+    # the four types in plain words, with their pairs and the share of the 12 pages in one
+    assert [(r.type, r.pairs, round(r.page_share, 3)) for r in s.readings] == [
+        (DupType.FULL, 3, 0.5), (DupType.CONTENT, 1, 0.167), (DupType.LAYOUT, 1, 0.167), (DupType.PARTIAL, 1, 0.167),
+    ]  # fmt: skip
+    assert all(r.text == TYPE_READING[r.type] for r in s.readings)

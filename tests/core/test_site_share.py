@@ -58,3 +58,25 @@ def test_the_report_says_it_first_and_keeps_the_engine_settings_for_the_appendix
     assert html.index("25% of this site&#x27;s main content") < html.index("Pairs by type")
     assert html.index("For engineers: thresholds and scan settings") > html.index("Files that could not be used")
     assert html.index("num_perm") > html.index("For engineers")  # engine settings after everything else
+
+
+def test_page_rows_say_what_to_do_with_each_duplicated_page():
+    from dedup_gui.core.reports.site_share import page_rows
+
+    result = small_site()
+    report = build_report(result, mtime=lambda _page: 0.0)
+    rows = page_rows(result, page_duplicate_shares(result), report.keep_cluster_of)
+    # a and b are layout duplicates (no keep cluster): both to review; c shares nothing, so it is
+    # not listed; ties of share and words go by path
+    assert [(r.path, r.section, r.duplicate_share, r.pairs, r.action, r.keep) for r in rows] == [
+        ("blog/a.html", "blog", 0.5, 1, "review", ""),
+        ("blog/b.html", "blog", 0.5, 1, "review", ""),
+    ]
+    full = replace(result, pairs=[pair(0, 1, DupType.FULL, 0.99)])
+    report = build_report(full, mtime=lambda _page: 0.0)
+    rows = page_rows(full, page_duplicate_shares(full), report.keep_cluster_of)
+    # a full pair: one page is kept (the first path, every other rule tied), the other dropped for it
+    assert [(r.path, r.action, r.keep) for r in rows] == [
+        ("blog/a.html", "keep", ""),
+        ("blog/b.html", "drop", "blog/a.html"),
+    ]

@@ -4,9 +4,11 @@ Safety, since page content is untrusted (DESIGN.md):
 
 * every string that comes from a page or the file system (titles, URLs, texts, paths, reasons)
   goes through :func:`html.escape`, so markup in a page title shows as text;
-* the report holds no ``<script>``, no event handler attributes, and a Content-Security-Policy
-  (``default-src 'none'; img-src data:; style-src 'unsafe-inline'``) that forbids scripts and
-  every remote load, should anything slip through;
+* the report holds one script, a constant of our own that sorts and filters the tables
+  (:mod:`dedup_gui.core.reports.table_script`; no page string is ever placed in it: it reads the
+  table cells), no event handler attributes, and a Content-Security-Policy
+  (``default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-...'``)
+  that allows that script alone, by its hash, and forbids every remote load;
 * the charts are inline SVG drawn by matplotlib from numbers and fixed labels only; their text
   is drawn as paths, their ids are prefixed per chart, and :func:`chart_svg` refuses an SVG
   with a script, an event handler or a reference outside itself.
@@ -14,18 +16,31 @@ Safety, since page content is untrusted (DESIGN.md):
 
 from __future__ import annotations
 
-import html
 import io
 import re
 
-from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.model import DupType
 from dedup_gui.core.pipeline.classify import containment_text
-from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
+from dedup_gui.core.reports.html_tables import (
+    act_on_table,
+    detailed_numbers,
+    esc,
+    groups_table,
+    keep_plan_table,
+    pages_table,
+    pairs_table,
+)
 from dedup_gui.core.reports.model import GROUPS_NOTE, PairEntry, Report, report_charts, why_text
 from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_LABEL and clip are re-exported)
+    ACT_ON_HEADING,
+    ACT_ON_NOTE,
+    DETAIL_HEADING,
+    DETAIL_NOTE,
+    FILE_ROWS,
     IDENTICAL_TEXTS,
     KEEP_LEAD,
+    LARGEST_KEEP_HEADING,
     MAX_LABEL,
     NO_DUPLICATES,
     NO_ERRORS,
@@ -33,14 +48,21 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     NO_TEXT_HEADING,
     NO_TEXT_NOTE,
     NOTHING_TO_DROP,
+    PAGES_NOTE,
+    PAIRS_TABLE_NOTE,
+    SECTION_ROWS,
     SECTIONS,
+    SECTIONS_HEADING,
     TYPE_MEANING,
+    ReportSummary,
     clip,
     excerpt_counts,
+    keep_total_note,
     missing_excerpt_text,
     report_summary,
+    shown_note,
 )
-from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.reports.table_script import TABLE_SCRIPT, script_hash
 from dedup_gui.core.views.colors import TYPE_COLORS
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
@@ -98,13 +120,22 @@ table.diff td{font-size:13.5px;line-height:1.55;overflow-wrap:anywhere}
 del{background:#ffd7d5;color:#82071e;text-decoration:line-through;text-decoration-color:#cf222e80}
 ins{background:#ccffd8;color:#055d20;text-decoration:none}
 footer{margin-top:40px;border-top:1px solid var(--line);padding-top:8px;color:var(--muted);font-size:12px}
-@media print{main{max-width:none;padding:0}nav.toc{display:none}h2{break-after:avoid}}
+section+section{content-visibility:auto;contain-intrinsic-size:auto 3000px}
+p.headline{font-size:18px;margin:4px 0 12px}
+table.reading td:last-child{font-size:14px}
+.scroll{max-height:70vh;overflow:auto;border:1px solid var(--line);border-radius:6px;margin:4px 0 4px}
+.scroll table{margin:0;width:100%}
+.scroll thead th,.scroll thead td{position:sticky;top:0;z-index:1}
+.scroll tr.filters td{top:34px;background:#fff;padding:2px 4px}
+.scroll tr.filters input,.scroll tr.filters select{width:100%;min-width:60px;font:inherit;font-size:13px}
+table.sortable td{font-size:13.5px}
+button.sort{all:unset;cursor:pointer;display:block}
+button.sort:focus-visible{outline:2px solid var(--accent)}
+th[aria-sort=ascending] button.sort::after{content:" \25B2";font-size:10px}
+th[aria-sort=descending] button.sort::after{content:" \25BC";font-size:10px}
+p.count{color:var(--muted);font-size:12px;margin:0 0 12px}
+@media print{.scroll{max-height:none;overflow:visible}main{max-width:none;padding:0}nav.toc{display:none}h2{break-after:avoid}}
 """
-
-
-def esc(value: object) -> str:
-    """HTML-escape any value for element text or a quoted attribute (str); ``None`` -> ``""``."""
-    return "" if value is None else html.escape(show_control_characters(str(value)), quote=True)
 
 
 # A reference may point inside the SVG (#id) or be an inline PNG: matplotlib embeds one when a
@@ -215,14 +246,19 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         charts: include the two charts (inline SVG).
 
     Returns:
-        The HTML document (str).
+        The HTML document (str): the client summary first, then the charts, the keep plan, the
+        duplicate pairs (a sortable table, then the most similar of each type in detail), the
+        pages with duplicated content, the near-duplicate groups, the files not used, and the
+        engine's settings last; the tables capped as :mod:`~dedup_gui.core.reports.html_tables`
+        says.  One inline script, the constant :data:`~dedup_gui.core.reports.table_script.TABLE_SCRIPT`,
+        sorts and filters the tables; the Content-Security-Policy allows it by its hash alone.
     """
     r = report.result
     s = report_summary(report)
     out: list[str] = [
         "<!DOCTYPE html>",
         "<html lang='en'><head><meta charset='utf-8'>",
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{csp()}">',
         "<meta name='referrer' content='no-referrer'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<meta name='generator' content='dedup-gui {esc(report.version)}'>",
@@ -240,22 +276,140 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     ]
     if s.subset_note:
         out.append(f"<p class='filter'>{esc(s.subset_note)}</p>")
-    # Summary: for the client first, the engine's settings in the appendix for engineers
-    out.append(f"<section id='summary'>{_h2('summary')}<p class='headline'><b>{esc(s.headline)}</b></p>")
-    out.append("<table class='types'><tr><th>pages that are</th><th class='n'>share of pages</th></tr>")
-    out += [f"<tr><td>{esc(label)}s</td><td class='n'>{share:.0%}</td></tr>" for label, share in s.page_shares]
+    out += _summary(s)
+    # Charts
+    out.append(f"<section id='charts'>{_h2('charts')}")
+    if charts:
+        for chart in report_charts(report):
+            out.append(
+                f"<figure id='chart-{chart.name}' aria-label='{esc(chart.title)}'>{chart_svg(chart.figure, chart.name)}"
+                f"<figcaption><b>{esc(chart.title)}.</b> {esc(chart.caption)}</figcaption></figure>"
+            )
+    else:
+        out.append("<p class='note'>Charts left out.</p>")
+    out.append("</section>")
+    # What to keep: the keep plan, one row per page to drop
+    out.append(f"<section id='keep'>{_h2('keep')}")
+    out.append(f"<p class='note'><b>{esc(KEEP_LEAD)}</b> {esc(report.keep_rule)}</p>")
+    out.append(keep_plan_table(report) if report.keep_clusters else f"<p>{esc(NOTHING_TO_DROP)}</p>")
+    out.append("</section>")
+    # Pairs: the table of every listed pair, then the most similar of each type in detail
+    out.append(f"<section id='pairs'>{_h2('pairs')}")
+    out += [f"<p class='note'>{esc(note)}</p>" for note in s.pairs_notes]
+    if not report.duplicates:
+        out.append(f"<p>{esc(NO_DUPLICATES)}</p>")
+    detailed = detailed_numbers(report)
+    if report.duplicates:
+        out.append(f"<p class='note'>{esc(PAIRS_TABLE_NOTE)}</p>")
+    out.append(pairs_table(report, detailed))
+    if detailed:
+        out.append(f"<h3>{esc(DETAIL_HEADING)}</h3><p class='note'>{esc(DETAIL_NOTE)}</p>")
+    for e in report.duplicates:
+        if e.number in detailed:
+            out.append(_pair_article(e, report.excerpt_limit))
+    out.append("</section>")
+    # Pages with duplicated content
+    out.append(f"<section id='pages'>{_h2('pages')}<p class='note'>{esc(PAGES_NOTE)}</p>")
+    out.append(pages_table(s.pages))
+    out.append("</section>")
+    # Near-duplicate groups
+    out.append(f"<section id='clusters'>{_h2('clusters')}")
+    out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
+    out.append(groups_table(report) if report.clusters else f"<p>{esc(NO_GROUPS)}</p>")
+    out.append("</section>")
+    # Unusable files
+    out.append(f"<section id='unusable'>{_h2('unusable')}")
+    if r.errors:
+        out.append("<table><tr><th>file</th><th>reason</th></tr>")
+        out += [f"<tr><td class='path'>{esc(x.path)}</td><td>{esc(x.reason)}</td></tr>" for x in r.errors[:FILE_ROWS]]
+        out.append("</table>")
+        if len(r.errors) > FILE_ROWS:
+            out.append(f"<p class='note'>{esc(shown_note('Files not used', FILE_ROWS, len(r.errors)))}</p>")
+    else:
+        out.append(f"<p>{esc(NO_ERRORS)}</p>")
+    no_text = report.pages_without_text()
+    if no_text:
+        out.append(f"<h3>{esc(NO_TEXT_HEADING)}</h3><p class='note'>{esc(NO_TEXT_NOTE)}</p><ul class='pages'>")
+        out += [f"<li>{_page_cell(p)}</li>" for p in no_text[:FILE_ROWS]]
+        out.append("</ul>")
+        if len(no_text) > FILE_ROWS:
+            out.append(f"<p class='note'>{esc(shown_note('Pages without text', FILE_ROWS, len(no_text)))}</p>")
+    if r.skipped:
+        out.append(f"<p class='note'>{esc(r.skipped_sentence())}</p>")
+        special = r.skipped_for_reasons()
+        if special:
+            out.append("<ul class='pages'>")
+            out += [f"<li>{esc(path)}: {esc(reason)}</li>" for path, reason in special[:FILE_ROWS]]
+            out.append("</ul>")
+    out.append("</section>")
+    # Appendix for engineers: the engine's thresholds and settings
+    out.append(f"<section id='engine'>{_h2('engine')}<div class='two'><div><h3>Thresholds</h3><table class='settings'>")
+    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.thresholds]
+    out.append("</table></div><div><h3>Scan settings</h3><table class='settings'>")
+    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.settings]
+    out.append("</table></div></div></section>")
+    out.append(
+        f"<footer>dedup-gui {esc(report.version)} · {esc(report.created_text)} · This file is self-contained: "
+        "it loads nothing from the network; its one script, pinned by its hash, only sorts and filters the "
+        "tables.</footer></main>"
+    )
+    out.append(f"<script>{TABLE_SCRIPT}</script></body></html>\n")
+    return "\n".join(out)
+
+
+def csp() -> str:
+    """The report's Content-Security-Policy (str): nothing remote, inline styles and data: images,
+    and no script but :data:`~dedup_gui.core.reports.table_script.TABLE_SCRIPT`, by its SHA-256
+    hash, computed from the script's text now."""
+    return f"{CSP}; script-src {script_hash(TABLE_SCRIPT)}"
+
+
+def _summary(s: ReportSummary) -> list[str]:
+    """The client summary (HTML lines): the headline, the four types in plain words, the largest
+    keep clusters, the pages to act on, the site sections, the counts and the pairs by type."""
+    out = [f"<section id='summary'>{_h2('summary')}<p class='headline'><b>{esc(s.headline)}</b></p>"]
+    out.append(
+        "<table class='reading'><tr><th>type</th><th class='n'>pairs</th><th class='n'>pages in one</th>"
+        "<th>what it means, what to do</th></tr>"
+    )
+    out += [
+        f"<tr><td>{_badge(row.type)}</td><td class='n'>{row.pairs:,}</td><td class='n'>{row.page_share:.0%}</td>"
+        f"<td>{esc(row.text)}</td></tr>"
+        for row in s.readings
+    ]
     out.append("</table>")
+    out.append(f"<h3>{esc(LARGEST_KEEP_HEADING)}</h3>")
+    if s.largest_keep:
+        out.append(
+            "<table class='largest'><tr><th class='n'>#</th><th>page to keep</th><th class='n'>duplicates</th>"
+            "<th>how they duplicate it</th><th>kept because</th></tr>"
+        )
+        out += [
+            f"<tr><td class='n'>{k.id}</td><td><div class='path'>{esc(k.keep)}</div>"
+            f"<div class='ptitle'>{esc(clip(k.title, 120))}</div></td><td class='n'>{k.duplicates:,}</td>"
+            f"<td>{esc(k.links)}</td><td>{esc(k.reason)}</td></tr>"
+            for k in s.largest_keep
+        ]
+        out.append("</table>")
+        if s.keep_total > len(s.largest_keep):
+            out.append(f"<p class='note'>{esc(keep_total_note(s))}</p>")
+    else:
+        out.append(f"<p>{esc(NOTHING_TO_DROP)}</p>")
+    out.append(f"<h3>{esc(ACT_ON_HEADING)}</h3><p class='note'>{esc(ACT_ON_NOTE)}</p>")
+    out.append(act_on_table(s.act_on, s.act_on_total))
     if len(s.sections) > 1:
         out.append(
-            "<h3>By site section</h3><table class='types'><tr><th>section</th><th class='n'>pages</th>"
+            f"<h3>{esc(SECTIONS_HEADING)}</h3><table class='types'><tr><th>section</th><th class='n'>pages</th>"
             "<th class='n'>duplicate pages</th><th class='n'>duplicated content</th></tr>"
         )
         out += [
             f"<tr><td>{esc(clip(row.section))}</td><td class='n'>{row.pages:,}</td>"
             f"<td class='n'>{row.duplicate_pages:,}</td><td class='n'>{row.duplicate_share:.0%}</td></tr>"
-            for row in s.sections[:25]
+            for row in s.sections[:SECTION_ROWS]
         ]
         out.append("</table>")
+        if len(s.sections) > SECTION_ROWS:
+            out.append(f"<p class='note'>{esc(shown_note('Sections', SECTION_ROWS, len(s.sections)))}</p>")
     out.append("<div class='stats'>")
     out += [f"<div class='stat'><b>{st.value:,}</b><span>{esc(st.label)}</span></div>" for st in s.stats]
     out.append("</div>")
@@ -275,109 +429,23 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             f"{shown_cell}</tr>"
         )
     out.append("</table></section>")
-    # Charts
-    out.append(f"<section id='charts'>{_h2('charts')}")
-    if charts:
-        for chart in report_charts(report):
-            out.append(
-                f"<figure id='chart-{chart.name}' aria-label='{esc(chart.title)}'>{chart_svg(chart.figure, chart.name)}"
-                f"<figcaption><b>{esc(chart.title)}.</b> {esc(chart.caption)}</figcaption></figure>"
-            )
-    else:
-        out.append("<p class='note'>Charts left out.</p>")
-    out.append("</section>")
-    # What to keep
-    out.append(f"<section id='keep'>{_h2('keep')}")
-    out.append(f"<p class='note'><b>{esc(KEEP_LEAD)}</b> {esc(report.keep_rule)}</p>")
-    if report.keep_clusters:
-        out.append(
-            "<table class='clusters'><tr><th class='n'>keep cluster</th><th>pages</th><th>kept because</th>"
-            "<th class='n'>group</th></tr>"
-        )
-        for entry in report.keep_clusters:
-            items = [f"<li><span class='badge keep'>keep</span> {_page_cell(entry.keep)}</li>"]
-            items += [
-                f"<li><span class='badge dup'>drop</span> <span class='link'>{esc(link_label(link))}</span>"
-                f"{_page_cell(page)}</li>"
-                for page, link in entry.duplicates
-            ]
-            k = entry.cluster
-            group_link = f"<a href='#cluster-{k.group}'>{k.group}</a>" if k.group is not None else ""
-            out.append(
-                f"<tr id='keep-{k.id}'><td class='n'>{k.id}</td><td><ul class='pages'>{''.join(items)}</ul></td>"
-                f"<td>{esc(k.reason)}</td><td class='n'>{group_link}</td></tr>"
-            )
-        out.append("</table>")
-    else:
-        out.append(f"<p>{esc(NOTHING_TO_DROP)}</p>")
-    out.append("</section>")
-    # Near-duplicate groups
-    out.append(f"<section id='clusters'>{_h2('clusters')}")
-    out.append(f"<p class='note'>{esc(GROUPS_NOTE)}</p>")
-    if report.clusters:
-        out.append("<table class='clusters'><tr><th class='n'>group</th><th>types</th><th>pages</th></tr>")
-        for group_entry in report.clusters:
-            items = [f"<li>{_page_cell(page)}</li>" for page in group_entry.pages]
-            types = " ".join(_badge(t) for t in TYPE_ORDER if t in group_entry.cluster.types)
-            out.append(
-                f"<tr id='cluster-{group_entry.cluster.id}'><td class='n'>{group_entry.cluster.id}</td><td>{types}</td>"
-                f"<td><ul class='pages'>{''.join(items)}</ul></td></tr>"
-            )
-        out.append("</table>")
-    else:
-        out.append(f"<p>{esc(NO_GROUPS)}</p>")
-    out.append("</section>")
-    # Pairs
-    out.append(f"<section id='pairs'>{_h2('pairs')}")
-    out += [f"<p class='note'>{esc(note)}</p>" for note in s.pairs_notes]
-    if not report.duplicates:
-        out.append(f"<p>{esc(NO_DUPLICATES)}</p>")
-    for e in report.duplicates:
-        sc = e.pair.scores
-        group = e.cluster
-        cluster = f" · <a href='#cluster-{group}'>group {group}</a>" if group is not None else ""
-        out.append(
-            f"<article class='pair' id='pair-{e.number}'><h3>{_badge(e.pair.type)} Pair {e.number}{cluster}</h3>"
-            f"<div class='pages2'><div>{_page_cell(e.left, 'left')}</div><div>{_page_cell(e.right, 'right')}</div></div>"
-            "<table class='measures'><tr><th>content similarity</th><th>content containment</th>"
-            "<th>layout similarity</th><th>Hamming distance</th><th>Jaccard</th><th>identical bytes</th></tr>"
-            f"<tr><td class='n'>{sc.content_similarity:.4f}</td><td class='n'>{sc.content_containment:.4f}"
-            f"<br><small>{esc(containment_text(sc))}</small></td>"
-            f"<td class='n'>{sc.layout_similarity:.4f}</td><td class='n'>{sc.hamming_distance} bits</td>"
-            f"<td class='n'>{sc.jaccard:.4f}</td><td>{'yes' if sc.identical_bytes else 'no'}</td></tr></table>"
-            f"<p class='why'>Why: {esc(why_text(e.why))}</p>"
-            f"{excerpt_html(e.excerpt, e, report.excerpt_limit)}</article>"
-        )
-    out.append("</section>")
-    # Unusable files
-    out.append(f"<section id='unusable'>{_h2('unusable')}")
-    if r.errors:
-        out.append("<table><tr><th>file</th><th>reason</th></tr>")
-        out += [f"<tr><td class='path'>{esc(x.path)}</td><td>{esc(x.reason)}</td></tr>" for x in r.errors]
-        out.append("</table>")
-    else:
-        out.append(f"<p>{esc(NO_ERRORS)}</p>")
-    no_text = report.pages_without_text()
-    if no_text:
-        out.append(f"<h3>{esc(NO_TEXT_HEADING)}</h3><p class='note'>{esc(NO_TEXT_NOTE)}</p><ul class='pages'>")
-        out += [f"<li>{_page_cell(p)}</li>" for p in no_text]
-        out.append("</ul>")
-    if r.skipped:
-        out.append(f"<p class='note'>{esc(r.skipped_sentence())}</p>")
-        special = r.skipped_for_reasons()
-        if special:
-            out.append("<ul class='pages'>")
-            out += [f"<li>{esc(path)}: {esc(reason)}</li>" for path, reason in special]
-            out.append("</ul>")
-    out.append("</section>")
-    # Appendix for engineers: the engine's thresholds and settings
-    out.append(f"<section id='engine'>{_h2('engine')}<div class='two'><div><h3>Thresholds</h3><table class='settings'>")
-    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.thresholds]
-    out.append("</table></div><div><h3>Scan settings</h3><table class='settings'>")
-    out += [f"<tr><td>{esc(k)}</td><td class='n'>{esc(v)}</td><td>{esc(h)}</td></tr>" for k, v, h in s.settings]
-    out.append("</table></div></div></section>")
-    out.append(
-        f"<footer>dedup-gui {esc(report.version)} · {esc(report.created_text)} · This file is self-contained: "
-        "it runs no script and loads nothing from the network.</footer></main></body></html>\n"
+    return out
+
+
+def _pair_article(e: PairEntry, excerpt_limit: int) -> str:
+    """One pair in detail (HTML str): its pages, measures, explanation and diff excerpt."""
+    sc = e.pair.scores
+    group = e.cluster
+    cluster = f" · <a href='#cluster-{group}'>group {group}</a>" if group is not None else ""
+    return (
+        f"<article class='pair' id='pair-{e.number}'><h3>{_badge(e.pair.type)} Pair {e.number}{cluster}</h3>"
+        f"<div class='pages2'><div>{_page_cell(e.left, 'left')}</div><div>{_page_cell(e.right, 'right')}</div></div>"
+        "<table class='measures'><tr><th>content similarity</th><th>content containment</th>"
+        "<th>layout similarity</th><th>Hamming distance</th><th>Jaccard</th><th>identical bytes</th></tr>"
+        f"<tr><td class='n'>{sc.content_similarity:.4f}</td><td class='n'>{sc.content_containment:.4f}"
+        f"<br><small>{esc(containment_text(sc))}</small></td>"
+        f"<td class='n'>{sc.layout_similarity:.4f}</td><td class='n'>{sc.hamming_distance} bits</td>"
+        f"<td class='n'>{sc.jaccard:.4f}</td><td>{'yes' if sc.identical_bytes else 'no'}</td></tr></table>"
+        f"<p class='why'>Why: {esc(why_text(e.why))}</p>"
+        f"{excerpt_html(e.excerpt, e, excerpt_limit)}</article>"
     )
-    return "\n".join(out)

@@ -9,15 +9,21 @@ text; each renderer escapes them for its markup.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.pipeline.keep_clusters import link_label
 from dedup_gui.core.reports.excerpt import DiffExcerpt
-from dedup_gui.core.reports.model import PairEntry, Report
+from dedup_gui.core.reports.model import KeepEntry, PairEntry, Report
 from dedup_gui.core.reports.site_share import (
+    DROP,
+    KEEP,
+    PageRow,
     SectionRow,
     duplicate_pages_by_type,
     page_duplicate_shares,
+    page_rows,
     section_rows,
     site_duplicate_share,
 )
@@ -40,8 +46,9 @@ SECTIONS = {
     "summary": "Summary",
     "charts": "Charts",
     "keep": "What to keep",
-    "clusters": "Near-duplicate groups",
     "pairs": "Duplicate pairs",
+    "pages": "Pages with duplicated content",
+    "clusters": "Near-duplicate groups",
     "unusable": "Files that could not be used",
     "engine": "For engineers: thresholds and scan settings",
 }
@@ -56,6 +63,57 @@ NO_TEXT_NOTE = (
     "Read, but with too little main text to compare; they are never called duplicates on their (empty) text alone."
 )
 IDENTICAL_TEXTS = "The two main texts are identical."
+LARGEST_KEEP_HEADING = "Largest keep clusters"
+ACT_ON_HEADING = "Pages to act on"
+ACT_ON_NOTE = (
+    "The pages whose main content is most duplicated elsewhere, without the pages to keep: drop each "
+    "duplicate in favour of the page to keep (a 301 redirect or a canonical link to it), and review the "
+    "pages that share part of their text."
+)
+SECTIONS_HEADING = "By site section"
+PAGES_NOTE = (
+    "Every page with content that also appears on another page, most duplicated first, with what to do: "
+    "keep, drop (in favour of the page to keep) or review. Click a heading to sort; type in the boxes "
+    "under the headings to filter."
+)
+PAIRS_TABLE_NOTE = (
+    "content: content similarity; contained: content containment (how much of the shorter text is in the "
+    "other); layout: layout similarity; Hamming: SimHash distance in bits. Click a heading to sort; type in "
+    "the boxes under the headings to filter."
+)
+DETAIL_HEADING = "The most similar pairs of each type, in detail"
+DETAIL_NOTE = "With their measures, why they are that type, and where their texts differ."
+#: Rows of the site sections table and of the lists of files not used.
+SECTION_ROWS = 200
+FILE_ROWS = 2000
+#: Largest keep clusters and pages to act on that the summary lists.
+SUMMARY_KEEP = 10
+SUMMARY_ACT_ON = 20
+#: The four duplicate types in plain words, for a client: what it is and what to do.
+TYPE_READING = {
+    DupType.FULL: (
+        "The same page twice: the same text in the same template, e.g. one page reachable at two "
+        "addresses. Keep one; redirect the other to it (301) or point its canonical link to it."
+    ),
+    DupType.CONTENT: (
+        "The same text in a different template, e.g. a print version, an old copy or a syndicated "
+        "article. Keep one as the canonical page; point the others' canonical link to it, or remove them."
+    ),
+    DupType.LAYOUT: (
+        "The same template with an important part of the text shared, e.g. thin pages that differ in a "
+        "few lines. Give each page enough text of its own, or merge them into one."
+    ),
+    DupType.PARTIAL: (
+        "Different pages that share an important part of their text, e.g. a quoted section or a repeated "
+        "block. Often fine; check that the page search engines should show holds the text in full."
+    ),
+}
+#: What the pages-to-act-on list says for each action.
+ACTION_TEXT = {
+    DROP: "drop: redirect it or point its canonical link to",
+    "review": "review: make its text its own, or merge it",
+    KEEP: "keep",
+}
 
 
 def clip(text: str | None, limit: int = MAX_LABEL) -> str:
@@ -70,6 +128,41 @@ class Stat:
 
     value: int
     label: str
+
+
+@dataclass(frozen=True)
+class KeepRow:
+    """One of the largest keep clusters, for the summary.
+
+    Attributes:
+        id: the keep cluster's number.
+        keep: the path of the page to keep; title: its title (may be empty).
+        duplicates: how many pages to drop for it.
+        links: how they duplicate it, e.g. ``"3 full duplicate, 1 identical bytes"``.
+        reason: which part of the keep rule chose the kept page.
+    """
+
+    id: int
+    keep: str
+    title: str
+    duplicates: int
+    links: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class TypeReading:
+    """One duplicate type in plain words, with how much of the site it touches.
+
+    Attributes:
+        type: the type; pairs: its pairs in the whole scan; page_share: the share of the pages
+        with usable text in a pair of that type, [0, 1]; text: what it is and what to do.
+    """
+
+    type: DupType
+    pairs: int
+    page_share: float
+    text: str
 
 
 @dataclass(frozen=True)
@@ -110,6 +203,13 @@ class ReportSummary:
         page_shares: ``(type label, share of pages)`` rows: the pages in a pair of each type.
         sections: the site sections, most duplicated content first
             (:class:`~dedup_gui.core.reports.site_share.SectionRow`).
+        readings: the four duplicate types in plain words (:class:`TypeReading`).
+        keep_total: keep clusters in the whole scan; largest_keep: the :data:`SUMMARY_KEEP`
+            largest (:class:`KeepRow`).
+        pages: every page with duplicated content, most duplicated first
+            (:class:`~dedup_gui.core.reports.site_share.PageRow`); act_on: the first
+            :data:`SUMMARY_ACT_ON` of them that are not kept pages (pages to drop or review);
+            act_on_total: how many such pages there are.
     """
 
     heading: str
@@ -125,6 +225,12 @@ class ReportSummary:
     headline: str = ""
     page_shares: tuple[tuple[str, float], ...] = ()
     sections: tuple[SectionRow, ...] = ()
+    readings: tuple[TypeReading, ...] = ()
+    keep_total: int = 0
+    largest_keep: tuple[KeepRow, ...] = ()
+    pages: tuple[PageRow, ...] = ()
+    act_on: tuple[PageRow, ...] = ()
+    act_on_total: int = 0
 
     @property
     def subset(self) -> bool:
@@ -166,24 +272,25 @@ def report_summary(report: Report) -> ReportSummary:
         TypeRow(t, *TYPE_MEANING[t], s["pairs_by_type"][t.value], shown[t] if report.subset else None)
         for t in TYPE_ORDER
     )
-    pairs_notes = []
-    distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
-    if distinct_shown:
-        pairs_notes.append(f"{distinct_shown:,} distinct pairs are not listed.")
-    for t, (listed, total) in report.listed_by_type.items():
-        if listed < total:
-            pairs_notes.append(
-                f"{t.label.capitalize()}s: the {listed:,} most similar of {total:,} are listed; "
-                f"the CSV, XLSX and JSON exports hold all {total:,}."
-            )
+    pairs_notes = pair_notes(report, report.listed_by_type)
     shares = page_duplicate_shares(r)
     site = site_duplicate_share(r, shares)
     headline = (
         f"{site:.0%} of this site's main content also appears on other pages of it "
         f"({sum(p.has_text for p in r.pages):,} pages with usable text)."
     )
-    page_shares = tuple((t.label, share) for t, share in duplicate_pages_by_type(r).items())
+    by_type = duplicate_pages_by_type(r)
+    page_shares = tuple((t.label, share) for t, share in by_type.items())
+    readings = tuple(TypeReading(t, s["pairs_by_type"][t.value], by_type[t], TYPE_READING[t]) for t in by_type)
+    pages = tuple(page_rows(r, shares, report.keep_cluster_of))
+    actionable = [row for row in pages if row.action != KEEP]
     return ReportSummary(
+        readings=readings,
+        keep_total=len(report.keep_clusters),
+        largest_keep=tuple(keep_row(e) for e in report.keep_clusters[:SUMMARY_KEEP]),
+        pages=pages,
+        act_on=tuple(actionable[:SUMMARY_ACT_ON]),
+        act_on_total=len(actionable),
         headline=headline,
         page_shares=page_shares,
         sections=tuple(section_rows(r, shares)),
@@ -198,6 +305,63 @@ def report_summary(report: Report) -> ReportSummary:
         settings=tuple(report.setting_rows()),
         pairs_notes=tuple(pairs_notes),
     )
+
+
+def keep_row(entry: KeepEntry) -> KeepRow:
+    """A keep cluster as the summary lists it (:class:`KeepRow`)."""
+    links = Counter(link_label(link) for _page, link in entry.duplicates)
+    text = ", ".join(f"{n} {label}" for label, n in links.most_common())
+    k = entry.cluster
+    return KeepRow(k.id, entry.keep.path, entry.keep.title, len(entry.duplicates), text, k.reason)
+
+
+def shown_note(what: str, shown: int, total: int, exports: str = "the CSV, XLSX and JSON exports") -> str:
+    """The line under a capped list (str), e.g. ``"Keep clusters: 10 of 25,000 shown (the largest);
+    the CSV, XLSX and JSON exports hold all 25,000."``; ``what`` may end with a parenthesis
+    saying which ones are shown."""
+    return f"{what}: {shown:,} of {total:,} shown; {exports} hold all {total:,}."
+
+
+def pair_notes(report: Report, listed_by_type: dict) -> list[str]:
+    """The lines above the list of duplicate pairs (list[str]): the distinct pairs not listed,
+    then, per type with pairs left out, "N of M shown" (:func:`listed_notes`).
+
+    Args:
+        report: the report.
+        listed_by_type: duplicate type -> ``(pairs listed, pairs in all)``: the report's
+            :attr:`~dedup_gui.core.reports.model.Report.listed_by_type`, or fewer where a
+            renderer lists fewer (the PDF within its pages).
+    """
+    notes = []
+    distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
+    if distinct_shown:
+        notes.append(f"{distinct_shown:,} distinct pairs are not listed.")
+    return notes + listed_notes(listed_by_type)
+
+
+def keep_total_note(s: ReportSummary) -> str:
+    """The line under the largest keep clusters (str)."""
+    return shown_note("Keep clusters (the largest)", len(s.largest_keep), s.keep_total,
+                      "What to keep below and the keep CSV, XLSX and JSON exports")  # fmt: skip
+
+
+def listed_notes(listed_by_type: dict) -> list[str]:
+    """For each type with pairs left out, the line "N of M shown" (list[str]).
+
+    Args:
+        listed_by_type: duplicate type -> ``(pairs listed, pairs in all)``.
+    """
+    return [
+        shown_note(f"{t.label.capitalize()}s (the most similar)", listed, total)
+        for t, (listed, total) in listed_by_type.items()
+        if listed < total
+    ]
+
+
+def act_on_text(row: PageRow) -> str:
+    """What to do with a page of the "pages to act on" list, in words (str; the page to keep
+    follows for a page to drop)."""
+    return ACTION_TEXT.get(row.action, row.action)
 
 
 def missing_excerpt_text(entry: PairEntry, limit: int) -> str:

@@ -374,7 +374,8 @@ def summary_text(result: ScanResult) -> str:
 
 
 def html_report(result: ScanResult, pairs: Sequence[Pair] | None = None, progress: Progress | None = None) -> str:
-    """The self-contained HTML report (no script, nothing remote; page strings escaped).
+    """The self-contained HTML report (nothing remote, page strings escaped, one script of our own
+    pinned by its CSP hash that sorts and filters the tables).
 
     Args:
         result: the scan.
