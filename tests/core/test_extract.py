@@ -277,3 +277,35 @@ def test_soft_hyphens_and_zero_width_spaces_never_split_words(extractor):
     assert "Wehranlage bei Horka" in text and "errichtet" in text and "saniert" in text
     assert not any(ch in text for ch in "\u00ad\u200b\u2060\ufeff")
     assert "wehranlage" in tokenize(text)
+
+
+@pytest.mark.parametrize("extractor", ["readability", "fast"])
+def test_mathml_annotations_are_not_text_of_the_content_span(extractor: str) -> None:
+    # A Wikipedia article (t-SNE in shared/corpus) carries each formula's TeX source in a MathML
+    # <annotation> inside a hidden span, which browsers do not show and the main text leaves out.
+    # Counted as page text outside the main text, the TeX outweighed the article's paragraphs,
+    # and the content span was the references list alone: the same page with a few paragraphs
+    # changed then had another template (layout similarity 0.2 instead of 1.0).
+    prose = "The algorithm builds a probability distribution over pairs of objects and keeps neighbours close. "
+    tex = (
+        "{\\displaystyle p_{j\\mid i}={\\frac {\\exp(-\\lVert x_{i}-x_{j}\\rVert ^{2}/2\\sigma _{i}^{2})}{\\sum _{k}}}} "
+        * 3
+    )
+    math = (
+        "<span style='display: none'><math><semantics><mi>p</mi>"
+        f"<annotation encoding='application/x-tex'>{tex}</annotation></semantics></math></span>"
+    )
+    refs = "".join(
+        f"<li>Reference {i}: a long paper on visualising data with stochastic neighbour embedding.</li>"
+        for i in range(4)
+    )
+    html = (
+        "<html><head><title>t</title></head><body><div id='nav'><a href='/'>Home</a></div>"
+        f"<div id='content'><p>{prose}</p>{math}<p>{prose}</p>{math}<div class='reflist'><ol>{refs}</ol></div></div>"
+        "</body></html>"
+    )
+    found = extract(html, extractor=extractor)
+    assert "Reference 3" in found.main_text and "displaystyle" not in found.main_text
+    start, end = found.content_span
+    assert found.tag_sequence[start - 1] == "a"  # div#content, right after the nav's link
+    assert (start, end) == (6, len(found.tag_sequence))

@@ -28,7 +28,7 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
 _BREAK = "\x1e"  # ASCII record separator: marks a block boundary while text is collected
 #: Elements whose text is never main content (for the main-content span), besides _SKIP_TEXT_TAGS.
-_NOT_CONTENT_TAGS = frozenset({"head", "title"})
+_NOT_CONTENT_TAGS = frozenset({"head", "title", "annotation"})
 
 
 def parse_html(text: str) -> lxml.html.HtmlElement | None:

@@ -61,14 +61,17 @@ from dedup_gui.core.extraction.page_cleanup import (
     is_overlay_name,
     lexbor_drop_furniture,
     lexbor_keep_overlays,
+    lexbor_size,
 )
 from dedup_gui.core.extraction.readability_tuning import (
     FRAGMENT_SHARE,
     LEAD_LEVELS,
     LEAD_NOT_IN,
     extra_commas,
+    holds_article,
     is_lead_paragraph,
     lexbor_own_text,
+    lexbor_paragraph_chars,
     lexbor_sentence_lists,
     whole_article,
 )
@@ -376,6 +379,7 @@ class _Readability:
                     continue
             doomed.append(el)
         holds_frame: set | None = None  # elements that are or hold a main, article or math
+        unlikely: list = []
         for el in body.css("[class], [id]"):
             names = f"{el.id or ''} {el.attrs.get('class') or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
@@ -393,13 +397,22 @@ class _Readability:
                             node = node.parent
                 if el in holds_frame or _in_tags(el, ("pre", "code"), self_too=True):
                     continue
-            (overlays if kind == 1 else doomed).append(el)
-        # Scripts and styles first: an overlay is kept when it holds most of the page's text.
+            (overlays if kind == 1 else unlikely).append(el)
+        # Scripts and styles first: an overlay is kept when it holds most of the page's text,
+        # an unlikely candidate when it holds most of its paragraphs (readability_tuning).
         for el in doomed:
             if el.tag in _DROP_TAGS:
                 el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
         for el in lexbor_keep_overlays(overlays, body):
             el.decompose(recursive=False)
+        page: int | None = None
+        for el in unlikely:
+            if _class_weight(el) >= 0:
+                if page is None:
+                    page = lexbor_paragraph_chars(body)
+                if holds_article(lexbor_size, lexbor_paragraph_chars, el, page):
+                    continue
+            doomed.append(el)
         for el in doomed:
             if el.tag not in _DROP_TAGS:
                 el.decompose(recursive=False)

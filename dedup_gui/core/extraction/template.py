@@ -27,7 +27,7 @@ from dedup_gui.core.text.tokens import tokenize
 #: The element that stands for the main-content subtree in a template tag sequence.
 CONTENT_TAG = "#content"
 #: Elements whose text is never shown (their text is neither content nor template).
-_HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link"})
+_HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link", "annotation"})
 #: A block counts as main text when at least this share of its word 3-grams is in the main text.
 MATCH_SHARE = 0.5
 
