@@ -122,23 +122,27 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
     assert (report.n, report.positives) == (233, 184)
     d, b = report.defaults, report.best
     tp_fp = {k: (d[k].tp, d[k].fp) for k in METHOD_KEYS}
+    # (issue 15, third round: the ebrosia shop page keeps its product description, which sat
+    # in an unlikely-named box ("tab-menu--product"); before, each page of its template gave the
+    # shop chrome as main text, so the distinct pair ebrosia/g0185 (same chrome, another article)
+    # was the one false positive of every text method; containment finds two more positives)
     assert tp_fp == {
         "bytes": (0, 0),  # no labelled pair is byte-identical
         # (issue 15: captions and credits named so in a page are not in its main text, but stay
         # in the reader-mode copy that lost the names: two such exact copies are now near ones)
-        "text": (53, 1),
+        "text": (53, 0),
         # (issue 15, second round: with lead paragraphs and without trailing "Tags:" lines one
         # more pair of copies is within SimHash's 3 bits)
-        "simhash": (79, 1),
-        "shingles": (78, 1),
-        "minhash": (77, 1),
-        "content": (73, 1),
-        "containment": (181, 2),
-        "imatch": (58, 1),
-        "featurestrings": (100, 1),
-        "cdc": (99, 1),
+        "simhash": (79, 0),
+        "shingles": (78, 0),
+        "minhash": (77, 0),
+        "content": (73, 0),
+        "containment": (183, 1),
+        "imatch": (58, 0),
+        "featurestrings": (100, 0),
+        "cdc": (99, 0),
         "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
-        "classifier": (181, 2),
+        "classifier": (183, 1),
     }
-    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 159, 12)  # (the same pair)
-    assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 176, 1)
+    assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 160, 11)  # (the same pair)
+    assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 178, 0)

@@ -171,3 +171,45 @@ def test_a_list_of_linked_sentences_stays_in_the_article_a_menu_goes(extractor: 
     html = page(f"<div id='nav'><a href='/'>Home</a></div><div class='post'><h1>Ferry news</h1>{body}</div>")
     assert lines(html, extractor) == ["Ferry news", *paragraphs[:2], *bugs, paragraphs[2]]
     assert is_sentence_list(" ".join(bugs), 3) and not is_sentence_list("Home News Ferries", 3)
+
+
+SHOP_DESCRIPTION = [
+    "The Stone Cellars winery belongs to the old houses of the valley, founded in 1868 by a family from Mainz.",
+    "Its rosé is made from Zinfandel alone, a grape that came to California from the south of Italy long ago.",
+    "In the glass it shows a delicate pink, with fresh aromas of red berries, citrus and tropical fruit.",
+    "It goes well with mildly spiced Asian dishes, light starters and summer picnics, and with fruity desserts.",
+]
+
+
+@pytest.mark.parametrize("extractor", EXTRACTORS)
+def test_the_article_in_a_box_named_like_a_menu_stays(extractor: str) -> None:
+    # A shop page (ebrosia.de in shared/corpus) puts its product description in a tab box whose
+    # class says "menu" ("tab-menu--product"): Readability's unlikely-candidate rule removed the
+    # box, and the short teaser beside the price became the article, so that every product page
+    # of the shop looked alike.  The box holds most of the page's paragraph text: it stays.
+    teaser = [
+        "Fruity rosé from sunny California: delicate pink, with fresh aromas of red berries and citrus fruit.",
+        "In stock, shipped within one to three working days, VAT included, plus shipping costs for small orders.",
+        "Order by phone from Monday to Saturday, or sign up to the newsletter and save ten euros on your order.",
+    ]
+    html = page(
+        "<div id='nav'><a href='/'>Home</a> <a href='/wine'>Wine</a></div>"
+        "<div class='buybox'><div class='short'>" + "".join(f"<p>{p}</p>" for p in teaser) + "</div></div>"
+        "<div class='tab-menu--product'><div class='tab--container'><div class='product--description'>"
+        + "".join(f"<p>{p}</p>" for p in SHOP_DESCRIPTION)
+        + "</div></div></div>"
+    )
+    assert set(SHOP_DESCRIPTION) <= set(lines(html, extractor))
+
+
+@pytest.mark.parametrize("extractor", EXTRACTORS)
+def test_a_comment_thread_holding_most_paragraphs_still_goes(extractor: str) -> None:
+    # The exception above is for boxes named without a negative word: a thread of readers'
+    # comments ("comments" is one of Readability's negative words) still goes, however long.
+    article = SHOP_DESCRIPTION[:2]
+    comments = [f"Comment {i}: I bought six bottles of this wine last summer, and we drank them all." for i in range(6)]
+    html = page(
+        "<div class='post'>" + "".join(f"<p>{p}</p>" for p in article) + "</div>"
+        "<div class='comments-menu'>" + "".join(f"<p>{c}</p>" for c in comments) + "</div>"
+    )
+    assert lines(html, extractor) == article

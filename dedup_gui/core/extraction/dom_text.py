@@ -16,6 +16,7 @@ import lxml.etree
 import lxml.html
 import numpy as np
 
+from dedup_gui.core.extraction.comment_threads import lxml_threads
 from dedup_gui.core.gil_friendly import SUB_SLICE
 from dedup_gui.core.text.tokens import drop_invisible, normalize_whitespace
 
@@ -28,7 +29,7 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template"})
 _BREAK = "\x1e"  # ASCII record separator: marks a block boundary while text is collected
 #: Elements whose text is never main content (for the main-content span), besides _SKIP_TEXT_TAGS.
-_NOT_CONTENT_TAGS = frozenset({"head", "title"})
+_NOT_CONTENT_TAGS = frozenset({"head", "title", "annotation"})
 
 
 def parse_html(text: str) -> lxml.html.HtmlElement | None:
@@ -50,7 +51,8 @@ def parse_html(text: str) -> lxml.html.HtmlElement | None:
 
 
 def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
-    """Element names of the tree in document order, e.g. ``("html", "head", "title", ...)``.
+    """Element names of the tree in document order, e.g. ``("html", "head", "title", ...)``,
+    without the elements of comment threads (:mod:`.comment_threads`: no part of the layout).
 
     The names are interned: a page of 1,000 elements then holds a few dozen string objects, not
     1,000, and pickling (to the main process, to the cache) writes each name once.  At 100,000
@@ -58,7 +60,7 @@ def tag_sequence(root: lxml.html.HtmlElement | None) -> tuple[str, ...]:
     """
     if root is None:
         return ()
-    return tuple(sys.intern(el.tag.lower()) for el in root.iter() if isinstance(el.tag, str))
+    return lxml_facts(root)[0]
 
 
 def element_text(root: lxml.html.HtmlElement) -> str:
@@ -158,8 +160,8 @@ def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
         root: the tree (:func:`parse_html`), or ``None``.
 
     Returns:
-        ``(tags, parents, texts, visible)``: the element names in document order
-        (:func:`tag_sequence`); each element's parent index (-1 for the root) and own text
+        ``(tags, parents, texts, visible)``: the element names in document order, comment
+        threads left out (:func:`tag_sequence`); each element's parent index (-1 for the root) and own text
         (its text and its children's tails; ``""`` in elements whose text is not shown), for
         :func:`~dedup_gui.core.extraction.template.content_span`; and the body's visible text, one block
         per line (:func:`body_text`).
@@ -172,6 +174,8 @@ def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
     stack: list[int] = []  # indices of the open elements
     parts: list[str] = []  # the body's text, as element_text builds it
     hidden = quiet = pre_depth = 0  # open elements whose text is not shown / not content / open <pre>s
+    dropped = 0  # open elements of a comment thread (comment_threads): not in the tag sequence
+    threads = lxml_threads(root)
     body = -1  # index of the <body> element, while it is open
     seen_body = False
     # Inlined and with local names: this loop runs twice per element of every page scanned.
@@ -185,16 +189,19 @@ def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
         if event == "start":
             if tag is None:
                 continue
-            index = len(tags)
-            append_tag(intern(tag))
-            append_parent(stack[-1] if stack else -1)
-            stack.append(index)
             skip = tag in skip_tags
             hidden += skip
             quiet += skip or tag in not_content
             text = el.text
-            append_own(text if text and not quiet else "")
-            if tag == "body" and not seen_body:
+            if dropped or (threads and el in threads):
+                dropped += 1  # a comment thread: its text is shown, its elements are no layout
+            else:
+                index = len(tags)
+                append_tag(intern(tag))
+                append_parent(stack[-1] if stack else -1)
+                stack.append(index)
+                append_own(text if text and not quiet else "")
+            if tag == "body" and not seen_body and not dropped:
                 body, seen_body = index, True
                 if text and not hidden:
                     append_part(text.replace(brk, " "))
@@ -209,12 +216,15 @@ def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
                     append_part(text.replace("\n", brk) if pre_depth else text)
         else:
             in_body = body >= 0
+            inside = dropped  # the node (element or comment) is in a thread, or is one
             if tag is not None:
-                index = stack.pop()
                 skip = tag in skip_tags
                 hidden -= skip
                 quiet -= skip or tag in not_content
-                if index == body:
+                if dropped:
+                    dropped -= 1
+                    inside = dropped  # the thread's own tail is its parent's text
+                elif stack.pop() == body:
                     body = -1
                     continue
                 if in_body and not hidden:
@@ -224,7 +234,7 @@ def lxml_facts(root) -> tuple[tuple[str, ...], list[int], list[str], str]:
                         append_part(brk)
             tail = el.tail
             if tail:
-                if stack and not quiet:
+                if stack and not quiet and not inside:
                     parent = stack[-1]
                     own[parent] = f"{own[parent]} {tail}" if own[parent] else tail
                 if body >= 0 and not hidden:

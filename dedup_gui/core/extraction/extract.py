@@ -9,7 +9,6 @@ web pages", COMPSAC 2002).  Nothing is fetched and no script runs: lxml only par
 from __future__ import annotations
 
 import re
-import sys
 import warnings
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin, urlsplit
@@ -20,6 +19,7 @@ import readability.readability as _readability
 from lxml_html_clean import Cleaner
 
 from dedup_gui.core.extraction.attribute_bound import bound_attributes
+from dedup_gui.core.extraction.comment_threads import lexbor_threads
 from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: callers parse and walk pages through extract)
     _BLOCK_TAGS,
     _BREAK,
@@ -137,28 +137,25 @@ def _url_of(links: list[tuple[str | None, str | None]], metas: list[tuple[str | 
     return None
 
 
-def lexbor_page_facts(tree) -> tuple[str, list, list, tuple[str, ...]]:
-    """What :func:`extract` takes from lxml's tree, from a lexbor tree instead (the ``fast``
-    extractor parses each page once, with lexbor).
+def lexbor_page_facts(tree) -> tuple[str, list, list]:
+    """What :func:`extract` takes from lxml's tree besides the outline, from a lexbor tree
+    instead (the ``fast`` extractor parses each page once, with lexbor; the tag sequence comes
+    from :func:`~dedup_gui.core.extraction.template.lexbor_outline`).
 
     Args:
         tree: a ``selectolax.lexbor.LexborHTMLParser`` not yet changed by extraction.
 
     Returns:
-        ``(title, links, metas, tag_sequence)``: the title as :func:`page_title` finds it; the
-        ``(rel, href)`` of each ``<link>`` and ``(property or name, content)`` of each
-        ``<meta>`` for :func:`_url_of`; the element names in document order, lower case and
-        interned (lexbor builds the tree as browsers do, so it has the ``<tbody>`` a browser
-        inserts, which libxml2 does not).
+        ``(title, links, metas)``: the title as :func:`page_title` finds it; the ``(rel, href)``
+        of each ``<link>`` and ``(property or name, content)`` of each ``<meta>`` for
+        :func:`_url_of`.
     """
     metas = [(m.attributes.get("property") or m.attributes.get("name"), m.attributes.get("content"))
              for m in tree.css("meta")]  # fmt: skip
     links = [(n.attributes.get("rel"), n.attributes.get("href")) for n in tree.css("link")]
     title_node = tree.css_first("title")
     title = _title_of(None if title_node is None else title_node.text(), metas)
-    root = tree.root
-    tags = () if root is None else tuple(sys.intern(n.tag.lower()) for n in root.traverse() if n.tag[0] not in "-!")
-    return title, links, metas, tags
+    return title, links, metas
 
 
 #: The main-content extractors: name -> one-line description (for --help and the GUI).
@@ -324,8 +321,8 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
         return Extracted(title="", url=_url_of([], [], text), main_text="", tag_sequence=())
     try:
         tree = LexborHTMLParser(clean)
-        title, links, metas, tags = lexbor_page_facts(tree)
-        outline = lexbor_outline(tree.root)  # before extraction changes the tree
+        title, links, metas = lexbor_page_facts(tree)
+        tags, parents, texts = lexbor_outline(tree.root, lexbor_threads(tree))  # before extraction changes the tree
         visible = block_text([tree.body]) if tree.body is not None else ""
         content = readability_lexbor_text(clean, tree)
     except Exception:  # a bad page must not stop the scan
@@ -333,6 +330,6 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     notes: tuple[str, ...] = ()
     if not _has_tokens(content, min_tokens):  # rare: the whole visible text, as the others
         content, notes = _whole_text_if_no_article(visible, content, min_tokens, "fast")
-    span = content_span(*outline, content) if content else None
+    span = content_span(parents, texts, content) if content else None
     return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes,
                      content_span=span, visible_text=visible)  # fmt: skip

@@ -47,7 +47,8 @@ _PARTS = re.compile(r"[-_]+")
 #: :data:`PARAGRAPH_CHARS` or more) is never removed as an overlay.
 MOST_OF_PAGE = 0.5
 PARAGRAPH_CHARS = 25  # Readability's shortest scored paragraph
-_PARAGRAPHS = ("p", "pre", "li", "blockquote", "td", "dd")
+#: The blocks that count as paragraphs (the innermost ones).
+PARAGRAPH_TAGS = ("p", "pre", "li", "blockquote", "td", "dd")
 #: Furniture longer than this (characters other than whitespace) is left in place.
 FURNITURE_MAX_CHARS = 250
 # Class/id word parts (split at "-", "_" and lower-to-upper case changes) that name furniture.
@@ -221,7 +222,7 @@ def _lxml_text(el) -> str:
     return etree.tostring(el, method="text", encoding="unicode", with_tail=False)
 
 
-def _lxml_size(el) -> int:
+def lxml_size(el) -> int:
     """Characters other than whitespace in an lxml element's text, script and style text left out
     (serialised as text in C, then the scripts' and styles' text taken off: an XPath excluding
     them took 1.4 ms a page, 7 % of a documentation page's extraction)."""
@@ -234,8 +235,8 @@ def _lxml_size(el) -> int:
 def _lxml_paragraphs(el) -> int:
     """Blocks of :data:`PARAGRAPH_CHARS` characters or more in ``el``, innermost ones only."""
     return sum(
-        next(p.iterdescendants(*_PARAGRAPHS), None) is None and _lxml_size(p) >= PARAGRAPH_CHARS
-        for p in el.iter(*_PARAGRAPHS)
+        next(p.iterdescendants(*PARAGRAPH_TAGS), None) is None and lxml_size(p) >= PARAGRAPH_CHARS
+        for p in el.iter(*PARAGRAPH_TAGS)
     )
 
 
@@ -282,7 +283,7 @@ def drop_overlays(root) -> int:
     if not found:
         return 0
     body = root.find(".//body")
-    return _drop_outermost(_not_articles(found, body if body is not None else root, _lxml_size, _lxml_paragraphs))
+    return _drop_outermost(_not_articles(found, body if body is not None else root, lxml_size, _lxml_paragraphs))
 
 
 def _drop_outermost(doomed: list) -> int:
@@ -328,8 +329,8 @@ def drop_furniture(root) -> int:
              for kind in (_lxml_furniture_kind(el),) if kind]  # fmt: skip
     if not found:
         return 0
-    article_size = _lxml_size(root) if any(kind == 2 for _, kind in found) else 0
-    return _drop_outermost([el for el, kind in found if _lxml_size(el) <= _furniture_max(kind, article_size)])
+    article_size = lxml_size(root) if any(kind == 2 for _, kind in found) else 0
+    return _drop_outermost([el for el, kind in found if lxml_size(el) <= _furniture_max(kind, article_size)])
 
 
 # -- lexbor (the fast extractor's tree) ---------------------------------------------------------
@@ -342,7 +343,7 @@ def lexbor_size(node) -> int:
 
 def _lexbor_paragraphs(node) -> int:
     """:func:`_lxml_paragraphs` for a lexbor node (whose ``css`` matches the node itself too)."""
-    selector = ", ".join(_PARAGRAPHS)
+    selector = ", ".join(PARAGRAPH_TAGS)
     return sum(len(p.css(selector)) == 1 and lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(selector))
 
 

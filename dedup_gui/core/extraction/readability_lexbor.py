@@ -61,14 +61,18 @@ from dedup_gui.core.extraction.page_cleanup import (
     is_overlay_name,
     lexbor_drop_furniture,
     lexbor_keep_overlays,
+    lexbor_size,
 )
 from dedup_gui.core.extraction.readability_tuning import (
     FRAGMENT_SHARE,
     LEAD_LEVELS,
     LEAD_NOT_IN,
     extra_commas,
+    has_extra_commas,
+    holds_article,
     is_lead_paragraph,
     lexbor_own_text,
+    lexbor_paragraph_chars,
     lexbor_sentence_lists,
     whole_article,
 )
@@ -134,27 +138,36 @@ def readability_lexbor_text(html: str, tree: LexborHTMLParser | None = None) -> 
         (Both are rare; :func:`dedup_gui.core.extraction.extract.main_text` turns any error into a note.)
     """
     html = html.replace("\x00", "")  # (selectolax encodes the text to UTF-8, dropping lone surrogates)
-    text, fragment = _passes(html, tree, whole=False)
+    # Other scripts' commas score only on a page that has some (as TunedDocument scores them).
+    commas = has_extra_commas(html)
+    text, fragment = _passes(html, tree, False, commas)
     if fragment:  # a piece of the article: again from the whole (readability_tuning)
-        text = _passes(html, None, whole=True)[0]
+        text = _passes(html, None, True, commas)[0]
     return text
 
 
-def _passes(html: str, tree: LexborHTMLParser | None, whole: bool) -> tuple[str, bool]:
+def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: bool) -> tuple[str, bool]:
     """The ruthless pass, and the second one if it found too little: ``(text, whether the
-    article was a piece of the page)``."""
+    article was a piece of the page)``; ``commas``: whether the page has other scripts' commas."""
     for ruthless in (True, False):
-        one = _Readability(html, ruthless, tree if ruthless else None, whole)
+        one = _Readability(html, ruthless, tree if ruthless else None, whole, commas)
         found = one.run()
         if found is not None:
             return found, one.fragment
     return "", False
 
 
+def _text_len(node) -> int:
+    """The length of a node's text, whitespace and all (at least its :func:`lexbor_size`)."""
+    return len(node.text())
+
+
 def _clean_len(text: str) -> int:
     """Length of ``text`` with whitespace runs collapsed and ends stripped: readability's
-    ``len(clean(text))``, except that readability leaves runs of no-break spaces alone."""
-    return len(" ".join(text.split()))
+    ``len(clean(text))``, except that readability leaves runs of no-break spaces alone.  (The
+    words' lengths and the spaces between them: the joined string is never built.)"""
+    words = text.split()
+    return sum(map(len, words)) + len(words) - 1 if words else 0
 
 
 @lru_cache(maxsize=1 << 16)
@@ -310,8 +323,11 @@ def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
 class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
-    def __init__(self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None, whole: bool = False):
+    def __init__(
+        self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None, whole: bool = False, commas: bool = True
+    ):
         self.tree = tree if tree is not None else LexborHTMLParser(html)
+        self.other_commas = commas  # the page has commas of other scripts (readability_tuning)
         self.whole = whole  # start from the whole article (readability_tuning.whole_article)
         self.fragment = False  # the article built was a piece of the page
         # readability falls back to the whole document when there is no <body> (a frameset)
@@ -376,6 +392,7 @@ class _Readability:
                     continue
             doomed.append(el)
         holds_frame: set | None = None  # elements that are or hold a main, article or math
+        unlikely: list = []
         for el in body.css("[class], [id]"):
             names = f"{el.id or ''} {el.attrs.get('class') or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
@@ -393,13 +410,19 @@ class _Readability:
                             node = node.parent
                 if el in holds_frame or _in_tags(el, ("pre", "code"), self_too=True):
                     continue
-            (overlays if kind == 1 else doomed).append(el)
-        # Scripts and styles first: an overlay is kept when it holds most of the page's text.
+            (overlays if kind == 1 else unlikely).append(el)
+        # Scripts and styles first: an overlay is kept when it holds most of the page's text,
+        # an unlikely candidate when it holds most of its paragraphs (readability_tuning).
         for el in doomed:
             if el.tag in _DROP_TAGS:
                 el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
         for el in lexbor_keep_overlays(overlays, body):
             el.decompose(recursive=False)
+        page: dict = {}
+        for el in unlikely:
+            if _class_weight(el) >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, _text_len):
+                continue
+            doomed.append(el)
         for el in doomed:
             if el.tag not in _DROP_TAGS:
                 el.decompose(recursive=False)
@@ -461,7 +484,7 @@ class _Readability:
                 if node is not None and node not in candidates:
                     candidates[node] = self.node_score(node)
             commas = text.count(",")
-            if extra_commas(text):  # readability_tuning: other scripts' commas, own text only
+            if self.other_commas and extra_commas(text):  # readability_tuning: other scripts' commas, own text only
                 commas += extra_commas(text if el is None else lexbor_own_text(el))
             points = 1 + (commas + 1) + min(length / 100, 3)
             candidates[parent] += points

@@ -19,7 +19,8 @@ sequence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Sequence, Set
 
 from dedup_gui.core.gil_friendly import set_in_slices
 from dedup_gui.core.text.tokens import tokenize
@@ -27,7 +28,7 @@ from dedup_gui.core.text.tokens import tokenize
 #: The element that stands for the main-content subtree in a template tag sequence.
 CONTENT_TAG = "#content"
 #: Elements whose text is never shown (their text is neither content nor template).
-_HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link"})
+_HIDDEN = frozenset({"script", "style", "noscript", "template", "head", "title", "meta", "link", "annotation"})
 #: A block counts as main text when at least this share of its word 3-grams is in the main text.
 MATCH_SHARE = 0.5
 
@@ -106,19 +107,33 @@ def template_tags(tags: Sequence[str], span: tuple[int, int] | None) -> tuple[st
     return (*tags[:start], CONTENT_TAG, *tags[end:])
 
 
-def lexbor_outline(root) -> tuple[list[int], list[str]]:
-    """Parent indices and own texts of a lexbor (selectolax) tree's elements, in the order of
-    its tag sequence (:func:`~dedup_gui.core.extraction.extract.lexbor_page_facts`).
+def lexbor_outline(root, threads: Set[int] = frozenset()) -> tuple[tuple[str, ...], list[int], list[str]]:
+    """Element names, parent indices and own texts of a lexbor (selectolax) tree's elements, in
+    document order, from one walk of the tree.
+
+    Lexbor builds the tree as browsers do, so it has the ``<tbody>`` a browser inserts, which
+    libxml2 does not.  The elements of comment threads are left out, as
+    :func:`~dedup_gui.core.extraction.dom_text.lxml_facts` leaves them out of lxml's tree.
 
     Args:
         root: the tree's root node (``LexborHTMLParser.root``), not yet changed by extraction.
+        threads: the ``mem_id`` of each comment thread
+            (:func:`~dedup_gui.core.extraction.comment_threads.lexbor_threads`).
+
+    Returns:
+        ``(tags, parents, texts)``: the element names (lower case, interned: the page's tag
+        sequence), each element's parent index (-1 for the root) and own text (``""`` for
+        elements whose text is not shown), for :func:`content_span`.
     """
+    tags: list[str] = []
     parents: list[int] = []
     texts: list[list[str]] = []
     hidden: list[bool] = []
     if root is None:
-        return parents, []
+        return (), parents, []
     index: dict[int, int] = {}
+    dropped: set[int] = set()  # mem_id of each element inside a comment thread
+    intern = sys.intern
     for node in root.traverse(include_text=True):
         tag = node.tag
         if tag == "-text":
@@ -128,9 +143,15 @@ def lexbor_outline(root) -> tuple[list[int], list[str]]:
             continue
         if tag[0] in "-!":
             continue
-        index[node.mem_id] = len(parents)
         up = node.parent
+        mem_id = node.mem_id
+        if threads and (mem_id in threads or (up is not None and up.mem_id in dropped)):
+            dropped.add(mem_id)
+            continue
+        index[mem_id] = len(parents)
         parents.append(index.get(up.mem_id, -1) if up is not None else -1)
         texts.append([])
-        hidden.append(tag.lower() in _HIDDEN)
-    return parents, [" ".join(t) for t in texts]
+        tag = intern(tag.lower())
+        tags.append(tag)
+        hidden.append(tag in _HIDDEN)
+    return tuple(tags), parents, [" ".join(t) for t in texts]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import lxml.etree
 from rapidfuzz.distance import Levenshtein
 
+from dedup_gui.core.extraction.comment_threads import lxml_threads
 from dedup_gui.core.extraction.dom_text import lxml_facts
 from dedup_gui.core.extraction.template import content_span, template_tags
 from dedup_gui.core.model import Page
@@ -143,7 +144,8 @@ def _own_region(el) -> str | None:
 
 
 def element_regions(root) -> PageLayout:
-    """Tags and regions of a parsed page (element order as :func:`extract.tag_sequence`).
+    """Tags and regions of a parsed page (element order as :func:`extract.tag_sequence`, comment
+    threads left out as there).
 
     An element is in the region of its nearest ancestor-or-self that names one; the outermost
     landmark wins (a "content" class inside a footer stays in the footer).
@@ -153,8 +155,13 @@ def element_regions(root) -> PageLayout:
     tags: list[str] = []
     regions: list[str] = []
     stack: list[str] = []
+    threads = lxml_threads(root)
+    dropped = 0  # open elements of a comment thread: not in the tag sequence (lxml_facts)
     for event, el in lxml.etree.iterwalk(root, events=("start", "end")):
         if not isinstance(el.tag, str):
+            continue
+        if dropped or el in threads:
+            dropped += 1 if event == "start" else -1
             continue
         if event == "start":
             inherited = stack[-1] if stack else "body"
