@@ -159,6 +159,16 @@ def gc_pause() -> _GcPause:
     return _gc_pause
 
 
+class _Relay(QObject):
+    """Carries a pool thread's outcome to a :class:`LatestJob`.  It has no Qt parent, so Python
+    owns it and the running closure keeps it alive: when the view (and its job) is deleted
+    while a submission runs, the pool thread still emits on a live object (emitting on the
+    deleted job itself crashed the process), and Qt has dropped the connection to the deleted
+    receiver, so the outcome goes nowhere."""
+
+    outcome = Signal(int, bool, object)  # generation, ok, value; emitted from a pool thread
+
+
 class LatestJob(QObject):
     """Runs functions in the background and delivers the outcome of the newest one only.
 
@@ -172,12 +182,13 @@ class LatestJob(QObject):
 
     finished = Signal(object)
     failed = Signal(object)
-    _outcome = Signal(int, bool, object)  # generation, ok, value; emitted from a pool thread
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._generation = 0
         self._pending = -1  # generation still running, or -1
+        self._relay = _Relay()
+        self._outcome = self._relay.outcome
         self._outcome.connect(self._deliver)  # queued: the receiver lives in the GUI thread
 
     @property
@@ -202,7 +213,7 @@ class LatestJob(QObject):
         self._generation += 1
         generation = self._generation
         self._pending = generation
-        outcome = self._outcome
+        relay = self._relay  # held by the closure: alive until the pool thread is done with it
         pause = gc_pause()
         pause.enter()  # here, not in the pool thread: its first allocation could start a collection
 
@@ -213,8 +224,8 @@ class LatestJob(QObject):
                 except Exception as exc:  # delivered to the GUI thread, shown by the view
                     value, ok = exc, False
                 try:
-                    outcome.emit(generation, ok, value)
-                except RuntimeError:  # the view was deleted meanwhile: nobody to tell
+                    relay.outcome.emit(generation, ok, value)
+                except RuntimeError:  # the relay's wrapper is gone (interpreter shutdown): nobody to tell
                     pass
                 value = None  # no cycle exception -> traceback -> this frame -> exception
             finally:
