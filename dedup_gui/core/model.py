@@ -287,8 +287,9 @@ class ScanSettings:
         page_memory_bytes: address-space limit of each worker process (bytes); a page that
             needs more is reported, not the machine exhausted.
         use_cache: read and write the feature cache (:mod:`dedup_gui.core.pipeline.cache`).
-        extractor: the main-content extractor: ``"readability"`` (default, readability-lxml),
-            ``"fast"`` (readability's algorithm on the selectolax/lexbor parser) or
+        extractor: the main-content extractor: ``"fast"`` (default: Readability's algorithm on
+            the selectolax/lexbor parser, as accurate as readability-lxml on the ground truth and
+            the labelled pairs, about 6x faster), ``"readability"`` (readability-lxml) or
             ``"resiliparse"``; see :data:`dedup_gui.core.extraction.extract.EXTRACTORS`.
         dask_scheduler: address of a Dask distributed scheduler (e.g. ``"tcp://10.0.0.5:8786"``)
             to run the per-page stage on; ``None`` to run it on this machine.
@@ -314,7 +315,7 @@ class ScanSettings:
     page_memory_bytes: int = 4 * 1024**3
     use_cache: bool = True
     cache_dir: str | None = None
-    extractor: str = "readability"
+    extractor: str = "fast"
     dask_scheduler: str | None = None
     learn_templates: bool = True
     follow_links: bool = False

@@ -13,6 +13,7 @@ import pytest
 
 from dedup_gui.core.extraction.extract import EXTRACTORS, extract, main_text
 from dedup_gui.core.extraction.readability_lexbor import readability_lexbor_text
+from dedup_gui.core.model import ScanSettings
 
 from .test_extract import ARTICLE_PAGE, ARTICLE_PARAGRAPHS, SCRIPT_STYLE_MARKERS
 
@@ -50,7 +51,9 @@ def default(html: str) -> list[str]:
 
 
 def test_fast_is_an_extractor_choice() -> None:
-    assert list(EXTRACTORS) == ["readability", "fast", "resiliparse"]
+    # the default first (ScanSettings().extractor): --help and the window list them in this order
+    assert list(EXTRACTORS) == ["fast", "readability", "resiliparse"]
+    assert ScanSettings().extractor == "fast"
     with pytest.raises(ValueError, match="unknown extractor"):
         main_text("<p>x</p>", "lexbor")
 

@@ -37,6 +37,8 @@ def test_labelled_pairs_macro_f1(shared_dir: Path):
     scored = score_labeled_pairs(read_labels(labels_csv), labels_csv.parent)
     assert all(not s.error for s in scored)
     ev = evaluate(scored)
-    # Measured 0.930 at the defaults (README, "Accuracy"); a drop below 0.92 is a regression.
-    assert ev.macro_f1 >= 0.92
+    # Measured 0.960 at the defaults, no type below 0.926 (README, "Accuracy"); issue 15's
+    # targets are macro-F1 >= 0.95 with no type below 0.92, so a drop under them is a regression.
+    assert ev.macro_f1 >= 0.95
+    assert min(ev.f1.values()) >= 0.92, ev.f1
     assert ev.f1[DupType.LAYOUT] >= 0.95
