@@ -36,7 +36,7 @@ from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, Resu
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
-_MAX_PATH_FLOOR = 240  # a path column's least width at most (its paths' first folder and file name)
+_MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
 _NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
 _TEXT_PADDING = 12
 _HEADER_SLACK = 2  # pixels beside a title's text and sort arrow, past the header's margins
