@@ -92,7 +92,13 @@ class TerminalProgress:
         if now - self.last < 0.1 and done < total:
             return
         self.last = now
-        left = f", about {eta:.0f} s left" if eta is not None and done < total else ""
+        left = (
+            ""
+            if eta is None or done >= total
+            else f", about {eta:.0f} s left"
+            if eta >= 0.5
+            else ", less than a second left"
+        )
         self.stream.write(f"\r{show(stage)}: {done}/{total}{left}    ")
         if done >= total:
             self.stream.write("\n")

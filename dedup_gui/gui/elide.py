@@ -1,16 +1,24 @@
-"""Paths shortened to a width in pixels: the one rule of the tables and the inspector's labels."""
+"""Paths shortened to a width in pixels: the one rule of the tables and the inspector's labels;
+and a delegate that cuts a column's text at its end."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+_MIDDLE = Qt.TextElideMode.ElideMiddle
 
 
 def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
-    """``path`` shortened to fit ``width`` pixels, keeping the file name whole while it fits:
-    the folders are elided from the middle (``site/ar…es/river-trail.html``), then the leading
-    folders dropped (``…/river-trail.html``); only a file name wider than the column is itself
-    elided in the middle.  Two files of one folder thus stay tell-apart in a narrow column.
+    """``path`` shortened to fit ``width`` pixels, keeping its first folder and its file name
+    whole while they fit: the folders between them are elided from the middle
+    (``v1.11/en/gu…all/index.html``, ``v1.11/…/index.html``); with no room for that, the folders
+    as one are elided from the middle (``site/ar…es/river-trail.html``), then dropped
+    (``…/river-trail.html``); only a file name wider than the column is itself elided in the
+    middle.  The tables show paths without the folders all pages share, so their first folder
+    is where the pages differ (``docs/v1.10/…``, ``docs/v1.11/…``), and the file name is what
+    differs in one folder: both stay readable in a narrow column.
 
     Args:
         path: a relative path with ``/`` separators.
@@ -24,6 +32,31 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
         return path
     folder, sep, name = path.rpartition("/")
     name_width = metrics.horizontalAdvance(sep + name)
-    if not sep or name_width + metrics.horizontalAdvance("…") > width:
-        return metrics.elidedText(path if not sep else "…/" + name, Qt.TextElideMode.ElideMiddle, width)
-    return metrics.elidedText(folder, Qt.TextElideMode.ElideMiddle, width - name_width) + sep + name
+    ellipsis = metrics.horizontalAdvance("…")
+    if not sep or name_width + ellipsis > width:
+        return metrics.elidedText(path if not sep else "…/" + name, _MIDDLE, width)
+    head, inner_sep, middle = folder.partition("/")
+    if inner_sep:  # the first folder whole, the ones after it elided
+        room = width - name_width - metrics.horizontalAdvance(head + inner_sep)
+        if room >= ellipsis:
+            return head + inner_sep + metrics.elidedText(middle, _MIDDLE, room) + sep + name
+    return metrics.elidedText(folder, _MIDDLE, width - name_width) + sep + name
+
+
+def short_path(path: str) -> str:
+    """The shortest form :func:`elide_path` keeps whole: the first folder, ``…`` and the file
+    name (``v1.11/…/index.html``), or the path itself when it has at most one folder (str)."""
+    head, sep, rest = path.partition("/")
+    folders, _sep, name = rest.rpartition("/")
+    return f"{head}/…/{name}" if sep and folders else path
+
+
+class ElideRightDelegate(QStyledItemDelegate):
+    """Draws a column's text cut at its end ("kept (longest…"): for a capped column whose
+    text starts with what matters and whose whole text is in the tooltip, where the view's
+    middle elision would cut the word that matters."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index) -> None:  # noqa: N802 (Qt API)
+        """The default style option, with right elision."""
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight

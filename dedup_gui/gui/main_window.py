@@ -51,6 +51,9 @@ from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pair_columns  # noqa: F401
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
+#: The clusters panel's share of the window's width at first start (later, the remembered one).
+_CLUSTERS_SHARE = 0.3
+
 
 class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, QMainWindow):
     """The inspector window.
@@ -98,7 +101,6 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self._thread: ScanThread | None = None  # the scan whose signals the window follows
         self._threads: list[ScanThread] = []  # every scan thread not yet finished
         self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
-        self._fit_width = 0
         self._showing = 0  # number of the newest result hand-over (_set_result)
         self._showing_pending = False  # its later steps have not run yet
         self.error_box: QMessageBox | None = None
@@ -123,6 +125,8 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
         self.resize(self._default_size())
+        # no remembered layout: the clusters panel gets its share of the width first shown
+        self._size_docks = self.app_settings.byte_array("window/state") is None
         self.splitter.setSizes([460, 400])
         restore_window_layout(self, self.app_settings)
         self._update_tab_titles()
@@ -160,8 +164,17 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.thresholds_panel = ThresholdsPanel(self.session.thresholds)
         self.clusters_dock = self._dock("Clusters", "clusters_dock", self.clusters_view)
         self.thresholds_dock = self._dock("Thresholds", "thresholds_dock", self.thresholds_panel)
-        self.resizeDocks([self.clusters_dock], [270], Qt.Orientation.Horizontal)
         self.resizeDocks([self.clusters_dock, self.thresholds_dock], [520, 260], Qt.Orientation.Vertical)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """On the first show without a remembered layout, give the clusters panel
+        :data:`_CLUSTERS_SHARE` of the window's width: room for the page names beside the
+        counts and the keep advice (at 270 px the names showed as "…")."""
+        if self._size_docks:
+            self._size_docks = False
+            width = round(self.width() * _CLUSTERS_SHARE)
+            self.resizeDocks([self.clusters_dock], [width], Qt.Orientation.Horizontal)
+        super().showEvent(event)
 
     @staticmethod
     def _default_size() -> QSize:
@@ -313,17 +326,18 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         # hidden tabs have stale sizes: fit every table to the width of the tab area.  Sizing
         # measures the text of 200 rows per table (tenths of a second on a busy machine), so
         # the shown table is fitted now and the others when their tab is first shown.
-        view = self.pairs_panel.view
-        margins = 8 + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
-        self._fit_width = self.tabs.currentWidget().width() - margins
         self._unfitted = [self.pairs_panel, self.pages_panel, self.errors_panel]
         self._fit_shown_table()
 
     def _fit_shown_table(self, *_args) -> None:
+        # the width of the tab area now, not when the result came: the window may have been
+        # resized on another tab since
         panel = self.tabs.currentWidget()
         if panel in self._unfitted:
             self._unfitted.remove(panel)
-            panel.fit_columns(self._fit_width)
+            view = panel.view
+            margins = 8 + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
+            panel.fit_columns(self.tabs.currentWidget().width() - margins)
 
     def _update_result(self, result: ScanResult) -> None:
         """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""

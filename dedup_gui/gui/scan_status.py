@@ -16,7 +16,8 @@ BAR_STEPS = 1000
 
 
 def format_eta(seconds: float | None) -> str:
-    """Say how long is left, e.g. ``"about 12 s left"``, ``"about 3 min 5 s left"`` (str).
+    """Say how long is left, e.g. ``"about 12 s left"``, ``"about 3 min 5 s left"``, ``"less
+    than a second left"`` (never "about 0 s") (str).
 
     Args:
         seconds: estimated seconds left, or ``None`` when not known yet (gives ``""``).
@@ -24,6 +25,8 @@ def format_eta(seconds: float | None) -> str:
     if seconds is None:
         return ""
     s = max(0, round(seconds))
+    if s == 0:
+        return "less than a second left"
     if s < 60:
         return f"about {s} s left"
     if s < 3600:

@@ -20,3 +20,27 @@ def test_nothing_shared_or_one_page_is_left_as_it_is():
     assert distinguishing_paths(["v1/x/a.html"]) == ["v1/x/a.html"]
     # a file beside the shared folder keeps its folder: the common part is of folders only
     assert distinguishing_paths(["d/a.html", "d/e/b.html"]) == ["…/a.html", "…/e/b.html"]
+
+
+def test_table_path_cells_leave_out_the_folders_every_page_shares():
+    # issue 20: "docs/v1.10/en/guide/install/index.html" and its siblings all showed as
+    # "d…l/index.html"; the cells now start at the version, sorting and filtering read the whole path
+    from dedup_gui.core.model import DupType, Pair, ScanResult, ScanSettings, Thresholds
+    from dedup_gui.core.views.paths import shared_folders
+    from dedup_gui.core.views.tables import PagesTable, PairsTable
+    from tests.gui.conftest import make_page, scores
+
+    paths = [f"docs/v1.{n}/en/index.html" for n in (10, 11, 12)]
+    assert shared_folders(paths) == "docs/"
+    assert shared_folders(paths[:1]) == "" and shared_folders(["a/x.html", "b/x.html"]) == ""
+    pages = [make_page(p, 10, 1) for p in paths]
+    result = ScanResult("/s", pages, [], [Pair(0, 1, scores(1.0, 0), DupType.FULL)], [], Thresholds(), ScanSettings())
+    pairs = PairsTable()
+    pairs.set_result(result)
+    assert (pairs.cell_text(0, 0), pairs.cell_text(0, 1)) == ("v1.10/en/index.html", "v1.11/en/index.html")
+    assert pairs.tooltip(0, 1) == "docs/v1.11/en/index.html" and pairs.tooltip(0, 3) == ""
+    table = PagesTable()
+    table.set_result(result)
+    assert table.cell_text(1, 0) == "v1.11/en/index.html" and table.tooltip(1, 0) == paths[1]
+    table.set_text_filter("docs/v1.11")
+    assert table.row_count() == 1

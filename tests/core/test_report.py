@@ -741,3 +741,12 @@ def test_control_characters_in_names_and_titles_are_shown_in_the_html_report(tmp
     doc = _report_of_two_titled_pages(tmp_path, "red&#27;[31mtitle&#8;x", names=("a\x07.html", "b.html"))
     assert "red&lt;U+001B&gt;[31mtitle&lt;U+0008&gt;x" in doc and "a&lt;U+0007&gt;.html" in doc
     assert not any(c in doc for c in "\x1b\x07\x08")
+
+
+def test_the_summary_says_one_page_to_drop_in_the_singular():
+    # it said "(1 pages to drop)"
+    from dedup_gui.core.model import Pair, PairScores
+
+    result = replace(_result([_page("a.html"), _page("b.html")]),
+                     pairs=[Pair(0, 1, PairScores(1.0, 1.0, 1.0, 0, 1.0), DupType.FULL)])  # fmt: skip
+    assert "1 keep cluster (1 page to drop)" in summary_text(result)

@@ -63,3 +63,17 @@ def test_terminal_text_escapes_every_control_character_and_keeps_the_rest():
     assert terminal_text(text) == (
         "\\x00\\x07\\x1b[31m\\n\\r\\t\\x7f\\x85\\x9b\\u200e\\u200f\\u061c\\u202a\\u202e\\u2066\\u2069\\u2028 重复 é \\"
     )
+
+
+def test_a_labels_row_with_more_fields_than_the_header_is_a_clear_error(tmp_path):
+    # an unquoted path with a comma: csv.DictReader put the extra field under None, and
+    # `classify`/`evaluate` died with "'list' object has no attribute 'strip'"
+    import pytest
+
+    labels = tmp_path / "LABELS.csv"
+    labels.write_text("left,right,type\na.html,b.html,full\nc,d.html,e.html,full\n", encoding="utf-8")
+    with pytest.raises(ValueError) as error:
+        read_labels(labels)
+    assert str(error.value) == (
+        f"{labels}:3: 1 more field than the 3 columns of the header (quote a path or name that holds a comma)"
+    )

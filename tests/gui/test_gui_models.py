@@ -140,6 +140,7 @@ def test_type_filter_choices():
 def test_format_eta():
     assert format_eta(None) == ""
     assert format_eta(4.4) == "about 4 s left"
+    assert format_eta(0.3) == format_eta(0) == "less than a second left"  # not "about 0 s left"
     assert format_eta(185) == "about 3 min 5 s left"
     assert format_eta(7260) == "about 2 h 1 min left"
 

@@ -90,8 +90,9 @@ def read_labels(csv_path: str | Path) -> list[LabeledPair]:
         CSVs), stands for the path without it (``=x.html``); :func:`.safe_text.from_spreadsheet_cell`.
 
     Raises:
-        ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns, or a
-            ``type`` cell is not one of the five types (the message names the file and line).
+        ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns, a row
+            has more fields than the header, or a ``type`` cell is not one of the five types
+            (the message names the file and line).
         OSError: the file cannot be read.
     """
     try:
@@ -108,6 +109,12 @@ def _read_labels(csv_path: str | Path) -> list[LabeledPair]:
             raise ValueError(f"{csv_path}: needs columns 'left' and 'right' (found: {', '.join(fields) or 'none'})")
         rows = []
         for line, row in enumerate(reader, start=2):
+            extra = row.pop(None, None)  # DictReader files the fields past the header under None
+            if extra:
+                raise ValueError(
+                    f"{csv_path}:{line}: {len(extra)} more field{'' if len(extra) == 1 else 's'} than the "
+                    f"{len(fields)} columns of the header (quote a path or name that holds a comma)"
+                )
             row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
             raw = row.get("type", "")
             try:

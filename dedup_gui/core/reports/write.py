@@ -349,6 +349,7 @@ def summary_text(result: ScanResult) -> str:
     show = terminal_text
     s = summary_dict(result)
     keep = keep_clusters_of(result)
+    drops = sum(len(k.duplicates) for k in keep)
     by_type = ", ".join(f"{n} {t}" for t, n in s["pairs_by_type"].items())
     lines = [
         f"folder:   {show(result.root)}",
@@ -360,7 +361,7 @@ def summary_text(result: ScanResult) -> str:
         f"pairs:    {s['pairs_compared']} compared: {by_type}",
         (
             f"groups:   {s['clusters']} near-duplicate group{'' if s['clusters'] == 1 else 's'}; {len(keep)} keep "
-            f"cluster{'' if len(keep) == 1 else 's'} ({sum(len(k.duplicates) for k in keep)} pages to drop)"
+            f"cluster{'' if len(keep) == 1 else 's'} ({drops} page{'' if drops == 1 else 's'} to drop)"
         ),
         f"time:     {s['seconds']:.1f} s",
     ]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dedup_gui.core.model import ScanResult
 
-#: The views :func:`empty_message` knows: ``"histogram"`` (every pair of pages) and ``"map"``
-#: (the compared pairs).
-VIEWS = ("histogram", "map")
+#: The views :func:`empty_message` knows: ``"histogram"`` (every pair of pages), ``"map"`` and
+#: ``"pairs"`` (the compared pairs: the map and the pairs table), ``"pages"`` (the pages table:
+#: pages and unreadable files), ``"errors"`` (the errors table: unreadable and skipped files).
+VIEWS = ("histogram", "map", "pairs", "pages", "errors")
 
 
 def empty_message(result: ScanResult | None, view: str) -> str | None:
@@ -26,15 +27,24 @@ def empty_message(result: ScanResult | None, view: str) -> str | None:
     Example:
         >>> empty_message(None, "map")
         'No scan result yet'
+        >>> from dedup_gui.core.model import ScanSettings, Thresholds
+        >>> empty_message(ScanResult("/empty", [], [], [], [], Thresholds(), ScanSettings()), "pairs")
+        'No pairs: the folder holds no page that could be read'
     """
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}; one of {', '.join(VIEWS)}")
     if result is None:
         return "No scan result yet"
+    if view == "errors":
+        return None if result.errors or result.skipped else "No errors: every file found was read"
+    if view == "pages":
+        return None if result.pages or result.errors else "No pages: the folder holds no page that could be read"
+    if view == "pairs" and len(result.pages) < 2:
+        return "No pairs: the folder holds " + ("one page" if result.pages else "no page that could be read")
     if not result.pages:
         return "No pages: the folder holds no page that could be read"
     if view == "histogram" and len(result.pages) < 2:
         return "No pairs: the folder holds one page"
-    if view == "map" and not result.pairs:
+    if view in ("map", "pairs") and not result.pairs:
         return "No pairs: no two pages share enough text to be compared"
     return None

@@ -10,6 +10,27 @@ from functools import lru_cache
 ELLIPSIS = "…/"
 
 
+def shared_folders(paths: Sequence[str]) -> str:
+    """The leading folders that every one of ``paths`` shares, with their trailing ``/`` (str;
+    ``""`` when they share none, or for fewer than two paths).  Folders only: a file name is
+    never part of it, so each path keeps at least its file name after it.
+
+    Example:
+        >>> shared_folders(["docs/v1.10/en/index.html", "docs/v1.11/en/index.html"])
+        'docs/'
+        >>> shared_folders(["d/a.html", "d/e/b.html"])
+        'd/'
+    """
+    if len(paths) < 2:
+        return ""
+    common = 0
+    for level in zip(*(p.split("/")[:-1] for p in paths), strict=False):
+        if any(name != level[0] for name in level):
+            break
+        common += 1
+    return "".join(name + "/" for name in paths[0].split("/")[:common])
+
+
 def distinguishing_paths(paths: Sequence[str]) -> list[str]:
     """The paths without the leading folders they all share, marked with ``…/`` (list[str], in
     order); unchanged when they share none, or for fewer than two paths.
@@ -20,17 +41,10 @@ def distinguishing_paths(paths: Sequence[str]) -> list[str]:
         >>> distinguishing_paths(["a.html", "print/a.html"])
         ['a.html', 'print/a.html']
     """
-    if len(paths) < 2:
+    shared = len(shared_folders(paths))
+    if not shared:
         return list(paths)
-    folders = [p.split("/")[:-1] for p in paths]
-    common = 0
-    for level in zip(*folders, strict=False):
-        if any(name != level[0] for name in level):
-            break
-        common += 1
-    if not common:
-        return list(paths)
-    return [ELLIPSIS + "/".join(p.split("/")[common:]) for p in paths]
+    return [ELLIPSIS + p[shared:] for p in paths]
 
 
 @lru_cache(maxsize=4096)

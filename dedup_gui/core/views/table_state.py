@@ -20,7 +20,7 @@ change into one layout change, so that selections follow their records.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,8 @@ import numpy as np
 from dedup_gui.core.columns import stable_argsort, text_ranks
 from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
 from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.views.empty import empty_message
+from dedup_gui.core.views.paths import shared_folders
 
 #: A type filter: ``None`` accepts every row, else the set of accepted duplicate types.
 TypeFilter = frozenset[DupType] | None
@@ -71,8 +73,12 @@ class TableState:
     ELASTIC: frozenset[int] = frozenset()
     #: Columns of file paths: a narrow one keeps the file name whole.
     PATH_COLUMNS: frozenset[int] = frozenset()
+    #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
+    #: has no record at all (``""``: none).
+    EMPTY_VIEW = ""
 
     def __init__(self) -> None:
+        self._shown: ScanResult | None = None  # the result shown, for the empty-table line
         self._count = 0  # records
         self._rows = np.zeros(0, dtype=np.int64)  # row -> record
         self._row_of = np.zeros(0, dtype=np.int64)  # record -> row, -1 when hidden
@@ -84,6 +90,7 @@ class TableState:
         self._text = ""
         self._records: np.ndarray | None = None  # the record filter: sorted unique records
         self._masks: dict[str, np.ndarray] = {}  # "type"/"text"/"records" -> mask over records
+        self._shared = ""  # folders every path of the table shares, left out of its path cells
 
     # --- what subclasses provide -----------------------------------------------------------
 
@@ -139,15 +146,42 @@ class TableState:
 
     def cell_text(self, record: int, col: int) -> str:
         """Text of a cell as shown: :meth:`display` with control characters made visible, so
-        that a right-to-left override in a page's title cannot reverse the cell (str)."""
+        that a right-to-left override in a page's title cannot reverse the cell, and a path
+        without the folders all the table's paths share (:meth:`shared_folders`: in
+        ``docs/v1.10/…``, ``docs/v1.11/…`` the cells start at the version, the part that tells
+        the pages apart) (str).  Sorting and filtering use the whole path."""
         value = self.display(record, col)
-        return show_control_characters(value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        if self._shared and col in self.PATH_COLUMNS and value.startswith(self._shared):
+            value = value[len(self._shared) :]
+        return show_control_characters(value)
+
+    def tooltip(self, record: int, col: int) -> str:
+        """The whole text of a path or other text column's cell, for its tooltip (str; ``""``
+        for number columns and empty cells): the path cells leave out the shared folders and
+        narrow columns elide the rest."""
+        if col in self.NUMERIC or (col not in self.PATH_COLUMNS and col not in self.ELASTIC):
+            return ""
+        value = self.display(record, col)
+        return show_control_characters(value) if isinstance(value, str) else ""
+
+    def shared_folders(self) -> str:
+        """The leading folders every path of the table shares, with a trailing ``/``, left out
+        of the path cells (str; ``""`` for none)."""
+        return self._shared
+
+    def set_shared_folders(self, paths: Sequence[str]) -> None:
+        """Compute :meth:`shared_folders` from every path of the table (subclasses call it in
+        :meth:`load`); see :func:`~dedup_gui.core.views.paths.shared_folders`."""
+        self._shared = shared_folders(paths)
 
     # --- results ---------------------------------------------------------------------------
 
     def set_result(self, result: ScanResult | None) -> None:
         """Show ``result`` (or nothing, for ``None``), keeping the sort column and the type and
         file-name filters; a record filter is kept only if it fits the new records."""
+        self._shown = result
         self._count = self.load(result)
         self._forget_values()
         if self._records is not None and len(self._records) and self._records[-1] >= self._count:
@@ -164,6 +198,7 @@ class TableState:
                 :meth:`set_result`); the state then shows it without a record filter, so that
                 it stays consistent.
         """
+        self._shown = result
         count = self.load(result)
         if count != self._count:
             expected = self._count
@@ -185,6 +220,14 @@ class TableState:
         self._keys.clear()
         self._order = None
         self._masks.clear()
+
+    def empty_message(self) -> str:
+        """Why the table has no record at all, in words (e.g. ``"No pairs: the folder holds
+        one page"``, :func:`~dedup_gui.core.views.empty.empty_message`); ``""`` when it has
+        records (str)."""
+        if self._count or not self.EMPTY_VIEW:
+            return ""
+        return empty_message(self._shown, self.EMPTY_VIEW) or ""
 
     # --- rows and records ------------------------------------------------------------------
 

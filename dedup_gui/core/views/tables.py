@@ -92,6 +92,7 @@ class PagesTable(TableState):
     PATH_COLUMNS = frozenset({0})
     NUMERIC = frozenset({3, 4, 6, 8})
     ELASTIC = frozenset({0, 1, 2, 7, 9, 10})
+    EMPTY_VIEW = "pages"
 
     def __init__(self) -> None:
         super().__init__()
@@ -111,6 +112,7 @@ class PagesTable(TableState):
         self._root = "" if result is None else result.root
         self._files = [] if result is None else [*result.pages, *result.errors]
         self._names = [f.path.casefold() for f in self._files]
+        self.set_shared_folders([f.path for f in self._files])
         self._type_bits = None
         if result is None:
             self._clusters = np.zeros(0, dtype=np.int32)
@@ -264,6 +266,7 @@ class PairsTable(TableState):
     NUMERIC = frozenset(range(3, 9))
     PATH_COLUMNS = frozenset({0, 1})
     ELASTIC = frozenset({0, 1})
+    EMPTY_VIEW = "pairs"
 
     def __init__(self) -> None:
         super().__init__()
@@ -282,6 +285,7 @@ class PairsTable(TableState):
         self._pages = [] if result is None else list(result.pages)
         self._pairs = [] if result is None else result.pairs  # a result is never changed in place
         self._names = [p.path.casefold() for p in self._pages]
+        self.set_shared_folders([p.path for p in self._pages])
         self._page_clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
         self._cluster_list = self._page_clusters.tolist()
         self._columns = None if result is None else pair_columns(result)
@@ -401,6 +405,7 @@ class ErrorsTable(TableState):
     COLUMNS = ("File", "Reason", "Kind")
     PATH_COLUMNS = frozenset({0})
     ELASTIC = frozenset({0, 1})
+    EMPTY_VIEW = "errors"
 
     def __init__(self) -> None:
         super().__init__()

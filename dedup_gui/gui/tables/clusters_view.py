@@ -48,6 +48,7 @@ from dedup_gui.core.pipeline.keep_clusters import (
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
+from dedup_gui.gui.elide import ElideRightDelegate
 from dedup_gui.gui.file_actions import file_menu
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
@@ -57,6 +58,9 @@ from dedup_gui.gui.tables.tree_model import GroupTreeModel
 _Index = QModelIndex | QPersistentModelIndex
 #: Short words for a dropped page's link to its kept page in the "Keep" column.
 _SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
+#: The "Keep" column's widest (pixels): room for "drop 1,234" and "kept (longest…"; the rest of
+#: the reason is in the tooltip, the page names take the room.
+_KEEP_WIDTH = 90
 #: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
 KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
 #: The shortcut of "Not a Duplicate" (Decide menu): a pair, or a page against its keep cluster.
@@ -256,6 +260,7 @@ class ClustersView(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setResizeContentsPrecision(200)  # rows measured when sizing a column
+        self.tree.setItemDelegateForColumn(3, ElideRightDelegate(self.tree))  # "kept (longest…"
         self._quiet = False
         self._mode = ""
         top = QHBoxLayout()
@@ -335,15 +340,16 @@ class ClustersView(QWidget):
         # The "Pages", "Types"/"Link" and "Keep" columns get the width of their widest
         # cluster-row text, measured here with the font: resizeColumnToContents() would ask the
         # Python model for 200 rows x every role, tenths of a second when a large result arrives.
-        metrics = self.tree.fontMetrics()
+        plain = self.tree.fontMetrics()
+        metrics = {1: plain, 2: plain, 3: plain}
         header = self.tree.header()
         padding = 2 * (self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 1)
         if self._mode == "keep":
             texts = self.keep_model.widest_texts()
             bold = QFont(self.tree.font())
             bold.setBold(True)
-            metrics = QFontMetrics(bold)  # the kept page's "kept (reason)" is bold
-            padding += metrics.averageCharWidth()  # bold text is drawn with a wider margin
+            metrics[3] = QFontMetrics(bold)  # the kept page's "kept (reason)" is bold ("Link" is empty there)
+            padding += metrics[3].averageCharWidth()  # bold text is drawn with a wider margin
         else:
             summaries = self.model.summaries()
             texts = {
@@ -353,8 +359,10 @@ class ClustersView(QWidget):
                 3: {self.model.drop_text(s.cluster.id) for s in summaries} | {self.model.widest_advice()},
             }
         for column, values in texts.items():
-            width = max((metrics.horizontalAdvance(text) for text in values), default=0) + padding
-            header.resizeSection(column, max(width, header.sectionSizeHint(column)))
+            width = max((metrics[column].horizontalAdvance(text) for text in values), default=0) + padding
+            width = max(width, header.sectionSizeHint(column))
+            # the page names get the room: "kept (longest main content)" is cut, whole in its tooltip
+            header.resizeSection(column, min(width, _KEEP_WIDTH) if column == 3 else width)
 
     def cluster_count(self) -> int:
         """Near-duplicate groups of the result shown (int)."""

@@ -30,6 +30,7 @@ from dedup_gui.core.views.table_state import (  # noqa: F401 (re-exported for th
     TypeFilter,
     format_score,
 )
+from dedup_gui.gui.plain import plain_tooltip
 
 #: Role of the sort values: numbers for numeric columns, case-folded text otherwise.
 SORT_ROLE = Qt.ItemDataRole.UserRole
@@ -78,6 +79,11 @@ class ResultTableModel(QAbstractTableModel):
     def display(self, record: int, col: int) -> str:
         """Text of a cell (str), as :meth:`TableState.display`."""
         return self.table.display(record, col)
+
+    def cell_text(self, record: int, col: int) -> str:
+        """Text of a cell as shown, as :meth:`TableState.cell_text` (paths without the folders
+        they all share) (str)."""
+        return self.table.cell_text(record, col)
 
     def paths_of(self, record: int) -> list[str]:
         """Absolute paths of the file(s) of ``record`` (list[str]); for the context menu."""
@@ -209,10 +215,14 @@ class ResultTableModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             title = self.COLUMNS[section]
             return title.replace(" ", "\n", 1) if section in self.NUMERIC else title
+        shared = self.table.shared_folders()
+        if role == Qt.ItemDataRole.ToolTipRole and section in self.PATH_COLUMNS and shared:
+            return plain_tooltip(f"Paths in {shared} (the folder every page shares, left out of the cells)")
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Cell value for ``role``: text (display), sort value (:data:`SORT_ROLE`), alignment,
+        """Cell value for ``role``: text (display; paths without their shared folders), the
+        whole text of path and text cells (tooltip), sort value (:data:`SORT_ROLE`), alignment,
         colour; ``None`` otherwise.  O(1)."""
         row = index.row()
         if not index.isValid() or not 0 <= row < self.table.row_count():
@@ -222,6 +232,8 @@ class ResultTableModel(QAbstractTableModel):
             return self.table.cell_text(record, col)
         if role == SORT_ROLE:
             return self.table.sort_key(record, col)
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole path or text, which cells may cut
+            return plain_tooltip(self.table.tooltip(record, col)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:
             return _RIGHT
         if role == Qt.ItemDataRole.ForegroundRole:

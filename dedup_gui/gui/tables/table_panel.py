@@ -30,12 +30,16 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import DupType
-from dedup_gui.gui.elide import elide_path
+from dedup_gui.gui.elide import elide_path, short_path
 from dedup_gui.gui.file_actions import copy_paths, file_menu
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
+_MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
+_NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
+_TEXT_PADDING = 12
+_HEADER_SLACK = 2  # pixels beside a title's text and sort arrow, past the header's margins
 _SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
 _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a million rows
 #: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
@@ -165,6 +169,7 @@ class TablePanel(QWidget):
         self.empty_label.hide()
         self._record_filter_empty = ""
         self._path_widths: dict[int, int] = {}  # path column -> its fitted width (fit_columns)
+        self._path_floors: dict[int, int] = {}  # path column -> width of its short forms (content_widths)
         self._sizing = False  # the panel, not the user, is resizing columns
         self._spread_width = -1  # the viewport width the path columns were last spread over
         header.sectionResized.connect(self._on_section_resized)
@@ -322,10 +327,29 @@ class TablePanel(QWidget):
         widths = []
         records = sorted(set(shown) | set(spread))
         for col in range(model.columnCount()):
-            texts = {model.display(record, col) for record in records}
+            texts = {model.cell_text(record, col) for record in records}
             text = max((metrics.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
-            widths.append(max(text + margin, header.sectionSizeHint(col)))
+            title = self.header_width(col) if col in model.NUMERIC else header.sectionSizeHint(col)
+            widths.append(max(text + margin, title))
+            if col in model.PATH_COLUMNS:
+                short = max((metrics.horizontalAdvance(short_path(str(t))) for t in texts if t), default=0)
+                self._path_floors[col] = min(short + margin, _MAX_PATH_FLOOR)
         return widths
+
+    def header_width(self, col: int) -> int:
+        """The width a column's title needs (pixels, int): its longest line (numeric columns
+        have two-line titles, "Content" over "similarity"), the header's margins and room for
+        the sort arrow.  Qt's own size hint measures the two lines as one and takes ~110 px for
+        values like "1.000".
+        """
+        header = self.view.horizontalHeader()
+        title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
+        metrics = header.fontMetrics()
+        style = header.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+        text = max((metrics.horizontalAdvance(line) for line in title.split("\n")), default=0)
+        return text + 4 * margin + arrow + _HEADER_SLACK
 
     def fit_columns(self, available: int) -> None:
         """Size columns to their contents (:meth:`content_widths`), then shrink the model's
@@ -340,19 +364,31 @@ class TablePanel(QWidget):
         """
         header = self.view.horizontalHeader()
         paths = self.model.PATH_COLUMNS
-        widths = [w + 12 if c in paths else min(w + 12, _MAX_COLUMN_WIDTH) for c, w in enumerate(self.content_widths())]
-        elastic = [c for c in self.model.ELASTIC if widths[c] > _MIN_ELASTIC_WIDTH]
+        numeric = self.model.NUMERIC
+        widths = [
+            w + _NUMBER_PADDING
+            if c in numeric
+            else w + _TEXT_PADDING
+            if c in paths
+            else min(w + _TEXT_PADDING, _MAX_COLUMN_WIDTH)
+            for c, w in enumerate(self.content_widths())
+        ]
+        # a path column keeps room for its first folder and file name ("v1.11/…/index.html")
+        floors = {c: max(_MIN_ELASTIC_WIDTH, self._path_floors.get(c, 0) + _TEXT_PADDING) for c in paths}
+        floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
+        elastic = [c for c in self.model.ELASTIC if widths[c] > floor[c]]
         excess = sum(widths) - available
-        slack = sum(widths[c] - _MIN_ELASTIC_WIDTH for c in elastic)
+        slack = sum(widths[c] - floor[c] for c in elastic)
         if excess > 0 and slack > 0:
             share = min(1.0, excess / slack)
             for c in elastic:
-                widths[c] -= int((widths[c] - _MIN_ELASTIC_WIDTH) * share + 0.999)
+                widths[c] -= int((widths[c] - floor[c]) * share + 0.999)
         with self._panel_sizing():
             for col, width in enumerate(widths):
                 header.resizeSection(col, width)
         self._path_widths = {c: widths[c] for c in paths if c < len(widths)}
-        self.spread_to_paths(available)
+        # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
+        self.spread_to_paths(self.view.viewport().width() if self.view.isVisible() else available)
 
     def spread_to_paths(self, available: int) -> None:
         """Give the width the columns leave free in ``available`` pixels to the path columns,
@@ -434,10 +470,14 @@ class TablePanel(QWidget):
         self.visible_rows_changed.emit(self.model.rowCount(), self.model.record_count())
 
     def empty_text(self) -> str:
-        """Why no row is shown although the scan has records, in words; ``""`` when rows are
-        shown or there are no records at all (str)."""
-        if self.model.rowCount() > 0 or self.model.record_count() == 0:
+        """Why no row is shown, in words (str; ``""`` when rows are shown): with no record at
+        all, what the table's empty-state line says ("No pairs: the folder holds one page",
+        :meth:`~dedup_gui.core.views.table_state.TableState.empty_message`); else which filters
+        hide the rows and how to undo them."""
+        if self.model.rowCount() > 0:
             return ""
+        if self.model.record_count() == 0:
+            return self.model.table.empty_message()
         record_filter = self.model.record_filter()
         if record_filter is not None and len(record_filter) == 0:
             return self._record_filter_empty or f"Nothing to list for {self._record_filter_label}."
@@ -466,9 +506,11 @@ class TablePanel(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
         """Keeps the empty-table message centred on the table's viewport, and the path columns
         filling its width."""
-        if event.type() == QEvent.Type.Resize and watched is self.view.viewport():
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.Show) and watched is self.view.viewport():
             if self.empty_label.isVisible():
                 self._place_empty_label()
+            # a hidden tab's table is resized before it is shown (no visible resize then): its
+            # Show spreads the width too, or a window enlarged on another tab leaves it narrow
             width = self.view.viewport().width()
             if self.view.isVisible() and width != self._spread_width:  # not on a height change
                 self.spread_to_paths(width)

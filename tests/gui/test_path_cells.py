@@ -1,0 +1,154 @@
+"""Path cells, column widths and empty tables in the window (issue 20, items 2 and 5, as a
+new user met them): a folder of docs/v1.10/..., docs/v1.11/... showed "d…l/index.html" in every
+cell, the clusters' page names showed as "…", a table enlarged on another tab kept narrow
+columns, and an empty folder left the tables blank."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QStyle
+
+from dedup_gui.core.model import Cluster, DupType, Pair, ScanResult, ScanSettings, Thresholds
+from dedup_gui.gui.elide import elide_path
+from dedup_gui.gui.main_window import MainWindow
+from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
+from dedup_gui.gui.tables.table_panel import TablePanel
+from tests.gui.conftest import make_page, scores
+
+LONG = 120_000  # ms
+VERSIONS = [f"v1.{n}" for n in range(10, 16)]
+NESTED = [f"docs/{v}/en/guide/install/index.html" for v in VERSIONS]
+
+
+def nested_result() -> ScanResult:
+    pages = [make_page(p, 500, 0x1234) for p in NESTED]
+    pairs = [Pair(i, j, scores(1.0, 0, 0.99, 1.0, 0.99), DupType.FULL)
+             for i in range(len(pages)) for j in range(i + 1, len(pages))]  # fmt: skip
+    clusters = [Cluster(1, tuple(range(len(pages))), frozenset({DupType.FULL}))]
+    return ScanResult("/scan", pages, [], pairs, clusters, Thresholds(), ScanSettings())
+
+
+@pytest.fixture
+def window(qtbot, fake_scan, tmp_path):
+    def make(width: int = 0, height: int = 0, result: ScanResult | None = None) -> MainWindow:
+        win = MainWindow(scan_fn=fake_scan(result=result or nested_result()))
+        qtbot.addWidget(win)
+        if width:
+            win.resize(width, height)
+        win.show()
+        qtbot.waitExposed(win)
+        with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+            win.start_scan(tmp_path)
+        qtbot.waitUntil(lambda: not win.is_busy() and not win.is_showing_result(), timeout=LONG)
+        made.append(win)
+        return win
+
+    made: list[MainWindow] = []
+    yield make
+    for win in made:
+        win.close()
+
+
+def visible_text(panel: TablePanel, row: int, column: int) -> str:
+    """A path cell as the path delegate draws it at its column's width."""
+    view, model = panel.view, panel.model
+    margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1) + 2
+    width = view.horizontalHeader().sectionSize(column) - margin
+    return elide_path(model.index(row, column).data(), view.fontMetrics(), width)
+
+
+def widths(panel: TablePanel) -> list[int]:
+    header = panel.view.horizontalHeader()
+    return [header.sectionSize(c) for c in range(header.count())]
+
+
+def test_a_nested_folder_at_1280x800_shows_the_versions_and_the_whole_path_in_tooltips(qtbot, window):
+    win = window(1280, 800)
+    pairs = win.pairs_panel
+    # the cells leave out "docs/", the folder all pages share, and keep the version and the
+    # file name when they elide: "v1.11/…/index.html" (before: "d…l/index.html" in every cell)
+    row = next(r for r in range(pairs.model.rowCount()) if pairs.model.pages_of(r)[0].path == NESTED[1])
+    shown = visible_text(pairs, row, 0)
+    assert "v1.11" in shown and shown.endswith("index.html")
+    assert pairs.model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole) == NESTED[1]
+    assert pairs.model.index(row, 0).data() == "v1.11/en/guide/install/index.html"
+    for r in range(pairs.model.rowCount()):  # every cell tells its two pages apart
+        left, right = visible_text(pairs, r, 0), visible_text(pairs, r, 1)
+        assert left != right and left.split("/")[0] in VERSIONS and right.split("/")[0] in VERSIONS
+    # number cells need no tooltip; a two-line number column is sized to "similarity", not ~114 px
+    assert pairs.model.index(row, 3).data(Qt.ItemDataRole.ToolTipRole) is None
+    assert widths(pairs)[3] <= 90
+
+    win.tabs.setCurrentWidget(win.pages_panel)
+    pages = win.pages_panel
+    assert "v1.11" in visible_text(pages, 1, 0)
+    assert pages.model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole) == NESTED[1]
+    # sorting and filtering still read the whole path
+    pages.text_filter.setText("docs/v1.11/")
+    pages.apply_text_filter()
+    assert pages.model.rowCount() == 1
+
+
+def test_the_clusters_tree_gives_its_room_to_the_page_names(qtbot, window):
+    win = window()  # the default size, no remembered layout
+    tree = win.clusters_view.tree
+    header = tree.header()
+    sizes = [header.sectionSize(c) for c in range(header.count())]
+    # before: 42 px for the names ("…") and 200 px for "kept (longest main content)"
+    assert sizes[0] > sum(sizes[1:])
+    tree.expandAll()
+    model = tree.model()
+    name = model.index(1, 0, model.index(0, 0)).data()  # a page row: "…/v1.11/en/guide/install/index.html"
+    room = sizes[0] - 2 * tree.indentation()
+    shown = tree.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, room)
+    assert "v1.10" in shown and shown.endswith("index.html"), shown
+
+
+def test_a_table_enlarged_on_another_tab_fills_its_width_when_shown(qtbot, window):
+    win = window(1024, 700)
+    pages = win.pages_panel
+    win.tabs.setCurrentWidget(pages)  # fitted at 1024 px
+    win.tabs.setCurrentWidget(win.pairs_panel)
+    win.resize(1920, 1080)
+    qtbot.waitUntil(lambda: sum(widths(win.pairs_panel)) == win.pairs_panel.view.viewport().width())
+    win.tabs.setCurrentWidget(pages)
+    # the pages' columns fill the wider table (before: they kept the 1024-px widths)
+    qtbot.waitUntil(lambda: sum(widths(pages)) == pages.view.viewport().width(), timeout=2000)
+    assert widths(pages)[0] == max(widths(pages))
+
+
+def test_a_table_first_shown_after_a_resize_is_fitted_to_the_new_width(qtbot, window):
+    win = window(1024, 700)
+    win.resize(1920, 1080)
+    qtbot.waitUntil(lambda: win.pairs_panel.view.viewport().width() > 1200)
+    win.tabs.setCurrentWidget(win.pages_panel)
+    pages = win.pages_panel
+    qtbot.waitUntil(lambda: sum(widths(pages)) == pages.view.viewport().width(), timeout=2000)
+
+
+def empty_panels(qtbot, result: ScanResult) -> dict[str, TablePanel]:
+    panels = {}
+    for name, model in (("pairs", PairsModel()), ("pages", PagesModel()), ("errors", ErrorsModel())):
+        model.set_result(result)
+        panel = TablePanel(model)
+        qtbot.addWidget(panel)
+        panel._emit_counts()
+        panels[name] = panel
+    return panels
+
+
+def test_empty_tables_say_why(qtbot, make_page):
+    # before: "Pairs (0)" and "Pages (0)" were blank tables
+    empty = ScanResult("/empty", [], [], [], [], Thresholds(), ScanSettings())
+    panels = empty_panels(qtbot, empty)
+    assert panels["pages"].empty_text() == "No pages: the folder holds no page that could be read"
+    assert panels["pairs"].empty_text() == "No pairs: the folder holds no page that could be read"
+    assert panels["errors"].empty_text() == "No errors: every file found was read"
+    assert panels["pairs"].empty_label.text() == panels["pairs"].empty_text()
+    one = ScanResult("/one", [make_page("a.html", 10, 1)], [], [], [], Thresholds(), ScanSettings())
+    panels = empty_panels(qtbot, one)
+    assert panels["pairs"].empty_text() == "No pairs: the folder holds one page"
+    assert panels["pages"].empty_text() == ""  # one row
+    assert not panels["pages"].empty_label.isVisibleTo(panels["pages"])
+    assert panels["pairs"].empty_label.isVisibleTo(panels["pairs"])
