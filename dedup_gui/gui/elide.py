@@ -12,8 +12,9 @@ _MIDDLE = Qt.TextElideMode.ElideMiddle
 
 def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     """``path`` shortened to fit ``width`` pixels, keeping its first folder and its file name
-    whole while they fit: the folders between them are elided from the middle
-    (``v1.11/en/gu…all/index.html``, ``v1.11/…/index.html``); with no room for that, the folders
+    whole while they fit: the folders between them give way from the front, whole, while the
+    last ones fit (``v1.11/…/guide/install/index.html``, ``v1.11/…/install/index.html``), then
+    are elided from the middle (``v1.11/…/index.html``); with no room for that, the folders
     as one are elided from the middle (``site/ar…es/river-trail.html``), then dropped
     (``…/river-trail.html``); only a file name wider than the column is itself elided in the
     middle.  The tables show paths without the folders all pages share, so their first folder
@@ -36,6 +37,13 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     if not sep or name_width + ellipsis > width:
         return metrics.elidedText(path if not sep else "…/" + name, _MIDDLE, width)
     head, inner_sep, middle = folder.partition("/")
+    inner = middle.split("/") if inner_sep else []
+    # whole folders before cut ones: the first folder, the last folders that fit, the name
+    # ("v1.11/…/install/index.html": the last folder often tells pages of one folder apart)
+    for keep in range(len(inner) - 1, 0, -1):
+        shown = f"{head}/…/{'/'.join(inner[-keep:])}{sep}{name}"
+        if metrics.horizontalAdvance(shown) <= width:
+            return shown
     if inner_sep:  # the first folder whole, the ones after it elided
         room = width - name_width - metrics.horizontalAdvance(head + inner_sep)
         if room >= ellipsis:

@@ -152,3 +152,18 @@ def test_empty_tables_say_why(qtbot, make_page):
     assert panels["pages"].empty_text() == ""  # one row
     assert not panels["pages"].empty_label.isVisibleTo(panels["pages"])
     assert panels["pairs"].empty_label.isVisibleTo(panels["pairs"])
+
+
+def test_an_elided_path_keeps_its_last_folder_while_it_fits(qtbot):
+    # pages of one version folder that differ only in their last folder (install/, config/)
+    # read alike as "v1.10/…/index.html"; the last folders stay whole while they fit
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    fm = QFontMetrics(QApplication.font())
+    path = "v1.10/en/guide/install/index.html"
+    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/install/index.html")) == "v1.10/…/install/index.html"
+    roomier = fm.horizontalAdvance("v1.10/…/guide/install/index.html")
+    assert elide_path(path, fm, roomier) == "v1.10/…/guide/install/index.html"
+    # no room for the last folder: the first folder and the file name still stay whole
+    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/index.html") + 1) == "v1.10/…/index.html"
