@@ -358,7 +358,7 @@ def test_names_with_control_characters_are_printed_escaped(tmp_path):
     # A folder argument is printed the same way.
     proc = run("scan", str(tmp_path / "x\x1b]0;t\x07\nerror: forged"), "-o", str(tmp_path / "r.json"))
     assert proc.returncode == 2
-    assert proc.stderr == f"error: not a folder: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
+    assert proc.stderr == f"error: not a folder or a WARC file: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
 
 
 def test_evaluate_extraction_scores_the_extractors_on_a_corpus(tmp_path):

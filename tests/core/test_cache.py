@@ -253,11 +253,11 @@ def test_a_file_rewritten_after_it_was_read_never_gets_the_other_versions_featur
     real_decode = features_mod.decode_html
     rewritten = []
 
-    def decode_then_rewrite(data):
+    def decode_then_rewrite(data, *args):
         if not rewritten and b"Alpha river walk" in data:
             target.write_bytes(new)
             rewritten.append(True)
-        return real_decode(data)
+        return real_decode(data, *args)
 
     monkeypatch.setattr(features_mod, "decode_html", decode_then_rewrite)
     settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))

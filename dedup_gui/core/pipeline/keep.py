@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, Cluster, KeepPolicy, Page, ScanResult  # noqa: F401 (re-exported)
@@ -253,7 +254,13 @@ class KeepChoice:
 
 def file_mtime(page: Page) -> float:
     """Modification time of a page's file in seconds (``float('inf')`` when it cannot be read,
-    so an unreadable file never counts as the oldest)."""
+    so an unreadable file never counts as the oldest); a WARC page's is its capture time
+    (``WARC-Date``, :attr:`Page.record_date`), not the archive file's."""
+    if page.record_offset is not None:
+        try:
+            return datetime.fromisoformat(page.record_date.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return float("inf")
     try:
         return os.stat(page.abspath).st_mtime
     except OSError:
@@ -320,6 +327,8 @@ def rank_key(
         if criterion == "pattern":
             return not policy.matches(page)
         if criterion == "shortest_url":
+            if page.record_offset is not None:  # a WARC page's address is its URL, not its record
+                return len(urlsplit(page.url or "").path or "/")
             return len(page.path)  # its address within the site (some pages state a full URL, others none)
         if criterion == "longest_content":
             return -len(page.main_text)
