@@ -271,3 +271,41 @@ def test_the_command_line_scans_a_warc_file(tmp_path):
     assert pages == [(f"crawl.warc.gz#{offsets[0]}", "https://a.example/hut"),
                      (f"crawl.warc.gz#{offsets[1]}", "https://a.example/hut?ref=x")]  # fmt: skip
     assert [p["type"] for p in report["pairs"]] == ["full"]
+
+
+def test_the_inspector_s_views_read_a_warc_page_from_its_record(tmp_path):
+    # The text, layout and rendered views go back to the page: for a WARC page, to its record
+    # (gzip-compressed and chunked here), never to the archive file's bytes.
+    from dedup_gui.core.views.layout_diff import page_layout
+    from dedup_gui.core.views.safe_html import prepare_page
+
+    coded = http_response(
+        chunked(gzip.compress(BODY), 40), headers=["Content-Encoding: gzip", "Transfer-Encoding: chunked"]
+    )
+    path, _offsets = _archive(tmp_path, [record("https://a.example/hut", coded, DATE)])
+    result = scan_folder(tmp_path, SETTINGS)
+    page = result.pages[0]
+    layout = page_layout(page, 10**7, result.root)
+    assert tuple(layout.tags) == page.tag_sequence and layout.content_span == page.content_span
+    prepared = prepare_page(page.path, page.abspath, result.root, 10**7)
+    assert WORDS in prepared.html and "<article>" in prepared.html
+
+
+def test_url_dedup_sees_the_same_url_crawled_twice_and_mirror_hosts(tmp_path):
+    from dedup_gui.core.methods.urls import compare_urls, page_url
+
+    other = BODY.replace(b"june", b"july")
+    path, _offsets = _archive(
+        tmp_path,
+        [
+            record("https://a.example/hut", http_response(BODY), DATE),
+            record("https://a.example/hut", http_response(other), "2024-06-01T00:00:00Z"),
+            record("https://www.a.example/hut", http_response(BODY), DATE),
+        ],  # fmt: skip
+    )
+    first, again, mirror = scan_folder(path, SETTINGS).pages
+    assert compare_urls(page_url(first), page_url(again)).reason == "same normalized URL"
+    assert (
+        compare_urls(page_url(first), page_url(mirror)).reason
+        == "same path on mirror hosts a.example and www.a.example"
+    )
