@@ -1,4 +1,4 @@
-"""Write the sample crawl archive, resources/samples/crawl/sample.warc.gz, from hand-written pages.
+"""Write the sample crawl archive, resources/samples/warc/trail-crawl.warc.gz, from hand-written pages.
 
     python resources/make_sample_warc.py
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from fastwarc.stream_io import GzipWriter
 from fastwarc.warc import WarcRecord, WarcRecordType
 
-OUT = Path(__file__).resolve().parent / "samples" / "crawl" / "sample.warc.gz"
+OUT = Path(__file__).resolve().parent / "samples" / "warc" / "trail-crawl.warc.gz"
 
 
 def chunked(body: bytes, size: int = 200) -> bytes:

@@ -167,7 +167,10 @@ def test_damaged_records_are_errors_with_offset_and_reason_and_reading_goes_on(t
     listing = _listing(path)
     assert listing.errors == [
         (f"crawl.warc#{offsets[0]}", "wrong Content-Length: the record does not end where its Content-Length says"),
-        (f"crawl.warc#{offsets[1]}", "bad HTTP header: a header line without a colon"),
+        (
+            f"crawl.warc#{offsets[1]}",
+            "bad HTTP header: a header line without a colon (b'Content-Type; text/html; charset=utf-8')",
+        ),
     ]
     assert [f.path for f in listing.files] == [f"crawl.warc#{offsets[2]}"]
 
@@ -309,3 +312,12 @@ def test_url_dedup_sees_the_same_url_crawled_twice_and_mirror_hosts(tmp_path):
         compare_urls(page_url(first), page_url(mirror)).reason
         == "same path on mirror hosts a.example and www.a.example"
     )
+
+
+def test_the_size_limit_applies_to_a_warc_record(tmp_path):
+    path, offsets = _archive(tmp_path, [record("https://a.example/hut", http_response(BODY), DATE)])
+    listing = list_records(SourceFile(path.name, str(path)), 100)
+    size = len(http_response(BODY))
+    assert listing.files == [] and listing.errors == [
+        (f"crawl.warc.gz#{offsets[0]}", f"too large: a record of {size:,} bytes > limit of 100 bytes (--max-file-mb)")
+    ]

@@ -133,8 +133,10 @@ def _read_block(record, max_bytes: int) -> bytes:
         WarcRecordError: the record is larger than ``max_bytes`` or cut short.
     """
     declared = record.content_length
-    if declared > max_bytes + HTTP_HEADER_LIMIT:
-        raise WarcRecordError(f"too large: {declared:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)")
+    if declared > max_bytes:
+        raise WarcRecordError(
+            f"too large: a record of {declared:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)"
+        )
     block = record.reader.read(declared)
     if len(block) < declared:
         raise WarcRecordError(
@@ -318,8 +320,10 @@ def _list_one(
         listing.counts[kind] += 1
         return
     declared = record.content_length
-    if declared > max_bytes + HTTP_HEADER_LIMIT:
-        raise WarcRecordError(f"too large: {declared:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)")
+    if declared > max_bytes:
+        raise WarcRecordError(
+            f"too large: a record of {declared:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)"
+        )
     block = head + record.reader.read(declared - len(head))
     if len(block) < declared:
         raise WarcRecordError(
