@@ -20,6 +20,10 @@ from resources.make_sample_warc import chunked, http_response, record, write_war
 
 WORDS = "the hut sits above the lake and its warden opens the doors in june for walkers and climbers alike"
 BODY = f"<html><head><title>Hut</title></head><body><article><p>{WORDS}. {WORDS}.</p></article></body></html>".encode()
+OTHER = (
+    b"<html><body><article><p>five small lakes lie in the basin below the pass, each colder than the last;"
+    b" swimming is allowed in the lowest one and a loop path joins them all in ninety minutes</p></article></body></html>"
+)
 DATE = "2024-05-01T10:00:00Z"
 SETTINGS = ScanSettings(workers=1, use_cache=False)
 
@@ -321,3 +325,22 @@ def test_the_size_limit_applies_to_a_warc_record(tmp_path):
     assert listing.files == [] and listing.errors == [
         (f"crawl.warc.gz#{offsets[0]}", f"too large: a record of {size:,} bytes > limit of 100 bytes (--max-file-mb)")
     ]
+
+
+def test_the_keep_rule_reads_a_warc_page_s_version_and_length_from_its_url(tmp_path):
+    # The record offsets in the pages' paths (#1090 > #462) are no version numbers: the capture
+    # at the newer version's URL is kept, and between two captures of one URL the older one.
+    path, offsets = _archive(
+        tmp_path,
+        [
+            record("https://a.example/docs/v2/hut", http_response(BODY), "2024-05-02T00:00:00Z"),
+            record("https://a.example/docs/v1/hut", http_response(BODY), DATE),
+            record("https://b.example/lake?ref=x", http_response(OTHER), "2024-05-03T00:00:00Z"),
+            record("https://b.example/lake?ref=x", http_response(OTHER), DATE),
+        ],  # fmt: skip
+    )
+    from dedup_gui.core.pipeline.keep import choose_keep
+
+    result = scan_folder(path, SETTINGS)
+    kept = {choose_keep(result, c).keep for c in result.clusters}
+    assert {result.pages[i].path for i in kept} == {f"crawl.warc.gz#{offsets[0]}", f"crawl.warc.gz#{offsets[3]}"}

@@ -267,6 +267,17 @@ def file_mtime(page: Page) -> float:
         return float("inf")
 
 
+def _address(page: Page) -> str:
+    """A page's address within its site: its path, or for a WARC page its URL's path (its shown
+    path names the record: ``crawl.warc.gz#1234``, whose digits are no version)."""
+    if page.record_offset is None:
+        return page.path
+    try:
+        return urlsplit(page.url or "").path.lstrip("/")
+    except ValueError:  # a malformed address
+        return page.url or ""
+
+
 def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
     """True when the page's file path, or one of its other addresses ``also_at`` (through
     symbolic links, :attr:`ScanResult.also_at`), ends with its URL's path (``/a/b.html`` ~
@@ -323,13 +334,11 @@ def rank_key(
                 return (True, True)
             return (False, not _path_matches_url(page, result.also_at.get(page.path, ())))
         if criterion == "version":
-            return version_rank(page.path)
+            return version_rank(_address(page))
         if criterion == "pattern":
             return not policy.matches(page)
         if criterion == "shortest_url":
-            if page.record_offset is not None:  # a WARC page's address is its URL, not its record
-                return len(urlsplit(page.url or "").path or "/")
-            return len(page.path)  # its address within the site (some pages state a full URL, others none)
+            return len(_address(page))  # its address within the site (some pages state a full URL, others none)
         if criterion == "longest_content":
             return -len(page.main_text)
         if criterion == "newest_file":
