@@ -104,4 +104,4 @@ def test_sample_report_renders_without_errors(sample_scan, tmp_path):
     dom = _Dom()
     dom.feed(proc.stdout)
     assert sum(1 for t, _ in dom.elements if t == "svg") == 2  # the two charts
-    assert sum(1 for t, _ in dom.elements if t == "article") == 6  # the six duplicate pairs
+    assert sum(1 for t, _ in dom.elements if t == "article") == 7  # the seven duplicate pairs

@@ -18,8 +18,9 @@ from .blocking import finishes_within
 
 
 def _copy_samples(tmp_path):
+    """The sample page files (not the crawl archive: WARC records are cached by payload, test_warc.py)."""
     folder = tmp_path / "pages"
-    shutil.copytree(SAMPLES, folder)
+    shutil.copytree(SAMPLES, folder, ignore=shutil.ignore_patterns("*.warc.gz"))
     return folder
 
 

@@ -343,6 +343,17 @@ def _list_one(
         by_url[url] = shown
 
 
+def record_source(shown: str, abspath: str, offset: int, max_bytes: int) -> SourceFile:
+    """The :class:`SourceFile` of the HTML record at ``offset`` of a WARC file, read to know its
+    URL, date and cache key (for a record named in a labels file: ``crawl.warc.gz#1234``).
+
+    Raises:
+        PageReadError: as :func:`read_record`.
+    """
+    payload = read_record(abspath, offset, max_bytes)
+    return SourceFile(shown, abspath, ArchiveRecord(offset, payload.url, payload.date, payload.key))
+
+
 def _throw(stream, exc: OSError):
     """``stream.throw(exc)``: the item :func:`records` yields after it (None when it ends)."""
     try:
