@@ -344,3 +344,18 @@ def test_the_keep_rule_reads_a_warc_page_s_version_and_length_from_its_url(tmp_p
     result = scan_folder(path, SETTINGS)
     kept = {choose_keep(result, c).keep for c in result.clusters}
     assert {result.pages[i].path for i in kept} == {f"crawl.warc.gz#{offsets[0]}", f"crawl.warc.gz#{offsets[3]}"}
+
+
+def test_a_warc_gz_of_one_gzip_stream_is_an_error_that_says_how_to_fix_it(tmp_path):
+    # Records are read at their offsets, so each must be its own gzip member (ISO 28500 annex D).
+    plain, _offsets = _archive(
+        tmp_path, [record(f"https://a.example/{n}", http_response(BODY), DATE) for n in range(2)], False
+    )
+    whole = tmp_path / "whole.warc.gz"
+    whole.write_bytes(gzip.compress(plain.read_bytes()))
+    plain.unlink()
+    result = scan_folder(tmp_path, SETTINGS)
+    assert result.pages == [] and [(e.path, e.reason) for e in result.errors] == [
+        ("whole.warc.gz", "a .warc.gz compressed as one gzip stream, not one gzip member per record as WARC writers "
+         "do: its records cannot be read one by one (recompress it, e.g. with warcio recompress)")
+    ]  # fmt: skip

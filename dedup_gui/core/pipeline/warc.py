@@ -24,6 +24,7 @@ the byte-order mark, as browsers do (:func:`~dedup_gui.core.pipeline.decoding.de
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,11 @@ from dedup_gui.core.pipeline.loading import PageReadError, open_regular_file
 from dedup_gui.core.pipeline.walk import ArchiveRecord, SourceFile, is_warc_name, record_path
 from dedup_gui.core.pipeline.warc_records import records
 
+#: Why a ``.warc.gz`` compressed as one gzip stream cannot be read record by record.
+NOT_PER_RECORD = (
+    "a .warc.gz compressed as one gzip stream, not one gzip member per record as WARC writers do: "
+    "its records cannot be read one by one (recompress it, e.g. with warcio recompress)"
+)
 #: Media types read as pages.
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 
@@ -247,7 +253,8 @@ def list_records(
         A :class:`WarcListing`.
 
     Raises:
-        PageReadError: the file cannot be opened.
+        PageReadError: the file cannot be opened, or is a ``.warc.gz`` of one gzip stream
+            (:data:`NOT_PER_RECORD`).
     """
     listing = WarcListing()
     gz = source.abspath.lower().endswith(".gz")
@@ -266,6 +273,8 @@ def list_records(
                 check()
             offset, record, damage = item
             shown = record_path(source.path, offset)
+            if gz and record is not None and os.pread(fh.fileno(), 2, offset) != b"\x1f\x8b":
+                raise PageReadError(NOT_PER_RECORD)
             if record is None:
                 if listing.files and listing.files[-1].path == shown:
                     # found damaged only once the next record could not be read (a wrong Content-Length)
