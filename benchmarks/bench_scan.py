@@ -15,6 +15,10 @@ For each corpus folder (made by make_corpus.py, with its truth.csv) it prints:
 * recall of the planted duplicate pairs (found as any duplicate type) and how many got their
   planted type.
 
+With ``--warc DIR`` (once per folder, in order) the same corpus written as a crawl archive
+(``make_corpus.py --warc``) is scanned too: pages per second from the WARC.gz beside the folder's,
+whether both give the same pairs, and the peak memory of listing the archive's records.
+
 The baseline is what a user would write with the same libraries: readability-lxml's text, the
 simhash package's own text hashing, and every pair of pages compared with rapidfuzz.  It is
 quadratic, so it runs on the first ``--baseline-pages`` pages only, and our engine runs on the
@@ -283,6 +287,49 @@ def subset_folder(folder: Path, n: int) -> Path:
     return tmp
 
 
+def warc_vs_folder(folder: Path, warc_folder: Path) -> None:
+    """Scan a corpus folder and the same corpus as a WARC.gz (default settings, no cache, no site
+    template learning) and print both rates, whether the pairs are the same (pages matched by path
+    and record URL), and the peak memory (tracemalloc) of the streaming pass that lists the
+    archive's records.
+
+    Site templates are learned per URL host: the folder's pages state the URLs of the real sites
+    their templates come from, the archive's records are all at ``bench.example``, so the two
+    would learn different templates by design; without template learning the pairs depend on
+    the pages' bytes alone, which is what this compares."""
+    import tracemalloc
+
+    from dedup_gui.core.pipeline.walk import SourceFile
+    from dedup_gui.core.pipeline.warc import list_records
+
+    found = {}
+    for name, root in (("folder", folder), ("WARC.gz", warc_folder)):
+        t0 = time.perf_counter()
+        result = scan_folder(root, ScanSettings(use_cache=False, learn_templates=False))
+        seconds = time.perf_counter() - t0
+        keys = [(p.url or "").removeprefix("https://bench.example/") if p.record_offset is not None else p.path
+                for p in result.pages]  # fmt: skip
+        pairs = {
+            (frozenset((keys[p.left], keys[p.right])), p.type) for p in result.pairs if p.type is not DupType.DISTINCT
+        }
+        found[name] = (len(result.pages), seconds, pairs)
+        print(f"  {name:<8} {len(result.pages)} pages in {seconds:.1f} s: {len(result.pages) / seconds:.1f} pages/s")
+        del result
+    (n_a, s_a, pairs_a), (n_b, s_b, pairs_b) = found["folder"], found["WARC.gz"]
+    print(f"  WARC.gz / folder pages/s: {(n_b / s_b) / (n_a / s_a):.3f}; "
+          f"same duplicate pairs and types: {pairs_a == pairs_b} ({len(pairs_a)} / {len(pairs_b)})")  # fmt: skip
+    archive = warc_folder / "crawl.warc.gz"
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    listing = list_records(SourceFile(archive.name, str(archive)), 50 * 1024 * 1024)
+    seconds = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    n = len(listing.files)
+    print(f"  listing {archive.stat().st_size / 2**20:.1f} MiB of WARC.gz ({n} records): {seconds:.2f} s, "
+          f"peak {peak / 2**20:.1f} MiB traced ({peak / max(1, n):.0f} bytes per record listed)")  # fmt: skip
+
+
 def main() -> None:
     """Run the benchmark on each folder and print the table."""
     ap = argparse.ArgumentParser(description="dedup-gui scan benchmark")
@@ -310,8 +357,17 @@ def main() -> None:
         help="keep the features in this cache folder: the first run fills it, later runs "
         "time the stages after extraction without extracting again (for the largest corpora)",
     )
+    ap.add_argument("--warc", type=Path, action="append", default=[], metavar="DIR",
+                    help="the same corpus as a WARC.gz (make_corpus.py --warc), one per folder in order: "
+                    "its scan's pages/s beside the folder's")  # fmt: skip
+    ap.add_argument("--warc-only", action="store_true", help="with --warc: only the folder vs WARC.gz comparison")
     args = ap.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    if args.warc_only:
+        for folder, warc_folder in zip(args.folders, args.warc):
+            print(f"\n== {folder} vs {warc_folder}")
+            warc_vs_folder(folder, warc_folder)
+        return
     for folder in args.folders:
         print(f"\n== {folder}")
         if args.sample:
@@ -388,6 +444,8 @@ def main() -> None:
         )
         me, children = peak_rss_mb()
         print(f"  peak RSS of the whole run: {me:.0f} MiB (this process), {children:.0f} MiB (largest worker)")
+        if len(args.warc) > args.folders.index(folder):
+            warc_vs_folder(folder, args.warc[args.folders.index(folder)])
         if args.baseline_pages:
             m = min(args.baseline_pages, n)
             seconds, pairs = baseline(folder, m)

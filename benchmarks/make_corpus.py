@@ -16,7 +16,12 @@ types are what an ideal extractor would see).
   chrome, half of the paragraphs plus new ones).
 
 ``truth.csv`` beside the pages lists every planted pair as ``left,right,type`` (paths relative to
-the output folder).  Script and style bodies of the templates are emptied to keep the corpus
+the output folder).
+
+With ``--warc`` the same pages (same ``--seed``: the same corpus) are written as one crawl archive,
+``crawl.warc.gz`` in the output folder, instead of ``.html`` files: one gzip-compressed response
+record per page, at the URL ``https://bench.example/<path>``; ``truth.csv`` then names the records
+(``crawl.warc.gz#offset``), so ``bench_scan.py`` can scan the folder and the archive and compare.  Script and style bodies of the templates are emptied to keep the corpus
 small; their tags stay, so layouts are unchanged.  Deterministic for a given ``--seed``.
 """
 
@@ -38,6 +43,7 @@ sys.path.insert(0, str(REPO))
 from dedup_gui.core.extraction.extract import main_text, parse_html  # noqa: E402
 from dedup_gui.core.pipeline.decoding import decode_html  # noqa: E402
 from dedup_gui.core.text.tokens import CJK_RANGES  # noqa: E402
+from resources.make_sample_warc import http_response, record, write_warc  # noqa: E402
 
 SHARED = REPO.parent / "shared" / "corpus"
 CJK = re.compile(f"[{CJK_RANGES}]")
@@ -162,16 +168,41 @@ def build(n_pages: int, out: Path, seed: int) -> None:
     print(f"wrote {written} pages and {len(truth)} planted pairs to {out}")
 
 
+def pack_warc(out: Path) -> None:
+    """Replace the ``.html`` pages of corpus folder ``out`` by ``out/crawl.warc.gz`` (one response
+    record per page, in path order, streamed: one page in memory at a time) and rewrite its
+    ``truth.csv`` with the records' paths."""
+    pages = sorted(p.relative_to(out).as_posix() for p in out.glob("*/*.html"))
+    stamp = "2026-11-30T12:00:00Z"
+    records = (record(f"https://bench.example/{rel}", http_response((out / rel).read_bytes()), stamp) for rel in pages)
+    offsets = write_warc(out / "crawl.warc.gz", records, compress=True)
+    where = {rel: f"crawl.warc.gz#{offset}" for rel, offset in zip(pages, offsets)}
+    with open(out / "truth.csv", newline="", encoding="utf-8") as fh:
+        rows = [(where[r["left"]], where[r["right"]], r["type"]) for r in csv.DictReader(fh)]
+    with open(out / "truth.csv", "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["left", "right", "type"])
+        w.writerows(rows)
+    for rel in pages:
+        (out / rel).unlink()
+    for folder in {(out / rel).parent for rel in pages}:
+        folder.rmdir()
+    print(f"packed {len(pages)} pages into {out / 'crawl.warc.gz'} ({(out / 'crawl.warc.gz').stat().st_size:,} bytes)")
+
+
 def main() -> None:
-    """Command line: ``--pages N --out DIR [--seed S]``."""
+    """Command line: ``--pages N --out DIR [--seed S] [--warc]``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=int, required=True)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--seed", type=int, default=20261130)
+    ap.add_argument("--warc", action="store_true", help="write the pages as one crawl archive, crawl.warc.gz")
     args = ap.parse_args()
     if not SHARED.is_dir():
         sys.exit(f"needs the real corpus at {SHARED}")
     build(args.pages, args.out, args.seed)
+    if args.warc:
+        pack_warc(args.out)
 
 
 if __name__ == "__main__":

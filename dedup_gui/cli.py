@@ -40,6 +40,7 @@ from dedup_gui.core.evaluation.method_eval import (
 )
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.scan import scan_folder
+from dedup_gui.core.pipeline.walk import is_warc_name
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
 from dedup_gui.core.reports.copy_kept import check_destination, copy_kept
 from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
@@ -130,10 +131,15 @@ def _scan_outputs(args) -> list[tuple[Path, str]]:
     return outputs
 
 
+def _is_scannable(path: Path) -> bool:
+    """A folder, or a WARC file (scanned record by record)."""
+    return path.is_dir() or (path.is_file() and is_warc_name(path.name))
+
+
 def _cmd_scan(args) -> int:
     folder = Path(args.folder)
-    if not folder.is_dir():
-        print(f"error: not a folder: {show(folder)}", file=sys.stderr)
+    if not _is_scannable(folder):
+        print(f"error: not a folder or a WARC file: {show(folder)}", file=sys.stderr)
         return 2
     try:
         outputs = _scan_outputs(args)
@@ -342,8 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     gui.add_argument("--pair", nargs=2, metavar=("LEFT", "RIGHT"),
                      help="with --screenshot: select the pair of these two files (paths relative to FOLDER)")  # fmt: skip
     args = gui.parse_args(argv)
-    if args.folder and not Path(args.folder).is_dir():
-        print(f"error: not a folder: {show(args.folder)}", file=sys.stderr)
+    if args.folder and not _is_scannable(Path(args.folder)):
+        print(f"error: not a folder or a WARC file: {show(args.folder)}", file=sys.stderr)
         return 2
     if (args.view or args.pair) and not args.screenshot:
         print("error: --view and --pair need --screenshot OUT.png", file=sys.stderr)

@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "format: .html (report for people), .pdf (the same report as PDF), .json "
                           "(everything), .csv (duplicate pairs). --pages-csv and --keep-csv write the "
                           "other two CSVs; give any of the three outputs, or several.")  # fmt: skip
-    scan.add_argument("folder", help="folder of saved pages (read only)")
+    scan.add_argument("folder", help="folder of saved pages, or a WARC file (.warc, .warc.gz); read only")
     scan.add_argument("-o", "--output", metavar="OUT", help="report file: .html, .pdf, .json, .csv or .xlsx")
     scan.add_argument(
         "--pages-csv",

@@ -52,14 +52,14 @@ def test_scan_csv_has_the_designed_pairs(tmp_path):
         "left", "right", "type", "content_similarity", "content_containment",
         "layout_similarity", "hamming_distance", "jaccard", "cluster", "contained_side",
     ]  # fmt: skip
-    # The six designed duplicate pairs of resources/samples/EXPECTED.csv, nothing else.
-    assert sorted(r["type"] for r in rows) == ["content", "full", "full", "full", "layout", "partial"]
+    # The seven designed duplicate pairs of resources/samples/EXPECTED.csv, nothing else.
+    assert sorted(r["type"] for r in rows) == ["content", "full", "full", "full", "full", "layout", "partial"]
     content = next(r for r in rows if r["type"] == "content")
     assert {content["left"], content["right"]} == {
         "print/night-ride-safety.html",
         "site/articles/night-ride-safety.html",
     }
-    assert "pages:    14" in proc.stdout and "groups:   6 near-duplicate groups; 4 keep clusters" in proc.stdout
+    assert "pages:    18" in proc.stdout and "groups:   7 near-duplicate groups; 5 keep clusters" in proc.stdout
 
 
 def test_scan_json_gives_every_file_a_verdict(tmp_path):
@@ -74,7 +74,7 @@ def test_scan_json_gives_every_file_a_verdict(tmp_path):
     assert page["encoding"] == "gb18030" and len(page["simhash"]) == 16
     assert data["summary"]["pairs_by_type"]["partial"] == 1
     assert data["thresholds"]["content_same"] == 0.925
-    assert len(data["clusters"]) == 6
+    assert len(data["clusters"]) == 7
 
 
 def test_scan_html_escapes_page_strings(tmp_path):
@@ -119,7 +119,7 @@ def test_classify_and_evaluate_on_the_sample_labels(tmp_path):
     proc = run("classify", "--pairs", str(SAMPLES / "EXPECTED.csv"), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert len(rows) == 14
+    assert len(rows) == 16 and all(not r["error"] for r in rows)  # two of them WARC records (crawl.warc.gz#462)
     labels = list(csv.DictReader((SAMPLES / "EXPECTED.csv").open(encoding="utf-8")))
     assert [r["type"] for r in rows] == [r["type"] for r in labels]
     proc = run("evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"))
@@ -360,7 +360,7 @@ def test_names_with_control_characters_are_printed_escaped(tmp_path):
     # A folder argument is printed the same way.
     proc = run("scan", str(tmp_path / "x\x1b]0;t\x07\nerror: forged"), "-o", str(tmp_path / "r.json"))
     assert proc.returncode == 2
-    assert proc.stderr == f"error: not a folder: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
+    assert proc.stderr == f"error: not a folder or a WARC file: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
 
 
 def test_evaluate_extraction_scores_the_extractors_on_a_corpus(tmp_path):

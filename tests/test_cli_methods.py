@@ -12,9 +12,9 @@ def test_evaluate_with_methods_and_pr_curves(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "macro-F1: 1.000" in out  # the classifier's five-type evaluation still comes first
-    assert 'methods on "duplicate of any type?" (14 pairs, 6 duplicates, 8 distinct)' in out
+    assert 'methods on "duplicate of any type?" (16 pairs, 7 duplicates, 9 distinct)' in out
     simhash = next(line for line in out.splitlines() if line.startswith("SimHash (64-bit)"))
-    assert simhash.split() == ["SimHash", "(64-bit)", "k", "<=", "3", "1.000", "0.667", "0.800",
+    assert simhash.split() == ["SimHash", "(64-bit)", "k", "<=", "3", "1.000", "0.714", "0.833",
                                "k", "<=", "10", "1.000", "1.000", "1.000"]  # fmt: skip
     assert "I-Match" not in out
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -12,10 +12,10 @@ def test_scan_writes_a_pdf_and_the_two_extra_csvs(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert pdf.read_bytes().startswith(b"%PDF-")
     rows = list(csv.DictReader(pages.open(encoding="utf-8")))
-    assert len(rows) == 24 and rows[0]["path"] == "elsewhere/vale-gazette-cafes.html"
+    assert len(rows) == 29 and rows[0]["path"] == "elsewhere/vale-gazette-cafes.html"
     keep_rows = list(csv.reader(keep.open(encoding="utf-8")))
-    # one page to drop in each of 4 keep clusters: the layout and the partial pair are no advice
-    assert keep_rows[0][:2] == ["duplicate", "keep"] and len(keep_rows) == 5
+    # one page to drop in each of 5 keep clusters: the layout and the partial pair are no advice
+    assert keep_rows[0][:2] == ["duplicate", "keep"] and len(keep_rows) == 6
     assert ["print/night-ride-safety.html", "site/articles/night-ride-safety.html"] in [row[:2] for row in keep_rows]
     for out in (pdf, pages, keep):
         assert f"wrote {out}" in proc.stdout

@@ -87,7 +87,7 @@ def test_pdf_of_a_subset(sample_scan, tmp_path):
     content = next(p for p in sample_scan.pairs if p.type is DupType.CONTENT)
     data = export(sample_scan, tmp_path / "one.pdf", pairs=[content]).read_bytes()
     whole = " ".join(" ".join(_texts(data)).split())
-    assert "shows the 1 of 6 compared pairs" in whole
+    assert "shows the 1 of 7 compared pairs" in whole
     assert "Pair 1" in whole and "Pair 2" not in whole
 
 

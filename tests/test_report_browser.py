@@ -107,11 +107,11 @@ def test_sample_report_renders_without_errors(sample_scan, tmp_path):
     dom = _Dom()
     dom.feed(proc.stdout)
     assert sum(1 for t, _ in dom.elements if t == "svg") == 2  # the two charts
-    assert sum(1 for t, _ in dom.elements if t == "article") == 6  # the six duplicate pairs
+    assert sum(1 for t, _ in dom.elements if t == "article") == 7  # the seven duplicate pairs
     # the script ran: a sort button in each heading of the sortable tables, a filter row, counts
     assert sum(1 for t, a in dom.elements if t == "button" and a.get("class") == "sort") >= 10
     assert any(t == "select" for t, _ in dom.elements) and any(t == "input" for t, _ in dom.elements)
-    assert "6 rows" in "".join(dom.text)  # the pairs table's count line
+    assert "7 rows" in "".join(dom.text)  # the pairs table's count line
 
 
 def _has_colour(image, hex_colour: str, tolerance: int = 8, at_least: int = 200) -> bool:

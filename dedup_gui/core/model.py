@@ -108,7 +108,8 @@ class Page:
         sha1: SHA-1 hex digest of the page's HTML bytes (after gzip decompression and MHTML
             unpacking): the exact-duplicate key, so a page and its gzipped copy are identical.
         encoding: the codec the bytes were decoded with (e.g. ``"utf-8"``, ``"gb18030"``).
-        encoding_source: how it was chosen: ``"bom"``, ``"xml"``, ``"meta"``, ``"utf-8"``
+        encoding_source: how it was chosen: ``"bom"``, ``"http"`` (a WARC record's HTTP header),
+            ``"xml"``, ``"meta"``, ``"utf-8"``
             (valid UTF-8 overriding a wrong label), ``"detected"``, ``"fallback"``.
         title: page title (``<title>``, else ``og:title``), whitespace-normalized, may be ``""``.
         url: the page's own address if the file tells it (canonical link, ``og:url``, the
@@ -141,6 +142,10 @@ class Page:
             out of the main text (set per scan, never cached).
         template_text: the lines of the extracted main text that were the site's template and
             were taken out, one per line (set per scan, never cached; ``""`` if none).
+        record_offset: for a page read from a WARC file (:attr:`abspath`), the offset of its
+            record in the file (bytes; its :attr:`path` is ``file.warc.gz#offset``); ``None`` for a
+            page file.  Its :attr:`url` is then the record's ``WARC-Target-URI``.
+        record_date: a WARC page's ``WARC-Date`` (ISO 8601 as written; ``""`` for a page file).
     """
 
     path: str
@@ -167,6 +172,8 @@ class Page:
     repeated_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
     template_known: bool = False
     template_text: str = ""
+    record_offset: int | None = None
+    record_date: str = ""
 
     @property
     def template_line_count(self) -> int:

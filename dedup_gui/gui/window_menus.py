@@ -58,13 +58,15 @@ def _action(window: MainWindow, text: str, slot, shortcut=None, tip: str = "") -
 def build_menus(window: MainWindow) -> None:
     """Create the window's actions, menus and toolbar.
 
-    Sets ``window.open_action``, ``window.recent_menu``, ``window.save_view_action``,
+    Sets ``window.open_action``, ``window.open_warc_action``, ``window.recent_menu``, ``window.save_view_action``,
     ``window.save_window_action``, ``window.export_action``, ``window.quit_action`` and
     ``window.tab_actions`` (one per top tab, Ctrl+1..5).
     """
     w = window
     w.open_action = _action(w, "&Open Folder…", w.open_folder, QKeySequence.StandardKey.Open,
                             "Scan a folder of saved pages")  # fmt: skip
+    w.open_warc_action = _action(w, "Open &WARC File…", w.open_warc_file, None,
+                                 "Scan a crawl archive (.warc, .warc.gz): its HTML records are the pages")  # fmt: skip
     w.recent_menu = QMenu("Open &Recent", w)
     w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w, w.recent_menu))
     fill_recent_menu(w, w.recent_menu)
@@ -76,6 +78,7 @@ def build_menus(window: MainWindow) -> None:
 
     menu = w.menuBar().addMenu("&File")
     menu.addAction(w.open_action)
+    menu.addAction(w.open_warc_action)
     menu.addMenu(w.recent_menu)
     menu.addSeparator()
     menu.addAction(w.save_view_action)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from dedup_gui.core.model import ScanResult, ScanSettings
 from dedup_gui.core.pipeline.cache import clear_cache
+from dedup_gui.core.pipeline.walk import is_warc_name
 from dedup_gui.core.views.decisions import FolderDecisions, apply_decisions
 from dedup_gui.core.views.session import (
     build_view_columns,
@@ -144,9 +145,18 @@ class ScanControl:
         if folder:
             self.start_scan(folder)
 
+    def open_warc_file(self) -> None:
+        """Ask for a crawl archive (File > Open WARC File…) and scan its HTML records."""
+        start = self.folder or str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(
+            self, "Open WARC File", start, "WARC files (*.warc *.warc.gz);;All files (*)"
+        )
+        if path:
+            self.start_scan(path)
+
     def open_recent(self, folder: str) -> None:
-        """Scan a folder from File > Open Recent (or say that it is gone and forget it)."""
-        if Path(folder).is_dir():
+        """Scan a folder (or WARC file) from File > Open Recent (or say that it is gone and forget it)."""
+        if Path(folder).is_dir() or (Path(folder).is_file() and is_warc_name(folder)):
             self.start_scan(folder)
             return
         self.app_settings.set_recent_folders([f for f in self.app_settings.recent_folders() if f != folder])

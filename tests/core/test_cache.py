@@ -18,8 +18,9 @@ from .blocking import finishes_within
 
 
 def _copy_samples(tmp_path):
+    """The sample page files (not the crawl archive: WARC records are cached by payload, test_warc.py)."""
     folder = tmp_path / "pages"
-    shutil.copytree(SAMPLES, folder)
+    shutil.copytree(SAMPLES, folder, ignore=shutil.ignore_patterns("*.warc.gz"))
     return folder
 
 
@@ -253,11 +254,11 @@ def test_a_file_rewritten_after_it_was_read_never_gets_the_other_versions_featur
     real_decode = features_mod.decode_html
     rewritten = []
 
-    def decode_then_rewrite(data):
+    def decode_then_rewrite(data, *args):
         if not rewritten and b"Alpha river walk" in data:
             target.write_bytes(new)
             rewritten.append(True)
-        return real_decode(data)
+        return real_decode(data, *args)
 
     monkeypatch.setattr(features_mod, "decode_html", decode_then_rewrite)
     settings = ScanSettings(workers=1, cache_dir=str(tmp_path / "cache"))

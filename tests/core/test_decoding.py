@@ -650,3 +650,19 @@ def test_scan_reads_pages_with_labels_browsers_do_not_know(tmp_path) -> None:
     assert {p.main_text for p in pages.values()} == {article}
     assert {p.encoding for p in pages.values()} == {"utf-8"}
     assert "declared charset 'base64' is not an encoding browsers know: ignored" in pages["saved.mht"].notes
+
+
+def test_the_http_charset_of_a_warc_record_comes_after_the_bom_and_before_the_page_s_own():
+    from dedup_gui.core.pipeline.decoding import decode_html
+
+    page = '<html><head><meta charset="utf-8"></head><body>caf\u00e9</body></html>'.encode("cp1252")
+    # The header's label wins over the page's <meta> (WHATWG: transport layer before prescan).
+    decoded = decode_html(page, "windows-1252")
+    assert (decoded.encoding, decoded.source, decoded.declared) == ("cp1252", "http", "windows-1252")
+    assert "caf\u00e9" in decoded.text
+    # A byte-order mark wins over the header.
+    decoded = decode_html(b"\xef\xbb\xbf" + "caf\u00e9".encode(), "windows-1252")
+    assert (decoded.encoding, decoded.source, decoded.text) == ("utf-8", "bom", "caf\u00e9")
+    # A label browsers do not know is passed over for the page's own.
+    decoded = decode_html(b'<meta charset="gbk"><p>' + "\u4e2d\u6587".encode("gbk") + b"</p>", "bogus")
+    assert (decoded.encoding, decoded.source) == ("gb18030", "meta")

@@ -88,6 +88,7 @@ def test_groups_of_the_sample_pages(sample_scan):
     assert groups == [
         ["mirror/larkmoor-wheelers.example.org/articles/river-trail.html", "site/articles/river-trail.html"],
         ["site/archive/winter-maintenance.html", "site/articles/winter-maintenance.html"],
+        ["warc/trail-crawl.warc.gz#462", "warc/trail-crawl.warc.gz#1090"],  # one page crawled at two URLs
         ["zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html"],
     ]
     no_text = next(p for p in pages if not p.has_text)

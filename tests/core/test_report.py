@@ -82,7 +82,7 @@ def test_pairs_csv_has_the_designed_pairs_and_known_row(sample_scan):
     rows = list(csv.reader(io.StringIO(pairs_csv(sample_scan))))
     assert rows[0] == [*PREDICTION_COLUMNS, "cluster", "contained_side"]
     assert rows[0] == ["left", "right", "type", "content_similarity", "content_containment", "layout_similarity", "hamming_distance", "jaccard", "cluster", "contained_side"]  # fmt: skip
-    assert sorted(r[2] for r in rows[1:]) == ["content", "full", "full", "full", "layout", "partial"]
+    assert sorted(r[2] for r in rows[1:]) == ["content", "full", "full", "full", "full", "layout", "partial"]
     content = [r for r in rows[1:] if r[2] == "content"]
     cluster = sample_scan.cluster_of()[_pair(sample_scan, CONTENT_PAIR).left]
     assert content == [
@@ -103,7 +103,7 @@ def test_pages_csv_lists_every_file_with_its_verdict(sample_scan):
     text = render(build_report(sample_scan, mtime=same_time, excerpt_limit=0), "pages-csv")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0]) == PAGE_COLUMNS
-    assert len(rows) == 14 + 0 + 10  # pages, errors, skipped files
+    assert len(rows) == 18 + 0 + 11  # pages (4 of them WARC records), errors, skipped files (1 a revisit)
     by_path = {r["path"]: r for r in rows}
     gbk = by_path["zh/spring-tea-picking-gbk.html"]
     assert (gbk["status"], gbk["title"], gbk["encoding"], gbk["keep"]) == (
@@ -132,6 +132,10 @@ def test_keep_csv_follows_the_stated_rule(sample_scan):
             # states the kept page's address: a "good" duplicate, already handled by its canonical
             ["site/archive/winter-maintenance.html", "site/articles/winter-maintenance.html", "identical main text",
              "1.0000", "canonical URL", "good", "points to the kept page"],
+            # one page crawled at two URLs, the same age here: the first path; a crawl record's
+            # URL is where it was crawled, not a canonical address the page states
+            ["warc/trail-crawl.warc.gz#462", "warc/trail-crawl.warc.gz#1090", "identical bytes", "1.0000",
+             "first path", *no_canonical],
             ["zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html", "full duplicate", "0.9911",
              "longest main content", *no_canonical],
         ]
@@ -139,7 +143,7 @@ def test_keep_csv_follows_the_stated_rule(sample_scan):
     # The partial pair (a newspaper's article quoting the club's café list) and the layout pair
     # (two years of the audax page) share part of their text only: dropping either page would
     # lose text, so neither is keep advice, though both are near-duplicate groups.
-    assert len(sample_scan.clusters) == 6
+    assert len(sample_scan.clusters) == 7
 
 
 def test_keep_csv_of_a_subset_lists_only_its_clusters(sample_scan):
@@ -220,10 +224,10 @@ def test_json_validates_against_the_schema(sample_scan, tmp_path):
     data = json.loads(out.read_text(encoding="utf-8"))
     _validate(data)
     assert (data["format"], data["format_version"], data["product"]) == ("dedup-gui-report", 2, "dedup-gui")
-    assert data["summary"]["pairs_by_type"] == {"full": 3, "content": 1, "layout": 1, "partial": 1, "distinct": 0}
-    assert data["summary"]["pages"] == 14 and data["summary"]["clusters"] == 6
-    assert (data["summary"]["keep_clusters"], data["summary"]["pages_to_drop"]) == (4, 4)
-    assert data["selection"] == {"subset": False, "pairs_shown": 6, "pairs_total": 6}
+    assert data["summary"]["pairs_by_type"] == {"full": 4, "content": 1, "layout": 1, "partial": 1, "distinct": 0}
+    assert data["summary"]["pages"] == 18 and data["summary"]["clusters"] == 7
+    assert (data["summary"]["keep_clusters"], data["summary"]["pages_to_drop"]) == (5, 5)
+    assert data["selection"] == {"subset": False, "pairs_shown": 7, "pairs_total": 7}
     assert data["keep_rule"] == KEEP_RULE
     assert data["errors"] == []
     pair = next(p for p in data["pairs"] if p["type"] == "content")
@@ -252,8 +256,8 @@ def test_json_of_a_subset_and_of_a_scan_with_errors_validate(sample_scan, tmp_pa
     content = _pair(sample_scan, CONTENT_PAIR)
     data = result_dict(sample_scan, [content])
     _validate(json.loads(json.dumps(data)))
-    assert data["selection"] == {"subset": True, "pairs_shown": 1, "pairs_total": 6}
-    assert len(data["clusters"]) == 1 and data["summary"]["clusters"] == 6
+    assert data["selection"] == {"subset": True, "pairs_shown": 1, "pairs_total": 7}
+    assert len(data["clusters"]) == 1 and data["summary"]["clusters"] == 7
     folder = make_evil_folder(tmp_path / "evil")
     (folder / "image.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
     result = scan_folder(folder, ScanSettings(workers=1, use_cache=False))
@@ -351,7 +355,7 @@ def test_html_report_summary_charts_clusters_pairs_errors(sample_scan):
     text = " ".join(" ".join(parsed.text).split())
     for needle in (
         sample_scan.root,
-        "full duplicate same same 3",
+        "full duplicate same same 4",
         "content duplicate same different 1",
         "layout duplicate important part shared same 1",
         "partial duplicate important part shared different 1",
@@ -364,8 +368,8 @@ def test_html_report_summary_charts_clusters_pairs_errors(sample_scan):
         "gallery/finish-line.html",
     ):
         assert needle in text, needle
-    assert sum(1 for t, a in parsed.tags if t == "article") == 6  # one per duplicate pair
-    assert sum(1 for t, a in parsed.tags if t == "tr" and a.get("id", "").startswith("cluster-")) == 6
+    assert sum(1 for t, a in parsed.tags if t == "article") == 7  # one per duplicate pair
+    assert sum(1 for t, a in parsed.tags if t == "tr" and a.get("id", "").startswith("cluster-")) == 7
     # the changed words of the Chinese pair are marked in its excerpt
     assert "<del>二</del>" in doc and "<ins>，报满即止</ins>" in doc
 
@@ -472,7 +476,7 @@ def test_write_result_keeps_its_first_signature(sample_scan, tmp_path):
     assert out.read_text(encoding="utf-8") == pairs_csv(sample_scan)
     with pytest.raises(ValueError):
         write_result(sample_scan, tmp_path / "r.pdf")  # PDF needs Qt: dedup_gui.export.export
-    assert "groups:   6 near-duplicate groups; 4 keep clusters (4 pages to drop)" in summary_text(sample_scan)
+    assert "groups:   7 near-duplicate groups; 5 keep clusters (5 pages to drop)" in summary_text(sample_scan)
 
 
 def test_failed_write_leaves_the_existing_file_whole(sample_scan, tmp_path, monkeypatch):
@@ -573,10 +577,10 @@ def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
     from dedup_gui.core.reports.model import build_report
 
     report = build_report(sample_scan, pair_limit=2)
-    assert len(report.duplicates) == 2 and report.omitted == 4  # six duplicate pairs in the samples
-    assert len(report.clusters) == 6  # every cluster is still listed
+    assert len(report.duplicates) == 2 and report.omitted == 5  # seven duplicate pairs in the samples
+    assert len(report.clusters) == 7  # every cluster is still listed
     html = html_from_report(report)
-    # 3 full, 1 content, 1 layout, 1 partial: two places go to two types, the rest are counted
+    # 4 full, 1 content, 1 layout, 1 partial: two places go to two types, the rest are counted
     listed = {t: n for t, (n, _total) in report.listed_by_type.items()}
     assert sum(listed.values()) == 2 and all(n <= 1 for n in listed.values())
     for t, (n, total) in report.listed_by_type.items():

@@ -7,14 +7,15 @@ from dedup_gui.core.reports.summary import Stat, report_summary
 
 def test_summary_of_the_samples(sample_scan):
     s = report_summary(build_report(sample_scan))
-    # the sample folder: 14 pages (2 without text), 10 other files, 6 duplicate pairs, 4 pages to drop
+    # the sample folder: 18 pages (4 of them WARC records; 2 without text), 11 other files (one a
+    # revisit record), 7 duplicate pairs, 5 pages to drop
     assert s.stats == (
-        Stat(14, "pages"), Stat(2, "without usable text"), Stat(0, "files not usable"),
-        Stat(10, "other files skipped"), Stat(6, "pairs compared"), Stat(6, "duplicate pairs"),
-        Stat(6, "near-duplicate groups"), Stat(4, "keep clusters"), Stat(4, "pages to drop"),
+        Stat(18, "pages"), Stat(2, "without usable text"), Stat(0, "files not usable"),
+        Stat(11, "other files skipped"), Stat(7, "pairs compared"), Stat(7, "duplicate pairs"),
+        Stat(7, "near-duplicate groups"), Stat(5, "keep clusters"), Stat(5, "pages to drop"),
     )  # fmt: skip
     assert [(r.type, r.pairs, r.shown) for r in s.type_rows] == [
-        (t, n, None) for t, n in zip(TYPE_ORDER, (3, 1, 1, 1, 0))
+        (t, n, None) for t, n in zip(TYPE_ORDER, (4, 1, 1, 1, 0))
     ]
     assert s.subset_note is None and s.pairs_notes == ()
     assert s.made.startswith("Made ") and s.made.endswith(" s.") and s.folder == sample_scan.root

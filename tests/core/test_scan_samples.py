@@ -32,13 +32,28 @@ def test_designed_pairs_get_their_designed_type(sample_scan, left, right, expect
 
 
 def test_every_sample_file_gets_a_verdict(sample_scan):
-    # 14 HTML pages in the samples; .css/.svg files and the _files resource folder are skipped.
+    # 14 HTML pages and 4 HTML records of the crawl archive in the samples; .css/.svg files and
+    # the _files resource folder are skipped, as are the archive's revisit record.
     paths = {p.path for p in sample_scan.pages}
-    assert len(sample_scan.pages) == 14
+    assert len(sample_scan.pages) == 18
     assert sample_scan.errors == []
     assert "elsewhere/vale-gazette-cafes_files/" in sample_scan.skipped
     assert "site/style.css" in sample_scan.skipped
     assert "zh/spring-tea-picking-gbk.html" in paths
+    assert {"warc/trail-crawl.warc.gz#462", "warc/trail-crawl.warc.gz#1730"} <= paths
+    assert sample_scan.skip_reason("warc/trail-crawl.warc.gz#3807") == (
+        "a WARC revisit record: https://trails.example/lakes unchanged since warc/trail-crawl.warc.gz#2500,"
+        " an exact duplicate of it; not read again"
+    )
+
+
+def test_the_sample_warc_file_is_the_one_its_script_writes(tmp_path, monkeypatch):
+    # resources/make_sample_warc.py writes the same bytes at every run: the sample is its output.
+    import resources.make_sample_warc as maker
+
+    monkeypatch.setattr(maker, "OUT", tmp_path / "trail-crawl.warc.gz")
+    maker.main()
+    assert (tmp_path / "trail-crawl.warc.gz").read_bytes() == (SAMPLES / "warc" / "trail-crawl.warc.gz").read_bytes()
 
 
 def test_exact_copy_is_a_byte_identical_full_duplicate(sample_scan):
@@ -86,8 +101,9 @@ def test_urls_from_canonical_og_url_and_saved_from_comment(sample_scan):
 
 
 def test_clusters_group_each_duplicate_pair(sample_scan):
-    # Six designed duplicate pairs, no page in two of them: six clusters of two pages.
-    assert sorted(len(c.pages) for c in sample_scan.clusters) == [2] * 6
+    # Seven designed duplicate pairs (one in the crawl archive), no page in two of them: seven
+    # clusters of two pages.
+    assert sorted(len(c.pages) for c in sample_scan.clusters) == [2] * 7
     types = set().union(*(c.types for c in sample_scan.clusters))
     assert types == {DupType.FULL, DupType.CONTENT, DupType.LAYOUT, DupType.PARTIAL}
 

@@ -78,15 +78,15 @@ def test_histogram_counts_equal_a_brute_force_count(qtbot, window, sample_scan):
     view = show_histogram(qtbot, window)
     expected = brute_force_histogram(sample_scan.pages)
     n = sum(1 for p in sample_scan.pages if p.has_text)
-    assert sum(expected) == n * (n - 1) // 2 == 66
+    assert sum(expected) == n * (n - 1) // 2 == 120
     shown = bars(view, "all")
     assert [int(shown[d]) for d in range(65)] == expected  # what is drawn, bar by bar
     assert view.counts.tolist() == expected
     # the classified pairs are drawn in their type's colour at their distance
     assert bars(view, "layout")[6] == 1 and bars(view, "partial")[10] == 1
-    assert bars(view, "full")[0] == 3 and bars(view, "content")[0] == 1
-    assert view.figure.axes[0].get_title() == "Hamming distances of all 66 pairs of pages"
-    assert "66 pairs of pages; 4 within k = 3 bits" in view.status_label.text()
+    assert bars(view, "full")[0] == 4 and bars(view, "content")[0] == 1
+    assert view.figure.axes[0].get_title() == "Hamming distances of all 120 pairs of pages"
+    assert "120 pairs of pages; 5 within k = 3 bits" in view.status_label.text()
 
 
 def test_histogram_is_counted_off_the_gui_thread(qtbot, window, monkeypatch, sample_scan):
@@ -105,7 +105,7 @@ def test_histogram_is_counted_off_the_gui_thread(qtbot, window, monkeypatch, sam
     view.set_result(sample_scan)
     qtbot.waitUntil(started.is_set, timeout=LONG)
     assert view.is_busy() and window.is_busy()
-    assert view.status_label.text() == "Computing the Hamming distances of 66 pairs of pages…"
+    assert view.status_label.text() == "Computing the Hamming distances of 120 pairs of pages…"
     assert view.progress_bar.isVisible()
     qtbot.wait(50)  # the event loop runs meanwhile: the window is not frozen
     release.set()
@@ -128,10 +128,10 @@ def test_clicking_a_bar_filters_the_pairs_table_to_that_distance(qtbot, window, 
     assert window.pairs_model.pair_at(0) is sample_scan.pairs[pair_index(sample_scan, AUDAX)]
     assert panel.current_record() == record  # the only pair shown is selected
     assert panel.filter_chip.isVisible() and panel.filter_chip.text() == "Hamming distance = 6 ×"
-    assert window.tabs.tabText(0) == "Pairs (1 of 6)"
+    assert window.tabs.tabText(0) == "Pairs (1 of 7)"
 
     qtbot.mouseClick(panel.filter_chip, Qt.MouseButton.LeftButton)  # the chip clears the filter
-    assert panel.model.rowCount() == 6 and not panel.filter_chip.isVisible()
+    assert panel.model.rowCount() == 7 and not panel.filter_chip.isVisible()
     assert panel.current_record() == record  # the selection stays
 
 
@@ -140,13 +140,13 @@ def test_clicking_the_distance_of_several_pairs_shows_them_all(qtbot, window):
     window.histogram_view.click_distance(0)
     panel = window.pairs_panel
     distances = {panel.model.index(r, 6).data() for r in range(panel.model.rowCount())}
-    assert panel.model.rowCount() == 4 and distances == {"0"}
+    assert panel.model.rowCount() == 5 and distances == {"0"}
     view.click_distance(40)  # no pair of pages at all: nothing happens
-    assert panel.filter_chip.text() == "Hamming distance = 0 ×" and panel.model.rowCount() == 4
+    assert panel.filter_chip.text() == "Hamming distance = 0 ×" and panel.model.rowCount() == 5
 
 
 def test_a_bar_of_pairs_that_were_not_compared_says_why_the_table_is_empty(qtbot, window, sample_scan):
-    # The histogram counts all 66 pairs of the 12 sample pages; the table lists the 6 compared
+    # The histogram counts all 120 pairs of the 16 sample pages; the table lists the 7 compared
     # ones.  A bar with pairs but none compared gave an empty table with no word (a tester).
     view = show_histogram(qtbot, window)
     compared = {p.scores.hamming_distance for p in sample_scan.pairs}
@@ -157,7 +157,7 @@ def test_a_bar_of_pairs_that_were_not_compared_says_why_the_table_is_empty(qtbot
     assert panel.empty_label.isVisible()
     assert panel.empty_label.text().startswith(f"No candidate pair is {distance} bits apart.")
     qtbot.mouseClick(panel.filter_chip, Qt.MouseButton.LeftButton)  # rows again: the line goes
-    assert panel.model.rowCount() == 6 and not panel.empty_label.isVisible()
+    assert panel.model.rowCount() == 7 and not panel.empty_label.isVisible()
     panel.text_filter.setText("no-such-file")  # a file-name filter that hides everything
     panel.apply_text_filter()
     # the message names only the filters in force (the Errors tab has no type box and no chip)
@@ -274,12 +274,12 @@ def test_a_hidden_histogram_counts_a_moment_after_the_result_not_with_it(qtbot, 
     assert view.counts is None and not view.is_busy() and view._start_timer.isActive()
     view.show()
     qtbot.waitUntil(lambda: view.counts is not None, timeout=LONG)
-    assert not view._start_timer.isActive() and int(view.counts.sum()) == 66
+    assert not view._start_timer.isActive() and int(view.counts.sum()) == 120
     hidden = HistogramView()  # never shown: it still counts, after the delay
     qtbot.addWidget(hidden)
     hidden.set_result(sample_scan)
     qtbot.waitUntil(lambda: hidden.counts is not None, timeout=LONG)
-    assert int(hidden.counts.sum()) == 66
+    assert int(hidden.counts.sum()) == 120
 
 
 def test_a_filter_that_hides_the_selected_pair_clears_the_inspector(qtbot, window, sample_scan):

@@ -292,7 +292,8 @@ def test_scan_of_the_bundled_samples(qtbot, make_window):
         if not any(part.endswith("_files") for part in p.parts)
     }
     assert html and html <= rows  # every saved page has its row
-    assert all((SAMPLES_DIR / path).is_file() for path in rows)
+    # a WARC record's row names its file and offset (warc/trail-crawl.warc.gz#462)
+    assert all((SAMPLES_DIR / path.split("#")[0]).is_file() for path in rows)
     assert window.pairs_panel.model.rowCount() > 0
     record = window.pairs_panel.current_record()
     assert record >= 0 and window.pairs_model.pair_of(record).type in DUPLICATE_TYPES
@@ -425,3 +426,23 @@ def test_garbage_is_collected_when_a_scan_starts_not_frozen_with_its_result(qtbo
         assert alive() is None
     finally:
         gc.enable()
+
+
+def test_file_open_warc_file_scans_the_archive_chosen(qtbot, make_window, fake_scan, monkeypatch, tmp_path):
+    # File > Open WARC File… asks for a .warc/.warc.gz file and scans it (issue 19).
+    archive = tmp_path / "crawl.warc.gz"
+    archive.write_bytes(b"")
+    scan = fake_scan()
+    window = make_window(scan_fn=scan)
+    asked = {}
+
+    def choose(parent, caption, start, filters):
+        asked["filters"] = filters
+        return str(archive), filters.split(";;")[0]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", choose)
+    assert "Open &WARC File…" in [a.text() for a in window.menuBar().actions()[0].menu().actions()]
+    window.open_warc_action.trigger()
+    wait_for_end(qtbot, window)
+    assert scan.calls == [str(archive.resolve())]
+    assert asked["filters"].startswith("WARC files (*.warc *.warc.gz)")

@@ -74,7 +74,7 @@ def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample
     pair = sample_scan.pairs[audax]
     assert pair.type is DupType.LAYOUT and round(pair.scores.content_containment, 3) == 0.486
     assert type_shown(win, audax) == "layout duplicate"
-    assert win.clusters_view.cluster_count() == 6
+    assert win.clusters_view.cluster_count() == 7
     win.select_pair(audax)
     win.inspector.setCurrentWidget(win.inspector.why_view)
     assert win.inspector.why_view.verdict is DupType.LAYOUT
@@ -88,27 +88,27 @@ def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample
     audax_pages = {sample_scan.pages[p].path for p in (pair.left, pair.right)}
     for cluster in win.result.clusters:
         assert not audax_pages <= {sample_scan.pages[p].path for p in cluster.pages}
-    assert win.clusters_view.cluster_count() == 4  # the layout and the partial pair's clusters are gone
+    assert win.clusters_view.cluster_count() == 5  # the layout and the partial pair's clusters are gone
     assert win.current_pair_index() == audax  # the selection stayed on the pair
     assert win.inspector.current_pair().type is DupType.DISTINCT
     assert win.inspector.why_view.verdict is DupType.DISTINCT  # the "why" follows
-    assert win.scan_status.label.text().startswith("Scanned 14 files: 4 duplicate pairs in 4 clusters")
+    assert win.scan_status.label.text().startswith("Scanned 18 files: 5 duplicate pairs in 5 clusters")
     assert win.scan_result is sample_scan  # not rescanned: the scan's own result is kept
 
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         panel.reset_button.click()
     assert panel.thresholds() == Thresholds() and not panel.reset_button.isEnabled()
-    assert type_shown(win, audax) == "layout duplicate" and win.clusters_view.cluster_count() == 6
+    assert type_shown(win, audax) == "layout duplicate" and win.clusters_view.cluster_count() == 7
 
 
 def test_duplicates_only_hides_a_pair_that_turns_distinct(qtbot, make_window, sample_scan):
     win = make_window(sample_scan)
     win.pairs_panel.set_duplicates_only(True)
-    assert win.pairs_panel.model.rowCount() == 6
+    assert win.pairs_panel.model.rowCount() == 7
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         win.thresholds_panel.content_partial.setValue(0.6)
-    assert win.pairs_panel.model.rowCount() == 4
-    assert win.tabs.tabText(0) == "Pairs (4 of 6)"
+    assert win.pairs_panel.model.rowCount() == 5
+    assert win.tabs.tabText(0) == "Pairs (5 of 7)"
 
 
 def test_thresholds_are_remembered(qtbot, make_window, sample_scan, _isolated_settings):
@@ -140,8 +140,8 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     win = make_window(sample_scan)
     view, model = win.clusters_view, win.clusters_view.model
     view.set_mode("groups")  # the tree shows the keep clusters until asked for the groups
-    assert view.cluster_count() == 6 == len(sample_scan.clusters)
-    assert view.summary_label.text() == "6 clusters of 12 pages"
+    assert view.cluster_count() == 7 == len(sample_scan.clusters)
+    assert view.summary_label.text() == "7 clusters of 14 pages"
     import dataclasses
 
     view.set_result(dataclasses.replace(sample_scan, clusters=sample_scan.clusters[:1]))
@@ -176,7 +176,7 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     view.tree.setCurrentIndex(model.index(1, 0, top))
     assert win.current_pair_index() == audax
     panel.filter_chip.click()
-    assert panel.model.rowCount() == 6
+    assert panel.model.rowCount() == 7
 
 
 def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_window, sample_scan):
@@ -424,7 +424,7 @@ def test_export_everything_or_only_what_the_filters_show(qtbot, make_window, sam
     assert len(rows) == 2 and AUDAX[0] in rows[1] and AUDAX[1] in rows[1]
     with qtbot.waitSignal(win.exporter.finished, timeout=LONG):
         win.export_to(everything, "csv")
-    assert len(everything.read_text(encoding="utf-8").splitlines()) == 7
+    assert len(everything.read_text(encoding="utf-8").splitlines()) == 8
     # An export says what it wrote, and offers to open it or show it in its folder.
     size = everything.stat().st_size
     assert win.statusBar().currentMessage() == f"Wrote all.csv, {size} bytes"

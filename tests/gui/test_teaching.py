@@ -330,7 +330,7 @@ def test_methods_view_on_the_samples_shows_the_confusion_matrix_and_curves(qtbot
     with qtbot.waitSignal(view.finished, timeout=LONG):
         qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
     counts = view.confusion_counts()
-    assert sum(map(sum, counts)) == 14
+    assert sum(map(sum, counts)) == 16
     scored, report = evaluate_methods(labels)
     truth = evaluate(scored).confusion
     assert counts == [[truth[t][p] for p in TYPE_ORDER] for t in TYPE_ORDER]
@@ -343,7 +343,7 @@ def test_methods_view_on_the_samples_shows_the_confusion_matrix_and_curves(qtbot
     assert view.methods_table.item(shingles_row, 1).text() == ">= 0.9"
     gids = {ln.get_gid() for ax in view.plot.figure.axes for ln in ax.get_lines()}
     assert {"simhash", "simhash:default", "shingles", "shingles:default"} <= gids
-    assert "14 labelled pairs" in view.status_label.text()
+    assert "16 labelled pairs" in view.status_label.text()
     assert view.plot.save(tmp_path / "pr.png").read_bytes().startswith(b"\x89PNG")
     assert b"<svg" in view.plot.save(tmp_path / "pr.svg").read_bytes()[:400]
 

@@ -17,6 +17,8 @@ from dedup_gui.core.pipeline.features import load_page
 from dedup_gui.core.pipeline.loading import PageReadError, SourceFile
 from dedup_gui.core.pipeline.measures import pair_scores
 from dedup_gui.core.pipeline.scan import analyse_files
+from dedup_gui.core.pipeline.walk import is_warc_name
+from dedup_gui.core.pipeline.warc import record_source
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.safe_text import from_spreadsheet_cell
 
@@ -138,7 +140,8 @@ def read_labeled_pages(
     so a second evaluation of the same pages reads them from the cache.
 
     Args:
-        rels: the paths as written in the labels file.
+        rels: the paths as written in the labels file; ``crawl.warc.gz#1234`` names the record
+            at offset 1234 of a WARC file, as a scan names it.
         base: the folder they are relative to.
         settings: scan settings (extractor, workers, cache).
         progress: receives progress; may cancel.
@@ -151,7 +154,13 @@ def read_labeled_pages(
     files = []
     for rel in rels:
         path = (base / rel).resolve()
-        if path.exists():
+        archive, hash_sign, offset = rel.rpartition("#")
+        if hash_sign and offset.isdigit() and is_warc_name(archive) and (base / archive).is_file():
+            try:  # a WARC record, named as a scan names it: crawl.warc.gz#1234
+                files.append(record_source(rel, str((base / archive).resolve()), int(offset), settings.max_file_bytes))
+            except PageReadError as exc:
+                out[rel] = f"{rel}: {exc}"
+        elif path.exists():
             files.append(SourceFile(rel, str(path)))
         else:
             out[rel] = f"{rel}: file not found (paths are relative to the labels file's folder)"

@@ -61,7 +61,16 @@ CREATE TABLE IF NOT EXISTS pairs (a TEXT, b TEXT, version TEXT, scores BLOB, use
 """
 #: The fields stored with the features: not the ones of one file (a copy has others) nor the
 #: raw hash, which is the entry's key.
-_PER_SCAN = ("path", "abspath", "file_sha1", "file_stamp", "template_known", "template_text")
+_PER_SCAN = (
+    "path",
+    "abspath",
+    "file_sha1",
+    "file_stamp",
+    "template_known",
+    "template_text",
+    "record_offset",
+    "record_date",
+)
 _PAGE_FIELDS = [f.name for f in fields(Page) if f.name not in _PER_SCAN]
 
 
@@ -257,6 +266,30 @@ class FeatureCache:
         except (sqlite3.Error, OSError) as exc:
             self._disable(f"feature cache failed ({exc}); scanning without it")
             return None
+        return self._hit(found, sha1, path, abspath)
+
+    def lookup_key(self, path: str, abspath: str, key: str) -> Page | None:
+        """The cached page of a WARC record, by the key of its payload (``None`` on a miss).
+
+        Args:
+            path: the record's shown path (the returned page carries it).
+            abspath: the WARC file.
+            key: :attr:`~dedup_gui.core.pipeline.walk.ArchiveRecord.key`, computed from the
+                record's bytes while the file was listed.
+        """
+        if self.db is None:
+            return None
+        try:
+            found = self.db.execute(
+                "SELECT data FROM features WHERE sha1 = ? AND version = ?", (key, self.version)
+            ).fetchone()
+        except sqlite3.Error as exc:
+            self._disable(f"feature cache failed ({exc}); scanning without it")
+            return None
+        return self._hit(found, key, path, abspath)
+
+    def _hit(self, found, sha1: str, path: str, abspath: str) -> Page | None:
+        """The page of a features row found for ``sha1`` (``None``, a miss, if none or damaged)."""
         if not found:
             self.misses += 1
             return None

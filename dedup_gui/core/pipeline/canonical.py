@@ -84,7 +84,8 @@ def canonical_status(result: ScanResult, page: int, kept: int) -> CanonicalStatu
         when it names the kept page (:func:`points_to`), :data:`BAD` when it names another.
     """
     this, target = result.pages[page], result.pages[kept]
-    url = this.url or ""
+    # a crawl record's URL is where it was crawled (WARC-Target-URI), not an address it states
+    url = "" if this.record_offset is not None else this.url or ""
     if not url:
         return CanonicalStatus(NONE, "", "states no canonical address")
     problem = canonical_problem(url)

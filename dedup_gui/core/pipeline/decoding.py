@@ -3,6 +3,9 @@
 Order of evidence (after the WHATWG encoding sniffing rules, simplified):
 
 1. a byte-order mark (UTF-8, UTF-16, UTF-32) always wins;
+1b. the charset of the HTTP ``Content-Type`` header, for a page from a crawl archive (WARC), as
+   browsers weigh the transport layer's label before the page's own (the same rules as for a
+   label in the page, below, including valid UTF-8 winning over a legacy label);
 2. an XML declaration's ``encoding=`` (XHTML);
 3. a charset declared in the page (``<meta charset>``, ``http-equiv`` Content-Type, or any
    ``charset=`` inside a ``<meta>`` tag), searched in the first 64 KiB; but bytes that are valid
@@ -93,7 +96,8 @@ class Decoded:
     Attributes:
         text: the decoded text (str), BOM removed.
         encoding: Python codec name used (e.g. ``"utf-8"``, ``"gb18030"``).
-        source: ``"bom"``, ``"xml"``, ``"meta"``, ``"utf-8"``, ``"detected"`` or ``"fallback"``.
+        source: ``"bom"``, ``"http"`` (the HTTP header's charset), ``"xml"``, ``"meta"``,
+            ``"utf-8"``, ``"detected"`` or ``"fallback"``.
         declared: the charset label the page declared, if any (str or None), as written.
         replaced: number of undecodable byte sequences replaced by U+FFFD (int).
         ignored: why the declared label was not used, if it was ignored (str or None):
@@ -190,11 +194,15 @@ def _is_multibyte_utf8(data: bytes) -> bool:
     return True
 
 
-def decode_html(data: bytes) -> Decoded:
+def decode_html(data: bytes, transport_charset: str | None = None) -> Decoded:
     """Decode the bytes of an HTML page.
 
     Args:
         data: the raw file bytes.
+        transport_charset: the charset label of the HTTP ``Content-Type`` header the page came
+            with (a WARC record's), or ``None``; weighed after the BOM and before the page's own
+            declaration (WHATWG "encoding sniffing algorithm", steps 1-4).  A label that is no
+            WHATWG label is passed over for the page's own.
 
     Returns:
         :class:`Decoded` with the text and the evidence used.
@@ -216,9 +224,13 @@ def decode_html(data: bytes) -> Decoded:
         text, replaced = _count_replacements(data, "utf-16-be")
         return Decoded(text, "utf-16-be", "detected", None, replaced)
 
-    label = declared_charset(data)
+    if transport_charset and normalize_label(transport_charset):
+        label: str | None = transport_charset
+        source = "http"
+    else:
+        label = declared_charset(data)
+        source = "xml" if label and _XML_DECL.match(data[:_SNIFF_BYTES]) else "meta"
     encoding = normalize_label(label) if label else None
-    source = "xml" if label and _XML_DECL.match(data[:_SNIFF_BYTES]) else "meta"
     if encoding in ("utf-16-le", "utf-16-be"):
         # A page that could be read as ASCII to find its label is not UTF-16 (WHATWG rule).
         encoding = "utf-8"

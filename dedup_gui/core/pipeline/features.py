@@ -20,6 +20,7 @@ from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.pipeline.loading import PageBytes, PageReadError, SourceFile, read_page
 from dedup_gui.core.pipeline.page_html import read_page_tree
 from dedup_gui.core.pipeline.site_template import line_facts
+from dedup_gui.core.pipeline.warc import read_record
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
 
 
@@ -34,7 +35,12 @@ def text_hash(main_text: str) -> str:
 
 
 def page_from_bytes(
-    path: str, abspath: str, data: bytes, settings: ScanSettings, read: PageBytes | None = None
+    path: str,
+    abspath: str,
+    data: bytes,
+    settings: ScanSettings,
+    read: PageBytes | None = None,
+    transport_charset: str | None = None,
 ) -> Page:
     """Build a :class:`Page` from the HTML bytes of a file.
 
@@ -45,11 +51,12 @@ def page_from_bytes(
         settings: scan settings (shingle size, MinHash permutations, minimum tokens).
         read: the file read that gave ``data``: its raw-bytes hash and stamp go into the page
             (:attr:`Page.file_sha1`, :attr:`Page.file_stamp`); ``None`` leaves them unknown.
+        transport_charset: the HTTP header's charset label of a WARC record (or ``None``).
 
     Returns:
         The page with all its features.
     """
-    decoded = decode_html(data)
+    decoded = decode_html(data, transport_charset)
     found = extract(decoded.text, settings.min_tokens, settings.extractor)
     tokens = tokenize(found.main_text)
     notes = list(found.notes)
@@ -146,10 +153,10 @@ def read_visible_text(page: Page, settings: ScanSettings, root: str) -> str | No
 
 
 def load_page(source: SourceFile, settings: ScanSettings) -> Page:
-    """Read and analyse one page file.
+    """Read and analyse one page file, or one WARC record (``source.record``).
 
     Args:
-        source: the file to read.
+        source: the file or record to read.
         settings: scan settings.
 
     Returns:
@@ -158,8 +165,23 @@ def load_page(source: SourceFile, settings: ScanSettings) -> Page:
     Raises:
         PageReadError: the file is not a usable page (the message is the reason).
     """
+    if source.record is not None:
+        payload = read_record(source.abspath, source.record.offset, settings.max_file_bytes)
+        page = page_from_bytes(source.path, source.abspath, payload.html, settings,
+                               PageBytes(payload.html, payload.key, None), payload.charset)  # fmt: skip
+        return with_record(page, source)
     read = read_page(source, settings.max_file_bytes)
     return page_from_bytes(source.path, source.abspath, read.html, settings, read)
+
+
+def with_record(page: Page, source: SourceFile) -> Page:
+    """``page`` with the address and date of the WARC record it was read from (``source.record``;
+    a page file's page is returned as it is).  Set per scan: the same payload may have been
+    crawled at another URL, and the feature cache keeps one entry for both."""
+    record = source.record
+    if record is None:
+        return page
+    return replace(page, url=record.url or None, record_offset=record.offset, record_date=record.date)
 
 
 def load_path(path: str | Path, settings: ScanSettings | None = None, shown: str | None = None) -> Page:

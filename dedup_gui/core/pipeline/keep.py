@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, Cluster, KeepPolicy, Page, ScanResult  # noqa: F401 (re-exported)
@@ -283,11 +284,28 @@ class KeepChoice:
 
 def file_mtime(page: Page) -> float:
     """Modification time of a page's file in seconds (``float('inf')`` when it cannot be read,
-    so an unreadable file never counts as the oldest)."""
+    so an unreadable file never counts as the oldest); a WARC page's is its capture time
+    (``WARC-Date``, :attr:`Page.record_date`), not the archive file's."""
+    if page.record_offset is not None:
+        try:
+            return datetime.fromisoformat(page.record_date.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return float("inf")
     try:
         return os.stat(page.abspath).st_mtime
     except OSError:
         return float("inf")
+
+
+def _address(page: Page) -> str:
+    """A page's address within its site: its path, or for a WARC page its URL's path (its shown
+    path names the record: ``crawl.warc.gz#1234``, whose digits are no version)."""
+    if page.record_offset is None:
+        return page.path
+    try:
+        return urlsplit(page.url or "").path.lstrip("/")
+    except ValueError:  # a malformed address
+        return page.url or ""
 
 
 def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
@@ -358,11 +376,11 @@ def rank_key(
                 return (True, True)
             return (False, not _path_matches_url(page, result.also_at.get(page.path, ())))
         if criterion == "version":
-            return version_rank(page.path)
+            return version_rank(_address(page))
         if criterion == "pattern":
             return not policy.matches(page)
         if criterion == "shortest_url":
-            return len(page.path)  # its address within the site (some pages state a full URL, others none)
+            return len(_address(page))  # its address within the site (some pages state a full URL, others none)
         if criterion == "longest_content":
             return -len(page.main_text)
         if criterion == "newest_file":

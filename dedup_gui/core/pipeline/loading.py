@@ -197,7 +197,7 @@ def read_page(source: SourceFile, max_bytes: int) -> PageBytes:
     raw, stamp = _read_unchanged(source.abspath, max_bytes)
     data = raw
     if data.startswith(b"\x1f\x8b"):
-        data = _gunzip(data, max_bytes)
+        data = gunzip(data, max_bytes)
     lower = source.path.lower()
     if lower.endswith((".mht", ".mhtml")) or data[:2048].lower().lstrip().startswith(b"mime-version"):
         data = _mhtml_html_part(data)
@@ -241,12 +241,23 @@ GZIP_MAX_MEMBERS = 10_000
 _GZIP_STEP = 64 * 1024
 
 
-def _gunzip(data: bytes, max_bytes: int) -> bytes:
+def gunzip(data: bytes, max_bytes: int) -> bytes:
     """Decompress every gzip member of ``data`` in turn, as ``zcat`` does (RFC 1952: a gzip
     file is a series of members), in bounded steps so a decompression bomb stops at
     ``max_bytes`` in total.  Bytes after the last member that do not start another one are
     ignored, as ``zcat`` ignores trailing garbage; more than :data:`GZIP_MAX_MEMBERS` members
-    are refused."""
+    are refused.
+
+    Args:
+        data: the compressed bytes.
+        max_bytes: the most decompressed bytes accepted (bytes).
+
+    Returns:
+        The decompressed bytes.
+
+    Raises:
+        PageReadError: broken or truncated gzip data, more than ``max_bytes``, too many members.
+    """
     out: list[bytes] = []
     total = pos = members = 0
     view = memoryview(data)

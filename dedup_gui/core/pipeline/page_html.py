@@ -1,7 +1,8 @@
 """A scanned page's HTML read again after the scan: read, decode, parse, in one place.
 
 The views that go back to a page file (its whole visible text, its layout regions, the safe
-rendering) all read it the same way: the bytes through
+rendering) all read it the same way (a WARC page's record through
+:func:`~dedup_gui.core.pipeline.warc.read_record`, at the offset its path names): the bytes through
 :func:`~dedup_gui.core.pipeline.loading.read_page_again` (a file that now leads out of the
 scanned folder is refused), decoded as the scan decoded them
 (:func:`~dedup_gui.core.pipeline.decoding.decode_html`, WHATWG encoding rules), and parsed by
@@ -17,15 +18,18 @@ import lxml.html
 from dedup_gui.core.extraction.attribute_bound import bound_attributes
 from dedup_gui.core.extraction.dom_text import parse_html
 from dedup_gui.core.pipeline.decoding import decode_html
-from dedup_gui.core.pipeline.loading import SourceFile, read_page_again, read_page_bytes
+from dedup_gui.core.pipeline.loading import PageReadError, SourceFile, is_inside, read_page_again, read_page_bytes
+from dedup_gui.core.pipeline.walk import record_offset
+from dedup_gui.core.pipeline.warc import read_record
 
 
 def read_page_html(path: str, abspath: str, root: str | None, max_bytes: int, follow_links: bool = False) -> str:
-    """A page file's HTML, read again and decoded.
+    """A page file's HTML, or a WARC record's, read again and decoded.
 
     Args:
-        path: the page's path relative to the scanned folder (for messages).
-        abspath: the page file.
+        path: the page's path relative to the scanned folder (for messages); a WARC page's
+            (``file.warc.gz#offset``) names the record read.
+        abspath: the page file, or the WARC file.
         root: the scanned folder: a file that now leads out of it is not read; ``None`` reads
             the file as it is (:func:`~dedup_gui.core.pipeline.loading.read_page_bytes`).
         max_bytes: the largest file read (bytes; the scan's ``max_file_bytes``).
@@ -37,6 +41,12 @@ def read_page_html(path: str, abspath: str, root: str | None, max_bytes: int, fo
     Raises:
         PageReadError: the file can no longer be read, or now leads out of ``root``.
     """
+    offset = record_offset(path, abspath)
+    if offset is not None:
+        if root is not None and not follow_links and not is_inside(abspath, root):
+            raise PageReadError("it now leads out of the scanned folder (a link made after the scan): not read")
+        payload = read_record(abspath, offset, max_bytes)
+        return decode_html(payload.html, payload.charset).text
     if root is None:
         data = read_page_bytes(SourceFile(path, abspath), max_bytes)
     else:

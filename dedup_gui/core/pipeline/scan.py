@@ -27,11 +27,19 @@ from dedup_gui.core.pipeline.executors import (  # noqa: F401  (re-exported: the
     analyse_file,
     max_workers,
 )
-from dedup_gui.core.pipeline.features import read_visible_text, with_main_text
-from dedup_gui.core.pipeline.loading import SourceFile, discover, followed_links_note, is_page_suffix
+from dedup_gui.core.pipeline.features import read_visible_text, with_main_text, with_record
+from dedup_gui.core.pipeline.loading import (
+    Discovery,
+    SourceFile,
+    discover,
+    display_path,
+    followed_links_note,
+    is_page_suffix,
+)
 from dedup_gui.core.pipeline.measures import PairMeasurer
 from dedup_gui.core.pipeline.site_template import SiteTemplates, strip_templates
-from dedup_gui.core.pipeline.walk import link_skip_reasons
+from dedup_gui.core.pipeline.walk import is_warc_name, link_skip_reasons
+from dedup_gui.core.pipeline.warc import expand_archives
 from dedup_gui.core.progress import (  # the stage names stay part of this module's interface
     STAGE_CACHE,
     STAGE_CANDIDATES,
@@ -70,10 +78,14 @@ def analyse_files(
         if i % 64 == 0:
             check_cancel(progress)
             progress.update(STAGE_CACHE, i, len(files))
-        outcomes[i] = cache.lookup(source.path, source.abspath)
+        if source.record is not None:
+            found = cache.lookup_key(source.path, source.abspath, source.record.key)
+            outcomes[i] = with_record(found, source) if found is not None else None
+        else:
+            outcomes[i] = cache.lookup(source.path, source.abspath)
         if outcomes[i] is None:
             todo.append(i)
-        elif outcomes[i].size == 0 and not is_page_suffix(source.path):
+        elif outcomes[i].size == 0 and not is_page_suffix(source.path) and source.record is None:
             # The cache keys content alone, and an empty x.html is a page; an empty file without
             # a page suffix (emptied since the walk) is not (loading._check_is_html).
             outcomes[i] = source.path
@@ -225,16 +237,27 @@ def candidate_notes(candidates: Candidates, settings: ScanSettings) -> list[str]
     return notes
 
 
+def _discover(root: str | Path, settings: ScanSettings) -> Discovery:
+    """The walk of ``root``: a folder's (:func:`discover`), or a WARC file alone."""
+    path = Path(root)
+    if path.is_file() and is_warc_name(path.name):
+        return Discovery([SourceFile(display_path(path.name), str(path.resolve()))], [], [])
+    return discover(root, settings.follow_links)
+
+
 def scan_folder(
     root: str | Path,
     settings: ScanSettings | None = None,
     thresholds: Thresholds | None = None,
     progress: Progress | None = None,
 ) -> ScanResult:
-    """Scan a folder of saved pages and classify its duplicate pairs.
+    """Scan a folder of saved pages (or one WARC file) and classify its duplicate pairs.
+
+    WARC files (``.warc``, ``.warc.gz``) in the folder, or given as ``root``, are read record
+    by record (:mod:`dedup_gui.core.pipeline.warc`): their HTML records are pages.
 
     Args:
-        root: the folder (read only; never modified).
+        root: the folder, or a WARC file (read only; never modified).
         settings: scan settings (defaults: :class:`ScanSettings`).
         thresholds: classifier thresholds (defaults: :class:`Thresholds`).
         progress: receives progress; may cancel (defaults: :class:`NullProgress`).
@@ -243,7 +266,7 @@ def scan_folder(
         The :class:`ScanResult`.
 
     Raises:
-        NotADirectoryError: ``root`` is not a folder.
+        NotADirectoryError: ``root`` is neither a folder nor a WARC file.
         OSError: ``root`` cannot be listed.
         ScanCancelled: the progress object reported a cancel.
     """
@@ -251,14 +274,15 @@ def scan_folder(
     thresholds = thresholds or Thresholds()
     progress = progress or NullProgress()
     start = time.monotonic()
-    found = discover(root, settings.follow_links)
+    found = _discover(root, settings)
     check_cancel(progress)
+    archives = expand_archives(found.files, settings.max_file_bytes, lambda: check_cancel(progress))
     pages: list[Page] = []
-    errors = list(found.errors)
-    skipped = list(found.skipped)
+    errors = list(found.errors) + archives.errors
+    skipped = list(found.skipped) + archives.skipped
     cache = FeatureCache(settings, settings.cache_dir) if settings.use_cache else None
     try:
-        for outcome in analyse_files(found.files, settings, progress, cache):
+        for outcome in analyse_files(archives.files, settings, progress, cache):
             if isinstance(outcome, Page):
                 pages.append(outcome)
             elif isinstance(outcome, FileError):
@@ -285,6 +309,7 @@ def scan_folder(
         notes.append(followed_links_note(found.followed_out))
     if not found.files:
         notes.append("no files that could be HTML pages were found in the folder")
+    notes += archives.notes
     notes += candidate_notes(candidates, settings)
     clusters = build_clusters(len(pages), pairs)
     page_paths = [p.path for p in pages]  # in path order, as the files were
@@ -299,7 +324,7 @@ def scan_folder(
         skipped=sorted(skipped),
         elapsed=time.monotonic() - start,
         notes=notes,
-        skip_reasons=link_skip_reasons(found, page_paths),
+        skip_reasons={**link_skip_reasons(found, page_paths), **archives.skip_reasons},
         also_at={p: found.also_at[p] for p in page_paths if p in found.also_at},
         star_groups=candidates.star_groups,
     )

@@ -36,7 +36,7 @@ NOT_PAGE_SUFFIXES = frozenset(
         ".ico", ".bmp", ".tif", ".tiff", ".woff", ".woff2", ".ttf", ".otf", ".eot", ".pdf",
         ".zip", ".tar", ".7z", ".rar", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".avi", ".mov",
         ".txt", ".md", ".csv", ".tsv", ".xml", ".rss", ".py", ".exe", ".dll", ".so", ".doc",
-        ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".swf", ".wasm", ".warc",
+        ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".swf", ".wasm", ".arc", ".cdx", ".cdxj",
         # site build and hosting files: Sphinx's inventory, web app manifests, settings
         ".inv", ".webmanifest", ".yml", ".yaml", ".toml", ".ini", ".db", ".log",
     }
@@ -54,18 +54,71 @@ NOT_PAGE_NAMES = frozenset(
 )  # fmt: skip
 
 
+#: Crawl archives (ISO 28500): containers of pages, listed record by record
+#: (:mod:`dedup_gui.core.pipeline.warc`).
+WARC_SUFFIXES = (".warc", ".warc.gz")
+
+
+def is_warc_name(name: str) -> bool:
+    """Whether a file name is a WARC file's (``.warc`` or ``.warc.gz``, any case)."""
+    return name.lower().endswith(WARC_SUFFIXES)
+
+
+def record_path(warc_path: str, offset: int) -> str:
+    """The shown path of the record at ``offset`` of WARC file ``warc_path`` (str).
+
+    Example:
+        >>> record_path("crawls/a.warc.gz", 1234)
+        'crawls/a.warc.gz#1234'
+    """
+    return f"{warc_path}#{offset}"
+
+
+def record_offset(path: str, abspath: str) -> int | None:
+    """The record offset a page's shown path names, if the page is a WARC record (int or None).
+
+    Example:
+        >>> record_offset("a.warc.gz#1234", "/x/a.warc.gz"), record_offset("a#1.html", "/x/a#1.html")
+        (1234, None)
+    """
+    if not is_warc_name(abspath):
+        return None
+    _head, sep, tail = path.rpartition("#")
+    return int(tail) if sep and tail.isdigit() else None
+
+
+@dataclass(frozen=True)
+class ArchiveRecord:
+    """The WARC record a page is read from.
+
+    Attributes:
+        offset: the record's offset in the file (bytes; its gzip member's in a ``.warc.gz``).
+        url: ``WARC-Target-URI`` (str).
+        date: ``WARC-Date``, ISO 8601 as written (str).
+        key: the feature cache's key of its payload (:func:`dedup_gui.core.pipeline.warc.payload_key`).
+    """
+
+    offset: int
+    url: str
+    date: str
+    key: str
+
+
 @dataclass(frozen=True)
 class SourceFile:
-    """A file found in the folder that may be a page.
+    """A file found in the folder that may be a page, or one record of a WARC file.
 
     Attributes:
         path: path relative to the root, ``/``-separated, safe to show (undecodable bytes of
-            the file name written as ``\\xNN`` escapes, see :func:`display_path`).
+            the file name written as ``\\xNN`` escapes, see :func:`display_path`); a record's
+            is ``file.warc.gz#offset`` (:func:`record_path`).
         abspath: the real absolute path to open (str, may hold surrogate escapes).
+        record: the WARC record to read, or ``None`` for an ordinary file.
     """
 
     path: str
     abspath: str
+    record: ArchiveRecord | None = None
 
 
 @dataclass(frozen=True)
