@@ -53,7 +53,14 @@ def test_the_copy_of_the_samples_keeps_the_tree_and_leaves_out_only_the_dropped_
     assert "site/style.css" in report.plan.other_files and "README.md" in report.plan.other_files
     assert report.bytes_written == sum((SAMPLES / p).stat().st_size for p in written)
     assert report.text().startswith(f"Wrote {len(report.plan.pages)} pages and {len(report.plan.other_files)} other")
-    assert report.text().endswith("left out 4 duplicate pages.")
+    # the crawl archive's duplicate record (a page crawled at two URLs) stays in it: an archive
+    # is copied whole, and says so
+    assert report.plan.archives == ("warc/trail-crawl.warc.gz",)
+    assert "warc/trail-crawl.warc.gz" in report.plan.other_files
+    assert not any("#" in p for p in (*report.plan.pages, *report.plan.dropped))
+    assert report.text().endswith(
+        "left out 4 duplicate pages. 1 crawl archive copied whole (duplicate records are not taken out of an archive)."
+    )
     # modification times kept; nothing else written beside the copy; the input untouched
     page = "site/articles/night-ride-safety.html"
     assert (out / page).stat().st_mtime_ns == (SAMPLES / page).stat().st_mtime_ns
@@ -131,7 +138,10 @@ def test_the_command_line_copies_the_kept_pages(tmp_path):
     out = tmp_path / "copy"
     proc = run("scan", str(SAMPLES), "--copy-kept", str(out), "--no-cache")
     assert proc.returncode == 0, proc.stderr
-    assert f"copied to {out}: Wrote " in proc.stdout and "left out 4 duplicate pages." in proc.stdout
+    assert (
+        f"copied to {out}: Wrote " in proc.stdout
+        and "left out 4 duplicate pages. 1 crawl archive copied whole" in proc.stdout
+    )
     assert set(tree(out)) == set(before) - set(DROPPED)
     # a destination inside the scanned folder is refused before the scan, and nothing is written
     inside = run("scan", str(SAMPLES), "--copy-kept", str(SAMPLES / "deduplicated"))

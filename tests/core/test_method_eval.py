@@ -139,7 +139,9 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
         "content": (73, 0),
         "containment": (183, 1),
         "imatch": (58, 0),
-        "featurestrings": (100, 0),
+        # (issue 15, fourth round: with fast, the default extractor, one more pair of copies
+        # shares half its feature strings; readability-lxml gives 100)
+        "featurestrings": (101, 0),
         "cdc": (99, 0),
         "url": (55, 13),  # 13 generated distinct pages kept their source's canonical link
         "classifier": (183, 1),

@@ -34,15 +34,17 @@ def test_summary_lists_the_largest_keep_clusters_the_pages_to_act_on_and_reads_t
     from dedup_gui.core.reports.summary import TYPE_READING, KeepRow
 
     s = report_summary(build_report(sample_scan))
-    # the samples' four keep clusters, one page to drop each, largest first then by kept page
-    assert s.keep_total == 4
+    # the samples' five keep clusters, one page to drop each, largest first then by kept page
+    # (the crawl archive's page crawled at two URLs keeps its older capture)
+    assert s.keep_total == 5
     assert [(k.id, k.keep, k.duplicates, k.links, k.reason) for k in s.largest_keep] == [
         (1, "mirror/larkmoor-wheelers.example.org/articles/river-trail.html", 1, "1 identical bytes", "oldest file"),
         (2, "site/articles/night-ride-safety.html", 1, "1 content duplicate", "canonical URL"),
         (3, "site/articles/winter-maintenance.html", 1, "1 identical main text", "canonical URL"),
-        (4, "zh/spring-tea-picking-utf8.html", 1, "1 full duplicate", "longest main content"),
+        (4, "warc/trail-crawl.warc.gz#462", 1, "1 identical bytes", "oldest file"),
+        (5, "zh/spring-tea-picking-utf8.html", 1, "1 full duplicate", "longest main content"),
     ]
-    assert isinstance(s.largest_keep[3], KeepRow) and s.largest_keep[3].title == "清明前后上山采茶记 - 云岭茶舍"
+    assert isinstance(s.largest_keep[4], KeepRow) and s.largest_keep[4].title == "清明前后上山采茶记 - 云岭茶舍"
     # pages to act on: most duplicated first, the four pages to drop (with the page to keep
     # instead), then the layout and partial pages to review; kept pages are not listed
     assert [(a.path, round(a.duplicate_share, 3), a.action, a.keep) for a in s.act_on] == [
@@ -53,6 +55,7 @@ def test_summary_lists_the_largest_keep_clusters_the_pages_to_act_on_and_reads_t
             "mirror/larkmoor-wheelers.example.org/articles/river-trail.html",
         ),
         ("site/archive/winter-maintenance.html", 1.0, "drop", "site/articles/winter-maintenance.html"),
+        ("warc/trail-crawl.warc.gz#1090", 1.0, "drop", "warc/trail-crawl.warc.gz#462"),
         ("print/night-ride-safety.html", 0.993, "drop", "site/articles/night-ride-safety.html"),
         ("zh/spring-tea-picking-gbk.html", 0.988, "drop", "zh/spring-tea-picking-utf8.html"),
         ("site/articles/spring-audax-2024.html", 0.486, "review", ""),
@@ -60,9 +63,9 @@ def test_summary_lists_the_largest_keep_clusters_the_pages_to_act_on_and_reads_t
         ("site/articles/spring-audax-2023.html", 0.476, "review", ""),
         ("elsewhere/vale-gazette-cafes.html", 0.443, "review", ""),
     ]
-    assert s.act_on_total == 8 and len(s.pages) == 12  # the 12 pages with text all share some content
-    # the four types in plain words, with their pairs and the share of the 12 pages in one
+    assert s.act_on_total == 9 and len(s.pages) == 14  # the 14 pages with text all share some content
+    # the four types in plain words, with their pairs and the share of the pages in one
     assert [(r.type, r.pairs, round(r.page_share, 3)) for r in s.readings] == [
-        (DupType.FULL, 3, 0.5), (DupType.CONTENT, 1, 0.167), (DupType.LAYOUT, 1, 0.167), (DupType.PARTIAL, 1, 0.167),
+        (DupType.FULL, 4, 0.5), (DupType.CONTENT, 1, 0.125), (DupType.LAYOUT, 1, 0.125), (DupType.PARTIAL, 1, 0.125),
     ]  # fmt: skip
     assert all(r.text == TYPE_READING[r.type] for r in s.readings)

@@ -488,7 +488,7 @@ def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
     app_settings = AppSettings(QSettings(str(settings_file), QSettings.Format.IniFormat))
     window = MainWindow(app_settings=app_settings)
     qtbot.addWidget(window)
-    assert window.scan_settings.extractor == "readability"
+    assert window.scan_settings.extractor == "fast"  # the default (issue 15)
     window.extractor_actions["resiliparse"].trigger()
     assert window.scan_settings.extractor == "resiliparse"
     window.cache_action.setChecked(False)

@@ -40,12 +40,15 @@ class CopyPlan:
         other_files: files written that are not pages (not pages, or unreadable as pages).
         dropped: the pages left out: each a duplicate the keep clusters drop.
         left_out: symbolic links, loops and special files the scan skipped: not written.
+        archives: crawl archives (``.warc.gz``) the scan read pages from: copied whole, since
+            a record is not a file of its own (their duplicate records are not taken out).
     """
 
     pages: tuple[str, ...]
     other_files: tuple[str, ...]
     dropped: tuple[str, ...]
     left_out: tuple[str, ...]
+    archives: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,9 +72,15 @@ class CopyReport:
         left = f"left out {len(p.dropped):,} duplicate page{'' if len(p.dropped) == 1 else 's'}"
         if p.left_out:
             left += f" and {len(p.left_out):,} link{'' if len(p.left_out) == 1 else 's'} or special files"
+        whole = (
+            f" {len(p.archives):,} crawl archive{'' if len(p.archives) == 1 else 's'} copied whole "
+            "(duplicate records are not taken out of an archive)."
+            if p.archives
+            else ""
+        )
         return (
             f"Wrote {len(p.pages):,} page{'' if len(p.pages) == 1 else 's'} and {len(p.other_files):,} other "
-            f"file{'' if len(p.other_files) == 1 else 's'} ({self.bytes_written:,} bytes); {left}."
+            f"file{'' if len(p.other_files) == 1 else 's'} ({self.bytes_written:,} bytes); {left}.{whole}"
         )
 
 
@@ -91,10 +100,14 @@ def copy_plan(result: ScanResult) -> CopyPlan:
     folders the scan skipped whole (a browser's ``page_files/``) are listed file by file."""
     root = Path(result.root)
     dropped = {i for k in keep_clusters_of(result) for i in k.duplicates}
-    pages = [p.path for i, p in enumerate(result.pages) if i not in dropped]
-    others = [e.path for e in result.errors]
+    records = {i for i, p in enumerate(result.pages) if p.record_offset is not None}
+    archives = sorted({result.pages[i].path.partition("#")[0] for i in records})
+    pages = [p.path for i, p in enumerate(result.pages) if i not in dropped and i not in records]
+    others = [e.path for e in result.errors if "#" not in e.path or e.path.partition("#")[0] not in archives]
     left_out: list[str] = []
     for path in result.skipped:
+        if path.partition("#")[0] in archives:
+            continue  # a record of an archive copied whole (a revisit)
         full = root.joinpath(*path.strip("/").split("/"))
         if path in result.skip_reasons or full.is_symlink():
             left_out.append(path)
@@ -104,9 +117,10 @@ def copy_plan(result: ScanResult) -> CopyPlan:
             others.append(path)
     return CopyPlan(
         tuple(sorted(pages)),
-        tuple(sorted(others)),
-        tuple(sorted(result.pages[i].path for i in dropped)),
+        tuple(sorted({*others, *archives})),
+        tuple(sorted(result.pages[i].path for i in dropped - records)),
         tuple(sorted(left_out)),
+        tuple(archives),
     )
 
 
