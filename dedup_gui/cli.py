@@ -164,9 +164,6 @@ def _cmd_scan(args) -> int:
         except ExportError as exc:
             print(f"error: {show(exc)}", file=sys.stderr)
             return 1
-    for ref in policy.reference_folders:  # stderr, even with --quiet: the advice would ignore it
-        if not (folder / ref).is_dir():
-            print(f"warning: --reference-folder {show(ref)}: no such folder in {show(folder)}", file=sys.stderr)
     progress = None if args.quiet else TerminalProgress()
     if args.follow_links:
         # stderr, even with --quiet: files outside the folder may end up in the reports

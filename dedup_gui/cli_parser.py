@@ -15,6 +15,7 @@ from dedup_gui.core.evaluation.method_eval import (
 from dedup_gui.core.extraction.extract import EXTRACTORS
 from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, KeepPolicy, ScanSettings, Thresholds
 from dedup_gui.core.pipeline.scan import WORKERS_PER_CORE, max_workers
+from dedup_gui.core.views.reprioritize import reference_folder_of
 
 SUBCOMMANDS = ("scan", "classify", "evaluate")
 
@@ -215,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FOLDER",
         action="append",
         default=[],
-        help="pages under this folder (relative to FOLDER) are always kept; may be given more than once",
+        help="pages under this folder (relative to FOLDER, or an absolute path inside it) are always kept; "
+        "it must be a folder in FOLDER, not FOLDER itself; may be given more than once",
     )
     scan.add_argument("--pdf-pages", type=_at_least_one, default=30, metavar="N",
                       help="the most pages of a .pdf report (default: %(default)s); its lists of pairs, keep "
@@ -283,11 +285,23 @@ def build_parser() -> argparse.ArgumentParser:
 def keep_policy_of(args) -> KeepPolicy:
     """The keep policy that ``scan``'s arguments ask for.
 
+    Each ``--reference-folder`` is checked as the window's Re-prioritize dialog checks it
+    (:func:`~dedup_gui.core.views.reprioritize.reference_folder_of`, relative to ``args.folder``).
+
     Raises:
-        ValueError: an unknown or repeated criterion in ``--keep-order``.
+        ValueError: an unknown or repeated criterion in ``--keep-order``; a reference folder
+            outside the scanned folder, the scanned folder itself, or no folder in it (the message
+            names the option).
     """
     order = tuple(c.strip() for c in args.keep_order.split(",") if c.strip())
     if args.keep_pattern and "pattern" not in order:
         order = ("pattern", *order)
-    folders = tuple(f.replace("\\", "/").strip("/") for f in args.reference_folder)
-    return KeepPolicy(order=order, pattern=args.keep_pattern, reference_folders=folders)
+    folders: list[str] = []
+    for given in args.reference_folder:
+        try:
+            folder = reference_folder_of(args.folder, given)
+        except ValueError as exc:
+            raise ValueError(f"--reference-folder {given}: {exc}") from None
+        if folder not in folders:
+            folders.append(folder)
+    return KeepPolicy(order=order, pattern=args.keep_pattern, reference_folders=tuple(folders))

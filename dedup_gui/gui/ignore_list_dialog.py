@@ -8,7 +8,7 @@ given; reading and writing the CSV is :mod:`dedup_gui.core.views.ignore_list`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.atomic import atomic_write_text
 from dedup_gui.core.safe_text import show_control_characters
-from dedup_gui.core.views.ignore_list import ignore_list_csv, read_ignore_list_csv
+from dedup_gui.core.views.ignore_list import ignore_list_csv, read_ignore_list_file, split_by_pages
 
 PathPairs = tuple[tuple[str, str], ...]
 
@@ -41,6 +41,9 @@ class IgnoreListDialog(QDialog):
         remove: removes the given pairs from it (``pairs -> bool``: whether anything changed).
         add: adds the given pairs to it (``pairs -> bool``).
         parent: the window.
+        pages: returns the page paths of the folder's scan (``() -> Collection[str]``); an
+            imported pair naming another path is skipped, and the status line says how many
+            (``None``: every pair is taken).
 
     Attributes:
         table: the pairs, one row each, in the list's order (``QTableWidget``).
@@ -48,10 +51,11 @@ class IgnoreListDialog(QDialog):
     """
 
     def __init__(self, pairs: Callable[[], PathPairs], remove: Callable[[PathPairs], bool],
-                 add: Callable[[PathPairs], bool], parent: QWidget | None = None) -> None:  # fmt: skip
+                 add: Callable[[PathPairs], bool], parent: QWidget | None = None,
+                 pages: Callable[[], Collection[str]] | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setWindowTitle("Ignore List")
-        self._pairs, self._remove, self._add = pairs, remove, add
+        self._pairs, self._remove, self._add, self._pages = pairs, remove, add, pages
         self._shown: PathPairs = ()
         self._dir = str(Path.home())
         intro = QLabel(
@@ -140,19 +144,26 @@ class IgnoreListDialog(QDialog):
         return True
 
     def import_from(self, path: str | Path) -> bool:
-        """Add the pairs of the CSV file ``path`` to the list (bool: whether it was read; a bad
-        file adds nothing and the status line says why)."""
+        """Add the pairs of the CSV file ``path`` that name pages of the scan to the list (bool:
+        whether it was read; a bad file adds nothing and the status line says why, pairs naming
+        no page of the scan are skipped and counted there)."""
         try:
-            pairs = read_ignore_list_csv(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            pairs = read_ignore_list_file(path)
+        except (OSError, ValueError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.status_label.setText(f"Nothing imported from {path}: {reason}")
             return False
+        known, unknown = (pairs, ()) if self._pages is None else split_by_pages(pairs, self._pages())
         before = len(self._pairs())
-        self._add(pairs)
+        if known:
+            self._add(known)
         self.refresh()
         added = len(self._pairs()) - before
-        self.status_label.setText(f"Read {len(pairs)} pairs from {path}; {added} new.")
+        message = f"Read {len(pairs)} pair{'s' * (len(pairs) != 1)} from {path}; {added} new."
+        if unknown:
+            n = len(unknown)
+            message += f" {n} pair{'s' * (n != 1)} name{'s' * (n == 1)} no page of this folder: skipped."
+        self.status_label.setText(message)
         return True
 
     def ask_export(self) -> None:

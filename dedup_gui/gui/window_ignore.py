@@ -36,6 +36,11 @@ class IgnoreDecisions:
         scan = self.scan_result
         return () if scan is None else scan.not_duplicates
 
+    def page_paths(self) -> frozenset[str]:
+        """The page paths of the folder's scan (``frozenset()`` without a result)."""
+        scan = self.scan_result
+        return frozenset() if scan is None else frozenset(page.path for page in scan.pages)
+
     # --- marking --------------------------------------------------------------------------------
 
     def mark_current_not_duplicate(self) -> bool:
@@ -144,7 +149,7 @@ class IgnoreDecisions:
         """Decide > Ignore List…: show the dialog (one per window, not modal)."""
         if self.ignore_dialog is None:
             self.ignore_dialog = IgnoreListDialog(self.ignore_list, self.remove_not_duplicates,
-                                                  self.add_not_duplicates, self)  # fmt: skip
+                                                  self.add_not_duplicates, self, self.page_paths)  # fmt: skip
             self.results_changed.connect(self.ignore_dialog.refresh)
             self.scan_ended.connect(lambda _outcome: self.ignore_dialog.refresh())  # another folder's list
         self.ignore_dialog.refresh()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import replace
 
 import pytest
@@ -129,6 +130,38 @@ def test_links_and_special_files_are_left_out_and_listed(tmp_path):
         f"Wrote 1 page and 0 other files ({len(body)} bytes); left out 1 duplicate page and 1 link or special files."
     )
     assert tree(site) == before
+
+
+def test_the_destination_keeps_its_permissions_and_folders_their_times(tmp_path):
+    # The staging folder is made 0700 by mkdtemp and renamed into place: the user's 0755
+    # destination became 0700, and every folder had the copy's time, not its source's.
+    site = tmp_path / "site"
+    (site / "v1").mkdir(parents=True)
+    (site / "v2" / "deep").mkdir(parents=True)
+    body = "<html><body><p>" + " ".join(f"word{i}" for i in range(80)) + "</p></body></html>"
+    (site / "v1" / "a.html").write_text(body)
+    (site / "v2" / "a.html").write_text(body)
+    (site / "v2" / "deep" / "style.css").write_text("p { color: red }")
+    times = {"v2": 1_100_000_000, "v2/deep": 1_200_000_000}  # 2004 and 2008, in s
+    for folder, when in times.items():
+        os.utime(site / folder, (when, when))
+    result = scan_folder(site, ScanSettings(workers=1, use_cache=False))
+    made = tmp_path / "made"
+    made.mkdir()
+    made.chmod(0o755)
+    copy_kept(result, made)
+    assert stat.S_IMODE(made.stat().st_mode) == 0o755
+    assert sorted(p.name for p in made.iterdir()) == ["v2"]  # v1/a.html is the dropped duplicate
+    assert (made / "v2").stat().st_mtime_ns == times["v2"] * 10**9
+    assert (made / "v2" / "deep").stat().st_mtime_ns == times["v2/deep"] * 10**9
+    # a destination the copy makes gets a plain mkdir's permissions: 0777 less the umask
+    old_umask = os.umask(0o027)
+    try:
+        copy_kept(result, tmp_path / "new" / "copy")
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE((tmp_path / "new" / "copy").stat().st_mode) == 0o750
+    assert (tmp_path / "new" / "copy" / "v2" / "deep").stat().st_mtime_ns == times["v2/deep"] * 10**9
 
 
 def test_the_command_line_copies_the_kept_pages(tmp_path):

@@ -25,7 +25,9 @@ from dedup_gui.core.views.ignore_list import (
     marking_page_against_cluster,
     marking_pair,
     read_ignore_list_csv,
+    read_ignore_list_file,
     renot,
+    split_by_pages,
     unmarking,
     with_not_duplicates,
 )
@@ -236,11 +238,38 @@ def test_the_ignore_list_csv_round_trip_with_a_hostile_path():
         ("path,other\na.html,b.html\n", "needs columns 'left' and 'right' (found: path, other)"),
         ("left,right\na.html,b.html\na.html,\n", "line 3: empty 'left' or 'right'"),
         ("left,right\na.html,a.html\n", "line 2: the same page twice (a.html)"),
+        # no page of a scan has an absolute path or a ".." segment: such a row is a mistake
+        ("left,right\na.html,b.html\n/etc/passwd,/tmp/x.html\n", "line 3: /etc/passwd is an absolute path, not a page"),
+        ("left,right\n../../etc/passwd,site/a.html\n", "line 2: ../../etc/passwd goes up a folder (..), not a page"),
+        ("left,right\na.html,site/../../b.html\n", "line 2: site/../../b.html goes up a folder (..)"),
+        ("left,right\na.html,C:\\x.html\n", "line 2: C:\\x.html is an absolute path"),
     ],
 )
 def test_a_bad_ignore_list_csv_is_refused_with_the_line(text, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         read_ignore_list_csv(text)
+
+
+def test_an_ignore_list_file_in_latin_1_or_windows_1252_is_read_and_a_binary_file_refused(tmp_path):
+    # A spreadsheet's "CSV" export on Windows is Windows-1252: it was refused with Python's raw
+    # "'utf-8' codec can't decode byte 0xe9".
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("left,right\nrésumé/été.html,b.html\nnaïve.html,c.html\n".encode("cp1252"))
+    assert read_ignore_list_file(latin) == (("b.html", "résumé/été.html"), ("c.html", "naïve.html"))
+    utf8 = tmp_path / "utf8.csv"
+    utf8.write_bytes("\ufeffleft,right\ncafé.html,b.html\n".encode())
+    assert read_ignore_list_file(utf8) == (("b.html", "café.html"),)
+    binary = tmp_path / "x.csv"
+    binary.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(ValueError, match=re.escape("not text: neither UTF-8 nor another text encoding reads it")):
+        read_ignore_list_file(binary)
+
+
+def test_imported_pairs_are_parted_by_whether_they_name_pages_of_the_scan():
+    pairs = [("b.html", "a.html"), ("no/such.html", "other.html"), ("a.html", "gone.html")]
+    known, unknown = split_by_pages(pairs, {"a.html", "b.html", "c.html"})
+    assert known == (("a.html", "b.html"),)
+    assert unknown == (("a.html", "gone.html"), ("no/such.html", "other.html"))
 
 
 def test_a_scan_given_a_new_list_needs_re_classifying_before_it_is_shown_again():

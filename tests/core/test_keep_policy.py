@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from dedup_gui.cli_parser import build_parser, keep_policy_of
 from dedup_gui.core.model import KeepPolicy
 from dedup_gui.core.pipeline.keep import (
     canonical_problem,
@@ -230,8 +231,33 @@ def test_shortest_url_compares_paths_and_an_empty_order_is_refused():
         KeepPolicy(order=())
 
 
-def test_a_missing_reference_folder_is_warned_about(tmp_path, samples_dir):
+def test_a_bad_reference_folder_stops_the_scan_with_the_windows_reason(tmp_path):
+    # The window's Re-prioritize dialog refuses these; the CLI used to accept them silently (a
+    # leading / dropped, "..", a typo, the whole folder) and keep by a rule that meant nothing.
+    site = tmp_path / "site"
+    (site / "v1").mkdir(parents=True)
+    (tmp_path / "other").mkdir()
     out = tmp_path / "keep.csv"
-    proc = run("scan", str(samples_dir), "--keep-csv", str(out), "--reference-folder", "nowhere", "-q")
-    assert proc.returncode == 0
-    assert "warning: --reference-folder nowhere: no such folder in" in proc.stderr
+    site_text = str(site.resolve())
+    refused = {
+        str(tmp_path / "other"): f"is not inside the scanned folder {site_text}",
+        "../other": f"is not inside the scanned folder {site_text}",
+        "nope": f"there is no folder nope in the scanned folder {site_text}",
+        ".": "the scanned folder itself cannot be a reference folder: every page would be kept",
+        str(site): "the scanned folder itself cannot be a reference folder",
+    }
+    for folder, reason in refused.items():
+        proc = run("scan", site, "--keep-csv", out, "--reference-folder", folder, "-q")
+        assert proc.returncode == 2, folder
+        assert proc.stderr.startswith(f"error: --reference-folder {folder}: ") and reason in proc.stderr, proc.stderr
+        assert not out.exists()  # refused before the scan: nothing written
+
+
+def test_reference_folders_are_stored_relative_to_the_scanned_folder(tmp_path):
+    site = tmp_path / "site"
+    (site / "v1" / "sub").mkdir(parents=True)
+    args = build_parser().parse_args(
+        ["scan", str(site), "--reference-folder", str(site / "v1" / "sub"), "--reference-folder", "v1/",
+         "--reference-folder", "v1/sub/../sub"]
+    )  # fmt: skip
+    assert keep_policy_of(args).reference_folders == ("v1/sub", "v1")  # absolute, trailing /, repeated

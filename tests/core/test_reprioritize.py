@@ -78,6 +78,20 @@ def test_reference_folders_must_lie_inside_the_scanned_folder(tmp_path):
     assert state.reference_folders() == ("v1",) and state.policy().reference_folders == ("v1",)
 
 
+def test_a_reference_folder_missing_from_the_scanned_folder_is_refused(tmp_path):
+    # A typo ("nope/none") would otherwise be stored and keep nothing, without a word.
+    (tmp_path / "site" / "v1").mkdir(parents=True)
+    (tmp_path / "site" / "a.html").write_text("<p>a</p>")
+    state = ReprioritizeState(KeepPolicy(), tmp_path / "site")
+    with pytest.raises(ValueError, match="there is no folder nope/none in the scanned folder"):
+        state.add_reference_folder("nope/none")
+    with pytest.raises(ValueError, match="there is no folder a.html in the scanned folder"):
+        state.add_reference_folder("a.html")  # a file, not a folder
+    assert state.reference_folders() == ()
+    # A scanned folder that is not on this disk (a result opened elsewhere) cannot be checked.
+    assert ReprioritizeState(KeepPolicy(), tmp_path / "gone").add_reference_folder("v9") == "v9"
+
+
 def test_a_reordered_rule_changes_the_kept_page_without_touching_the_pairs():
     result = versions()
     assert kept(result) == [("v2/a.html", "newest version folder", ["v1/a.html"])]

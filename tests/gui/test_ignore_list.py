@@ -161,14 +161,30 @@ def test_the_ignore_list_dialog_exports_and_imports_csv(qtbot, window, tmp_path)
     dialog = win.open_ignore_list()
     out = tmp_path / "ignore.csv"
     assert dialog.export_to(out) and out.read_text() == "left,right\nb.html,c.html\n"
-    # an import adds its pairs (a hostile path is read back as the path it stands for)
-    (tmp_path / "in.csv").write_text('left,right\na.html,b.html\n\'=HYPERLINK("x").html,a.html\n')
+    # an import adds its pairs that name pages of the scan; the others are skipped and counted (a
+    # hostile path is read back as the path it stands for, and is no page here either)
+    (tmp_path / "in.csv").write_text(
+        'left,right\na.html,b.html\n\'=HYPERLINK("x").html,a.html\nno/such.html,other.html\n=HYPERLINK("x"),a.html\n'
+    )
     changed(qtbot, win, lambda: dialog.import_from(tmp_path / "in.csv"))
-    assert dialog.rows() == [('=HYPERLINK("x").html', "a.html"), ("a.html", "b.html"), ("b.html", "c.html")]
-    assert dialog.status_label.text() == f"Read 2 pairs from {tmp_path / 'in.csv'}; 2 new."
+    assert dialog.rows() == [("a.html", "b.html"), ("b.html", "c.html")]
+    assert dialog.status_label.text() == (
+        f"Read 4 pairs from {tmp_path / 'in.csv'}; 1 new. 3 pairs name no page of this folder: skipped."
+    )
     assert tree_rows(win) == [("Keep cluster 1", "2", "", "drop 1"), ("a.html", "", "", "kept (first path)", "bold"),
                               ("c.html", "", "full", "drop")]  # fmt: skip
     # a bad file adds nothing and says why
     (tmp_path / "bad.csv").write_text("path\nx.html\n")
     assert not dialog.import_from(tmp_path / "bad.csv")
-    assert "needs columns 'left' and 'right'" in dialog.status_label.text() and len(dialog.rows()) == 3
+    assert "needs columns 'left' and 'right'" in dialog.status_label.text() and len(dialog.rows()) == 2
+    # a path outside the folder refuses the file, with its line
+    (tmp_path / "up.csv").write_text("left,right\nc.html,d.html\n../../etc/passwd,a.html\n")
+    assert not dialog.import_from(tmp_path / "up.csv") and len(dialog.rows()) == 2
+    assert dialog.status_label.text().endswith(
+        "line 3: ../../etc/passwd goes up a folder (..), not a page path inside the scanned folder"
+    )
+    # a spreadsheet's Latin-1 export is read (it was refused with Python's "'utf-8' codec can't decode")
+    (tmp_path / "latin.csv").write_bytes("left,right\nc.html,d.html\ncafé.html,a.html\n".encode("latin-1"))
+    changed(qtbot, win, lambda: dialog.import_from(tmp_path / "latin.csv"))
+    assert dialog.rows() == [("a.html", "b.html"), ("b.html", "c.html"), ("c.html", "d.html")]
+    assert dialog.status_label.text().endswith("; 1 new. 1 pair names no page of this folder: skipped.")

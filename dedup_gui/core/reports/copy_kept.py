@@ -7,7 +7,9 @@ the kept pages and the pages in no keep cluster, the files that could not be rea
 error is no reason to lose a file), and the files that are not pages (style sheets, images), so
 the copy still renders.  Symbolic links, loops and special files the scan skipped are left out
 and listed (their targets, when inside the folder, are copied as themselves).  Files keep their
-modification times (``shutil.copy2``), so a later scan's "oldest file" rule still holds.
+modification times (``shutil.copy2``), so a later scan's "oldest file" rule still holds, and so
+do the folders (set once their files are written); the destination keeps the permissions it
+had, or gets those of a plain ``mkdir`` when the copy makes it.
 
 Safety: the scanned folder is only read.  The destination must lie outside it and be new or
 empty; the copy is written into a hidden staging folder beside the destination and renamed into
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,6 +146,29 @@ def check_destination(root: str | Path, destination: str | Path) -> Path:
     return target
 
 
+def _new_folder_mode(parent: Path) -> int:
+    """The permission bits a plain ``mkdir`` gets in ``parent`` (0o777 less the umask, or what
+    a default ACL gives), found by making one: ``os.umask`` can only be read by setting it, for
+    the whole process, which other threads would see (int)."""
+    probe = Path(tempfile.mkdtemp(dir=parent))  # a unique name; its own mode is 0700
+    try:
+        made = probe / "folder"
+        made.mkdir()
+        return stat.S_IMODE(made.stat().st_mode)
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+
+
+def _copy_folder_times(root: Path, staging: Path) -> None:
+    """Give each folder under ``staging`` the access and modification times of its folder under
+    ``root``; done after every file is written, since writing into a folder changes its time."""
+    for base, dirs, _files in os.walk(staging):
+        for name in dirs:
+            copied = Path(base, name)
+            source = root.joinpath(*copied.relative_to(staging).parts).stat()
+            os.utime(copied, ns=(source.st_atime_ns, source.st_mtime_ns))
+
+
 def copy_kept(result: ScanResult, destination: str | Path, progress: Progress | None = None) -> CopyReport:
     """Write the deduplicated copy of ``result``'s folder to ``destination`` (see the module).
 
@@ -167,6 +193,7 @@ def copy_kept(result: ScanResult, destination: str | Path, progress: Progress | 
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=target.parent))
     written = 0
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else _new_folder_mode(staging)
     try:
         for n, path in enumerate(sorted(files)):
             if n % 20 == 0:
@@ -179,6 +206,8 @@ def copy_kept(result: ScanResult, destination: str | Path, progress: Progress | 
             out.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, out, follow_symlinks=False)
             written += out.stat().st_size
+        _copy_folder_times(root, staging)
+        os.chmod(staging, mode)  # mkdtemp made it 0700, private while partial
         check_cancel(progress)
         if target.exists():
             target.rmdir()  # empty (checked): the staging folder takes its place

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
+from pathlib import Path, PureWindowsPath
 
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.model import ScanResult, Thresholds, path_pair
 from dedup_gui.core.pipeline.classify import reclassify
+from dedup_gui.core.pipeline.decoding import decode_html
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.safe_text import csv_text, from_spreadsheet_cell
 from dedup_gui.core.views.decisions import keep_cluster_of_page
@@ -130,8 +132,10 @@ def read_ignore_list_csv(text: str) -> PathPairs:
         The pairs, :func:`normalized` (tuple[tuple[str, str], ...]).
 
     Raises:
-        ValueError: no ``left`` and ``right`` columns, or a row with an empty path or the same
-            path twice (the message names the line); nothing is imported then.
+        ValueError: no ``left`` and ``right`` columns, or a row with an empty path, the same
+            path twice, an absolute path or a ``..`` segment (no page of a scan has one: page
+            paths are relative to the scanned folder and inside it); the message names the
+            line; nothing is imported then.
     """
     reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
     fields = [(f or "").strip() for f in reader.fieldnames or []]
@@ -148,5 +152,66 @@ def read_ignore_list_csv(text: str) -> PathPairs:
             raise ValueError(f"line {line}: empty 'left' or 'right'")
         if left == right:
             raise ValueError(f"line {line}: the same page twice ({left})")
+        for path in (left, right):
+            problem = _path_problem(path)
+            if problem:
+                raise ValueError(f"line {line}: {path} {problem}, not a page path inside the scanned folder")
         pairs.append((left, right))
     return normalized(pairs)
+
+
+def _path_problem(path: str) -> str:
+    """Why ``path`` can be no page path (an absolute path, a ``..`` segment), or ``""``."""
+    if path.startswith(("/", "\\")) or PureWindowsPath(path).is_absolute():
+        return "is an absolute path"
+    if ".." in path.replace("\\", "/").split("/"):
+        return "goes up a folder (..)"
+    return ""
+
+
+def csv_file_text(data: bytes) -> str:
+    """The text of a CSV file's bytes, decoded as the scan decodes an undeclared page
+    (:func:`~dedup_gui.core.pipeline.decoding.decode_html`: a BOM, UTF-16, UTF-8, else
+    charset-normalizer's detection, Windows-1252 where about as likely, as browsers do): a
+    spreadsheet's Latin-1 or Windows-1252 export reads as its text.
+
+    Args:
+        data: the file's bytes.
+
+    Returns:
+        The text (str).
+
+    Raises:
+        ValueError: bytes no encoding reads (counted), or NUL characters (a binary file).
+    """
+    decoded = decode_html(data)
+    if decoded.replaced or "\x00" in decoded.text:
+        raise ValueError("not text: neither UTF-8 nor another text encoding reads it (is it a CSV file?)")
+    return decoded.text
+
+
+def read_ignore_list_file(path: str | Path) -> PathPairs:
+    """The pairs of the ignore list CSV file ``path`` (:func:`csv_file_text`, then
+    :func:`read_ignore_list_csv`).
+
+    Raises:
+        OSError: the file cannot be read.
+        ValueError: it is no text, or no ignore list (the message says why).
+    """
+    return read_ignore_list_csv(csv_file_text(Path(path).read_bytes()))
+
+
+def split_by_pages(pairs: Iterable[tuple[str, str]], pages: Collection[str]) -> tuple[PathPairs, PathPairs]:
+    """``pairs`` parted into those whose two paths are pages of the scan and those that name a
+    path that is not (a list from another folder, a typo, a deleted page).
+
+    Args:
+        pairs: the imported pairs.
+        pages: the scan's page paths (a set is fastest).
+
+    Returns:
+        ``(known, unknown)``, each :func:`normalized` (tuple[PathPairs, PathPairs]).
+    """
+    pairs = normalized(pairs)
+    known = tuple(p for p in pairs if p[0] in pages and p[1] in pages)
+    return known, tuple(p for p in pairs if not (p[0] in pages and p[1] in pages))

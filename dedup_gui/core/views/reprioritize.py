@@ -28,13 +28,47 @@ CRITERION_HELP = {
 }
 
 
+def reference_folder_of(root: str | Path, folder: str | Path) -> str:
+    """A reference folder as a keep policy stores it, checked: the one rule of the window's
+    Re-prioritize dialog and of ``scan --reference-folder``.
+
+    Args:
+        root: the scanned folder (str | Path).
+        folder: an absolute path, or a path relative to ``root`` (``~`` is expanded).
+
+    Returns:
+        The folder relative to ``root``, ``/`` separators, e.g. ``"v1/sub"`` (str).
+
+    Raises:
+        ValueError: the folder is not strictly inside ``root`` (after resolving ``..`` and
+            symbolic links), is ``root`` itself (every page would be kept), or, when ``root`` is
+            an existing folder, is no folder in it (a typo would otherwise keep nothing, silently).
+    """
+    base = Path(root).expanduser().resolve()
+    path = Path(folder).expanduser()
+    if not path.is_absolute():
+        path = base / path
+    path = path.resolve()
+    try:
+        relative = path.relative_to(base)
+    except ValueError:
+        raise ValueError(f"{folder} is not inside the scanned folder {base}") from None
+    text = PurePosixPath(*relative.parts).as_posix()
+    if text in ("", "."):
+        raise ValueError("the scanned folder itself cannot be a reference folder: every page would be kept")
+    if base.is_dir() and not path.is_dir():
+        raise ValueError(f"there is no folder {folder} in the scanned folder {base}")
+    return text
+
+
 class ReprioritizeState:
     """The keep criteria in order, each enabled or not, the pattern and the reference folders.
 
     Args:
         policy: the keep policy to start from (its order gives the enabled criteria, first;
             the other criteria follow, disabled, in :data:`CRITERIA` order).
-        root: the scanned folder; reference folders must lie under it (str | Path).
+        root: the scanned folder; reference folders must lie under it, and exist in it when it
+            exists (str | Path).
 
     Attributes:
         pattern: the preferred pattern (str; shell wildcards or a substring).
@@ -142,20 +176,11 @@ class ReprioritizeState:
             The folder as stored: relative to the scanned folder, ``/`` separators (str).
 
         Raises:
-            ValueError: the folder is not strictly inside the scanned folder, or already listed
-                (the list is unchanged).
+            ValueError: the folder is refused by :func:`reference_folder_of` (outside the scanned
+                folder, the scanned folder itself, or missing from it), or already listed (the list
+                is unchanged).
         """
-        path = Path(folder).expanduser()
-        if not path.is_absolute():
-            path = self._root / path
-        path = path.resolve()
-        try:
-            relative = path.relative_to(self._root)
-        except ValueError:
-            raise ValueError(f"{folder} is not inside the scanned folder {self._root}") from None
-        text = PurePosixPath(*relative.parts).as_posix()
-        if text in ("", "."):
-            raise ValueError("the scanned folder itself cannot be a reference folder: every page would be kept")
+        text = reference_folder_of(self._root, folder)
         if text in self._folders:
             raise ValueError(f"{text} is already a reference folder")
         self._folders.append(text)
