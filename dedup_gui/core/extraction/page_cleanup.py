@@ -43,6 +43,9 @@ _STATE_PARTS = frozenset(
     "loaded on off open opened ready shown visible".split()
 )
 _PARTS = re.compile(r"[-_]+")
+# Every name that is_overlay_name accepts holds one of these (lower case): most names hold none,
+# and one search in C answers for them.
+_OVERLAY_HINT = re.compile(r"cookie|consent|gdpr|cmp|modal|popup|pop-up")
 #: An element holding more than this share of the page's text and of its paragraphs (blocks of
 #: :data:`PARAGRAPH_CHARS` or more) is never removed as an overlay.
 MOST_OF_PAGE = 0.5
@@ -104,7 +107,10 @@ def is_overlay_name(names: str) -> bool:
         >>> is_overlay_name("x cookie-banner"), is_overlay_name("box article modal-enabled")
         (True, False)
     """
-    for word in names.lower().split():
+    lowered = names.lower()
+    if _OVERLAY_HINT.search(lowered) is None:
+        return False
+    for word in lowered.split():
         parts = _PARTS.split(word)
         if word == "cmp" or (word.startswith(OVERLAY_PREFIXES) and not _STATE_PARTS.intersection(parts)):
             return True

@@ -333,8 +333,8 @@ class _Readability:
         # readability falls back to the whole document when there is no <body> (a frameset)
         self.body = self.tree.body or self.tree.root
         self.ruthless = ruthless
-        self._text_len: dict = {}
-        self._link_density: dict = {}
+        self._text_len: dict[int, int] = {}  # mem_id -> text length (the first measure)
+        self._link_density: dict[int, float] = {}  # mem_id -> link density (the first measure)
         self.as_paragraph: set = set()  # <div>s without blocks, which readability turns into <p>
         self.loose_runs: dict = {}  # <div> -> how many runs of loose text readability wraps in <p>
         self.videos: set = set()  # video iframes, which readability keeps with the text "VIDEO"
@@ -342,27 +342,33 @@ class _Readability:
     # -- measures ----------------------------------------------------------------------------
 
     def text_length(self, node) -> int:
-        n = self._text_len.get(node)
+        key = node.mem_id  # (int keys: a node key costs a call of LexborNode.__eq__ per lookup)
+        n = self._text_len.get(key)
         if n is None:
-            n = self._text_len[node] = _clean_len(node.text())
+            n = self._text_len[key] = _clean_len(node.text())
         return n
 
-    def link_density(self, node, fresh: bool = False) -> float:
+    def link_density(self, node, fresh: bool = False, total: int | None = None) -> float:
         """Share of the node's text inside links; ``fresh`` measures the tree as it is now
-        (cleaning removes elements), otherwise the first measure is kept."""
-        density = None if fresh else self._link_density.get(node)
+        (cleaning removes elements), otherwise the first measure is kept; ``total``: the node's
+        text length now, if known (with ``fresh``)."""
+        density = None if fresh else self._link_density.get(node.mem_id)
         if density is None:
-            total = _clean_len(node.text()) if fresh else self.text_length(node)
+            if total is None:
+                total = _clean_len(node.text()) if fresh else self.text_length(node)
             if total:
                 lengths, links = self._text_len, 0
                 for a in node.css("a"):
-                    n = lengths.get(a)
-                    links += n if n is not None else self.text_length(a)
+                    key = a.mem_id
+                    n = lengths.get(key)
+                    if n is None:
+                        n = lengths[key] = _clean_len(a.text())
+                    links += n
                 density = links / total
             else:
                 density = 0.0
             if not fresh:
-                self._link_density[node] = density
+                self._link_density[node.mem_id] = density
         return density
 
     def tag(self, node) -> str:
@@ -392,6 +398,7 @@ class _Readability:
                     continue
             doomed.append(el)
         holds_frame: set | None = None  # elements that are or hold a main, article or math
+        has_code = False  # the body has a <pre> or <code> (an unlikely candidate in one stays)
         unlikely: list = []
         for el in body.css("[class], [id]"):
             names = f"{el.id or ''} {el.attrs.get('class') or ''}"
@@ -403,12 +410,15 @@ class _Readability:
                     continue
                 if holds_frame is None:
                     holds_frame = set()
-                    for frame in body.css("main, article, math"):
+                    for frame in body.css("main, article, math, pre, code"):  # (one selector pass)
+                        if frame.tag in ("pre", "code"):
+                            has_code = True
+                            continue
                         node: LexborNode | None = frame
                         while node is not None and node not in holds_frame:
                             holds_frame.add(node)
                             node = node.parent
-                if el in holds_frame or _in_tags(el, ("pre", "code"), self_too=True):
+                if el in holds_frame or (has_code and _in_tags(el, ("pre", "code"), self_too=True)):
                     continue
             (overlays if kind == 1 else unlikely).append(el)
         # Scripts and styles first: an overlay is kept when it holds most of the page's text,
@@ -434,17 +444,20 @@ class _Readability:
         the tags that may hold other paragraphs, else ``None``)."""
         body = self.body
         assert body is not None  # run() stops first on a page without one
-        has_block: set = set()
+        has_block: set[int] = set()  # mem_id of the elements that hold a block
         for el in body.css(_DIV_BLOCKS):
             p = el.parent
-            while p is not None and p not in has_block:
-                has_block.add(p)
+            while p is not None:
+                key = p.mem_id
+                if key in has_block:
+                    break
+                has_block.add(key)
                 p = p.parent
         out: list[tuple[str, LexborNode | None, LexborNode | None]] = [
             (el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")
         ]
         for div in body.css("div"):
-            if div not in has_block:
+            if div.mem_id not in has_block:
                 self.as_paragraph.add(div)
                 out.append((div.text(), div.parent, None))
                 continue
@@ -456,7 +469,7 @@ class _Readability:
                 tag = child.tag
                 if tag == "-text":
                     run.append(child.text_content or "")
-                elif tag in _INLINE and child not in has_block:
+                elif tag in _INLINE and child.mem_id not in has_block:
                     run.append(child.text())
                 elif tag != "-comment" and run:
                     text = "".join(run)
@@ -867,7 +880,7 @@ class _Readability:
                 inputs += 1
         li -= 100
         length = _clean_len(text)
-        density = self.link_density(el, fresh=True)
+        density = self.link_density(el, fresh=True, total=length)
         remove = (
             (p and img > 1 + p * 1.3)
             or (li > p and el.tag not in ("ol", "ul"))
@@ -904,8 +917,9 @@ class _Readability:
         else:
             nodes = self.article(candidates, best)
             # (only the best block has changed since it was measured: segments may have joined it)
-            have = sum(self.readable(n) for n in nodes if not _same(n, best)) + _clean_len(best.text()) * (
-                1 - self.link_density(best, fresh=True)
+            length = _clean_len(best.text())
+            have = sum(self.readable(n) for n in nodes if not _same(n, best)) + length * (
+                1 - self.link_density(best, fresh=True, total=length)
             )
             # (the body's text length bounds its readable text: its links are measured only if needed)
             self.fragment = (
