@@ -63,9 +63,17 @@ def test_the_keep_plan_carries_type_similarity_reason_and_canonical_status():
     report = build_report(result, mtime=same_time, excerpt_limit=0)
     assert KEEP_PLAN_COLUMNS == [
         "duplicate", "keep", "type", "similarity", "reason", "canonical_status", "canonical_note",
+        "duplicate_url", "keep_url",
     ]  # fmt: skip
     rows = keep_plan_rows(report)
-    assert rows == [
+    # the URLs a redirect or a canonical link names: the address each page states ("" for none)
+    assert [r[7:] for r in rows] == [
+        ["", f"{SITE}/v2/a.html"],
+        [f"{SITE}/v0/a.html", f"{SITE}/v2/a.html"],
+        [f"{SITE}/latest/index.htmlv1.5/a.html", f"{SITE}/v2/a.html"],
+        [f"{SITE}/v2/a.html#top", f"{SITE}/v2/a.html"],
+    ]
+    assert [r[:7] for r in rows] == [
         ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, "newest version folder", BAD, "states no canonical address"],
         ["v0/a.html", "v2/a.html", "full duplicate", 0.925, "newest version folder", BAD,
          f"points to another page, not the kept one: {SITE}/v0/a.html"],

@@ -118,7 +118,19 @@ def test_pages_csv_lists_every_file_with_its_verdict(sample_scan):
 def test_keep_csv_follows_the_stated_rule(sample_scan):
     text = render(build_report(sample_scan, mtime=same_time, excerpt_limit=0), "keep-csv")
     rows = sorted(list(csv.reader(io.StringIO(text)))[1:])
-    assert text.startswith("duplicate,keep,type,similarity,reason,canonical_status,canonical_note\n")
+    assert text.startswith(
+        "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url\n"
+    )
+    # the URLs a redirect or canonical link names: a crawl record's own, else the address stated
+    urls = {row[0]: row[7:] for row in rows}
+    assert urls["warc/trail-crawl.warc.gz#462"] == [
+        "https://trails.example/huts/kessel", "https://trails.example/huts/kessel?ref=newsletter",
+    ]  # fmt: skip
+    assert urls["print/night-ride-safety.html"] == [
+        "",
+        "https://larkmoor-wheelers.example.org/articles/night-ride-safety.html",
+    ]
+    rows = [row[:7] for row in rows]
     no_canonical = ["bad", "states no canonical address"]
     assert rows == sorted(
         [
@@ -150,9 +162,9 @@ def test_keep_csv_of_a_subset_lists_only_its_clusters(sample_scan):
     content = _pair(sample_scan, CONTENT_PAIR)
     text = render(build_report(sample_scan, [content], mtime=same_time, excerpt_limit=0), "keep-csv")
     assert text == (
-        "duplicate,keep,type,similarity,reason,canonical_status,canonical_note\n"
+        "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url\n"
         "print/night-ride-safety.html,site/articles/night-ride-safety.html,content duplicate,0.9853,canonical URL,"
-        "bad,states no canonical address\n"
+        "bad,states no canonical address,,https://larkmoor-wheelers.example.org/articles/night-ride-safety.html\n"
     )
 
 
@@ -463,7 +475,7 @@ def test_format_is_picked_by_suffix_or_given():
     ("json", "r.json", "{"),
     ("csv", "r.csv", "left,right,type,content_similarity,content_containment,layout_similarity,hamming_distance,jaccard,cluster,contained_side"),
     ("pages-csv", "pages.csv", ",".join(PAGE_COLUMNS)),
-    ("keep-csv", "keep.csv", "duplicate,keep,type,similarity,reason,canonical_status,canonical_note"),
+    ("keep-csv", "keep.csv", "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url"),
 ])  # fmt: skip
 def test_export_writes_each_core_format(sample_scan, tmp_path, fmt, name, first_line):
     out = export(sample_scan, tmp_path / name, fmt)

@@ -48,7 +48,10 @@ PAGE_COLUMNS = [
 #: the page to drop, the page to keep, how the first duplicates the second, their content
 #: similarity, why that page is kept, and whether the dropped page's canonical already points
 #: to the kept one (:func:`keep_canonical`), with a note.
-KEEP_PLAN_COLUMNS = ["duplicate", "keep", "type", "similarity", "reason", "canonical_status", "canonical_note"]
+KEEP_PLAN_COLUMNS = [
+    "duplicate", "keep", "type", "similarity", "reason", "canonical_status", "canonical_note",
+    "duplicate_url", "keep_url",
+]  # fmt: skip
 
 Cell = str | int | float | None
 
@@ -137,8 +140,10 @@ def keep_plan_rows(report: Report) -> list[list[Cell]]:
     first duplicates the second (``full duplicate``, ``identical bytes``...), the content
     similarity of their pair (1.0 for identical bytes or main text that were not measured as
     a pair; empty for a near-copy never measured against the kept page), why that one is kept,
-    and the dropped page's canonical status and its note (:func:`keep_canonical`); keep
-    clusters largest first, then by path."""
+    and the dropped page's canonical status and its note (:func:`keep_canonical`), then both
+    pages' URLs (a crawl record's ``WARC-Target-URI``, else the address the page states; empty
+    for none): what a redirect or a canonical link names; keep clusters largest first, then by
+    path."""
     r = report.result
     members = {i for entry in report.keep_clusters for i in entry.cluster.pages}
     similarity = _pair_similarities(r, members)
@@ -150,7 +155,10 @@ def keep_plan_rows(report: Report) -> list[list[Cell]]:
             if measured is None and link in (IDENTICAL_BYTES, IDENTICAL_TEXT):
                 measured = 1.0
             status, note = keep_canonical(r, page, cluster.keep)
-            rows.append([r.pages[page].path, entry.keep.path, link_label(link), measured, cluster.reason, status, note])
+            rows.append([
+                r.pages[page].path, entry.keep.path, link_label(link), measured, cluster.reason, status, note,
+                r.pages[page].url or "", entry.keep.url or "",
+            ])  # fmt: skip
     return rows
 
 

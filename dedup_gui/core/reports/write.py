@@ -8,7 +8,7 @@ since it draws with Qt, and :func:`dedup_gui.export.export` writes every format)
 * ``pages-csv``: one row per file with its verdict, near-duplicate group and the page its keep
   cluster keeps;
 * ``keep-csv``: the keep plan (``duplicate,keep,type,similarity,reason,canonical_status,
-  canonical_note``), one row per page to drop, with the page of its keep cluster to keep (:mod:`dedup_gui.core.pipeline.keep_clusters`, :data:`dedup_gui.core.pipeline.keep.KEEP_RULE`);
+  canonical_note,duplicate_url,keep_url``), one row per page to drop, with the page of its keep cluster to keep (:mod:`dedup_gui.core.pipeline.keep_clusters`, :data:`dedup_gui.core.pipeline.keep.KEEP_RULE`);
 * ``json``: everything, following ``resources/report.schema.json``;
 * ``html``: the self-contained report (:mod:`dedup_gui.core.reports.html`);
 * ``xlsx``: a workbook with Summary, Pairs, Pages, Clusters and Keep plan sheets
@@ -177,7 +177,7 @@ def pages_csv(report: Report) -> str:
 
 def keep_csv(report: Report) -> str:
     """CSV text of the keep plan, ``duplicate,keep,type,similarity,reason,canonical_status,
-    canonical_note`` (:data:`~dedup_gui.core.reports.tables.KEEP_PLAN_COLUMNS`; tools read the
+    canonical_note,duplicate_url,keep_url`` (:data:`~dedup_gui.core.reports.tables.KEEP_PLAN_COLUMNS`; tools read the
     first two by name): for each shown keep cluster, one row per page to drop, with the page to
     keep.  Every page to drop is a full or content duplicate of its kept page
     (:mod:`dedup_gui.core.pipeline.keep_clusters`), kept by the result's keep rule.
