@@ -21,6 +21,8 @@ def test_scan_on_a_local_cluster_equals_a_local_scan():
         (p.left, p.right, p.type, p.scores) for p in local.pairs
     ]
     assert [c.pages for c in remote.clusters] == [c.pages for c in local.clusters]
+    # the samples' crawl archive: its records are read on the Dask workers too, one record a task
+    assert sum(p.record_offset is not None for p in remote.pages) == 4
 
 
 def test_workers_that_cannot_load_the_engine_stop_the_scan_with_one_clear_error(tmp_path):
