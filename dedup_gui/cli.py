@@ -247,7 +247,7 @@ def _cmd_extraction(args) -> int:
     extractors = product_extractors([args.extractor] if args.extractor else None)
     progress = TerminalProgress()
     results = [run_extractor(truth.pages, fn, name, progress) for name, fn in extractors.items()]
-    print(f"{len(truth.pages)} pages with ground truth in {show(corpus)}"
+    print(f"{len(truth.pages)} {'page' if len(truth.pages) == 1 else 'pages'} with ground truth in {show(corpus)}"
           f" ({len(truth.unlabelled)} .html files without it, not scored)\n")  # fmt: skip
     print(format_table(results))
     print()

@@ -374,7 +374,7 @@ def test_evaluate_extraction_scores_the_extractors_on_a_corpus(tmp_path):
     proc = run("evaluate", "--extraction", "--corpus", str(tmp_path / "corpus"), "--extractor", "fast")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == f"1 pages with ground truth in {tmp_path / 'corpus'} (0 .html files without it, not scored)"
+    assert lines[0] == f"1 page with ground truth in {tmp_path / 'corpus'} (0 .html files without it, not scored)"
     # (the CPU milliseconds per page beside pages/s: issue 15, CPU time is steadier under load)
     assert (
         "| extractor | English (1) | CJK (0) | other (0) | snippets (0) | overall (1) | pages/s | CPU ms/page |"

@@ -272,3 +272,18 @@ def test_a_heading_and_its_table_of_contents_entry_hash_alike():
     assert line_hash("Prerequisites¶") == line_hash("Prerequisites") == line_hash("• prerequisites:")
     assert line_hash("准备工作¶") == line_hash("准备工作")
     assert line_hash("Install the agent") != line_hash("Install the agents")
+
+
+def test_the_template_note_counts_one_page_in_the_singular():
+    # a tester read "template lines taken out of 1 pages' main text"
+    from dedup_gui.core.pipeline.site_template import SiteTemplates
+
+    learned = SiteTemplates.__new__(SiteTemplates)
+    learned.lines, learned.stripped, learned.replaced = {"a.example": {1, 2}}, 1, 1
+    assert learned.note() == (
+        "learned the template of 1 site (2 lines repeated outside the main text of their pages); "
+        "template lines taken out of 1 page's main text; "
+        "1 page whose main text was template read its other text instead"
+    )
+    learned.stripped, learned.replaced = 3, 2
+    assert "taken out of 3 pages' main text; 2 pages whose main text was template read their other" in learned.note()

@@ -153,9 +153,12 @@ class SiteTemplates:
         text = (f"learned the template of {len(learned)} site{'s' if len(learned) > 1 else ''} "
                 f"({sum(learned.values()):,} lines repeated outside the main text of their pages)")  # fmt: skip
         if self.stripped:
-            text += f"; template lines taken out of {self.stripped:,} pages' main text"
+            whose = "page's" if self.stripped == 1 else "pages'"
+            text += f"; template lines taken out of {self.stripped:,} {whose} main text"
         if self.replaced:
-            text += f"; {self.replaced:,} pages whose main text was template read their other text instead"
+            one = self.replaced == 1
+            text += (f"; {self.replaced:,} {'page' if one else 'pages'} whose main text was template "
+                     f"read {'its' if one else 'their'} other text instead")  # fmt: skip
         if self.emptied:
             text += f"; {self.emptied:,} pages have no text but template (no usable text)"
         return text

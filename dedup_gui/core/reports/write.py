@@ -355,7 +355,7 @@ def summary_text(result: ScanResult) -> str:
         f"folder:   {show(result.root)}",
         (
             f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text); "
-            f"{s['skipped']} other files skipped"
+            f"{s['skipped']} other {'file' if s['skipped'] == 1 else 'files'} skipped"
         ),
         f"errors:   {s['errors']}",
         f"pairs:    {s['pairs_compared']} compared: {by_type}",
