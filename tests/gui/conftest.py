@@ -172,3 +172,16 @@ def fake_scan(result):
         return FakeScan(**kwargs)
 
     return make
+
+
+def open_scanned(qtbot, fake_scan, folder, result: ScanResult, timeout: int = 60_000):
+    """A shown main window that has "scanned" ``folder`` into ``result`` (a fake scan), idle."""
+    from dedup_gui.gui.main_window import MainWindow
+
+    win = MainWindow(scan_fn=fake_scan(result=result))
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_ended, timeout=timeout):
+        win.start_scan(folder)
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=timeout)
+    return win

@@ -14,6 +14,7 @@ from dedup_gui.core.model import Thresholds
 from dedup_gui.core.views.decisions import decisions_path
 from dedup_gui.gui.main_window import MainWindow
 from tests.core.test_keep_clusters import DISTINCT, FULL, page, pair, result_of
+from tests.gui.conftest import open_scanned
 
 LONG = 60_000
 
@@ -42,12 +43,7 @@ def site(tmp_path):
 
 @pytest.fixture
 def window(qtbot, fake_scan, site):
-    win = MainWindow(scan_fn=fake_scan(result=triangle()))
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
-        win.start_scan(site)
-    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    win = open_scanned(qtbot, fake_scan, site, triangle(), LONG)
     yield win
     win.close()
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import QModelIndex, Qt, QThreadPool
 from PySide6.QtWidgets import QDialogButtonBox
 
 from dedup_gui.core.views.decisions import decisions_path
-from dedup_gui.gui.main_window import MainWindow
 from tests.core.test_keep_clusters import FULL, page, pair, result_of
+from tests.gui.conftest import open_scanned
 from tests.gui.test_keep_decisions import tree_rows
 
 LONG = 60_000
@@ -34,12 +34,7 @@ def versions():
 def window(qtbot, fake_scan, tmp_path):
     site = tmp_path / "site"
     (site / "v1").mkdir(parents=True)
-    win = MainWindow(scan_fn=fake_scan(result=versions()))
-    qtbot.addWidget(win)
-    win.show()
-    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
-        win.start_scan(site)
-    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    win = open_scanned(qtbot, fake_scan, site, versions(), LONG)
     yield win
     win.close()
 

@@ -39,8 +39,6 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.pipeline.keep_clusters import (
-    IDENTICAL_BYTES,
-    IDENTICAL_TEXT,
     KeepCluster,
     keep_clusters_of,
     link_label,
@@ -51,13 +49,11 @@ from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, ty
 from dedup_gui.gui.elide import ElideRightDelegate
 from dedup_gui.gui.file_actions import file_menu
 from dedup_gui.gui.plain import plain_tooltip
-from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
+from dedup_gui.gui.tables.keep_clusters_model import SHORT_LINK, KeepClustersModel
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
 from dedup_gui.gui.tables.tree_model import GroupTreeModel
 
 _Index = QModelIndex | QPersistentModelIndex
-#: Short words for a dropped page's link to its kept page in the "Keep" column.
-_SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 #: The "Keep" column's widest (pixels): room for "drop 1,234" and "kept (longest…"; the rest of
 #: the reason is in the tooltip, the page names take the room.
 _KEEP_WIDTH = 90
@@ -125,7 +121,7 @@ class ClustersModel(GroupTreeModel):
             return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
         link = k.links[k.duplicates.index(page)]
         return (
-            f"drop #{k.id} ({_SHORT_LINK.get(link, link)})",
+            f"drop #{k.id} ({SHORT_LINK.get(link, link)})",
             f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept",
         )
 

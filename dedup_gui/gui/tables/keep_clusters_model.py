@@ -28,8 +28,8 @@ from dedup_gui.gui.tables.tree_model import TOP as _TOP
 from dedup_gui.gui.tables.tree_model import GroupTreeModel
 
 _Index = QModelIndex | QPersistentModelIndex
-#: Short words for a dropped page's link to its kept page.
-_SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
+#: Short words for a dropped page's link to its kept page (both cluster trees use them).
+SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 
 
 class KeepClustersModel(GroupTreeModel):
@@ -132,7 +132,7 @@ class KeepClustersModel(GroupTreeModel):
             return f"kept ({cluster.reason})" if col == 3 else ""
         if col == 2:
             link = cluster.links[cluster.duplicates.index(page)]
-            return _SHORT_LINK.get(link, link)
+            return SHORT_LINK.get(link, link)
         return "drop" if col == 3 else ""
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
