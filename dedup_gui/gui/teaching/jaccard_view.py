@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import matplotlib
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -213,7 +213,6 @@ class JaccardView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.data: JaccardData | None = None
-        self._figure_due = False  # a comparison shown, its figure not drawn yet
         self._job = LatestJob(self)
         self._job.finished.connect(self._show)
         self._job.failed.connect(lambda exc: self.jaccard_label.setText(f"Could not compare the sets: {exc}"))
@@ -351,8 +350,8 @@ class JaccardView(QWidget):
                              self.permutations_spin.value(), (a.path, b.path))  # fmt: skip
 
     def is_busy(self) -> bool:
-        """``True`` while a comparison is being computed or its figure is still to be drawn (bool)."""
-        return self._job.is_running() or self._figure_due
+        """``True`` while a comparison is being computed (bool)."""
+        return self._job.is_running()
 
     def _show(self, data: JaccardData) -> None:
         self.data = data
@@ -372,13 +371,6 @@ class JaccardView(QWidget):
             lw.addItems(shown)  # QListWidgetItem text is plain
             if len(items) > LIST_CAP:
                 lw.addItem(f"… and {len(items) - LIST_CAP:,} more")
-        # the figure in a later turn of the event loop: the lists and the figure together held
-        # the GUI thread about 0.2 s on long pages
-        self._figure_due = True
-        QTimer.singleShot(0, self._draw_figure)
-
-    def _draw_figure(self) -> None:
-        self._figure_due = False
         self.redraw()
         self.computed.emit()
 
