@@ -251,6 +251,38 @@ def test_minhash_converges_to_the_exact_jaccard_of_two_pages(qtbot, window, samp
 # --- Hamming distance -------------------------------------------------------------------------
 
 
+def test_a_figure_is_drawn_off_the_gui_thread_at_the_panels_size(qtbot):
+    # matplotlib takes 0.1-0.2 s to lay out and draw even this small figure: on the GUI thread
+    # that stalled the Jaccard view (tests/gui/test_long_pages.py).  The chart now runs on the
+    # pool, and the picture shown has the panel's size in device pixels.
+    from dedup_gui.gui.teaching.figure_panel import FigurePanel
+
+    panel = FigurePanel("test", figsize=(6, 3))
+    qtbot.addWidget(panel)
+    panel.resize(500, 320)
+    panel.show()
+    threads = []
+
+    def chart(fig):
+        threads.append(threading.current_thread())
+        fig.add_subplot().plot([0, 1], [0, 1], gid="line")
+
+    panel.draw(chart)
+    assert panel.is_busy()
+    with qtbot.waitSignal(panel.rendered, timeout=LONG):
+        pass
+    qtbot.waitUntil(lambda: not panel.is_busy(), timeout=LONG)
+    assert threads and threading.main_thread() not in threads
+    image, ratio = panel.canvas.image, panel.canvas.devicePixelRatioF()
+    assert (image.width(), image.height()) == (
+        round(panel.canvas.width() * ratio),
+        round(panel.canvas.height() * ratio),
+    )
+    assert [ln.get_gid() for ln in panel.figure.axes[0].get_lines()] == ["line"]
+    panel.resize(700, 320)  # a new size is drawn again once it settles
+    qtbot.waitUntil(lambda: panel.canvas.image.width() == round(panel.canvas.width() * ratio), timeout=LONG)
+
+
 def test_hamming_view_marks_exactly_the_differing_bits(qtbot, window, sample_scan):
     view = window.show_tab("Hamming distance")
     a, b = 0xF0F0_0000_1234_5678, 0xF0F1_8000_1234_567F
@@ -329,6 +361,7 @@ def test_methods_view_on_the_samples_shows_the_confusion_matrix_and_curves(qtbot
     view.set_labels(labels)
     with qtbot.waitSignal(view.finished, timeout=LONG):
         qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)  # the figure is drawn off the GUI thread
     counts = view.confusion_counts()
     assert sum(map(sum, counts)) == 16
     scored, report = evaluate_methods(labels)
@@ -392,20 +425,23 @@ def test_presentation_mode_goes_full_screen_with_large_fonts_and_back(qtbot, win
     view = window.show_tab("Jaccard and shingles")
     qtbot.waitUntil(lambda: not window.is_busy() and view.data is not None, timeout=LONG)
     size = window.font().pointSizeF()
-    title = view.plot.figure.axes[0].title.get_fontsize()
+    # The figure is drawn at a larger dpi: its title takes FIGURE_SCALE times the pixels.
+    title = view.plot.figure.axes[0].title.get_window_extent().height
     assert not window.isFullScreen()
     window.presentation.action.trigger()  # the toolbar button (F11)
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
     assert window.presentation.is_active() and window.isFullScreen()
     assert window.font().pointSizeF() == pytest.approx(size * FONT_SCALE)
     assert window.simhash_view.step_label.font().pointSizeF() == pytest.approx(size * FONT_SCALE)  # inherited
     pal = window.palette()
     assert pal.color(QPalette.ColorRole.Window).name() == "#ffffff"
     assert pal.color(QPalette.ColorRole.WindowText).name() == "#000000"
-    assert view.plot.figure.axes[0].title.get_fontsize() == pytest.approx(title * FIGURE_SCALE)
+    assert view.plot.figure.axes[0].title.get_window_extent().height == pytest.approx(title * FIGURE_SCALE, rel=0.1)
     window.presentation.action.trigger()
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
     assert not window.presentation.is_active() and not window.isFullScreen()
     assert window.font().pointSizeF() == pytest.approx(size)
-    assert view.plot.figure.axes[0].title.get_fontsize() == pytest.approx(title)
+    assert view.plot.figure.axes[0].title.get_window_extent().height == pytest.approx(title, rel=0.1)
 
 
 @pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])

@@ -9,8 +9,8 @@ from :func:`~dedup_gui.core.teaching.jaccard_steps.minhash_convergence`.  Both r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
-import matplotlib
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -36,7 +36,8 @@ from dedup_gui.core.teaching.jaccard_steps import (
 )
 from dedup_gui.core.teaching.venn import venn_circles
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.teaching.widgets import FigurePanel, PageChooser, blend, default_pair_paths, plain_label
+from dedup_gui.gui.teaching.figure_panel import FigurePanel
+from dedup_gui.gui.teaching.widgets import PageChooser, blend, default_pair_paths, plain_label
 
 #: Elements listed per list (shared, only A, only B) at most.
 LIST_CAP = 500
@@ -204,7 +205,7 @@ class JaccardView(QWidget):
         k_spin: tokens per shingle; permutations_spin: MinHash permutations.
         venn: the :class:`VennWidget`; jaccard_label: the counts, the fraction and the decimal.
         shared_list, only_a_list, only_b_list: example shingles (plain text).
-        plot: the :class:`~.widgets.FigurePanel` of the convergence.
+        plot: the :class:`~.figure_panel.FigurePanel` of the convergence.
         data: the :class:`JaccardData` shown, or ``None``.
     """
 
@@ -350,8 +351,8 @@ class JaccardView(QWidget):
                              self.permutations_spin.value(), (a.path, b.path))  # fmt: skip
 
     def is_busy(self) -> bool:
-        """``True`` while a comparison is being computed (bool)."""
-        return self._job.is_running()
+        """``True`` while a comparison is being computed or its figure drawn (bool)."""
+        return self._job.is_running() or self.plot.is_busy()
 
     def _show(self, data: JaccardData) -> None:
         self.data = data
@@ -378,10 +379,8 @@ class JaccardView(QWidget):
         """Draw the convergence figure again (e.g. after a palette or presentation change)."""
         if self.data is None:
             return
-        panel = self.plot
-        with matplotlib.rc_context({"font.size": 10 * panel.font_scale}):
-            convergence_figure(self.data.comparison, self.data.convergence, panel.palette_for_chart(), panel.figure)
-        panel.canvas.draw_idle()
+        data = self.data
+        self.plot.draw(partial(convergence_figure, data.comparison, data.convergence, self.plot.palette_for_chart()))
 
     def estimate_line(self):
         """The drawn estimate ``Line2D`` (gid ``"estimate"``), or ``None``."""

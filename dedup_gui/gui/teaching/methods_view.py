@@ -11,9 +11,9 @@ thread with progress and Cancel.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-import matplotlib
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -36,7 +36,8 @@ from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_method
 from dedup_gui.core.model import TYPE_ORDER
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.teaching.widgets import FigurePanel, blend, plain_label
+from dedup_gui.gui.teaching.figure_panel import FigurePanel
+from dedup_gui.gui.teaching.widgets import blend, plain_label
 
 #: The labelled pairs bundled with the sample pages.
 SAMPLE_LABELS = Path(__file__).resolve().parents[3] / "resources" / "samples" / "EXPECTED.csv"
@@ -125,7 +126,7 @@ class MethodsView(QWidget):
         methods_table: one row per method at its default threshold.
         confusion_table: labelled type (rows) x predicted type (columns).
         summary_label: pairs, accuracy and macro-F1 of the classifier.
-        plot: the :class:`~.widgets.FigurePanel` with the precision/recall curves.
+        plot: the :class:`~.figure_panel.FigurePanel` with the precision/recall curves.
         run: the :class:`MethodsRun` shown, or ``None``.
     """
 
@@ -257,8 +258,8 @@ class MethodsView(QWidget):
         self.failed.emit("cancelled")
 
     def is_busy(self) -> bool:
-        """``True`` while a comparison runs (bool)."""
-        return self._job.is_running()
+        """``True`` while a comparison runs or its figure is drawn (bool)."""
+        return self._job.is_running() or self.plot.is_busy()
 
     def showEvent(self, event) -> None:  # noqa: N802
         """The first time the tab is shown, run on the labels file so that it never opens empty."""
@@ -413,7 +414,4 @@ class MethodsView(QWidget):
         """Draw the precision/recall figure again (after a run, a palette or presentation change)."""
         if self.run is None:
             return
-        panel = self.plot
-        with matplotlib.rc_context({"font.size": 10 * panel.font_scale}):
-            pr_figure(self.run.report, panel.palette_for_chart(), panel.figure)
-        panel.canvas.draw_idle()
+        self.plot.draw(partial(pr_figure, self.run.report, self.plot.palette_for_chart()))

@@ -1,5 +1,5 @@
-"""Pieces shared by the teaching views: plain-text labels, page choosers, rows of bit cells, and a
-matplotlib canvas with "Save figure…".
+"""Pieces shared by the teaching views: plain-text labels, page choosers and rows of bit cells (the
+figure panel is :mod:`.figure_panel`).
 
 Page-derived strings are untrusted: every label made here shows plain text only, combo boxes and
 lists are plain by nature, and no page string is ever put in a tooltip (Qt would guess rich text).
@@ -10,29 +10,19 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
-from matplotlib.figure import Figure
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
-    QMessageBox,
-    QPushButton,
     QSizePolicy,
-    QVBoxLayout,
     QWidget,
 )
 
 from dedup_gui.core.model import Page, ScanResult
-from dedup_gui.core.views.charts import Palette
-from dedup_gui.gui.charts.chart_view import ask_chart_path, chart_palette, save_figure
-from dedup_gui.gui.plain import plain_message_box
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
 BIT_FILL = {1: QColor("#263238"), 0: QColor("#eceff1")}
@@ -415,72 +405,3 @@ class CellGrid(QWidget):
                     painter.setPen(QPen(DIFFER, 2.5))
                     painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
         painter.end()
-
-
-class _Canvas(FigureCanvasQTAgg):
-    """A canvas that asks for little room: it grows into whatever its layout gives it (a canvas's
-    own hint, the figure's size in pixels, would make a scroll area as tall as the figure)."""
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        """A modest preferred size (QSize)."""
-        return QSize(480, 300)
-
-
-class FigurePanel(QWidget):
-    """A matplotlib ``Figure`` in a ``FigureCanvasQTAgg``, with a "Save figure…" button (PNG or SVG).
-
-    Args:
-        name: the default file name ("jaccard-minhash"...).
-        figsize: the figure's size in inches.
-        parent: the Qt parent widget, or ``None``.
-
-    Attributes:
-        figure, canvas, save_button, bar: the figure, its canvas, the button, and the button row
-            (a layout where owners may add widgets).
-        font_scale: text size factor (2 in presentation mode); owners draw with it.
-    """
-
-    def __init__(self, name: str, figsize: tuple[float, float] = (7, 3.5), parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.name = name
-        self.font_scale = 1.0
-        self.figure = Figure(figsize=figsize, layout="constrained")
-        self.canvas = _Canvas(self.figure)
-        self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.canvas.setMinimumSize(240, 160)
-        self.save_button = QPushButton("Save figure…")
-        self.save_button.setToolTip("Save this figure as a PNG or SVG image")
-        self.save_button.clicked.connect(self.ask_save)
-        self.bar = QHBoxLayout()
-        self.bar.addStretch(1)
-        self.bar.addWidget(self.save_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.canvas, 1)
-        layout.addLayout(self.bar)
-        self._last_dir = str(Path.home())
-
-    def palette_for_chart(self) -> Palette:
-        """The chart colours for the current window palette (light or dark) (Palette)."""
-        return chart_palette(self.palette())
-
-    def save(self, path: str | Path) -> Path:
-        """Save the figure as PNG or SVG (by suffix), atomically; return the path written.
-
-        Raises:
-            ValueError: another suffix.
-            OSError: the file cannot be written.
-        """
-        return save_figure(self.figure, path)
-
-    def ask_save(self) -> None:
-        """Ask for a file name and save the figure there, reporting a failure in a message box."""
-        path = ask_chart_path(self, "Save figure", self._last_dir, self.name)
-        if path is None:
-            return
-        self._last_dir = str(Path(path).parent)
-        try:
-            self.save(path)
-        except (OSError, ValueError) as exc:
-            box = plain_message_box(QMessageBox.Icon.Warning, "Save figure", f"Could not save the figure: {exc}", self)
-            box.exec()
