@@ -359,3 +359,66 @@ def test_a_warc_gz_of_one_gzip_stream_is_an_error_that_says_how_to_fix_it(tmp_pa
         ("whole.warc.gz", "a .warc.gz compressed as one gzip stream, not one gzip member per record as WARC writers "
          "do: its records cannot be read one by one (recompress it, e.g. with warcio recompress)")
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("x.warc.gz", gzip.compress(b"hello world\nthis is plain text, not a crawl archive\n" * 20),
+         "not a WARC file: its gzip content does not begin with a WARC record header (WARC/1.0 or WARC/1.1)"),
+        ("x.warc.gz", bytes(range(256)) * 20,
+         "not a WARC file: not gzip data, and it does not begin with a WARC record header (WARC/1.0 or WARC/1.1)"),
+        ("x.warc", b"hello world\nthis is plain text, not a crawl archive\n" * 20,
+         "not a WARC file: it does not begin with a WARC record header (WARC/1.0 or WARC/1.1)"),
+    ],
+    ids=["gzip-of-text", "random-bytes", "plain-text"],
+)  # fmt: skip
+def test_a_file_named_warc_that_is_not_one_is_one_error_for_the_file(tmp_path, name, content, reason):
+    # Before, such a file was "1 record, 0 HTML pages; skipped 1 damaged" with an error for
+    # "x.warc.gz#0: damaged record: Invalid WARC header": a record that never existed.
+    (tmp_path / name).write_bytes(content)
+    (tmp_path / "hut.html").write_bytes(BODY)
+    result = scan_folder(tmp_path, SETTINGS)
+    assert [p.path for p in result.pages] == ["hut.html"]
+    assert [(e.path, e.reason) for e in result.errors] == [(name, reason)]
+    assert not any(note.startswith(name) for note in result.notes)  # no record summary for it
+
+
+def test_a_warc_whose_first_record_is_damaged_still_lists_the_others(tmp_path):
+    # The "not a WARC file" verdict needs the start to be no WARC record and no record after it.
+    path, offsets = _archive(tmp_path, [record(f"https://a.example/{n}", http_response(BODY), DATE) for n in range(2)])
+    data = bytearray(path.read_bytes())
+    data[0:20] = b"\x00" * 20
+    path.write_bytes(bytes(data))
+    listing = _listing(path)
+    assert [f.path for f in listing.files] == [f"crawl.warc.gz#{offsets[1]}"]
+    assert [p for p, _reason in listing.errors] == ["crawl.warc.gz#0"]
+
+
+def test_a_revisit_is_credited_to_the_capture_in_its_own_archive(tmp_path):
+    # The same page (one payload digest) captured in two archives; each archive's revisit of it
+    # is an exact revisit of its own archive's capture, not of the first archive listed.
+    def crawl(name, revisit_date):
+        return _archive(
+            tmp_path,
+            [
+                record("https://a.example/hut", http_response(BODY), DATE, headers={"WARC-Payload-Digest": "sha1:ABC"}),
+                record(
+                    "https://a.example/hut",
+                    http_response(b"", status="304 Not Modified"),
+                    revisit_date,
+                    WarcRecordType.revisit,
+                    {"WARC-Payload-Digest": "sha1:ABC"},
+                ),
+            ],
+            name=name,
+        )
+
+    _a, a_offsets = crawl("a.warc.gz", "2024-06-01T00:00:00Z")
+    _b, b_offsets = crawl("b.warc.gz", "2024-06-02T00:00:00Z")
+    result = scan_folder(tmp_path, SETTINGS)
+    assert result.skip_reasons[f"b.warc.gz#{b_offsets[1]}"] == (
+        f"a WARC revisit record: https://a.example/hut unchanged since b.warc.gz#{b_offsets[0]},"
+        " an exact duplicate of it; not read again"
+    )
+    assert f"since a.warc.gz#{a_offsets[0]}," in result.skip_reasons[f"a.warc.gz#{a_offsets[1]}"]

@@ -13,7 +13,8 @@ they are listed as skipped, each with the page it is an exact revisit of.  Recor
 HTML pages (images, style sheets, requests, metadata, redirects) are counted, one summary line per
 file.  A damaged record (a truncated file or gzip member, a bad HTTP header, a wrong
 Content-Length) is an error with its file, offset and reason, and reading goes on with the next
-record that can be found.
+record that can be found.  A file so named that begins with no WARC record and holds none (a
+gzip of something else, random bytes) is one error for the file: not a WARC file.
 
 HTTP transfer and content codings are undone by :mod:`~dedup_gui.core.pipeline.http_payload`;
 finding the next record after a damaged one is :mod:`~dedup_gui.core.pipeline.warc_records`'s.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,6 +53,8 @@ NOT_PER_RECORD = (
 )
 #: Media types read as pages.
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+#: What every WARC record begins with (ISO 28500 section 4: the version line).
+WARC_HEADER = "a WARC record header (WARC/1.0 or WARC/1.1)"
 
 
 @dataclass(frozen=True)
@@ -225,11 +229,41 @@ def read_record(abspath: str, offset: int, max_bytes: int) -> RecordPayload:
 @dataclass
 class Captures:
     """The pages listed so far, by what a revisit record may name them with: record id,
-    payload digest, URL (the latest capture); shared by the WARC files of one scan."""
+    payload digest (the first capture), URL (the latest capture); shared by the WARC files of
+    one scan, or one file's own."""
 
     by_id: dict[str, str] = field(default_factory=dict)
     by_digest: dict[str, str] = field(default_factory=dict)
     by_url: dict[str, str] = field(default_factory=dict)
+
+    def add(self, shown: str, record_id: str, digest: str, url: str) -> None:
+        """Record the page ``shown`` under its record id, payload digest and URL (each str,
+        ``""`` if missing)."""
+        if record_id:
+            self.by_id[record_id] = shown
+        if digest:
+            self.by_digest.setdefault(digest, shown)
+        if url:
+            self.by_url[url] = shown
+
+
+def _revisited(headers, own: Captures, shared: Captures) -> str:
+    """The page a revisit record revisits (its shown path, ``""`` if not in the scan): named by
+    ``WARC-Refers-To``, else ``WARC-Payload-Digest``, else ``WARC-Refers-To-Target-URI`` (or its
+    own URL); for each, a capture in the revisit's own archive before one in another archive,
+    as a crawler's revisit records name its own earlier captures."""
+    url = headers.get("WARC-Target-URI") or ""
+    keys = (
+        ("by_id", headers.get("WARC-Refers-To") or ""),
+        ("by_digest", headers.get("WARC-Payload-Digest") or ""),
+        ("by_url", headers.get("WARC-Refers-To-Target-URI") or url),
+    )
+    for name, key in keys:
+        for captures in (own, shared):
+            found = getattr(captures, name).get(key, "") if key else ""
+            if found:
+                return found
+    return ""
 
 
 def list_records(
@@ -239,7 +273,9 @@ def list_records(
 
     Only one record is held at a time; non-HTML bodies are skipped unread.  Revisit records are
     matched to the page they revisit by ``WARC-Refers-To``, else ``WARC-Payload-Digest``, else
-    ``WARC-Refers-To-Target-URI`` (the latest earlier capture of that URL).
+    ``WARC-Refers-To-Target-URI`` (the latest earlier capture of that URL), a capture in this
+    file first.  A file whose start is no WARC record and in which no record is found is not a
+    WARC file (one error for the file, not a damaged record).
 
     Args:
         source: the WARC file (its shown path prefixes the records' paths).
@@ -253,12 +289,13 @@ def list_records(
         A :class:`WarcListing`.
 
     Raises:
-        PageReadError: the file cannot be opened, or is a ``.warc.gz`` of one gzip stream
-            (:data:`NOT_PER_RECORD`).
+        PageReadError: the file cannot be opened, is a ``.warc.gz`` of one gzip stream
+            (:data:`NOT_PER_RECORD`), or is not a WARC file (``"not a WARC file: ..."``).
     """
     listing = WarcListing()
     gz = source.abspath.lower().endswith(".gz")
     captures = Captures() if captures is None else captures
+    own = Captures()
     try:
         fh, _st = open_regular_file(source.abspath)
     except OSError as exc:
@@ -284,7 +321,7 @@ def list_records(
                 listing.counts["damaged"] += 1
             else:
                 try:
-                    _list_one(listing, record, source, offset, shown, max_bytes, captures)
+                    _list_one(listing, record, source, offset, shown, max_bytes, (own, captures))
                 except WarcRecordError as exc:
                     listing.errors.append((shown, str(exc)))
                     listing.counts["damaged"] += 1
@@ -292,20 +329,49 @@ def list_records(
                     item = _throw(stream, exc)
                     continue
             item = next(stream, None)
+        if n == 1 and listing.counts == Counter(damaged=1) and listing.errors[0][0] == record_path(source.path, 0):
+            reason = _not_warc(fh, gz)  # the one "record" was the whole file, and it is no WARC record
+            if reason:
+                raise PageReadError(reason)
     return listing
 
 
+def _not_warc(fh, gz: bool) -> str | None:
+    """Why the file ``fh`` is not a WARC file (str), judged by its start; ``None`` if it begins
+    with a WARC record (a damaged one) and so is a WARC file."""
+    fh.seek(0)
+    start = fh.read(8)
+    if start.startswith(b"WARC/"):
+        return None
+    if not start.startswith(b"\x1f\x8b"):
+        if gz:
+            return f"not a WARC file: not gzip data, and it does not begin with {WARC_HEADER}"
+        return f"not a WARC file: it does not begin with {WARC_HEADER}"
+    try:
+        fh.seek(0)
+        head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(fh.read(64 * 1024), 8)
+    except zlib.error as exc:
+        return f"not a WARC file: its gzip data cannot be decompressed ({exc})"
+    if head.startswith(b"WARC/"):
+        return None
+    return f"not a WARC file: its gzip content does not begin with {WARC_HEADER}"
+
+
 def _list_one(
-    listing: WarcListing, record, source: SourceFile, offset: int, shown: str, max_bytes: int, captures: Captures
+    listing: WarcListing,
+    record,
+    source: SourceFile,
+    offset: int,
+    shown: str,
+    max_bytes: int,
+    captures: tuple[Captures, Captures],
 ) -> None:
-    """Sort one record into ``listing`` (a page, a revisit, or a count); raises WarcRecordError."""
-    by_id, by_digest, by_url = captures.by_id, captures.by_digest, captures.by_url
+    """Sort one record into ``listing`` (a page, a revisit, or a count), a page into both
+    ``captures`` (this file's, the scan's); raises WarcRecordError."""
     headers = record.headers
     url = headers.get("WARC-Target-URI") or ""
     if record.record_type == WarcRecordType.revisit:
-        original = (by_id.get(headers.get("WARC-Refers-To") or "")
-                    or by_digest.get(headers.get("WARC-Payload-Digest") or "")
-                    or by_url.get(headers.get("WARC-Refers-To-Target-URI") or url))  # fmt: skip
+        original = _revisited(headers, *captures)
         when = headers.get("WARC-Refers-To-Date") or ""
         if original:
             reason = (
@@ -342,14 +408,8 @@ def _list_one(
     date = headers.get("WARC-Date") or ""
     listing.files.append(SourceFile(shown, source.abspath, ArchiveRecord(offset, url, date, key)))
     listing.counts["page"] += 1
-    record_id = headers.get("WARC-Record-ID")
-    if record_id:
-        by_id[record_id] = shown
-    digest = headers.get("WARC-Payload-Digest")
-    if digest:
-        by_digest.setdefault(digest, shown)
-    if url:
-        by_url[url] = shown
+    for known in captures:
+        known.add(shown, headers.get("WARC-Record-ID") or "", headers.get("WARC-Payload-Digest") or "", url)
 
 
 def record_source(shown: str, abspath: str, offset: int, max_bytes: int) -> SourceFile:
