@@ -40,7 +40,7 @@ from dedup_gui.core.evaluation.method_eval import (
 )
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.scan import scan_folder
-from dedup_gui.core.pipeline.walk import is_warc_name
+from dedup_gui.core.pipeline.walk import is_archive_root, is_warc_name
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
 from dedup_gui.core.reports.copy_kept import check_destination, copy_kept
 from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
@@ -131,15 +131,21 @@ def _scan_outputs(args) -> list[tuple[Path, str]]:
     return outputs
 
 
-def _is_scannable(path: Path) -> bool:
-    """A folder, or a WARC file (scanned record by record)."""
-    return path.is_dir() or (path.is_file() and is_warc_name(path.name))
+def _not_scannable(path: Path) -> str | None:
+    """Why ``path`` cannot be scanned (str: the error line), or ``None`` for a folder or a WARC
+    file (scanned record by record)."""
+    if path.is_dir() or (path.is_file() and is_warc_name(path.name)):
+        return None
+    if not path.exists():
+        return f"error: no such file or folder: {show(path)}"
+    return f"error: not a folder or a WARC file: {show(path)}"
 
 
 def _cmd_scan(args) -> int:
     folder = Path(args.folder)
-    if not _is_scannable(folder):
-        print(f"error: not a folder or a WARC file: {show(folder)}", file=sys.stderr)
+    problem = _not_scannable(folder)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     try:
         outputs = _scan_outputs(args)
@@ -195,7 +201,8 @@ def _cmd_scan(args) -> int:
     if (args.keep_csv or args.copy_kept) and not args.quiet:
         print(f"keep rule: {keep_rule_text(result.keep_policy)}")
     if not result.pages and result.errors:
-        print(f"error: none of the {len(result.errors)} files could be used (see the reasons above)", file=sys.stderr)
+        files = "records" if is_archive_root(result.root) else "files"
+        print(f"error: none of the {len(result.errors)} {files} could be used (see the reasons above)", file=sys.stderr)
         return 1
     return 0
 
@@ -345,8 +352,9 @@ def main(argv: list[str] | None = None) -> int:
     gui.add_argument("--pair", nargs=2, metavar=("LEFT", "RIGHT"),
                      help="with --screenshot: select the pair of these two files (paths relative to FOLDER)")  # fmt: skip
     args = gui.parse_args(argv)
-    if args.folder and not _is_scannable(Path(args.folder)):
-        print(f"error: not a folder or a WARC file: {show(args.folder)}", file=sys.stderr)
+    problem = _not_scannable(Path(args.folder)) if args.folder else None
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     if (args.view or args.pair) and not args.screenshot:
         print("error: --view and --pair need --screenshot OUT.png", file=sys.stderr)

@@ -109,7 +109,13 @@ def test_scan_reports_bad_files_and_goes_on(tmp_path):
 
 def test_scan_errors_clearly(tmp_path):
     proc = run("scan", str(tmp_path / "missing"), "-o", str(tmp_path / "x.csv"))
-    assert proc.returncode == 2 and "not a folder" in proc.stderr
+    # A missing path says so, not "not a folder or a WARC file" (it is neither because it is not there).
+    assert (proc.returncode, proc.stderr) == (2, f"error: no such file or folder: {tmp_path / 'missing'}\n")
+    proc = run(str(tmp_path / "missing"))  # the window's folder argument
+    assert (proc.returncode, proc.stderr) == (2, f"error: no such file or folder: {tmp_path / 'missing'}\n")
+    (tmp_path / "notes.txt").write_text("not pages")
+    proc = run("scan", str(tmp_path / "notes.txt"), "-o", str(tmp_path / "x.csv"))
+    assert (proc.returncode, proc.stderr) == (2, f"error: not a folder or a WARC file: {tmp_path / 'notes.txt'}\n")
     proc = run("scan", str(SAMPLES), "-o", str(tmp_path / "x.pdfx"))
     assert proc.returncode == 2 and "suffix" in proc.stderr
 
@@ -360,7 +366,7 @@ def test_names_with_control_characters_are_printed_escaped(tmp_path):
     # A folder argument is printed the same way.
     proc = run("scan", str(tmp_path / "x\x1b]0;t\x07\nerror: forged"), "-o", str(tmp_path / "r.json"))
     assert proc.returncode == 2
-    assert proc.stderr == f"error: not a folder or a WARC file: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
+    assert proc.stderr == f"error: no such file or folder: {tmp_path}/x\\x1b]0;t\\x07\\nerror: forged\n"
 
 
 def test_evaluate_extraction_scores_the_extractors_on_a_corpus(tmp_path):

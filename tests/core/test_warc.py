@@ -273,11 +273,22 @@ def test_the_command_line_scans_a_warc_file(tmp_path):
     )
     proc = run("scan", str(path), "-o", str(tmp_path / "out.json"), "--workers", "1")
     assert proc.returncode == 0, proc.stderr
+    # The input is an archive of records, not a folder of files.
+    assert proc.stdout.splitlines()[0] == f"archive:  {path}"
     report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
     pages = [(p["path"], p["url"]) for p in report["files"] if p["status"] == "ok"]
     assert pages == [(f"crawl.warc.gz#{offsets[0]}", "https://a.example/hut"),
                      (f"crawl.warc.gz#{offsets[1]}", "https://a.example/hut?ref=x")]  # fmt: skip
     assert [p["type"] for p in report["pairs"]] == ["full"]
+
+
+def test_the_window_s_status_line_counts_an_archive_s_records(tmp_path):
+    from dedup_gui.core.views.session import summarize
+
+    path, _offsets = _archive(tmp_path, [record(f"https://a.example/{n}", http_response(BODY), DATE) for n in range(3)])
+    assert summarize(scan_folder(path, SETTINGS)).startswith("Scanned 3 records: 3 duplicate pairs in 1 cluster")
+    # A folder holding the archive is a folder of files, its records among them.
+    assert summarize(scan_folder(tmp_path, SETTINGS)).startswith("Scanned 3 files: ")
 
 
 def test_the_inspector_s_views_read_a_warc_page_from_its_record(tmp_path):

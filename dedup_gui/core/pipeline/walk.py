@@ -64,6 +64,13 @@ def is_warc_name(name: str) -> bool:
     return name.lower().endswith(WARC_SUFFIXES)
 
 
+def is_archive_root(root: str | Path) -> bool:
+    """Whether a scan's root (:attr:`~dedup_gui.core.model.ScanResult.root`) is one WARC file,
+    scanned record by record, rather than a folder (bool; by its name, and not a folder)."""
+    path = Path(root)
+    return bool(root) and is_warc_name(path.name) and not path.is_dir()
+
+
 def record_path(warc_path: str, offset: int) -> str:
     """The shown path of the record at ``offset`` of WARC file ``warc_path`` (str).
 

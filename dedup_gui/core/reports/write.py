@@ -33,6 +33,7 @@ from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
+from dedup_gui.core.pipeline.walk import is_archive_root
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
 from dedup_gui.core.reports.model import EXCERPT_LIMIT, Report, build_report, scan_summary
@@ -342,7 +343,8 @@ def summary_text(result: ScanResult) -> str:
 
     Returns:
         The lines (the near-duplicate groups and the keep clusters on one), joined with
-        ``\\n`` (str), errors listed last; the folder, paths and
+        ``\\n`` (str), errors listed last; the first line names the folder (``archive:`` for one
+        WARC file); the folder, paths and
         reasons with their control characters escaped (:func:`~.safe_text.terminal_text`), so a
         file name cannot start a line or recolour the terminal.
     """
@@ -352,7 +354,7 @@ def summary_text(result: ScanResult) -> str:
     drops = sum(len(k.duplicates) for k in keep)
     by_type = ", ".join(f"{n} {t}" for t, n in s["pairs_by_type"].items())
     lines = [
-        f"folder:   {show(result.root)}",
+        f"{'archive:' if is_archive_root(result.root) else 'folder:':<9} {show(result.root)}",
         (
             f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text); "
             f"{s['skipped']} other {'file' if s['skipped'] == 1 else 'files'} skipped"

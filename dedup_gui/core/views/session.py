@@ -19,6 +19,7 @@ from dedup_gui.core.model import Cluster, DupType, KeepPolicy, ScanResult, ScanS
 from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.pipeline.not_duplicates import marks_applied
+from dedup_gui.core.pipeline.walk import is_archive_root
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 
@@ -32,13 +33,14 @@ def _count(n: int, noun: str) -> str:
 
 
 def summarize(result: ScanResult) -> str:
-    """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs ..."``,
-    followed by the scan's notes (str)."""
+    """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs ..."``
+    (``"Scanned 12 records: ..."`` for one WARC file), followed by the scan's notes (str)."""
     counts = type_counts(result)
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
     files = len(result.pages) + len(result.errors)
+    noun = "record" if is_archive_root(result.root) else "file"
     line = (
-        f"Scanned {_count(files, 'file')}: {_count(duplicates, 'duplicate pair')} in "
+        f"Scanned {_count(files, noun)}: {_count(duplicates, 'duplicate pair')} in "
         f"{_count(len(result.clusters), 'cluster')}, {_count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
     )
     return "".join([line, *(f". Note: {note}" for note in result.notes)])
