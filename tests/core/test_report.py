@@ -258,6 +258,9 @@ def test_json_validates_against_the_schema(sample_scan, tmp_path):
     }  # fmt: skip
     files = {f["path"]: f for f in data["files"]}
     assert files["print/night-ride-safety.html"]["keep_cluster"] == keep["id"]
+    # A WARC record's capture date (its WARC-Date), none for a page file.
+    assert files["warc/trail-crawl.warc.gz#462"]["record_date"] == "2024-05-01T10:00:00Z"
+    assert files["print/night-ride-safety.html"]["record_date"] is None
     # the partial pair's pages are a near-duplicate group, in no keep cluster
     partial = next(p for p in data["pairs"] if p["type"] == "partial")
     assert partial["cluster"] is not None and partial["keep_cluster"] is None

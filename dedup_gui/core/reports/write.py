@@ -222,6 +222,7 @@ def _report_dict(report: Report) -> dict:
                 "encoding_source": page.encoding_source,
                 "title": page.title,
                 "url": page.url,
+                "record_date": page.record_date or None,
                 "word_count": page.word_count,
                 "simhash": page.simhash_hex,
                 "cluster": cluster_of.get(i),
