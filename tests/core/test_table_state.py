@@ -185,3 +185,35 @@ def test_the_errors_table_lists_skipped_files_as_their_own_kind(tmp_path):
     assert rows == [("bad.html", "error", None), ("style.css", "skipped", MUTED)]
     table.sort(2, descending=True)
     assert [table.display(r, 2) for r in shown(table)] == ["skipped", "error"]
+
+
+def test_paths_sort_in_natural_order_numbers_as_numbers():
+    # WARC pages are named by their record offset: as text, "#1107" sorted before "#252" and
+    # "page10" before "page9".  Numbers in paths compare as numbers in every table.
+    from dedup_gui.core.model import Cluster, FileError, Pair, ScanResult, ScanSettings, Thresholds
+    from tests.core.views_fixtures import scores
+
+    names = ["crawl.warc.gz#1107", "crawl.warc.gz#252", "site/page10.html", "site/Page9.html", "crawl.warc.gz#3807"]
+    pairs = [Pair(0, 2, scores(0.5, 3), DupType.FULL), Pair(1, 3, scores(0.5, 3), DupType.FULL),
+             Pair(4, 0, scores(0.5, 3), DupType.FULL)]  # fmt: skip
+    result = ScanResult(root="/scan", pages=[page(p) for p in names], pairs=pairs, errors=[
+        FileError("crawl.warc.gz#20001", "damaged"), FileError("crawl.warc.gz#9000", "damaged")],
+        clusters=[Cluster(1, (0, 1, 2, 3, 4), frozenset({DupType.FULL}))], thresholds=Thresholds(),
+        settings=ScanSettings())  # fmt: skip
+    pages = PagesTable()
+    pages.set_result(result)
+    pages.sort(0)
+    assert [pages.display(r, 0) for r in shown(pages)] == [
+        "crawl.warc.gz#252", "crawl.warc.gz#1107", "crawl.warc.gz#3807", "crawl.warc.gz#9000",
+        "crawl.warc.gz#20001", "site/Page9.html", "site/page10.html"]  # fmt: skip
+    table = PairsTable()
+    table.set_result(result)
+    table.sort(LEFT)
+    assert shown(table) == [1, 0, 2]  # lefts #252, #1107, #3807
+    table.sort(1, descending=True)
+    assert shown(table) == [0, 1, 2]  # rights page10, Page9, #1107
+    errors = ErrorsTable()
+    errors.set_result(result)
+    errors.sort(0)
+    assert [errors.display(r, 0) for r in shown(errors)] == ["crawl.warc.gz#9000", "crawl.warc.gz#20001"]
+    assert pages.sort_key(1, 0) < pages.sort_key(0, 0) and errors.sort_key(1, 0) < errors.sort_key(0, 0)

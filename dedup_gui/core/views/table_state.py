@@ -5,8 +5,9 @@ are the records that pass the filters, in the sort order: an array ``row -> reco
 inverse ``record -> row`` (-1 for a hidden record).
 
 * Sorting is one stable ``np.argsort`` of the column's sort keys: numbers as they are, text as
-  ranks of the case-folded strings (computed once per column and result).  Ties keep the
-  result's order in both directions.
+  ranks of the case-folded strings (computed once per column and result), paths in natural
+  order (numbers in them as numbers: ``#252`` before ``#1107``).  Ties keep the result's order
+  in both directions.
 * Filtering is a boolean mask per filter: the type filter (type codes), the file-name filter
   (each page's name matched once, then mapped to the rows) and the record filter (a histogram
   bar's or a cluster's records), combined with ``&``.
@@ -107,15 +108,16 @@ class TableState:
         raise NotImplementedError
 
     def sort_key(self, record: int, col: int) -> Any:
-        """Sort value of one cell: int/float for numeric columns, case-folded str otherwise."""
+        """Sort value of one cell: int/float for numeric columns, case-folded str otherwise
+        (the :func:`~dedup_gui.core.columns.natural_key` of a path)."""
         raise NotImplementedError
 
     def sort_keys(self, col: int) -> np.ndarray:
         """Sort keys of every record for column ``col``, compared as the table sorts them.
 
         The default asks :meth:`sort_key` for each record: numeric columns become ``float64``,
-        other columns (case-folded text) ranks from
-        :func:`~dedup_gui.core.columns.text_ranks`.  Subclasses with many records override it.
+        other columns (case-folded text) ranks from :func:`~dedup_gui.core.columns.text_ranks`
+        (path columns' keys are natural keys already).  Subclasses with many records override it.
 
         Returns:
             Array of shape (records,), any orderable dtype.

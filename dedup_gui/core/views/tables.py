@@ -20,11 +20,12 @@ from dedup_gui.core.columns import (
     NO_CLUSTER,
     TYPE_CODE,
     PairColumns,
+    natural_key,
+    natural_ranks,
     page_clusters,
     pair_clusters,
     pair_columns,
     substring_mask,
-    text_ranks,
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
 from dedup_gui.core.pipeline.not_duplicates import NOT_DUPLICATE_REASON
@@ -181,7 +182,8 @@ class PagesTable(TableState):
 
     def sort_key(self, record: int, col: int) -> Any:
         """Sort value: words, template lines, cluster and near duplicates as int (empty = -1),
-        closest match by its similarity (float, -1 for none), other columns as folded text."""
+        closest match by its similarity (float, -1 for none), the path in natural order
+        (:func:`~dedup_gui.core.columns.natural_key`), other columns as folded text."""
         if col in (8, 9):
             columns = self.keep_columns()
             if columns is None or record >= len(columns.near_duplicates):
@@ -194,11 +196,14 @@ class PagesTable(TableState):
             return item.word_count if col == 3 else item.template_line_count
         if col == 6:
             return self._cluster_list[record]  # NO_CLUSTER == NO_VALUE
+        if col == 0:
+            return natural_key(self._names[record])
         return self.display(record, col).casefold()
 
     def sort_keys(self, col: int) -> np.ndarray:
         """Sort keys of every file for column ``col``: words, template lines and cluster as
-        ``int64`` (empty = -1), the text columns as ranks of their folded text (shape (files,))."""
+        ``int64`` (empty = -1), the text columns as ranks of their folded text, the path in
+        natural order (shape (files,))."""
         if col in (3, 4):
             return np.fromiter((self.sort_key(record, col) for record in range(len(self._files))),
                                np.int64, len(self._files))  # fmt: skip
@@ -213,7 +218,7 @@ class PagesTable(TableState):
                 )
             return keys
         if col == 0:
-            return text_ranks(self._names)
+            return natural_ranks(self._names)
         return super().sort_keys(col)
 
     def tone(self, record: int) -> str | None:
@@ -352,11 +357,12 @@ class PairsTable(TableState):
 
     def sort_key(self, record: int, col: int) -> Any:
         """Sort value: scores as float, Hamming distance and cluster as int (empty = -1), the
-        type in :data:`~dedup_gui.core.model.TYPE_ORDER`, file names as folded text."""
+        type in :data:`~dedup_gui.core.model.TYPE_ORDER`, file names as folded text in natural
+        order (:func:`~dedup_gui.core.columns.natural_key`)."""
         pair = self._pairs[record]
         s = pair.scores
         if col <= 1:
-            return self._names[pair.right if col else pair.left]
+            return natural_key(self._names[pair.right if col else pair.left])
         if col == 2:
             return TYPE_CODE[pair.type]
         if col == 8:
@@ -365,13 +371,13 @@ class PairsTable(TableState):
                 s.hamming_distance, s.jaccard)[col - 3]  # fmt: skip
 
     def sort_keys(self, col: int) -> np.ndarray:
-        """Sort keys of every pair for column ``col`` (shape (pairs,)): the pages' path ranks,
-        the type codes, the score columns, the clusters (-1 = none)."""
+        """Sort keys of every pair for column ``col`` (shape (pairs,)): the pages' path ranks
+        (natural order), the type codes, the score columns, the clusters (-1 = none)."""
         columns, result = self._columns, self._result
         if columns is None or result is None:
             return np.zeros(0, dtype=np.int64)
         if col <= 1:
-            ranks = text_ranks(self._names)
+            ranks = natural_ranks(self._names)
             return ranks[columns.right if col else columns.left]
         if col == 2:
             return columns.type_code
@@ -446,8 +452,10 @@ class ErrorsTable(TableState):
         return MUTED if self._kinds[record] == "skipped" else None
 
     def sort_key(self, record: int, col: int) -> Any:
-        """Case-folded text of the cell (str)."""
-        return self.display(record, col).casefold()
+        """Case-folded text of the cell (str); the path in natural order
+        (:func:`~dedup_gui.core.columns.natural_key`)."""
+        text = self.display(record, col).casefold()
+        return natural_key(text) if col == 0 else text
 
     def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
         """No error has a duplicate type: nothing passes a type filter (``np.bool_`` zeros)."""
