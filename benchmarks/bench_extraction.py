@@ -33,18 +33,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dedup_gui.core.evaluation.extraction_eval import (
-    DEFAULT_CORPUS,
     SCORING_NOTE,
     WARM_UP,
     PageScore,
     extract_timed,
     format_table,
     format_worst,
-    load_ground_truth,
     product_extractors,
     score_page,
     summarize,
 )
+from dedup_gui.core.evaluation.ground_truth import DEFAULT_CORPUS, load_ground_truth
 
 INSTALL_HINT = 'trafilatura is not installed: pip install -e ".[bench]"  (or: pip install "trafilatura>=2.0")'
 

@@ -24,14 +24,13 @@ from dedup_gui.cli_parser import SUBCOMMANDS, build_parser, keep_policy_of, sett
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
 from dedup_gui.core.evaluation.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
 from dedup_gui.core.evaluation.extraction_eval import (
-    DEFAULT_CORPUS,
     SCORING_NOTE,
     format_table,
     format_worst,
-    load_ground_truth,
     product_extractors,
     run_extractor,
 )
+from dedup_gui.core.evaluation.ground_truth import DEFAULT_CORPUS, load_ground_truth
 from dedup_gui.core.evaluation.method_eval import (
     evaluate_methods,
     format_methods,

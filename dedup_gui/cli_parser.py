@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from dedup_gui import __version__
-from dedup_gui.core.evaluation.extraction_eval import (
+from dedup_gui.core.evaluation.ground_truth import (
     DEFAULT_CORPUS,
 )
 from dedup_gui.core.evaluation.method_eval import (

@@ -9,17 +9,15 @@ from dedup_gui.core.evaluation.extraction_eval import (
     GROUPS,
     PageScore,
     Score,
-    TruthPage,
     format_table,
     format_worst,
-    language_group,
-    load_ground_truth,
     run_extractor,
     score_page,
     snippet_scores,
     summarize,
     token_scores,
 )
+from dedup_gui.core.evaluation.ground_truth import TruthPage, language_group, load_ground_truth
 
 
 def approx(p, r, f):
