@@ -62,7 +62,7 @@ class ResultTableModel(QAbstractTableModel):
     COLUMNS: tuple[str, ...] = ()
     NUMERIC: frozenset[int] = frozenset()
     ELASTIC: frozenset[int] = frozenset()
-    #: Columns of file paths: a narrow one keeps the file name whole (:class:`PathDelegate`).
+    #: Columns of file paths: a narrow one keeps the file name whole (:class:`~dedup_gui.gui.tables.column_widths.PathDelegate`).
     PATH_COLUMNS: frozenset[int] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:

@@ -1,28 +1,22 @@
 """A result table with its filter bar (a type combo, "show duplicates only", a file-name filter, a
 removable chip for a record filter such as "Hamming distance = 4") and a sortable view with a
-context menu (open, open in the browser, copy paths, show in folder) and keyboard access."""
+context menu (open, open in the browser, copy paths, show in folder) and keyboard access.  Its
+columns' widths are :mod:`~dedup_gui.gui.tables.column_widths`' (fitted, paths elided)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import contextmanager
 
-import numpy as np
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -30,35 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import DupType
-from dedup_gui.gui.elide import elide_path, short_path
 from dedup_gui.gui.file_actions import copy_paths, file_menu
+from dedup_gui.gui.tables.column_widths import ColumnSizer
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
-_MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
-_MIN_ELASTIC_WIDTH = 110
-_MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
-_NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
-_TEXT_PADDING = 12
-_HEADER_SLACK = 2  # pixels beside a title's text and sort arrow, past the header's margins
-_SIZE_SAMPLE_ROWS = 200  # rows Qt measures to size a column (the visible ones first)
 _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a million rows
 #: Index of "Duplicates only" and of "All types" in :data:`TYPE_FILTERS`.
 _DUPLICATES_ONLY = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f == DUPLICATE_TYPES)
 _ALL_TYPES = next(i for i, (_label, f) in enumerate(TYPE_FILTERS) if f is None)
-
-
-class PathDelegate(QStyledItemDelegate):
-    """Draws file paths with :func:`elide_path`, so a narrow column keeps the file names."""
-
-    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        """Draw the cell with its path elided by :func:`elide_path` (the size hint, which
-        fits the columns, still measures the whole path)."""
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        style = opt.widget.style() if opt.widget is not None else QApplication.style()
-        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
-        opt.text = elide_path(opt.text, opt.fontMetrics, opt.rect.width() - margin)
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
 
 
 class TablePanel(QWidget):
@@ -133,16 +106,11 @@ class TablePanel(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setWordWrap(False)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep both ends of long text
-        self._path_delegate = PathDelegate(self.view)
-        for column in model.PATH_COLUMNS:
-            self.view.setItemDelegateForColumn(column, self._path_delegate)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setResizeContentsPrecision(_SIZE_SAMPLE_ROWS)
-        header.setStretchLastSection(False)  # spare width goes to the path columns (_spread_to_paths)
-        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
+        #: The columns' widths (:class:`~dedup_gui.gui.tables.column_widths.ColumnSizer`).
+        self.columns = ColumnSizer(self.view, model)
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
         self.view.setSortingEnabled(True)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self.view.activated.connect(self._on_activated)
@@ -168,11 +136,6 @@ class TablePanel(QWidget):
         self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.empty_label.hide()
         self._record_filter_empty = ""
-        self._path_widths: dict[int, int] = {}  # path column -> its fitted width (fit_columns)
-        self._path_floors: dict[int, int] = {}  # path column -> width of its short forms (content_widths)
-        self._sizing = False  # the panel, not the user, is resizing columns
-        self._spread_width = -1  # the viewport width the path columns were last spread over
-        header.sectionResized.connect(self._on_section_resized)
         self._announced = -1  # the record current_record_changed last announced
         self.view.viewport().installEventFilter(self)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
@@ -307,119 +270,14 @@ class TablePanel(QWidget):
         return copy_paths(self.model.paths_of(record)) if record >= 0 else ""
 
     def content_widths(self) -> list[int]:
-        """Each column's width for its contents (pixels, list[int]): the widest of its header
-        and the display text of a sample of records (the first rows shown and records spread
-        over the whole table, filtered out or not, :data:`_SIZE_SAMPLE_ROWS` in all).
-
-        Measured here from the display text alone: ``resizeColumnsToContents`` asks every
-        sampled cell for each of its roles through Python (some 17,000 calls for a 9-column
-        table, 0.4 s of frozen window when a result arrives).
-        """
-        model, header = self.model, self.view.horizontalHeader()
-        # Sampled from every record, shown or filtered out: a filter that hides every row when
-        # the columns are fitted must not leave them at their headers' width ("de…ml").
-        n = model.record_count()
-        shown = [model.record(r) for r in range(min(model.rowCount(), _SIZE_SAMPLE_ROWS // 2))]
-        spread = np.linspace(0, n - 1, _SIZE_SAMPLE_ROWS - len(shown), dtype=np.int64).tolist() if n else []
-        metrics = self.view.fontMetrics()
-        style = self.view.style()
-        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
-        widths = []
-        records = sorted(set(shown) | set(spread))
-        for col in range(model.columnCount()):
-            texts = {model.cell_text(record, col) for record in records}
-            text = max((metrics.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
-            title = self.header_width(col) if col in model.NUMERIC else header.sectionSizeHint(col)
-            widths.append(max(text + margin, title))
-            if col in model.PATH_COLUMNS:
-                short = max((metrics.horizontalAdvance(short_path(str(t))) for t in texts if t), default=0)
-                self._path_floors[col] = min(short + margin, _MAX_PATH_FLOOR)
-        return widths
-
-    def header_width(self, col: int) -> int:
-        """The width a column's title needs (pixels, int): its longest line (numeric columns
-        have two-line titles, "Content" over "similarity"), the header's margins and room for
-        the sort arrow.  Qt's own size hint measures the two lines as one and takes ~110 px for
-        values like "1.000".
-        """
-        header = self.view.horizontalHeader()
-        title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
-        metrics = header.fontMetrics()
-        style = header.style()
-        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
-        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
-        text = max((metrics.horizontalAdvance(line) for line in title.split("\n")), default=0)
-        return text + 4 * margin + arrow + _HEADER_SLACK
+        """Each column's width for its contents (pixels, list[int]):
+        :meth:`ColumnSizer.content_widths <dedup_gui.gui.tables.column_widths.ColumnSizer.content_widths>`."""
+        return self.columns.content_widths()
 
     def fit_columns(self, available: int) -> None:
-        """Size columns to their contents (:meth:`content_widths`), then shrink the model's
-        elastic text columns (paths, titles) so that all columns fit in ``available`` pixels.
-
-        Path columns take their whole paths' width (other text columns at most
-        :data:`_MAX_COLUMN_WIDTH`), and width left over goes to the path columns, now and
-        whenever the table is resized (:meth:`spread_to_paths`), never to small number columns.
-
-        Args:
-            available: the width the columns should fill (pixels).
-        """
-        header = self.view.horizontalHeader()
-        paths = self.model.PATH_COLUMNS
-        numeric = self.model.NUMERIC
-        widths = [
-            w + _NUMBER_PADDING
-            if c in numeric
-            else w + _TEXT_PADDING
-            if c in paths
-            else min(w + _TEXT_PADDING, _MAX_COLUMN_WIDTH)
-            for c, w in enumerate(self.content_widths())
-        ]
-        # a path column keeps room for its first folder and file name ("v1.11/…/index.html")
-        floors = {c: max(_MIN_ELASTIC_WIDTH, self._path_floors.get(c, 0) + _TEXT_PADDING) for c in paths}
-        floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
-        elastic = [c for c in self.model.ELASTIC if widths[c] > floor[c]]
-        excess = sum(widths) - available
-        slack = sum(widths[c] - floor[c] for c in elastic)
-        if excess > 0 and slack > 0:
-            share = min(1.0, excess / slack)
-            for c in elastic:
-                widths[c] -= int((widths[c] - floor[c]) * share + 0.999)
-        with self._panel_sizing():
-            for col, width in enumerate(widths):
-                header.resizeSection(col, width)
-        self._path_widths = {c: widths[c] for c in paths if c < len(widths)}
-        # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
-        self.spread_to_paths(self.view.viewport().width() if self.view.isVisible() else available)
-
-    def spread_to_paths(self, available: int) -> None:
-        """Give the width the columns leave free in ``available`` pixels to the path columns,
-        in equal parts on top of their fitted widths (with no width free: their fitted widths).
-
-        Args:
-            available: the table's width for its columns (pixels).
-        """
-        self._spread_width = available
-        if not self._path_widths:
-            return
-        header = self.view.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(header.count()) if c not in self._path_widths)
-        spare = max(available - others - sum(self._path_widths.values()), 0)
-        share, rest = divmod(spare, len(self._path_widths))
-        with self._panel_sizing():
-            for k, (col, width) in enumerate(sorted(self._path_widths.items())):
-                header.resizeSection(col, width + share + (1 if k < rest else 0))
-
-    @contextmanager
-    def _panel_sizing(self):
-        self._sizing = True
-        try:
-            yield
-        finally:
-            self._sizing = False
-
-    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
-        # a path column the user dragged keeps its width: spare width goes to the others
-        if not self._sizing:
-            self._path_widths.pop(column, None)
+        """Fit the columns in ``available`` pixels, spare width to the path columns:
+        :meth:`ColumnSizer.fit_columns <dedup_gui.gui.tables.column_widths.ColumnSizer.fit_columns>`."""
+        self.columns.fit_columns(available)
 
     def _on_text_changed(self, _text: str) -> None:
         self._text_timer.start()
@@ -511,7 +369,6 @@ class TablePanel(QWidget):
                 self._place_empty_label()
             # a hidden tab's table is resized before it is shown (no visible resize then): its
             # Show spreads the width too, or a window enlarged on another tab leaves it narrow
-            width = self.view.viewport().width()
-            if self.view.isVisible() and width != self._spread_width:  # not on a height change
-                self.spread_to_paths(width)
+            if self.view.isVisible():
+                self.columns.follow_viewport(self.view.viewport().width())
         return super().eventFilter(watched, event)

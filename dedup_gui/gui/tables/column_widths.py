@@ -1,0 +1,196 @@
+"""The widths of a result table's columns: fitted to the display text of a sample of records,
+the elastic text columns shrunk so that all columns fit, the spare width given to the path
+columns (now and whenever the table is resized), and file paths drawn elided so a narrow column
+keeps the file names (:class:`PathDelegate`).
+
+The table panel (:mod:`dedup_gui.gui.tables.table_panel`) owns one :class:`ColumnSizer` per table.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import numpy as np
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QApplication,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+)
+
+from dedup_gui.gui.elide import elide_path, short_path
+from dedup_gui.gui.tables.table_model import ResultTableModel
+
+_MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
+_MIN_ELASTIC_WIDTH = 110
+_MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
+_NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
+_TEXT_PADDING = 12
+_HEADER_SLACK = 2  # pixels beside a title's text and sort arrow, past the header's margins
+#: Rows measured to size a column (the visible ones first).
+SIZE_SAMPLE_ROWS = 200
+
+
+class PathDelegate(QStyledItemDelegate):
+    """Draws file paths with :func:`elide_path`, so a narrow column keeps the file names."""
+
+    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """Draw the cell with its path elided by :func:`elide_path` (the size hint, which
+        fits the columns, still measures the whole path)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
+        opt.text = elide_path(opt.text, opt.fontMetrics, opt.rect.width() - margin)
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+
+
+class ColumnSizer:
+    """Sizes the columns of one table view over a :class:`ResultTableModel`: the model's path
+    columns get a :class:`PathDelegate`, the header is set up for fitted widths, and a path
+    column the user drags keeps its width.
+
+    Args:
+        view: the table view (its header is configured here).
+        model: the view's model (its ``COLUMNS``, ``NUMERIC``, ``ELASTIC`` and ``PATH_COLUMNS``).
+    """
+
+    def __init__(self, view: QTableView, model: ResultTableModel) -> None:
+        self.view = view
+        self.model = model
+        self._path_delegate = PathDelegate(view)
+        for column in model.PATH_COLUMNS:
+            view.setItemDelegateForColumn(column, self._path_delegate)
+        header = view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setResizeContentsPrecision(SIZE_SAMPLE_ROWS)
+        header.setStretchLastSection(False)  # spare width goes to the path columns (spread_to_paths)
+        self._path_widths: dict[int, int] = {}  # path column -> its fitted width (fit_columns)
+        self._path_floors: dict[int, int] = {}  # path column -> width of its short forms (content_widths)
+        self._sizing = False  # the sizer, not the user, is resizing columns
+        self._spread_width = -1  # the viewport width the path columns were last spread over
+        header.sectionResized.connect(self._on_section_resized)
+
+    def follow_viewport(self, width: int) -> None:
+        """Spread the path columns over the viewport's new ``width`` (pixels), unless they are
+        spread over it already (a height change)."""
+        if width != self._spread_width:
+            self.spread_to_paths(width)
+
+    def content_widths(self) -> list[int]:
+        """Each column's width for its contents (pixels, list[int]): the widest of its header
+        and the display text of a sample of records (the first rows shown and records spread
+        over the whole table, filtered out or not, :data:`SIZE_SAMPLE_ROWS` in all).
+
+        Measured here from the display text alone: ``resizeColumnsToContents`` asks every
+        sampled cell for each of its roles through Python (some 17,000 calls for a 9-column
+        table, 0.4 s of frozen window when a result arrives).
+        """
+        model, header = self.model, self.view.horizontalHeader()
+        # Sampled from every record, shown or filtered out: a filter that hides every row when
+        # the columns are fitted must not leave them at their headers' width ("de…ml").
+        n = model.record_count()
+        shown = [model.record(r) for r in range(min(model.rowCount(), SIZE_SAMPLE_ROWS // 2))]
+        spread = np.linspace(0, n - 1, SIZE_SAMPLE_ROWS - len(shown), dtype=np.int64).tolist() if n else []
+        metrics = self.view.fontMetrics()
+        style = self.view.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        widths = []
+        records = sorted(set(shown) | set(spread))
+        for col in range(model.columnCount()):
+            texts = {model.cell_text(record, col) for record in records}
+            text = max((metrics.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
+            title = self.header_width(col) if col in model.NUMERIC else header.sectionSizeHint(col)
+            widths.append(max(text + margin, title))
+            if col in model.PATH_COLUMNS:
+                short = max((metrics.horizontalAdvance(short_path(str(t))) for t in texts if t), default=0)
+                self._path_floors[col] = min(short + margin, _MAX_PATH_FLOOR)
+        return widths
+
+    def header_width(self, col: int) -> int:
+        """The width a column's title needs (pixels, int): its longest line (numeric columns
+        have two-line titles, "Content" over "similarity"), the header's margins and room for
+        the sort arrow.  Qt's own size hint measures the two lines as one and takes ~110 px for
+        values like "1.000".
+        """
+        header = self.view.horizontalHeader()
+        title = str(self.model.headerData(col, Qt.Orientation.Horizontal) or "")
+        metrics = header.fontMetrics()
+        style = header.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+        text = max((metrics.horizontalAdvance(line) for line in title.split("\n")), default=0)
+        return text + 4 * margin + arrow + _HEADER_SLACK
+
+    def fit_columns(self, available: int) -> None:
+        """Size columns to their contents (:meth:`content_widths`), then shrink the model's
+        elastic text columns (paths, titles) so that all columns fit in ``available`` pixels.
+
+        Path columns take their whole paths' width (other text columns at most
+        :data:`_MAX_COLUMN_WIDTH`), and width left over goes to the path columns, now and
+        whenever the table is resized (:meth:`spread_to_paths`), never to small number columns.
+
+        Args:
+            available: the width the columns should fill (pixels).
+        """
+        header = self.view.horizontalHeader()
+        paths = self.model.PATH_COLUMNS
+        numeric = self.model.NUMERIC
+        widths = [
+            w + _NUMBER_PADDING
+            if c in numeric
+            else w + _TEXT_PADDING
+            if c in paths
+            else min(w + _TEXT_PADDING, _MAX_COLUMN_WIDTH)
+            for c, w in enumerate(self.content_widths())
+        ]
+        # a path column keeps room for its first folder and file name ("v1.11/…/index.html")
+        floors = {c: max(_MIN_ELASTIC_WIDTH, self._path_floors.get(c, 0) + _TEXT_PADDING) for c in paths}
+        floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
+        elastic = [c for c in self.model.ELASTIC if widths[c] > floor[c]]
+        excess = sum(widths) - available
+        slack = sum(widths[c] - floor[c] for c in elastic)
+        if excess > 0 and slack > 0:
+            share = min(1.0, excess / slack)
+            for c in elastic:
+                widths[c] -= int((widths[c] - floor[c]) * share + 0.999)
+        with self._sizer_resizing():
+            for col, width in enumerate(widths):
+                header.resizeSection(col, width)
+        self._path_widths = {c: widths[c] for c in paths if c < len(widths)}
+        # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
+        self.spread_to_paths(self.view.viewport().width() if self.view.isVisible() else available)
+
+    def spread_to_paths(self, available: int) -> None:
+        """Give the width the columns leave free in ``available`` pixels to the path columns,
+        in equal parts on top of their fitted widths (with no width free: their fitted widths).
+
+        Args:
+            available: the table's width for its columns (pixels).
+        """
+        self._spread_width = available
+        if not self._path_widths:
+            return
+        header = self.view.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(header.count()) if c not in self._path_widths)
+        spare = max(available - others - sum(self._path_widths.values()), 0)
+        share, rest = divmod(spare, len(self._path_widths))
+        with self._sizer_resizing():
+            for k, (col, width) in enumerate(sorted(self._path_widths.items())):
+                header.resizeSection(col, width + share + (1 if k < rest else 0))
+
+    @contextmanager
+    def _sizer_resizing(self):
+        self._sizing = True
+        try:
+            yield
+        finally:
+            self._sizing = False
+
+    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
+        # a path column the user dragged keeps its width: spare width goes to the others
+        if not self._sizing:
+            self._path_widths.pop(column, None)

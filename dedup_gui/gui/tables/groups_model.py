@@ -1,0 +1,157 @@
+"""The near-duplicate groups as a tree (the clusters view's "Near-duplicate groups" mode): each
+group (union-find over the duplicate pairs), then its pages.
+
+Top level: one row per group ("Cluster 3", its page count, its duplicate types in short words,
+a colour square of its closest type, how many of its pages to drop); under it, its pages with the
+types of their duplicate pairs and what the keep clusters say of each.  The summaries come from
+:func:`dedup_gui.core.views.selection.cluster_summaries`.  Page paths are plain data, shown
+without the folders a group's pages all share (:mod:`dedup_gui.core.views.paths`).
+
+A group joins pages by any chain of duplicate pairs, so it says nothing about what to keep; the
+"Keep" column shows the keep clusters (:mod:`dedup_gui.core.pipeline.keep_clusters`): "keep #2" marks
+the page kept in keep cluster 2, "drop #2 (full)" a page to drop for it (a full duplicate of it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from dedup_gui.core.model import ScanResult
+from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of, link_label
+from dedup_gui.core.views.colors import TYPE_COLORS
+from dedup_gui.core.views.paths import cluster_labels
+from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
+from dedup_gui.gui.plain import plain_tooltip
+from dedup_gui.gui.tables.keep_clusters_model import SHORT_LINK
+from dedup_gui.gui.tables.tree_model import TOP as _TOP
+from dedup_gui.gui.tables.tree_model import GroupTreeModel
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class ClustersModel(GroupTreeModel):
+    """Two-level model: clusters, then each cluster's pages.
+
+    Columns: "Cluster / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
+    clusters say: pages to drop in a cluster; ``keep #k`` or ``drop #k (type)`` for a page).
+
+    Args:
+        parent: the Qt parent object, or ``None``.
+    """
+
+    COLUMNS = ("Cluster / page", "Pages", "Types", "Keep")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._result: ScanResult | None = None
+        self._summaries: list[ClusterSummary] = []
+        self._row_of_cluster: dict[int, int] = {}
+        self._keep_of: dict[int, KeepCluster] = {}
+        self._drops: dict[int, int] = {}
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """Show the clusters of ``result`` (none for ``None``), with its keep clusters
+        (:func:`~dedup_gui.core.pipeline.keep_clusters.keep_clusters_of`)."""
+        self.beginResetModel()
+        self._result = result
+        self._summaries = [] if result is None else cluster_summaries(result)
+        self._row_of_cluster = {s.cluster.id: row for row, s in enumerate(self._summaries)}
+        keep = [] if result is None else keep_clusters_of(result)
+        self._keep_of = {i: k for k in keep for i in k.pages}
+        self._drops = {}
+        for k in keep:
+            self._drops[k.group] = self._drops.get(k.group, 0) + len(k.duplicates)
+        self.endResetModel()
+
+    def drop_text(self, cluster_id: int) -> str:
+        """The "Keep" column of a cluster row: how many of its pages to drop (str, "" if none)."""
+        n = self._drops.get(cluster_id, 0)
+        return f"drop {n:,}" if n else ""
+
+    def widest_advice(self) -> str:
+        """About the widest "Keep" text of a page row (str; "" when nothing is to be kept)."""
+        return f"drop #{max(k.id for k in self._keep_of.values())} (same text)" if self._keep_of else ""
+
+    def advice(self, page: int) -> tuple[str, str]:
+        """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
+        ``("drop #2 (full)", "Keep cluster 2: a page to drop, a full duplicate of the page kept")``;
+        ``("", "")`` for a page in no keep cluster.  No page-derived text."""
+        k = self._keep_of.get(page)
+        if k is None:
+            return "", ""
+        if page == k.keep:
+            return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
+        link = k.links[k.duplicates.index(page)]
+        return (
+            f"drop #{k.id} ({SHORT_LINK.get(link, link)})",
+            f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept",
+        )
+
+    def summaries(self) -> list[ClusterSummary]:
+        """The clusters shown, in row order (list[ClusterSummary])."""
+        return self._summaries
+
+    def cluster_index(self, cluster_id: int) -> QModelIndex:
+        """The top-level index of cluster ``cluster_id`` (invalid if there is no such cluster)."""
+        row = self._row_of_cluster.get(cluster_id)
+        return QModelIndex() if row is None else self.index(row, 0)
+
+    def cluster_at(self, index: _Index) -> ClusterSummary | None:
+        """The cluster of a cluster row or of a page row, or ``None`` for an invalid index."""
+        if not index.isValid():
+            return None
+        parent = index.internalId()
+        return self._summaries[index.row() if parent == _TOP else parent - 1]
+
+    def page_at(self, index: _Index) -> int | None:
+        """The page index (into ``result.pages``) of a page row, ``None`` for a cluster row."""
+        if not index.isValid() or index.internalId() == _TOP:
+            return None
+        return self._summaries[index.internalId() - 1].cluster.pages[index.row()]
+
+    # --- QAbstractItemModel -------------------------------------------------------------------
+
+    def group_count(self) -> int:
+        """Number of top-level rows (int)."""
+        return len(self._summaries)
+
+    def member_count(self, group_row: int) -> int:
+        """Number of page rows under top-level row ``group_row`` (int)."""
+        return len(self._summaries[group_row].cluster.pages)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Text of cluster and page rows, a colour square for clusters, right-aligned counts."""
+        if not index.isValid():
+            return None
+        summary = self.cluster_at(index)
+        page = self.page_at(index)
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if page is None:
+                title, count = summary.title, f"{len(summary.cluster.pages):,}"
+                return (title, count, summary.short_types_text, self.drop_text(summary.cluster.id))[col]
+            if col == 0:  # the part of the path that tells the cluster's pages apart
+                paths = tuple(self._result.pages[i].path for i in summary.cluster.pages)
+                return cluster_labels(paths)[index.row()]
+            if col == 3:
+                return self.advice(page)[0]
+            return types_text(summary.page_types[index.row()], short=True) if col == 2 else ""
+        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col in (0, 3):
+            return plain_tooltip(self._result.pages[page].path) if col == 0 else self.advice(page)[1] or None
+        if role == Qt.ItemDataRole.ToolTipRole and page is None:  # no page-derived text in tooltips
+            pages, pairs = len(summary.cluster.pages), summary.pair_count
+            drops = self._drops.get(summary.cluster.id, 0)
+            advice = (
+                f"{drops:,} to drop (full or content duplicates of a page kept)"
+                if drops
+                else "nothing to drop (no page is a full or content duplicate of another)"
+            )
+            return f"{summary.title}: {pages:,} pages, {pairs:,} duplicate pairs ({summary.types_text}); {advice}"
+        if role == Qt.ItemDataRole.DecorationRole and col == 0 and page is None and summary.main_type:
+            return QColor(TYPE_COLORS[summary.main_type])
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
