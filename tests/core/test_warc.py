@@ -372,6 +372,17 @@ def test_a_warc_gz_of_one_gzip_stream_is_an_error_that_says_how_to_fix_it(tmp_pa
     ]  # fmt: skip
 
 
+def test_an_uncompressed_warc_named_warc_gz_is_read_as_what_it_is(tmp_path):
+    # Whether a file is gzip is judged by its first bytes, not its name: a plain WARC saved as
+    # .warc.gz was called "one gzip stream... recompress it".
+    plain, offsets = _archive(tmp_path, [record(f"https://a.example/{n}", http_response(BODY), DATE) for n in range(2)],
+                              False)  # fmt: skip
+    named = plain.rename(tmp_path / "crawl.warc.gz")
+    listing = _listing(named)
+    assert [f.path for f in listing.files] == [f"crawl.warc.gz#{o}" for o in offsets] and listing.errors == []
+    assert read_record(str(named), offsets[1], 10**7).html == BODY
+
+
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [

@@ -293,7 +293,6 @@ def list_records(
             (:data:`NOT_PER_RECORD`), or is not a WARC file (``"not a WARC file: ..."``).
     """
     listing = WarcListing()
-    gz = source.abspath.lower().endswith(".gz")
     captures = Captures() if captures is None else captures
     own = Captures()
     try:
@@ -301,6 +300,7 @@ def list_records(
     except OSError as exc:
         raise PageReadError(f"cannot be read: {exc.strerror or exc}") from None
     with fh:
+        gz = os.pread(fh.fileno(), 2, 0) == b"\x1f\x8b"  # by content: a plain WARC may be named .warc.gz
         stream = records(fh, gz, max_bytes + 2 * HTTP_HEADER_LIMIT)
         item = next(stream, None)
         n = 0
