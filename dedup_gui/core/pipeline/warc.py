@@ -300,7 +300,10 @@ def list_records(
     except OSError as exc:
         raise PageReadError(f"cannot be read: {exc.strerror or exc}") from None
     with fh:
-        gz = os.pread(fh.fileno(), 2, 0) == b"\x1f\x8b"  # by content: a plain WARC may be named .warc.gz
+        named_gz = source.abspath.lower().endswith(".gz")
+        head = os.pread(fh.fileno(), 5, 0)
+        # by content first: a plain WARC may be named .warc.gz (a damaged gzip start stays gzip)
+        gz = head.startswith(b"\x1f\x8b") or (named_gz and not head.startswith(b"WARC/"))
         stream = records(fh, gz, max_bytes + 2 * HTTP_HEADER_LIMIT)
         item = next(stream, None)
         n = 0
@@ -330,7 +333,7 @@ def list_records(
                     continue
             item = next(stream, None)
         if n == 1 and listing.counts == Counter(damaged=1) and listing.errors[0][0] == record_path(source.path, 0):
-            reason = _not_warc(fh, gz)  # the one "record" was the whole file, and it is no WARC record
+            reason = _not_warc(fh, named_gz)  # the one "record" was the whole file, and it is no WARC record
             if reason:
                 raise PageReadError(reason)
     return listing
