@@ -231,7 +231,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
     def is_busy(self) -> bool:
         """Whether a scan, a re-classification or a chart computation is running (bool)."""
         return (self.is_scanning() or self.is_showing_result() or self._reclassify_job.is_running()
-                or self.thresholds_panel.is_pending() or self.histogram_view.is_busy()
+                or self.thresholds_panel.is_pending() or self.histogram_view.is_busy() or self.map_view.is_busy()
                 or self.exporter.is_running())  # fmt: skip
 
     # --- thresholds -------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-"""The base of the chart views: a matplotlib figure in a Qt canvas that follows the window's
-light or dark palette, a bar with a status line and "Save chart…" (PNG or SVG).
+"""The base of the chart views: a matplotlib figure, rendered off the GUI thread
+(:mod:`.figure_image`), that follows the window's light or dark palette, and a bar with a status
+line and "Save chart…" (PNG or SVG).
 
-The figures themselves are drawn by :mod:`dedup_gui.core.views.charts`; a view only decides when to
-draw (only while it is visible: a hidden tab is marked stale and drawn when shown) and turns
-mouse events into signals.
+The figures themselves are drawn by :mod:`dedup_gui.core.views.charts`; a view only decides what
+and when to draw (only while it is visible: a hidden tab is marked stale and drawn when shown)
+and turns mouse events into signals.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
 
-from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 from matplotlib.figure import Figure
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from dedup_gui.core.atomic import atomic_write_bytes
 from dedup_gui.core.views.charts import DARK, LIGHT, Palette
+from dedup_gui.gui.charts.figure_image import Chart, FigureImage, FigureRenderer
 from dedup_gui.gui.plain import plain_message_box
 
 #: Chart file formats offered by "Save chart…": dialog filter -> suffix.
@@ -87,28 +87,45 @@ def save_figure(figure: Figure, path: str | Path) -> Path:
     return atomic_write_bytes(path, buffer.getvalue())
 
 
-class ChartView(QWidget):
-    """A chart tab: the canvas, a status line, optional controls, and "Save chart…".
+def message_chart(message: str, palette: Palette) -> Chart:
+    """A chart that writes ``message`` in the figure's middle, with no axes (a Chart)."""
 
-    Subclasses implement :meth:`draw_figure` and call :meth:`redraw` when their data change.
+    def chart(fig: Figure) -> None:
+        fig.set_facecolor(palette.background)
+        fig.text(0.5, 0.5, message, ha="center", va="center", color=palette.foreground, gid="message")
+
+    return chart
+
+
+class ChartView(QWidget):
+    """A chart tab: the picture, a status line, optional controls, and "Save chart…".
+
+    Subclasses implement :meth:`chart` and call :meth:`redraw` when their data change; the chart
+    is built and drawn off the GUI thread, and :meth:`on_rendered` gets what it returned.
 
     Args:
         name: the chart's name, used for the default file name ("histogram", "map").
         parent: the Qt parent widget, or ``None``.
 
+    Signals:
+        rendered(): a new picture is shown (:attr:`figure` is the one drawn).
+
     Attributes:
-        figure: the matplotlib ``Figure`` the canvas shows.
-        canvas: the ``FigureCanvasQTAgg``.
+        canvas: the :class:`~.figure_image.FigureImage` showing the picture.
+        renderer: its :class:`~.figure_image.FigureRenderer`.
         controls: a layout in the bar where subclasses add their widgets.
     """
+
+    rendered = Signal()
 
     def __init__(self, name: str, parent=None) -> None:
         super().__init__(parent)
         self.name = name
-        self.figure = Figure(figsize=(8, 4), layout="constrained")
-        self.canvas = FigureCanvasQTAgg(self.figure)
-        self.canvas.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.canvas = FigureImage()
         self.canvas.setMinimumSize(320, 200)
+        self.renderer = FigureRenderer(self.canvas, (8, 4), self)
+        self.renderer.rendered.connect(self._rendered)
+        self.renderer.failed.connect(lambda reason: self.status_label.setText(f"Could not draw the chart: {reason}"))
         self.status_label = QLabel()
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.progress_bar = QProgressBar()
@@ -130,41 +147,50 @@ class ChartView(QWidget):
         self._stale = True
         self._last_dir = str(Path.home())
 
+    @property
+    def figure(self) -> Figure:
+        """The last figure drawn (a matplotlib ``Figure`` with an Agg canvas, its transforms those
+        of the picture shown)."""
+        return self.renderer.figure
+
     # --- what subclasses provide --------------------------------------------------------------
 
-    def draw_figure(self, palette: Palette) -> None:
-        """Draw the chart into :attr:`figure` (cleared by the callee) with ``palette``."""
+    def chart(self, palette: Palette) -> Chart:
+        """The chart to draw now, with ``palette``: a function drawing into a new figure, run off
+        the GUI thread, so it must capture the view's data rather than read the view."""
         raise NotImplementedError
 
+    def on_rendered(self, extra: object) -> None:
+        """A new picture is shown; ``extra`` is what the chart returned (see
+        :func:`~.figure_image.render_figure`)."""
+
     def is_busy(self) -> bool:
-        """``True`` while the chart waits for a background computation (bool)."""
-        return False
+        """``True`` while the chart waits for a background computation or its drawing (bool)."""
+        return self.renderer.is_busy()
 
     # --- drawing ------------------------------------------------------------------------------
-
-    def draw_message(self, palette: Palette, message: str) -> None:
-        """Clear the figure and write ``message`` in its middle, with no axes."""
-        fig = self.figure
-        fig.clear()
-        fig.set_facecolor(palette.background)
-        fig.text(0.5, 0.5, message, ha="center", va="center", color=palette.foreground, gid="message")
 
     def chart_palette(self) -> Palette:
         """The chart colours for this widget's current Qt palette (:class:`Palette`)."""
         return chart_palette(self.palette())
 
     def redraw(self, force: bool = False) -> None:
-        """Draw the chart now if the view is visible (or ``force``), else when it is shown."""
+        """Draw the chart (off the GUI thread) if the view is visible (or ``force``), else when it
+        is shown."""
         if not (force or self.isVisible()):
             self._stale = True
             return
         self._stale = False
-        self.draw_figure(self.chart_palette())
-        self.canvas.draw_idle()
+        self.renderer.draw(self.chart(self.chart_palette()))
 
     def is_stale(self) -> bool:
         """``True`` when the chart has changed since it was last drawn (bool)."""
         return self._stale
+
+    def _rendered(self, extra: object) -> None:
+        self.on_rendered(extra)
+        self.canvas.update()
+        self.rendered.emit()
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
         """Draw a chart that changed while it was hidden."""
@@ -181,10 +207,12 @@ class ChartView(QWidget):
     # --- saving -------------------------------------------------------------------------------
 
     def save_chart(self, path: str | Path) -> Path:
-        """Save the chart as PNG or SVG (by suffix); see :func:`save_figure`."""
-        if self._stale:
-            self.redraw(force=True)
-        return save_figure(self.figure, path)
+        """Save the chart as PNG or SVG (by suffix); see :func:`save_figure`.  A chart that changed
+        since it was shown is drawn first, on this thread."""
+        figure = self.figure
+        if self._stale or self.renderer.is_busy():
+            figure = self.renderer.render_now(self.chart(self.chart_palette()))
+        return save_figure(figure, path)
 
     def ask_save(self) -> None:
         """Ask for a file name (PNG or SVG) and save the chart there."""

@@ -9,7 +9,10 @@ threshold change only redraws (new k line, new type colours).
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
+from matplotlib.figure import Figure
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox
 
@@ -20,7 +23,8 @@ from dedup_gui.core.views.charts import Palette, histogram_figure
 from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.histogram import result_histogram
 from dedup_gui.core.views.selection import bar_text, distance_at
-from dedup_gui.gui.charts.chart_view import ChartView
+from dedup_gui.gui.charts.chart_view import ChartView, message_chart
+from dedup_gui.gui.charts.figure_image import Chart
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.worker import QtProgress
 
@@ -72,8 +76,8 @@ class HistogramView(ChartView):
         self.log_check.setToolTip("Logarithmic count axis: shows the few near-duplicate pairs next to the many others")
         self.log_check.toggled.connect(lambda _on: self.redraw())
         self.controls.addWidget(self.log_check)
-        self.canvas.mpl_connect("button_press_event", self._on_press)
-        self.canvas.mpl_connect("motion_notify_event", self._on_motion)
+        self.canvas.pressed.connect(self._on_press)
+        self.canvas.moved.connect(self._on_motion)
         self.set_result(None)
 
     # --- data ---------------------------------------------------------------------------------
@@ -109,8 +113,8 @@ class HistogramView(ChartView):
             self.redraw()
 
     def is_busy(self) -> bool:
-        """``True`` while the all-pairs counts are being computed (bool)."""
-        return self._job.is_running()
+        """``True`` while the all-pairs counts are being computed or the chart drawn (bool)."""
+        return self._job.is_running() or super().is_busy()
 
     def shutdown(self) -> None:
         """Stop a computation that is still running (before the window goes)."""
@@ -174,30 +178,27 @@ class HistogramView(ChartView):
 
     # --- drawing ------------------------------------------------------------------------------
 
-    def draw_figure(self, palette: Palette) -> None:
-        """Draw the histogram, or a line saying why there is none yet."""
-        fig = self.figure
+    def chart(self, palette: Palette) -> Chart:
+        """The histogram, or a line saying why there is none yet (a chart drawn off the GUI thread)."""
         message = empty_message(self._result, "histogram")
         if message is None and self.counts is None:
             message = "Computing the Hamming distances…"
         if message is not None:
-            self.draw_message(palette, message)
-            return
+            return message_chart(message, palette)
         assert self._result is not None and self.counts is not None
-        histogram_figure(self.counts, self.by_type, self._result.thresholds.hamming_k,
-                         log=self.log_check.isChecked(), palette=palette, fig=fig)  # fmt: skip
-        d = self._selected_distance
-        if d is not None and fig.axes:  # a small triangle on the top edge over the selected pair's bar
-            ax = fig.axes[0]
-            ax.plot([d], [1.0], marker="v", markersize=9, color=palette.foreground, clip_on=False,
-                    transform=ax.get_xaxis_transform(), gid="selected", label="_selected pair")  # fmt: skip
+        return partial(histogram_chart, self.counts, dict(self.by_type), self._result.thresholds.hamming_k,
+                       self.log_check.isChecked(), palette, self._selected_distance)  # fmt: skip
 
     # --- mouse --------------------------------------------------------------------------------
 
-    def _distance_of(self, event) -> int | None:
-        if self.counts is None or event.inaxes is None or event.inaxes not in self.figure.axes:
+    def _distance_of(self, x: float, y: float) -> int | None:
+        """The distance under figure pixel ``(x, y)``, through the drawn figure's transforms."""
+        if self.counts is None:
             return None
-        return distance_at(event.xdata)
+        for ax in self.figure.axes:
+            if ax.bbox.contains(x, y):
+                return distance_at(ax.transData.inverted().transform((x, y))[0])
+        return None
 
     def has_pairs_at(self, distance: int) -> bool:
         """Whether any pair of pages lies at ``distance`` bits (bool)."""
@@ -210,15 +211,26 @@ class HistogramView(ChartView):
         if self.has_pairs_at(distance):
             self.distance_clicked.emit(distance)
 
-    def _on_press(self, event) -> None:
-        if event.button != 1:
+    def _on_press(self, x: float, y: float, button: int) -> None:
+        if button != 1:
             return
-        distance = self._distance_of(event)
+        distance = self._distance_of(x, y)
         if distance is not None:
             self.click_distance(distance)
 
-    def _on_motion(self, event) -> None:
-        distance = self._distance_of(event)
+    def _on_motion(self, x: float, y: float) -> None:
+        distance = self._distance_of(x, y)
         text = "" if distance is None else bar_text(self.counts, self.by_type, distance)
         if text != self.canvas.toolTip():
             self.canvas.setToolTip(text)
+
+
+def histogram_chart(counts: np.ndarray, by_type: dict[DupType, np.ndarray], k: int, log: bool, palette: Palette,
+                    selected: int | None, fig: Figure) -> None:  # fmt: skip
+    """Draw :func:`~dedup_gui.core.views.charts.histogram_figure` into ``fig`` with a small triangle
+    on the top edge over the selected pair's distance ``selected`` (bits; ``None``: no mark)."""
+    histogram_figure(counts, by_type, k, log=log, palette=palette, fig=fig)
+    if selected is not None and fig.axes:
+        ax = fig.axes[0]
+        ax.plot([selected], [1.0], marker="v", markersize=9, color=palette.foreground, clip_on=False,
+                transform=ax.get_xaxis_transform(), gid="selected", label="_selected pair")  # fmt: skip

@@ -3,27 +3,32 @@ four type regions of the current thresholds shaded and labelled
 (:func:`dedup_gui.core.views.charts.map_figure`).
 
 Clicking a point asks for its pair to be selected; hovering shows the two file names (plain
-text: matplotlib's math parsing is off).  The selected pair is ringed.  The hover label and the
-ring are drawn with blitting, so moving the mouse over a million points does not redraw them all;
-above :data:`~dedup_gui.core.views.charts.IMAGE_POINTS` points the chart draws them as one image.  The
-points are read from the result when the map is first drawn, not when a scan arrives, so a
-hidden map costs nothing.
+text).  The selected pair is ringed.  The chart is drawn off the GUI thread; the hover label and
+the ring are painted by Qt over its picture, so moving the mouse over a million points does not
+draw them again; above :data:`~dedup_gui.core.views.charts.IMAGE_POINTS` points the chart draws them
+as one image.  The points are read from the result when the map is drawn, not when a scan
+arrives, so a hidden map costs nothing.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.backend_bases import MouseButton
-from PySide6.QtCore import Signal
+from matplotlib.figure import Figure
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.views.charts import Palette, map_figure, map_points
 from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.selection import hover_text, nearest_point, points_near
-from dedup_gui.gui.charts.chart_view import ChartView
+from dedup_gui.gui.charts.chart_view import ChartView, message_chart
+from dedup_gui.gui.charts.figure_image import Chart
 
 #: How close (logical pixels) the pointer must be to a point to hover or click it.
 PICK_RADIUS = 6
+#: The selection ring's radius and the hover label's distance from its point (logical pixels).
+RING_RADIUS = 9
+LABEL_OFFSET = 12
 #: Above this many points the markers lose their outline, which makes drawing 2-3 times faster.
 OUTLINE_LIMIT = 5_000
 
@@ -45,23 +50,19 @@ class MapView(ChartView):
         super().__init__("map", parent)
         self._result: ScanResult | None = None
         self._points = np.zeros((0, 2))
-        self._pixels = np.zeros((0, 2))  # the points in display pixels, after each draw
+        self._pixels = np.zeros((0, 2))  # the points in the picture's display pixels
         self._selected: int | None = None
         self._hovered: list[int] = []
-        self._background = None
-        self._ring = None
-        self._label = None
-        self.canvas.mpl_connect("draw_event", self._on_draw)
-        self.canvas.mpl_connect("button_press_event", self._on_press)
-        self.canvas.mpl_connect("motion_notify_event", self._on_motion)
-        self.canvas.mpl_connect("figure_leave_event", lambda _e: self._hover([]))
+        self._palette: Palette | None = None
+        self.canvas.overlay = self._paint_overlays
+        self.canvas.pressed.connect(self._on_press)
+        self.canvas.moved.connect(self._on_motion)
+        self.canvas.left.connect(lambda: self._hover([]))
         self.set_result(None)
 
     def set_result(self, result: ScanResult | None) -> None:
         """Show the pairs of ``result`` under ``result.thresholds`` (or nothing for ``None``)."""
         self._result = result
-        self._points = np.zeros((0, 2))  # read from the result when it is drawn
-        self._pixels = np.zeros((0, 2))
         self._hovered = []
         if result is None:
             self._selected = None
@@ -75,7 +76,7 @@ class MapView(ChartView):
     def select_pair(self, index: int | None) -> None:
         """Ring the point of pair ``index`` (``None``: no ring)."""
         self._selected = index
-        self._update_overlays()
+        self.canvas.update()
 
     def selected_pair(self) -> int | None:
         """The ringed pair's index, or ``None`` (int | None)."""
@@ -83,77 +84,77 @@ class MapView(ChartView):
 
     def hover_label(self) -> str:
         """The text of the hover label, ``""`` when hidden (str)."""
-        return self._label.get_text() if self._label is not None and self._label.get_visible() else ""
+        if not self._hovered or self._result is None:
+            return ""
+        return hover_text(self._result, self._hovered)
 
     def point_position(self, index: int) -> tuple[float, float]:
         """Where pair ``index``'s point is drawn, in widget (logical) pixels from the top left."""
-        x, y = self._pixels[index]
-        ratio = self.canvas.device_pixel_ratio
-        return x / ratio, self.canvas.height() - y / ratio
+        at = self.canvas.from_figure(*self._pixels[index])
+        return at.x(), at.y()
 
     # --- drawing ------------------------------------------------------------------------------
 
-    def draw_figure(self, palette: Palette) -> None:
-        """Draw the map with a hidden ring and hover label (drawn later by blitting)."""
-        fig = self.figure
-        self._background, self._ring, self._label = None, None, None
+    def chart(self, palette: Palette) -> Chart:
+        """The map, or a line saying why there is none (a chart drawn off the GUI thread)."""
+        self._palette = palette
         message = empty_message(self._result, "map")
         if message is not None or self._result is None:
-            self.draw_message(palette, message or "No scan result yet")
+            return message_chart(message or "No scan result yet", palette)
+        result = self._result
+
+        def chart(fig: Figure):
+            points = map_points(result)
+            map_figure(result, result.thresholds, palette=palette, fig=fig)
+            ax = fig.axes[0]
+            if len(points) > OUTLINE_LIMIT:
+                for collection in ax.collections:
+                    if collection.get_gid() == "pairs":
+                        collection.set_edgecolor("none")
+            return lambda _fig: (result, points, ax.transData.transform(points) if len(points) else np.zeros((0, 2)))
+
+        return chart
+
+    def on_rendered(self, extra: object) -> None:
+        """Take the drawn points' pixels (for hovering and clicking) from the new picture."""
+        if isinstance(extra, tuple) and extra[0] is self._result:
+            self._points, self._pixels = extra[1], extra[2]
+        else:  # a message, or a picture of an older result
+            self._points, self._pixels = np.zeros((0, 2)), np.zeros((0, 2))
+        self._hovered = []
+
+    def _paint_overlays(self, painter: QPainter) -> None:
+        palette = self._palette
+        if palette is None:
             return
-        self._points = map_points(self._result)
-        map_figure(self._result, self._result.thresholds, palette=palette, fig=fig)
-        ax = fig.axes[0]
-        if len(self._points) > OUTLINE_LIMIT:
-            for collection in ax.collections:
-                if collection.get_gid() == "pairs":
-                    collection.set_edgecolor("none")
-        self._ring = ax.scatter([], [], s=180, facecolors="none", edgecolors=palette.foreground,
-                                linewidths=2, animated=True, zorder=5)  # fmt: skip
-        self._label = ax.annotate(
-            "", (0, 0), xytext=(12, 12), textcoords="offset points", animated=True, zorder=6,
-            fontsize="small", color=palette.foreground, parse_math=False,
-            bbox={"boxstyle": "round", "facecolor": palette.background, "edgecolor": palette.muted, "alpha": 0.95},
-        )  # fmt: skip
-        self._label.set_visible(False)
+        foreground = QColor(palette.foreground)
+        if self._selected is not None and self._selected < len(self._pixels):
+            painter.setPen(QPen(foreground, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(self.canvas.from_figure(*self._pixels[self._selected]), RING_RADIUS, RING_RADIUS)
+        text = self.hover_label()
+        if text:
+            self._paint_label(painter, text, self.canvas.from_figure(*self._pixels[self._hovered[0]]), palette)
 
-    def _on_draw(self, event) -> None:
-        if self._ring is None or not self.figure.axes:
-            return
-        if event is not None and getattr(event, "canvas", self.canvas) is not self.canvas:
-            return  # a draw for a file export (savefig to SVG/PNG), not the screen
-        ax = self.figure.axes[0]
-        self._pixels = ax.transData.transform(self._points) if len(self._points) else np.zeros((0, 2))
-        self._background = self.canvas.copy_from_bbox(self.figure.bbox)
-        self._draw_overlays()
-
-    def _draw_overlays(self) -> None:
-        ax = self.figure.axes[0]
-        if self._selected is not None and self._selected < len(self._points):
-            self._ring.set_offsets([self._points[self._selected]])
-            ax.draw_artist(self._ring)
-        if self._hovered:
-            self._place_label()
-            ax.draw_artist(self._label)
-
-    def _update_overlays(self) -> None:
-        if self._background is None or self._ring is None or not self.isVisible():
-            return  # drawn with the next full draw
-        self.canvas.restore_region(self._background)
-        self._draw_overlays()
-        self.canvas.blit(self.figure.bbox)
-
-    def _place_label(self) -> None:
-        first = self._hovered[0]
-        x, y = self._points[first]
-        label = self._label
-        label.set_text(hover_text(self._result, self._hovered))
-        label.xy = (x, y)
-        right, top = x > 0.55, y > 0.6  # keep the label inside the axes
-        label.set_position((-12 if right else 12, -12 if top else 12))
-        label.set_horizontalalignment("right" if right else "left")
-        label.set_verticalalignment("top" if top else "bottom")
-        label.set_visible(True)
+    def _paint_label(self, painter: QPainter, text: str, at: QPointF, palette: Palette) -> None:
+        """The hover label beside its point, turned towards the middle so it stays in view."""
+        font = QFont(self.font())
+        font.setPointSizeF(font.pointSizeF() * 0.9)
+        painter.setFont(font)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        box = painter.boundingRect(QRectF(0, 0, 10_000, 10_000), flags, text).adjusted(-6, -4, 6, 4)
+        w, h = self.canvas.width(), self.canvas.height()
+        right, top = at.x() > 0.55 * w, at.y() < 0.4 * h
+        x = at.x() - LABEL_OFFSET - box.width() if right else at.x() + LABEL_OFFSET
+        y = at.y() + LABEL_OFFSET if top else at.y() - LABEL_OFFSET - box.height()
+        box.moveTo(min(max(x, 0.0), max(w - box.width(), 0.0)), min(max(y, 0.0), max(h - box.height(), 0.0)))
+        painter.setPen(QPen(QColor(palette.muted), 1))
+        background = QColor(palette.background)
+        background.setAlphaF(0.95)
+        painter.setBrush(background)
+        painter.drawRoundedRect(box, 5, 5)
+        painter.setPen(QColor(palette.foreground))
+        painter.drawText(box.adjusted(6, 4, -6, -4), flags, text)  # QPainter text is plain
 
     # --- mouse --------------------------------------------------------------------------------
 
@@ -163,21 +164,17 @@ class MapView(ChartView):
         return points_near(self._pixels, x, y, PICK_RADIUS * self.canvas.device_pixel_ratio)
 
     def _hover(self, indices: list[int]) -> None:
-        if indices == self._hovered:
-            return
-        self._hovered = indices
-        if self._label is not None:
-            self._label.set_visible(bool(indices))
-        self._update_overlays()
+        if indices != self._hovered:
+            self._hovered = indices
+            self.canvas.update()
 
-    def _on_motion(self, event) -> None:
-        if self._result is None or event.x is None:
-            return
-        self._hover(self.pairs_at(event.x, event.y))
+    def _on_motion(self, x: float, y: float) -> None:
+        if self._result is not None:
+            self._hover(self.pairs_at(x, y))
 
-    def _on_press(self, event) -> None:
-        if self._result is None or event.button != MouseButton.LEFT or event.x is None:
+    def _on_press(self, x: float, y: float, button: int) -> None:
+        if self._result is None or button != 1:
             return
-        index = nearest_point(self._pixels, event.x, event.y, PICK_RADIUS * self.canvas.device_pixel_ratio)
+        index = nearest_point(self._pixels, x, y, PICK_RADIUS * self.canvas.device_pixel_ratio)
         if index is not None:
             self.pair_clicked.emit(index)
