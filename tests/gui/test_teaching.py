@@ -550,3 +550,49 @@ def test_views_get_the_scan_one_after_another(qtbot, sample_scan):
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
     assert win.gallery_view.examples()[DupType.FULL] is not None  # the last ones got it too
     win.close()
+
+
+def test_the_teach_action_opens_on_and_follows_the_pair_selected_in_the_main_window(qtbot, sample_scan, tmp_path):
+    # Issue 20: the teaching window opened on its own first pair, not on the pair selected in
+    # the main window.  It now opens on that pair, and the Teach action used again while it is
+    # open moves it to the pair selected then.
+    from PySide6.QtCore import QSettings
+
+    from dedup_gui.core.views.selection import find_pair
+    from dedup_gui.gui.main_window import MainWindow
+    from dedup_gui.gui.settings import AppSettings
+
+    window = MainWindow(app_settings=AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window._set_result(sample_scan)
+
+    def shown(teach) -> tuple:
+        qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+        jaccard, hamming = teach.jaccard_view, teach.hamming_view
+        return (
+            teach.simhash_view.source_combo.page().path,
+            (jaccard.page_a.page().path, jaccard.page_b.page().path),
+            tuple(c.page().path for c in hamming.choosers),
+        )
+
+    for n, (left, right) in enumerate([
+        ("site/articles/cafe-stops.html", "elsewhere/vale-gazette-cafes.html"),  # partial, neither's default
+        ("site/articles/night-ride-safety.html", "print/night-ride-safety.html"),
+    ]):  # fmt: skip
+        index = find_pair(sample_scan, left, right)
+        assert index is not None and window.select_pair(index)
+        pair = sample_scan.pairs[index]
+        a, b = sample_scan.pages[pair.left].path, sample_scan.pages[pair.right].path  # the table's order
+        window.teaching_action.trigger()
+        teach = window.teaching_window
+        assert shown(teach) == (a, (a, b), (a, b)), n
+        view = teach.show_tab("Hamming distance")
+        assert view.marked_count() == bin(
+            sample_scan.pages[pair.left].simhash ^ sample_scan.pages[pair.right].simhash
+        ).count("1")
+        teach.show_tab("SimHash step by step")
+    # a re-classification keeps the pair
+    window.results_changed.emit()
+    assert shown(teach) == (a, (a, b), (a, b))
+    teach.close()
+    window.close()

@@ -16,7 +16,16 @@ from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 from dedup_gui.core.fingerprints.simhash import block_keys
 from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
-from dedup_gui.gui.teaching.widgets import BIT_FILL, DIFFER, DIFFER_TINT, CellGrid, CellRow, PageChooser, plain_label
+from dedup_gui.gui.teaching.widgets import (
+    BIT_FILL,
+    DIFFER,
+    DIFFER_TINT,
+    CellGrid,
+    CellRow,
+    PageChooser,
+    default_pair_paths,
+    plain_label,
+)
 
 BITS = 64
 TYPED = "(typed)"
@@ -142,11 +151,16 @@ class HammingView(QWidget):
         layout.addStretch(1)
         self.set_values(TOY_A, TOY_B)
 
-    def set_result(self, result: ScanResult | None) -> None:
-        """List the scan's pages and start on a duplicate pair whose fingerprints differ (or typed values)."""
+    def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
+        """List the scan's pages and start on ``pair`` (two page paths: the pair selected in the
+        main window) if given and in the scan, else on a duplicate pair whose fingerprints
+        differ, else on typed values."""
         self.k = result.thresholds.hamming_k if result else Thresholds().hamming_k
         for chooser in self.choosers:
             chooser.set_pages(result.pages if result else [])
+        if pair is not None and default_pair_paths(result, pair) == pair:
+            self.select_pages(*pair)
+            return
         pair = None
         if result is not None:
             differing = [p for p in result.pairs if p.scores.hamming_distance > 0 and p.scores.both_have_text]

@@ -287,8 +287,10 @@ class JaccardView(QWidget):
         layout.addWidget(self.splitter, 1)
         self.recompute()
 
-    def set_result(self, result: ScanResult | None) -> None:
-        """List the scan's pages; start on its most similar duplicate pair (pages mode), or the toy."""
+    def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
+        """List the scan's pages; start on ``pair`` (two page paths: the pair selected in the main
+        window) if given and in the scan, else on its most similar duplicate pair (pages mode),
+        else on the toy."""
         pages = result.pages if result else []
         for chooser in (self.page_a, self.page_b):
             chooser.set_pages(pages)
@@ -296,7 +298,7 @@ class JaccardView(QWidget):
             self.k_spin.blockSignals(True)
             self.k_spin.setValue(result.settings.shingle_size)
             self.k_spin.blockSignals(False)
-        paths = default_pair_paths(result)
+        paths = default_pair_paths(result, pair)
         self.pages_radio.setEnabled(paths is not None)
         if paths is None:
             self.show_toy()
