@@ -475,6 +475,45 @@ def test_presentation_mode_shows_every_column_of_the_methods_table(qtbot, window
     window.presentation.set_active(False)
 
 
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_presentation_mode_shows_every_tab_title_and_the_jaccard_view_without_scrolling(qtbot, window, size):
+    # Issue 20: at 1280x800 in presentation mode the tab bar scrolled ("Method compar" cut, the
+    # rest behind scroll arrows) and the Jaccard view's one row of controls needed a horizontal
+    # scroll bar (at 1600x1000 too); its figure's title was cut at the right.  Now every title is whole and in
+    # view (short titles where the full ones do not fit) and the view fits the window's width.
+    view = window.show_tab("Jaccard and shingles")
+    assert view.show_pages(*AUDAX)  # three regions, long names
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)  # a screen of this size (the test's is smaller)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    qtbot.waitUntil(lambda: not window.is_busy() and view.data is not None, timeout=LONG)
+    qtbot.wait(50)
+    bar = window.tabs.tabBar()
+    metrics = bar.fontMetrics()
+    for i in range(bar.count()):
+        rect, text = bar.tabRect(i), bar.tabText(i)
+        assert rect.left() >= 0 and rect.right() < bar.width(), (i, text)  # in view, not scrolled away
+        assert "…" not in text and metrics.horizontalAdvance(text) <= rect.width(), (i, text)  # not elided
+        assert text[:4] == TAB_TITLES[i][:4]  # the full title or a short one
+    if size == (1600, 1000):
+        assert [bar.tabText(i) for i in range(bar.count())] == list(TAB_TITLES)  # room for the full titles
+    scroll = window.tabs.currentWidget()
+    assert not scroll.horizontalScrollBar().isVisible()
+    assert view.width() <= scroll.viewport().width()
+    title = view.plot.figure.axes[0].title.get_window_extent()
+    assert title.x0 >= 0 and title.x1 <= view.plot.figure.bbox.width  # the figure's title whole
+    a, b = view.venn.name_rects()
+    assert a.right() <= b.left()  # "A: n" and "B: n" apart even where the circles coincide
+    heads = [head for head, _text, _rect, _items in view.venn.region_labels()]
+    assert len(heads) == 3 and all(h1.right() <= h2.left() for h1, h2 in zip(heads, heads[1:]))  # counts apart
+    # the diagram, the sets' names and the counts one under the other, not drawn over each other
+    venn, texts, counts = (w.geometry() for w in (view.venn, view.texts_label, view.jaccard_label))
+    assert venn.bottom() < texts.top() and texts.bottom() < counts.top()
+    window.presentation.set_active(False)
+    qtbot.waitUntil(lambda: window.tabs.tabBar().tabText(0) == TAB_TITLES[0], timeout=LONG)
+
+
 def test_f11_toggles_presentation_mode(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=LONG)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
@@ -32,6 +32,7 @@ from dedup_gui.gui.teaching.simhash_view import SimhashView
 from dedup_gui.gui.teaching.widgets import default_pair_paths
 
 __all__ = [
+    "SHORT_TAB_TITLES",
     "TAB_TITLES",
     "GalleryView",
     "HammingView",
@@ -53,6 +54,8 @@ TAB_TITLES = (
     "Four types gallery",
     "Method comparison",
 )
+#: The tabs' titles where the full ones do not fit in one row (presentation mode at 1280x800).
+SHORT_TAB_TITLES = ("SimHash", "Jaccard", "Hamming", "Four types", "Methods")
 
 
 class TeachingWindow(QMainWindow):
@@ -108,6 +111,11 @@ class TeachingWindow(QMainWindow):
             scroll.setWidget(view)
             index = self.tabs.addTab(scroll, title)
             self.tabs.setTabToolTip(index, tip)
+        # Every title in view: short titles where the full ones do not fit, elided below that,
+        # never a tab bar that scrolls its titles out of sight.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.installEventFilter(self)
         self.setCentralWidget(self.tabs)
         self.presentation = PresentationMode(self)
         self.presentation.toggled.connect(self._presentation_toggled)
@@ -198,6 +206,24 @@ class TeachingWindow(QMainWindow):
         if view in self._pending:  # wanted now: no waiting for the others
             self._pending.remove(view)
             self._give(view)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Choose the tabs' titles again when the tab widget's width or font changes."""
+        if watched is self.tabs and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange):
+            self.fit_tab_titles()
+        return super().eventFilter(watched, event)
+
+    def fit_tab_titles(self) -> None:
+        """Show :data:`TAB_TITLES` if they fit side by side in the tab bar's width, else
+        :data:`SHORT_TAB_TITLES`."""
+        bar = self.tabs.tabBar()
+        fm = bar.fontMetrics()
+        padding = sum(bar.tabSizeHint(i).width() - fm.horizontalAdvance(bar.tabText(i)) for i in range(bar.count()))
+        full = padding + sum(fm.horizontalAdvance(title) for title in TAB_TITLES)
+        titles = TAB_TITLES if full <= self.tabs.width() else SHORT_TAB_TITLES
+        for i, title in enumerate(titles):
+            if bar.tabText(i) != title:
+                bar.setTabText(i, title)
 
     def show_tab(self, tab: int | str) -> QWidget:
         """Bring a tab to the front, by index or title; return its view.
