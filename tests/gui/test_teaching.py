@@ -322,6 +322,43 @@ def test_parse_fingerprint_reads_hex_and_binary():
         parse_fingerprint("  ")
 
 
+def test_a_typed_fingerprint_says_how_it_was_read(qtbot, window):
+    # Issue 20: a bare "58" was read as hex without a word; a line under each field now says how
+    # it was read (and what to type for the other base), and the 0x / 0b prefixes are strict.
+    view = window.show_tab("Hamming distance")
+    qtbot.waitUntil(lambda: view.choosers[0].page() is not None, timeout=LONG)  # given the scan
+
+    def type_in(field: int, text: str) -> None:
+        view.edits[field].clear()
+        qtbot.keyClicks(view.edits[field], text)  # as typed: the chooser switches to "(typed)"
+
+    type_in(0, "58")
+    type_in(1, "0b1011000")
+    assert view.readings[0].text() == "read as hex 0x58 = 0101 1000 in binary, 88 in decimal; type 0b… for binary"
+    assert view.readings[1].text() == "binary 0b1011000 (7 bits) = 0x58"
+    assert view.marked_count() == 0 and view.steps.distance == 0  # 0x58 = 0b1011000
+    type_in(1, "0x58")
+    assert view.readings[1].text() == "hex 0x58 = 0101 1000 in binary"
+    type_in(1, "1" * 20)  # more 0s and 1s than 16 hex digits hold: binary
+    assert view.readings[1].text() == f"read as binary 0b{'1' * 20} (20 bits) = 0xfffff; type 0x… for hex"
+    # a page's fingerprint
+    assert view.select_pages(*AUDAX)
+    assert [r.text() for r in view.readings] == ["the page's SimHash, in hex"] * 2
+    # what the prefix's base cannot hold is an error, not another base
+    type_in(0, "0b12")
+    assert view.steps is None and view.readings[0].text() == ""
+    assert view.error_label.text() == "'0b12': after 0b only binary digits 0 and 1; for hex type 0x0b12"
+
+
+def test_parse_fingerprint_is_strict_about_prefixes_and_signs():
+    # Python's int() read "0x0x5" and "0b0b1" as 5 and 1 and "+5" as 5; "-5" was "more than 64 bits"
+    for text, why in (("0x0x5", "after 0x only hex digits"), ("0b0b1", "after 0b only binary digits"),
+                      ("+5", "neither hex"), ("-5", "neither hex")):  # fmt: skip
+        with pytest.raises(ValueError, match=why):
+            parse_fingerprint(text)
+    assert parse_fingerprint("0X58") == parse_fingerprint("58") == 0x58
+
+
 # --- the four types gallery -------------------------------------------------------------------
 
 
