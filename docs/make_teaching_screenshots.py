@@ -45,9 +45,7 @@ def settle(app: QApplication, window: TeachingWindow, timeout: float = 300.0) ->
         app.processEvents()
         QThreadPool.globalInstance().waitForDone(50)
         app.processEvents()
-        idle = 0 if window.is_busy() else idle + 1
-    for view in (window.jaccard_view, window.methods_view):
-        view.plot.canvas.draw()
+        idle = 0 if window.is_busy() else idle + 1  # busy covers the figures drawn off the GUI thread
     app.processEvents()
 
 
@@ -114,6 +112,11 @@ def main() -> int:
     window.setWindowState(Qt.WindowState.WindowNoState)
     window.resize(1600, 1000)
     shoot(app, window, "teaching-presentation-methods.png")
+    window.show_tab(1)  # the Jaccard view and every tab's title, on 1280 x 800 and 1600 x 1000 projectors
+    window.jaccard_view.show_pages("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+    for width, height in ((1280, 800), (1600, 1000)):
+        window.resize(width, height)
+        shoot(app, window, f"teaching-presentation-jaccard-{width}x{height}.png")
     window.presentation.set_active(False)
     window.close()
     return 0

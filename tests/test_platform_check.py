@@ -66,3 +66,29 @@ def test_a_screenshot_needs_no_display(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_without_a_display_the_window_command_says_so_and_exits_2():
+    # Issue 20: with no DISPLAY, WAYLAND_DISPLAY or QT_QPA_PLATFORM, Qt tried X11 and aborted
+    # (SIGABRT, code 134) blaming the xcb-cursor0 library, which was installed.  The window
+    # command now stops before Qt starts and names the real cause and the ways round it.
+    done = subprocess.run(
+        [sys.executable, "app.py"], cwd=REPO, env=_env_without_display(), capture_output=True, text=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("error: no display found (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+    for advice in ("xvfb-run python app.py", "QT_QPA_PLATFORM=offscreen", "python app.py scan FOLDER -o report.html"):
+        assert advice in done.stderr, advice
+    assert "xcb-cursor" not in done.stderr and "qt.qpa" not in done.stderr
+
+
+def test_a_display_or_a_chosen_platform_is_enough():
+    assert platform_check.display_problem({}, "linux") is not None
+    assert platform_check.display_problem({"DISPLAY": ""}, "linux") is not None  # set but empty: none
+    assert platform_check.display_problem({"DISPLAY": ":0"}, "linux") is None
+    assert platform_check.display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert platform_check.display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+    assert platform_check.display_problem({}, "freebsd14") is not None  # X11 or Wayland there too
+    assert platform_check.display_problem({}, "win32") is None  # Windows and macOS always have one
+    assert platform_check.display_problem({}, "darwin") is None

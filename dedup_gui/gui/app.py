@@ -13,7 +13,7 @@ from dedup_gui.gui import SAMPLES_DIR, SCREENSHOT_VIEWS
 from dedup_gui.gui.compat import guard_none_refcount
 from dedup_gui.gui.main_window import APP_NAME, MainWindow
 from dedup_gui.gui.plain import plain_message_box
-from dedup_gui.gui.platform_check import xcb_problem
+from dedup_gui.gui.platform_check import display_problem, xcb_problem
 from dedup_gui.gui.screenshot import Screenshotter
 from dedup_gui.gui.settings import AppSettings
 
@@ -42,14 +42,21 @@ def run_gui(folder: str | None = None, screenshot: str | None = None, view: str 
 
     Returns:
         the application's exit code (int, 0 on a normal quit or a saved screenshot, 1 when the
-        screenshot could not be made).
+        screenshot could not be made or the window's system libraries are missing, 2 when
+        there is no display to open the window on).
     """
     if screenshot is not None:
         _headless_default()
-    problem = None if QApplication.instance() else xcb_problem()
-    if problem:  # Qt would abort with a message that names the plugin, not the library
-        print(f"error: {problem}", file=sys.stderr)
-        return 1
+    if QApplication.instance() is None:
+        # Both checks run before Qt starts: it would abort blaming the xcb-cursor0 library.
+        problem = display_problem()
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+        problem = xcb_problem()
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 1
     guard_none_refcount()  # PySide6 6.12.0 on CPython 3.11 would abort after a while
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)

@@ -26,6 +26,7 @@ from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summar
     Session,
     cluster_choice,
     distance_filter,
+    errors_tab_title,
     reclassify_with_columns,
     scan_stages,
     summarize,
@@ -417,7 +418,9 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
             self.pages_panel.select_record(page)
 
     def _update_tab_titles(self, *_args) -> None:
-        for panel, name in ((self.pairs_panel, "Pairs"), (self.pages_panel, "Pages"),
-                            (self.errors_panel, "Errors")):  # fmt: skip
+        # The counts of `python app.py scan`: pages read; errors, and skipped files apart.
+        for panel, name in ((self.pairs_panel, "Pairs"), (self.pages_panel, "Pages")):
             title = tab_title(name, panel.model.rowCount(), panel.model.record_count())
             self.tabs.setTabText(self.tabs.indexOf(panel), title)
+        title = errors_tab_title(*self.errors_model.table.kind_counts())
+        self.tabs.setTabText(self.tabs.indexOf(self.errors_panel), title)

@@ -1,4 +1,9 @@
-"""Before Qt opens a window on X11: the system libraries its xcb platform plugin needs.
+"""Before Qt opens a window: a display to open it on, and on X11 the system libraries its xcb
+platform plugin needs.
+
+Without a display (Linux: no ``DISPLAY``, no ``WAYLAND_DISPLAY``, no ``QT_QPA_PLATFORM``) Qt
+tries X11 anyway and aborts with a message about ``xcb-cursor0``, which sends the user looking
+for a library that is not missing: :func:`display_problem` says what is wrong instead.
 
 When one is missing, Qt aborts with a message that names the plugin, not the library (it
 blamed ``libxcb-cursor0`` when ``libxcb-icccm4`` was missing).  This module asks the dynamic
@@ -13,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -37,6 +43,33 @@ def debian_package(soname: str) -> str:
 def missing_libraries(ldd_output: str) -> list[str]:
     """The libraries ``ldd`` reports as "not found", in its order (list[str])."""
     return _NOT_FOUND.findall(ldd_output)
+
+
+def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+    """What to tell a user who starts the window where there is no display, or ``None``.
+
+    Args:
+        environ: the environment to look at (default ``os.environ``).
+        platform: ``sys.platform`` (default: this one); only Linux and the other Unixes that
+            use X11 or Wayland are checked, Windows and macOS always have a display.
+
+    Returns:
+        the message (str, several lines, no ``error:`` prefix), or ``None`` when a display
+        (``DISPLAY`` or ``WAYLAND_DISPLAY``) is set or ``QT_QPA_PLATFORM`` names a platform.
+    """
+    env = os.environ if environ is None else environ
+    system = sys.platform if platform is None else platform
+    if system.startswith(("win", "darwin", "cygwin")):
+        return None
+    if any(env.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return None
+    return (
+        "no display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open.\n"
+        "  Run it in a desktop session, or on a virtual display:  xvfb-run python app.py\n"
+        "  A picture of the window without a display:  python app.py --screenshot window.png\n"
+        "    (it draws off screen, as QT_QPA_PLATFORM=offscreen does)\n"
+        "  No window at all, a report:  python app.py scan FOLDER -o report.html"
+    )
 
 
 def uses_xcb(environ: dict[str, str] | None = None) -> bool:

@@ -30,10 +30,13 @@ class WindowActions:
     # --- teaching ---------------------------------------------------------------------------
 
     def open_teaching(self) -> None:
-        """Open the teaching window (Teach > Teaching Views) on the current scan; its gallery's
-        "Open in inspector" selects that pair here."""
+        """Open the teaching window (Teach > Teaching Views) on the current scan and the pair
+        selected here (its SimHash, Jaccard and Hamming views show that pair's pages; used
+        again, the open window moves to the pair selected now); its gallery's "Open in
+        inspector" selects that pair here."""
+        pair = self._selected_pair_paths()
         if getattr(self, "teaching_window", None) is None:
-            self.teaching_window = TeachingWindow(self.result, parent=self)
+            self.teaching_window = TeachingWindow(self.result, parent=self, pair=pair)
 
             def open_pair(left: str, right: str) -> None:
                 index = find_pair(self.result, left, right)
@@ -43,11 +46,24 @@ class WindowActions:
                     self.activateWindow()
 
             self.teaching_window.open_pair.connect(open_pair)
-            self.results_changed.connect(lambda: self.teaching_window.set_result(self.result))
-        else:
-            self.teaching_window.set_result(self.result)
+            # re-classified: the same pages, so the same pair
+            self.results_changed.connect(
+                lambda: self.teaching_window.set_result(self.result, self.teaching_window.pair)
+            )
+        elif self.teaching_window.result is not self.result:
+            self.teaching_window.set_result(self.result, pair)
+        elif pair is not None:
+            self.teaching_window.show_pair(*pair)
         self.teaching_window.show()
         self.teaching_window.raise_()
+
+    def _selected_pair_paths(self) -> tuple[str, str] | None:
+        """The paths of the two pages of the pair selected in the pairs table, or ``None``."""
+        index = self.current_pair_index()
+        if self.result is None or index is None:
+            return None
+        pair = self.result.pairs[index]
+        return self.result.pages[pair.left].path, self.result.pages[pair.right].path
 
     # --- focus ------------------------------------------------------------------------------
 

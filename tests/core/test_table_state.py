@@ -95,7 +95,7 @@ def test_page_type_bits_are_the_types_of_each_pages_pairs():
 def test_pages_filter_by_type_bits_and_sort_by_name():
     table = PagesTable()
     table.set_result(ties(errors=("broken.html",)))
-    assert table.record_count() == 6
+    assert table.record_count() == 5  # the pages read; "broken.html" is the errors table's
     table.set_type_filter(frozenset({DupType.PARTIAL}))
     assert shown(table) == [1, 3]
     table.set_type_filter(frozenset({DupType.DISTINCT}))  # page 4: no duplicate pair
@@ -104,7 +104,7 @@ def test_pages_filter_by_type_bits_and_sort_by_name():
     assert shown(table) == [0, 2]
     table.set_type_filter(None)
     table.sort(0, descending=True)  # "b/X" and "B/x" tie, ignoring case: the result's order
-    assert shown(table) == [4, 3, 5, 0, 2, 1]  # "broken.html" after "b/x.html" ("r" > "/")
+    assert shown(table) == [4, 3, 0, 2, 1]
 
 
 def test_cells_tones_and_paths():
@@ -114,9 +114,8 @@ def test_cells_tones_and_paths():
     pages.set_result(result)
     assert pages.display(4, 3) == "1,234" and pages.display(4, 7) == "no usable text"
     assert pages.cell_text(4, 1) == "evil<U+202E>txt.exe"  # a right-to-left override is shown
-    assert [pages.tone(r) for r in (0, 4, 5)] == [None, MUTED, ERROR]
-    assert pages.display(5, 7) == "not a page" and pages.display(5, 3) == ""
-    assert pages.paths_of(5) == ["/scan/sub/bad.html"] and pages.paths_of(0) == ["/scan/B/x.html"]
+    assert [pages.tone(r) for r in (0, 4)] == [None, MUTED]
+    assert pages.record_count() == 5 and pages.paths_of(0) == ["/scan/B/x.html"]  # no row for the error
     pairs = PairsTable()
     pairs.set_result(result)
     assert pairs.display(0, CONTENT) == "0.500" and pairs.display(0, HAMMING) == "3"
@@ -125,6 +124,7 @@ def test_cells_tones_and_paths():
     errors = ErrorsTable()
     errors.set_result(result)
     assert errors.record_count() == 1 and errors.display(0, 1) == "not a page"
+    assert errors.tone(0) == ERROR and errors.paths_of(0) == ["/scan/sub/bad.html"]
     errors.set_type_filter(DUPLICATE_TYPES)  # an error has no duplicate type
     assert shown(errors) == []
 
@@ -182,7 +182,11 @@ def test_the_errors_table_lists_skipped_files_as_their_own_kind(tmp_path):
     table = ErrorsTable()
     table.set_result(scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False)))
     rows = [(table.display(r, 0), table.display(r, 2), table.tone(r)) for r in range(table.record_count())]
-    assert rows == [("bad.html", "error", None), ("style.css", "skipped", MUTED)]
+    assert rows == [("bad.html", "error", ERROR), ("style.css", "skipped", MUTED)]
+    assert table.kind_counts() == ((1, 1), (1, 1))
+    table.set_text_filter("bad")
+    assert table.kind_counts() == ((1, 1), (0, 1))
+    table.set_text_filter("")
     table.sort(2, descending=True)
     assert [table.display(r, 2) for r in shown(table)] == ["skipped", "error"]
 

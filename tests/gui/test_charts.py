@@ -241,8 +241,46 @@ def test_map_regions_follow_the_thresholds(qtbot, window):
     xs = {round(line.get_xdata()[0], 3) for line in ax.lines}
     ys = {round(line.get_ydata()[0], 3) for line in ax.lines}
     assert 0.8 in xs and 0.5 in ys
-    labels = [t.get_text() for t in ax.texts]
+    labels = [t.get_text() for t in view.figure.legends[0].get_texts()]  # the regions' key
     assert "full duplicate" in labels and any(t.startswith("layout duplicate") for t in labels)
+
+
+def visible_texts(figure):
+    from matplotlib.text import Text
+
+    return [t for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
+
+
+@pytest.mark.parametrize("content_same, layout_same", [(None, None), (0.9, 0.3), (0.6, 0.9)])
+def test_no_region_name_covers_a_point_of_the_map(qtbot, window, sample_scan, content_same, layout_same):
+    # Issue 20: the region names were written in the middle of their regions, over the points
+    # there (with layout_same = 0.3 "partial duplicate" covered the partial pair of the
+    # samples), and the narrow full and content regions could not hold theirs.  They are now a
+    # key below the axes, laid out as the regions are.
+    view = show_map(qtbot, window)
+    if content_same is not None:
+        window.thresholds_panel.content_same.setValue(content_same)
+        window.thresholds_panel.layout_same.setValue(layout_same)
+        shown = (content_same, layout_same)
+        qtbot.waitUntil(lambda: (window.result.thresholds.content_same, window.result.thresholds.layout_same) == shown,
+                        timeout=LONG)  # fmt: skip
+        qtbot.waitUntil(lambda: not window.is_busy() and not view.is_stale(), timeout=LONG)
+        view.canvas.draw()
+        assert view.figure.axes[0].lines[0].get_xdata()[0] == pytest.approx(content_same)  # drawn with them
+    points = view._pixels
+    assert len(points) == len(sample_scan.pairs) == 7
+    key = view.figure.legends[0]
+    assert [t.get_gid() for t in key.get_texts()] == ["layout", "partial", "full", "content"]  # as the regions lie
+    partial = window.result.thresholds.content_partial
+    assert key.get_texts()[1].get_text() == f"partial duplicate (if containment >= {partial:g})"
+    names = visible_texts(view.figure)
+    assert {"full duplicate", "content duplicate"} <= {t.get_text() for t in names}
+    for text in names:
+        box = text.get_window_extent()
+        covered = [i for i, (x, y) in enumerate(points) if box.contains(x, y)]
+        assert covered == [], (text.get_text(), covered)
+    axes = view.figure.axes[0].get_window_extent()
+    assert key.get_window_extent().y1 <= axes.y0  # below the axes: on no point, whatever the data
 
 
 def test_charts_follow_a_dark_palette(qtbot, window):

@@ -25,15 +25,15 @@ def loaded(model, result):
     return model
 
 
-def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
+def test_pages_model_has_one_row_per_page_read(qapp, result):
     model = PagesModel()
     model.set_result(result)
-    assert model.rowCount() == 7
+    assert model.rowCount() == 5  # the two files that could not be read are in the errors model
     assert model.columnCount() == 12
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(12)] == [
         "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status", "Near\nduplicates",
         "Closest match", "Keep", "Canonical"]  # fmt: skip
-    assert column(model, 0)[-2:] == ["broken.html", "huge.html"]
+    assert column(model, 0)[-1] == "c/empty.html"
     alpha = [model.data(model.index(0, c)) for c in range(11)]
     # the fixture's pages all have the same bytes (sha1 0...0): one keep cluster, delta (which
     # states its URL) kept
@@ -43,8 +43,7 @@ def test_pages_model_has_one_row_per_file_with_errors_last(qapp, result):
     assert model.data(model.index(3, 2)) == "https://example.org/delta"
     empty = [model.data(model.index(4, c)) for c in range(8)]
     assert empty[4:] == ["", "0000000000000000", "", "no usable text"]
-    broken = [model.data(model.index(5, c)) for c in range(11)]
-    assert broken == ["broken.html", "", "", "", "", "", "", "could not be decoded", "", "", ""]
+    assert not model.index(5, 0).isValid()  # no row for "broken.html" (the errors model's)
     model.set_result(None)
     assert model.rowCount() == 0
 
@@ -76,8 +75,8 @@ def test_numeric_columns_sort_as_numbers(qapp, result):
     assert column(pairs, 3) == ["0.990", "0.950", "0.600", "0.400", "0.050"]
 
     pages = loaded(PagesModel(), result)
-    pages.sort(3, Qt.SortOrder.DescendingOrder)  # words; errors (no value) last
-    assert column(pages, 3) == ["1,500", "120", "40", "9", "0", "", ""]
+    pages.sort(3, Qt.SortOrder.DescendingOrder)  # words
+    assert column(pages, 3) == ["1,500", "120", "40", "9", "0"]
 
 
 def test_pairs_type_and_text_filters(qapp, result):
@@ -113,9 +112,9 @@ def test_pages_type_filter_uses_the_pages_pairs(qapp, result):
     model.set_type_filter(DUPLICATE_TYPES)
     assert model.rowCount() == 4
     model.set_type_filter(None)
-    assert model.rowCount() == 7  # error rows appear only without a type filter
+    assert model.rowCount() == 5
     model.set_text_filter("html")
-    assert model.rowCount() == 7
+    assert model.rowCount() == 5
     model.set_text_filter("b/")
     assert column(model, 0) == ["b/gamma.html", "b/delta.html"]
 
@@ -185,8 +184,7 @@ def test_sorting_moves_rows_and_keeps_persistent_indexes(qapp, result):
 def test_sort_ties_keep_the_result_order(qapp, result):
     pages = loaded(PagesModel(), result)
     pages.sort(6, Qt.SortOrder.AscendingOrder)  # cluster: empty (-1) first, then cluster 1
-    assert column(pages, 0) == ["c/empty.html", "broken.html", "huge.html", "a/alpha.html",
-                                "a/beta.html", "b/gamma.html", "b/delta.html"]  # fmt: skip
+    assert column(pages, 0) == ["c/empty.html", "a/alpha.html", "a/beta.html", "b/gamma.html", "b/delta.html"]
 
 
 def test_none_returning_overrides_cannot_exhaust_none(qapp):
@@ -226,6 +224,5 @@ def test_pages_model_counts_the_template_lines_taken_out(qapp, result):
     model = PagesModel()
     model.set_result(dataclasses.replace(result, pages=[result.pages[0], beta, *result.pages[2:]]))
     assert column(model, 4)[:2] == ["", "2"]
-    model.sort(4, Qt.SortOrder.DescendingOrder)  # the most template first; error rows (-1) last
+    model.sort(4, Qt.SortOrder.DescendingOrder)  # the most template first
     assert column(model, 0)[0] == "a/beta.html"
-    assert column(model, 0)[-2:] == ["broken.html", "huge.html"]

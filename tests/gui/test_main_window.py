@@ -56,11 +56,11 @@ def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_windo
     assert scan.thread_names[0] != threading.current_thread().name  # ran off the GUI thread
     assert str(tmp_path.resolve()) in window.windowTitle()
 
-    assert window.pages_panel.model.rowCount() == len(result.pages) + len(result.errors) == 7
+    assert window.pages_panel.model.rowCount() == len(result.pages) == 5  # the errors are apart
     assert window.pairs_panel.model.rowCount() == 5
     assert window.errors_panel.model.rowCount() == 2
     titles = [window.tabs.tabText(i) for i in range(window.tabs.count())]
-    assert titles == ["Pairs (5)", "Pages (7)", "Errors (2)", "Histogram", "Map"]
+    assert titles == ["Pairs (5)", "Pages (5)", "Errors (2)", "Histogram", "Map"]
     assert window.tabs.currentWidget() is window.pairs_panel
 
     # the result's first pair is distinct: the first non-distinct one (alpha/beta) is selected
@@ -109,6 +109,41 @@ def test_header_click_sorts_numbers_and_keeps_the_selected_pair(qtbot, make_wind
     assert window.inspector.text_diff_view.left_name.text() == "left: a/alpha.html"
 
 
+def test_the_tab_titles_count_as_the_command_line_does(qtbot, make_window, fake_scan, tmp_path, capsys):
+    # Issue 20: with one unreadable file in the folder the window said "Pages (N + 1)" (the file
+    # was a row of the pages table) where `python app.py scan` said N pages and 1 error; and
+    # "Errors (11)" for the samples' 0 errors and 11 skipped files.  Pages are now the pages
+    # read, the errors tab counts errors and skipped files apart, and lists the failed file.
+    from dedup_gui.cli import main as cli_main
+    from dedup_gui.core.pipeline.scan import scan_folder
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for name in ("a", "b", "c"):
+        (folder / f"{name}.html").write_text(f"<title>{name}</title><p>{name} " + "words " * 60 + "</p>",
+                                             encoding="utf-8")  # fmt: skip
+    (folder / "photo.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)  # binary: not a page
+    (folder / "style.css").write_text("p { color: red }", encoding="utf-8")  # skipped: not a page
+    assert cli_main(["scan", str(folder), "-o", str(tmp_path / "out.json")]) == 0
+    printed = capsys.readouterr().out
+    assert "pages:    3 (0 without usable main text); 1 other file skipped" in printed
+    assert "errors:   1" in printed
+    result = scan_folder(folder, ScanSettings(workers=1, use_cache=False))
+    window = make_window(scan_fn=fake_scan(result=result))
+    window.start_scan(folder)
+    wait_for_end(qtbot, window)
+    titles = [window.tabs.tabText(i) for i in range(3)]
+    assert titles == ["Pairs (3)", "Pages (3)", "Errors (1), skipped (1)"]
+    pages = {window.pages_model.file_at(r).path for r in range(window.pages_model.rowCount())}
+    assert pages == {"a.html", "b.html", "c.html"}  # the binary file is not a page row
+    errors = window.errors_model
+    assert [(errors.index(r, 0).data(), errors.index(r, 2).data()) for r in range(errors.rowCount())] == [
+        ("photo.html", "error"), ("style.css", "skipped")]  # fmt: skip
+    qtbot.keyClicks(window.errors_panel.text_filter, "photo")
+    qtbot.waitUntil(lambda: window.errors_model.rowCount() == 1, timeout=5000)
+    assert window.tabs.tabText(2) == "Errors (1), skipped (0 of 1)"
+
+
 def test_typing_a_file_name_filters_the_tables(qtbot, make_window, fake_scan, tmp_path):
     window = make_window(scan_fn=fake_scan())
     window.start_scan(tmp_path)
@@ -117,7 +152,7 @@ def test_typing_a_file_name_filters_the_tables(qtbot, make_window, fake_scan, tm
     qtbot.keyClicks(panel.text_filter, "GAMMA")
     qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=5000)
     assert panel.model.index(0, 0).data() == "b/gamma.html"
-    assert window.tabs.tabText(1) == "Pages (1 of 7)"
+    assert window.tabs.tabText(1) == "Pages (1 of 5)"
 
 
 def test_page_text_is_shown_as_plain_text(qtbot, make_window, fake_scan, result, make_page,
@@ -182,7 +217,7 @@ def test_cancel_stops_the_scan_and_the_window_keeps_working(qtbot, make_window, 
     with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
         window.start_scan(tmp_path)
     assert ended.args == ["finished"]
-    assert window.pages_model.rowCount() == 7
+    assert window.pages_model.rowCount() == 5
 
 
 def test_opening_a_folder_while_scanning_cancels_the_old_scan(qtbot, make_window, fake_scan,
@@ -212,7 +247,7 @@ def test_opening_a_folder_while_scanning_cancels_the_old_scan(qtbot, make_window
     assert old_thread.token.is_set()
     qtbot.waitUntil(lambda: switching.scans[0].outcomes == ["cancelled"], timeout=LONG)
     assert str(new_folder.resolve()) in window.windowTitle()
-    assert window.pages_model.rowCount() == 7
+    assert window.pages_model.rowCount() == 5
     assert window.scan_status.label.text().startswith("Scanned")  # not "Scan cancelled"
 
 
@@ -351,7 +386,7 @@ def test_a_cancelled_rescan_gives_the_previous_result_back(qtbot, make_window, f
     window = make_window(scan_fn=first)
     window.start_scan(tmp_path)
     wait_for_end(qtbot, window)
-    assert window.pages_model.rowCount() == 7
+    assert window.pages_model.rowCount() == 5
     slow = fake_scan(steps=100_000, delay=0.01)
     window._scan_fn = slow
     window.rescan()
@@ -360,7 +395,7 @@ def test_a_cancelled_rescan_gives_the_previous_result_back(qtbot, make_window, f
     with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
         window.cancel_scan()
     assert ended.args == ["cancelled"]
-    assert window.pages_model.rowCount() == 7 and window.result is not None
+    assert window.pages_model.rowCount() == 5 and window.result is not None
     assert window.scan_status.label.text() == "Scan cancelled; showing the previous scan"
 
 

@@ -322,6 +322,43 @@ def test_parse_fingerprint_reads_hex_and_binary():
         parse_fingerprint("  ")
 
 
+def test_a_typed_fingerprint_says_how_it_was_read(qtbot, window):
+    # Issue 20: a bare "58" was read as hex without a word; a line under each field now says how
+    # it was read (and what to type for the other base), and the 0x / 0b prefixes are strict.
+    view = window.show_tab("Hamming distance")
+    qtbot.waitUntil(lambda: view.choosers[0].page() is not None, timeout=LONG)  # given the scan
+
+    def type_in(field: int, text: str) -> None:
+        view.edits[field].clear()
+        qtbot.keyClicks(view.edits[field], text)  # as typed: the chooser switches to "(typed)"
+
+    type_in(0, "58")
+    type_in(1, "0b1011000")
+    assert view.readings[0].text() == "read as hex 0x58 = 0101 1000 in binary, 88 in decimal; type 0b… for binary"
+    assert view.readings[1].text() == "binary 0b1011000 (7 bits) = 0x58"
+    assert view.marked_count() == 0 and view.steps.distance == 0  # 0x58 = 0b1011000
+    type_in(1, "0x58")
+    assert view.readings[1].text() == "hex 0x58 = 0101 1000 in binary"
+    type_in(1, "1" * 20)  # more 0s and 1s than 16 hex digits hold: binary
+    assert view.readings[1].text() == f"read as binary 0b{'1' * 20} (20 bits) = 0xfffff; type 0x… for hex"
+    # a page's fingerprint
+    assert view.select_pages(*AUDAX)
+    assert [r.text() for r in view.readings] == ["the page's SimHash, in hex"] * 2
+    # what the prefix's base cannot hold is an error, not another base
+    type_in(0, "0b12")
+    assert view.steps is None and view.readings[0].text() == ""
+    assert view.error_label.text() == "'0b12': after 0b only binary digits 0 and 1; for hex type 0x0b12"
+
+
+def test_parse_fingerprint_is_strict_about_prefixes_and_signs():
+    # Python's int() read "0x0x5" and "0b0b1" as 5 and 1 and "+5" as 5; "-5" was "more than 64 bits"
+    for text, why in (("0x0x5", "after 0x only hex digits"), ("0b0b1", "after 0b only binary digits"),
+                      ("+5", "neither hex"), ("-5", "neither hex")):  # fmt: skip
+        with pytest.raises(ValueError, match=why):
+            parse_fingerprint(text)
+    assert parse_fingerprint("0X58") == parse_fingerprint("58") == 0x58
+
+
 # --- the four types gallery -------------------------------------------------------------------
 
 
@@ -475,6 +512,45 @@ def test_presentation_mode_shows_every_column_of_the_methods_table(qtbot, window
     window.presentation.set_active(False)
 
 
+@pytest.mark.parametrize("size", [(1600, 1000), (1280, 800)])
+def test_presentation_mode_shows_every_tab_title_and_the_jaccard_view_without_scrolling(qtbot, window, size):
+    # Issue 20: at 1280x800 in presentation mode the tab bar scrolled ("Method compar" cut, the
+    # rest behind scroll arrows) and the Jaccard view's one row of controls needed a horizontal
+    # scroll bar (at 1600x1000 too); its figure's title was cut at the right.  Now every title is whole and in
+    # view (short titles where the full ones do not fit) and the view fits the window's width.
+    view = window.show_tab("Jaccard and shingles")
+    assert view.show_pages(*AUDAX)  # three regions, long names
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)  # a screen of this size (the test's is smaller)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    qtbot.waitUntil(lambda: not window.is_busy() and view.data is not None, timeout=LONG)
+    qtbot.wait(50)
+    bar = window.tabs.tabBar()
+    metrics = bar.fontMetrics()
+    for i in range(bar.count()):
+        rect, text = bar.tabRect(i), bar.tabText(i)
+        assert rect.left() >= 0 and rect.right() < bar.width(), (i, text)  # in view, not scrolled away
+        assert "…" not in text and metrics.horizontalAdvance(text) <= rect.width(), (i, text)  # not elided
+        assert text[:4] == TAB_TITLES[i][:4]  # the full title or a short one
+    if size == (1600, 1000):
+        assert [bar.tabText(i) for i in range(bar.count())] == list(TAB_TITLES)  # room for the full titles
+    scroll = window.tabs.currentWidget()
+    assert not scroll.horizontalScrollBar().isVisible()
+    assert view.width() <= scroll.viewport().width()
+    title = view.plot.figure.axes[0].title.get_window_extent()
+    assert title.x0 >= 0 and title.x1 <= view.plot.figure.bbox.width  # the figure's title whole
+    a, b = view.venn.name_rects()
+    assert a.right() <= b.left()  # "A: n" and "B: n" apart even where the circles coincide
+    heads = [head for head, _text, _rect, _items in view.venn.region_labels()]
+    assert len(heads) == 3 and all(h1.right() <= h2.left() for h1, h2 in zip(heads, heads[1:]))  # counts apart
+    # the diagram, the sets' names and the counts one under the other, not drawn over each other
+    venn, texts, counts = (w.geometry() for w in (view.venn, view.texts_label, view.jaccard_label))
+    assert venn.bottom() < texts.top() and texts.bottom() < counts.top()
+    window.presentation.set_active(False)
+    qtbot.waitUntil(lambda: window.tabs.tabBar().tabText(0) == TAB_TITLES[0], timeout=LONG)
+
+
 def test_f11_toggles_presentation_mode(qtbot, window):
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=LONG)
@@ -550,3 +626,49 @@ def test_views_get_the_scan_one_after_another(qtbot, sample_scan):
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
     assert win.gallery_view.examples()[DupType.FULL] is not None  # the last ones got it too
     win.close()
+
+
+def test_the_teach_action_opens_on_and_follows_the_pair_selected_in_the_main_window(qtbot, sample_scan, tmp_path):
+    # Issue 20: the teaching window opened on its own first pair, not on the pair selected in
+    # the main window.  It now opens on that pair, and the Teach action used again while it is
+    # open moves it to the pair selected then.
+    from PySide6.QtCore import QSettings
+
+    from dedup_gui.core.views.selection import find_pair
+    from dedup_gui.gui.main_window import MainWindow
+    from dedup_gui.gui.settings import AppSettings
+
+    window = MainWindow(app_settings=AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window._set_result(sample_scan)
+
+    def shown(teach) -> tuple:
+        qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+        jaccard, hamming = teach.jaccard_view, teach.hamming_view
+        return (
+            teach.simhash_view.source_combo.page().path,
+            (jaccard.page_a.page().path, jaccard.page_b.page().path),
+            tuple(c.page().path for c in hamming.choosers),
+        )
+
+    for n, (left, right) in enumerate([
+        ("site/articles/cafe-stops.html", "elsewhere/vale-gazette-cafes.html"),  # partial, neither's default
+        ("site/articles/night-ride-safety.html", "print/night-ride-safety.html"),
+    ]):  # fmt: skip
+        index = find_pair(sample_scan, left, right)
+        assert index is not None and window.select_pair(index)
+        pair = sample_scan.pairs[index]
+        a, b = sample_scan.pages[pair.left].path, sample_scan.pages[pair.right].path  # the table's order
+        window.teaching_action.trigger()
+        teach = window.teaching_window
+        assert shown(teach) == (a, (a, b), (a, b)), n
+        view = teach.show_tab("Hamming distance")
+        assert view.marked_count() == bin(
+            sample_scan.pages[pair.left].simhash ^ sample_scan.pages[pair.right].simhash
+        ).count("1")
+        teach.show_tab("SimHash step by step")
+    # a re-classification keeps the pair
+    window.results_changed.emit()
+    assert shown(teach) == (a, (a, b), (a, b))
+    teach.close()
+    window.close()

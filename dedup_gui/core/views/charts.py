@@ -4,12 +4,13 @@ window embeds them in a Qt canvas and the reports save them as SVG or PNG.
 * the Hamming distance histogram over all pairs of pages, with the near-duplicate threshold k
   (Manku, Jain and Das Sarma, WWW 2007) and the classified pairs coloured by type;
 * the content/layout map: every candidate pair at (content similarity, layout similarity), with
-  the four type regions of the current thresholds shaded and labelled.
+  the four type regions of the current thresholds shaded, and named in a key outside the axes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -26,6 +27,8 @@ RASTERIZE_POINTS = 2000
 IMAGE_POINTS = 20_000
 #: The map's axis limits, the same for both axes (similarities are in [0, 1]).
 MAP_LIMITS = (-0.02, 1.02)
+#: The opacity of the map's region shades (their key's swatches: three times as opaque, framed).
+REGION_ALPHA = 0.08
 
 
 @dataclass(frozen=True)
@@ -238,6 +241,11 @@ def map_figure(
     above, one image with the gid ``"pairs"`` (:func:`points_image`, sized to the axes), which
     draws a million points in a fraction of a second.
 
+    The regions are named in a key below the axes (a figure legend, laid out as the regions
+    are: layout and full duplicates above, partial and content duplicates below), each name
+    with its region's shade and its points' colour.  Written inside the regions, the names
+    covered points (and the narrow full and content regions could not hold theirs).
+
     Returns:
         The figure.
     """
@@ -252,13 +260,28 @@ def map_figure(
         ((0, t.layout_same), t.content_same, 1 - t.layout_same, DupType.LAYOUT),
         ((0, 0), t.content_same, t.layout_same, DupType.PARTIAL),
     ]
+    from matplotlib.colors import to_rgba
+    from matplotlib.legend_handler import HandlerTuple
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
+    key: dict[DupType, Any] = {}  # a (swatch, dot) tuple each, drawn one over the other (HandlerTuple)
     for (x0, y0), w, h, dup in regions:
-        ax.add_patch(Rectangle((x0, y0), w, h, facecolor=TYPE_COLORS[dup], alpha=0.08, edgecolor="none"))
-        ax.text(x0 + w / 2, y0 + h / 2, dup.label if dup in (DupType.FULL, DupType.CONTENT) else
-                f"{dup.label}\n(if containment >= {t.content_partial:g})",
-                ha="center", va="center", fontsize="small", color=TYPE_COLORS[dup], alpha=0.9)  # fmt: skip
+        ax.add_patch(Rectangle((x0, y0), w, h, facecolor=TYPE_COLORS[dup], alpha=REGION_ALPHA, edgecolor="none"))
+        dot = Line2D([], [], linestyle="none", marker="o", markersize=5, markerfacecolor=TYPE_COLORS[dup],
+                     markeredgecolor=palette.foreground, markeredgewidth=0.3)  # fmt: skip
+        swatch = Rectangle((0, 0), 1, 1, facecolor=to_rgba(TYPE_COLORS[dup], 3 * REGION_ALPHA),
+                           edgecolor=to_rgba(TYPE_COLORS[dup], 0.6), linewidth=0.6)  # fmt: skip
+        key[dup] = (swatch, dot)
+    names = {dup: dup.label if dup in (DupType.FULL, DupType.CONTENT) else
+             f"{dup.label} (if containment >= {t.content_partial:g})" for dup in key}  # fmt: skip
+    order = (DupType.LAYOUT, DupType.PARTIAL, DupType.FULL, DupType.CONTENT)  # by columns: as the regions lie
+    legend = fig.legend([key[d] for d in order], [names[d] for d in order], loc="outside lower center", ncols=2,
+                        fontsize="small", frameon=False, handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
+    legend.set_gid("regions")
+    for text, dup in zip(legend.get_texts(), order, strict=True):
+        text.set_color(palette.foreground)
+        text.set_gid(dup.value)
     ax.axvline(t.content_same, color=palette.foreground, linestyle="--", linewidth=0.8)
     ax.axhline(t.layout_same, color=palette.foreground, linestyle="--", linewidth=0.8)
     points = map_points(result)

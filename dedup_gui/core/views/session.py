@@ -98,6 +98,23 @@ def tab_title(name: str, shown: int, total: int) -> str:
     return f"{name} ({count})"
 
 
+def errors_tab_title(errors: tuple[int, int], skipped: tuple[int, int]) -> str:
+    """The errors tab's title, its two kinds apart as ``python app.py scan`` counts them:
+    ``"Errors (2)"``, ``"Errors (0), skipped (11)"``, ``"Errors (1 of 2), skipped (3 of 11)"``
+    when filtered.
+
+    Args:
+        errors, skipped: ``(shown, total)`` of the files that could not be read and of those
+            skipped (not pages; :meth:`~dedup_gui.core.views.tables.ErrorsTable.kind_counts`).
+
+    Example:
+        >>> errors_tab_title((2, 2), (0, 0)), errors_tab_title((0, 0), (11, 11))
+        ('Errors (2)', 'Errors (0), skipped (11)')
+    """
+    title = tab_title("Errors", *errors)
+    return f"{title}, {tab_title('skipped', *skipped)}" if skipped[1] else title
+
+
 def size_text(size: int) -> str:
     """A file size for people: ``"812 bytes"``, ``"14.2 KB"``, ``"1.2 MB"`` (1 KB = 1,000 bytes).
 

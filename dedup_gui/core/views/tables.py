@@ -44,15 +44,15 @@ _SCORE_COLUMNS = {3: "content_similarity", 4: "content_containment", 5: "layout_
 
 
 def page_type_bits(result: ScanResult | None, files: int) -> np.ndarray:
-    """The duplicate types of each file of the pages table, as bits.
+    """The duplicate types of each page of the pages table, as bits.
 
     Bit ``1 << type code`` (:data:`~dedup_gui.core.columns.TYPE_CODE`) is set for each type of a
-    page's duplicate pairs, or the distinct bit alone for a page without duplicates; error rows
-    (after the pages) get 0.
+    page's duplicate pairs, or the distinct bit alone for a page without duplicates; rows after
+    the pages get 0.
 
     Args:
-        result: the scan, or ``None`` (every file gets 0).
-        files: number of files of the table (pages, then errors).
+        result: the scan, or ``None`` (every row gets 0).
+        files: number of rows (the pages first).
 
     Returns:
         ``np.uint8`` array of shape (files,).
@@ -71,21 +71,21 @@ def page_type_bits(result: ScanResult | None, files: int) -> np.ndarray:
 
 
 class PagesTable(TableState):
-    """One row per file of a scan: the usable pages, then the files that could not be used.
+    """One row per page read by a scan (the files that could not be read are the errors
+    table's: the counts are those of ``python app.py scan``, "pages: 43", "errors: 1").
 
     Columns: file, title, URL, words (main-content tokens), template lines (lines of the
     extracted text that were the site's template and were taken out, empty when none), SimHash
-    (16 hex digits), cluster, status (``"ok"``, ``"no usable text"`` or the error reason), and
+    (16 hex digits), cluster, status (``"ok"`` or ``"no usable text"``), and
     Screaming Frog's duplicate columns (:mod:`dedup_gui.core.views.keep_columns`): near
     duplicates (the page's duplicate pairs), closest match (highest content similarity and that
     page), keep (``"kept"``, ``"duplicate of <path>"`` or empty), canonical (whether the
     address the page states, its URL column, points to the page kept for it: ``"good"``,
-    ``"bad"``, ``"none"`` or ``"malformed"``, :func:`page_canonical`).  Error rows have empty
-    features.
+    ``"bad"``, ``"none"`` or ``"malformed"``, :func:`page_canonical`).
 
     A page's types (for the type filter) are the duplicate types of the pairs it belongs to, or
     ``{distinct}`` when it has no duplicate; so "distinct" lists the pages without duplicates.
-    Error rows are shown only without a type filter.
+    Record ``i`` is ``result.pages[i]``.
     """
 
     COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status",
@@ -98,7 +98,7 @@ class PagesTable(TableState):
     def __init__(self) -> None:
         super().__init__()
         self._result: ScanResult | None = None
-        self._files: list[Page | FileError] = []
+        self._files: list[Page] = []
         self._names: list[str] = []
         self._clusters = np.zeros(0, dtype=np.int32)  # record -> cluster id, NO_CLUSTER for none
         self._cluster_list: list[int] = []  # the same as Python ints, for data()
@@ -107,28 +107,24 @@ class PagesTable(TableState):
         self._keep: PageKeepColumns | None = None  # built on first use
 
     def load(self, result: ScanResult | None) -> int:
-        """Take the pages, then the errors, of ``result``; return their number (int)."""
+        """Take the pages of ``result``; return their number (int)."""
         self._result = result
         self._keep = None
         self._root = "" if result is None else result.root
-        self._files = [] if result is None else [*result.pages, *result.errors]
+        self._files = [] if result is None else list(result.pages)
         self._names = [f.path.casefold() for f in self._files]
         self.set_shared_folders([f.path for f in self._files])
         self._type_bits = None
-        if result is None:
-            self._clusters = np.zeros(0, dtype=np.int32)
-        else:
-            errors = np.full(len(result.errors), NO_CLUSTER, dtype=np.int32)
-            self._clusters = np.concatenate([page_clusters(result), errors])
+        self._clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
         self._cluster_list = self._clusters.tolist()
         return len(self._files)
 
     def records_in(self, result: ScanResult | None) -> int:
-        """Number of files of ``result``: pages and errors (int)."""
-        return 0 if result is None else len(result.pages) + len(result.errors)
+        """Number of pages of ``result`` (int)."""
+        return 0 if result is None else len(result.pages)
 
-    def file_at(self, row: int) -> Page | FileError:
-        """The :class:`Page` or :class:`FileError` shown in ``row``.
+    def file_at(self, row: int) -> Page:
+        """The :class:`Page` shown in ``row``.
 
         Raises:
             IndexError: no such row.
@@ -136,19 +132,14 @@ class PagesTable(TableState):
         return self._files[self.record(row)]
 
     def paths_of(self, record: int) -> list[str]:
-        """The absolute path of file ``record`` (a one-item list[str])."""
-        item = self._files[record]
-        if isinstance(item, Page):
-            return [item.abspath]
-        return [os.path.join(self._root, *item.path.split("/"))]
+        """The absolute path of page ``record`` (a one-item list[str])."""
+        return [self._files[record].abspath]
 
     def display(self, record: int, col: int) -> str:
-        """Text of a cell (str); error rows show only the path and the reason."""
+        """Text of a cell (str)."""
         item = self._files[record]
         if col == 0:
             return item.path
-        if isinstance(item, FileError):
-            return item.reason if col == 7 else ""
         if col >= 8:
             return self._keep_cell(record, col)
         cluster = self._cluster_list[record]
@@ -172,7 +163,7 @@ class PagesTable(TableState):
 
     def _keep_cell(self, record: int, col: int) -> str:
         columns, result = self.keep_columns(), self._result
-        if columns is None or result is None or record >= len(result.pages):
+        if columns is None or result is None:
             return ""
         if col == 8:
             return f"{int(columns.near_duplicates[record]):,}"
@@ -186,13 +177,11 @@ class PagesTable(TableState):
         (:func:`~dedup_gui.core.columns.natural_key`), other columns as folded text."""
         if col in (8, 9):
             columns = self.keep_columns()
-            if columns is None or record >= len(columns.near_duplicates):
+            if columns is None:
                 return NO_VALUE
             return int(columns.near_duplicates[record]) if col == 8 else float(columns.closest_similarity[record])
         if col in (3, 4):
             item = self._files[record]
-            if not isinstance(item, Page):
-                return NO_VALUE
             return item.word_count if col == 3 else item.template_line_count
         if col == 6:
             return self._cluster_list[record]  # NO_CLUSTER == NO_VALUE
@@ -201,42 +190,34 @@ class PagesTable(TableState):
         return self.display(record, col).casefold()
 
     def sort_keys(self, col: int) -> np.ndarray:
-        """Sort keys of every file for column ``col``: words, template lines and cluster as
+        """Sort keys of every page for column ``col``: words, template lines and cluster as
         ``int64`` (empty = -1), the text columns as ranks of their folded text, the path in
-        natural order (shape (files,))."""
+        natural order (shape (pages,))."""
         if col in (3, 4):
             return np.fromiter((self.sort_key(record, col) for record in range(len(self._files))),
                                np.int64, len(self._files))  # fmt: skip
         if col == 6:
             return self._clusters.astype(np.int64)
         if col in (8, 9):
-            keys = np.full(len(self._files), float(NO_VALUE))
             columns = self.keep_columns()
-            if columns is not None:
-                keys[: len(columns.near_duplicates)] = (
-                    columns.near_duplicates if col == 8 else columns.closest_similarity
-                )
-            return keys
+            if columns is None:
+                return np.full(len(self._files), float(NO_VALUE))
+            return np.asarray(columns.near_duplicates if col == 8 else columns.closest_similarity, dtype=np.float64)
         if col == 0:
             return natural_ranks(self._names)
         return super().sort_keys(col)
 
     def tone(self, record: int) -> str | None:
-        """:data:`ERROR` for files that could not be used, :data:`MUTED` for pages without usable
-        text."""
-        item = self._files[record]
-        if isinstance(item, FileError):
-            return ERROR
-        return None if item.has_text else MUTED
+        """:data:`MUTED` for pages without usable text, else ``None``."""
+        return None if self._files[record].has_text else MUTED
 
     def type_mask(self, type_filter: frozenset[DupType]) -> np.ndarray:
-        """Which files have one of these types (``np.bool_``, shape (files,)); error rows have
-        no type."""
+        """Which pages have one of these types (``np.bool_``, shape (pages,))."""
         wanted = sum(1 << TYPE_CODE[t] for t in type_filter)
         return (self._page_type_bits() & wanted) != 0
 
     def text_mask(self, text: str) -> np.ndarray:
-        """Which files' paths contain ``text`` (case-folded) (``np.bool_``, shape (files,))."""
+        """Which pages' paths contain ``text`` (case-folded) (``np.bool_``, shape (pages,))."""
         return substring_mask(self._names, text)
 
     def _page_type_bits(self) -> np.ndarray:
@@ -448,8 +429,16 @@ class ErrorsTable(TableState):
         return error.reason if col else error.path
 
     def tone(self, record: int) -> str | None:
-        """Skipped files are muted: nothing went wrong with them."""
-        return MUTED if self._kinds[record] == "skipped" else None
+        """Errors in the error tone; skipped files muted: nothing went wrong with them."""
+        return MUTED if self._kinds[record] == "skipped" else ERROR
+
+    def kind_counts(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """``((errors shown, errors), (skipped files shown, skipped files))``: the rows the
+        file-name filter leaves, and all (tuple of int pairs)."""
+        errors = len(self._kinds) - self._kinds.count("skipped")  # the errors come first
+        shown = self.shown_records()
+        shown_errors = int(np.count_nonzero(shown < errors))
+        return (shown_errors, errors), (len(shown) - shown_errors, len(self._kinds) - errors)
 
     def sort_key(self, record: int, col: int) -> Any:
         """Case-folded text of the cell (str); the path in natural order

@@ -1,5 +1,5 @@
 """The content/layout map: every candidate pair at (content similarity, layout similarity), the
-four type regions of the current thresholds shaded and labelled
+four type regions of the current thresholds shaded and named in a key below the axes
 (:func:`dedup_gui.core.views.charts.map_figure`).
 
 Clicking a point asks for its pair to be selected; hovering shows the two file names (plain

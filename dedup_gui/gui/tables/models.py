@@ -7,7 +7,7 @@ filter masks) to Qt roles through
 
 from __future__ import annotations
 
-from dedup_gui.core.model import FileError, Page, Pair
+from dedup_gui.core.model import Page, Pair
 from dedup_gui.core.views.tables import ErrorsTable, PagesTable, PairsTable
 from dedup_gui.gui.tables.table_model import ResultTableModel
 
@@ -22,8 +22,8 @@ class PagesModel(ResultTableModel):
     TABLE = PagesTable
     table: PagesTable
 
-    def file_at(self, row: int) -> Page | FileError:
-        """The :class:`Page` or :class:`FileError` shown in ``row``.
+    def file_at(self, row: int) -> Page:
+        """The :class:`Page` shown in ``row``.
 
         Raises:
             IndexError: no such row.

@@ -6,6 +6,7 @@ Open it from the main window with the current scan::
     window = TeachingWindow(result, parent=main_window)
     window.open_pair.connect(main_window_select_pair)   # (left_path, right_path)
     window.show()
+    window.show_pair(left_path, right_path)              # the pair selected there
     ...
     window.set_result(new_result)                        # after another scan
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
@@ -28,8 +29,10 @@ from dedup_gui.gui.teaching.jaccard_view import JaccardView
 from dedup_gui.gui.teaching.methods_view import MethodsView
 from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, PresentationMode
 from dedup_gui.gui.teaching.simhash_view import SimhashView
+from dedup_gui.gui.teaching.widgets import default_pair_paths
 
 __all__ = [
+    "SHORT_TAB_TITLES",
     "TAB_TITLES",
     "GalleryView",
     "HammingView",
@@ -51,6 +54,8 @@ TAB_TITLES = (
     "Four types gallery",
     "Method comparison",
 )
+#: The tabs' titles where the full ones do not fit in one row (presentation mode at 1280x800).
+SHORT_TAB_TITLES = ("SimHash", "Jaccard", "Hamming", "Four types", "Methods")
 
 
 class TeachingWindow(QMainWindow):
@@ -61,6 +66,7 @@ class TeachingWindow(QMainWindow):
         labels_csv: the labels file of the method comparison (default: the bundled samples'
             ``EXPECTED.csv``).
         parent: the main window, or ``None``; the teaching window stays a window of its own.
+        pair: the two page paths to start on (see :meth:`show_pair`), or ``None``.
 
     Signals:
         open_pair(str, str): the gallery's "Open in inspector": the two pages' paths
@@ -68,6 +74,8 @@ class TeachingWindow(QMainWindow):
 
     Attributes:
         tabs: the ``QTabWidget``.
+        pair: the two page paths the SimHash, Jaccard and Hamming views show (the pair selected
+            in the main window), or ``None`` for each view's own first pair.
         simhash_view, jaccard_view, hamming_view, gallery_view, methods_view: the tabs' views.
         presentation: the :class:`~.presentation.PresentationMode` (its ``action`` is on the
             toolbar, shortcut F11).
@@ -76,11 +84,12 @@ class TeachingWindow(QMainWindow):
     open_pair = Signal(str, str)
 
     def __init__(self, result: ScanResult | None = None, labels_csv: str | Path | None = None,
-                 parent: QWidget | None = None) -> None:  # fmt: skip
+                 parent: QWidget | None = None, pair: tuple[str, str] | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setWindowTitle("Teaching: how duplicate pages are found")
         self.result: ScanResult | None = None
+        self.pair: tuple[str, str] | None = None
         self.simhash_view = SimhashView()
         self.jaccard_view = JaccardView()
         self.hamming_view = HammingView()
@@ -102,6 +111,11 @@ class TeachingWindow(QMainWindow):
             scroll.setWidget(view)
             index = self.tabs.addTab(scroll, title)
             self.tabs.setTabToolTip(index, tip)
+        # Every title in view: short titles where the full ones do not fit, elided below that,
+        # never a tab bar that scrolls its titles out of sight.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
+        self.tabs.installEventFilter(self)
         self.setCentralWidget(self.tabs)
         self.presentation = PresentationMode(self)
         self.presentation.toggled.connect(self._presentation_toggled)
@@ -118,15 +132,17 @@ class TeachingWindow(QMainWindow):
         self._pending_timer.setInterval(PENDING_INTERVAL_MS)
         self._pending_timer.timeout.connect(self._offer_next)
         self.tabs.currentChanged.connect(self._tab_changed)
-        self.set_result(result)
+        self.set_result(result, pair)
 
     def views(self) -> list[QWidget]:
         """The five views in tab order (list[QWidget])."""
         return [self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view, self.methods_view]
 
-    def set_result(self, result: ScanResult | None) -> None:
+    def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
         """Offer the pages of ``result`` (a finished scan) in every view; ``None`` leaves the typed
-        text and toy examples.
+        text and toy examples.  ``pair`` (two page paths, see :meth:`show_pair`) is where the
+        SimHash, Jaccard and Hamming views start; ``None`` (or a pair not in the scan): each
+        view's own first pair.
 
         The view in front gets it at once; the others one after another, each once the views
         before it have finished their background work (:meth:`is_busy` is ``True`` until all
@@ -135,12 +151,36 @@ class TeachingWindow(QMainWindow):
         shingling took over a second.
         """
         self.result = result
+        self.pair = pair
         views = [self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view]
         front = self.current_view()
         self._pending = [view for view in views if view is not front]
         if front in views:
-            front.set_result(result)
+            self._give(front)
         self._pending_timer.start()
+
+    def show_pair(self, left: str, right: str) -> None:
+        """Show the pages with these paths (relative to the scanned folder: the pair selected in
+        the main window): the SimHash view hashes the first (the second if the first has no
+        text), the Jaccard and Hamming views compare the two.  A view still waiting for the scan
+        starts on them.  Paths not in the scan change nothing."""
+        if default_pair_paths(self.result, (left, right)) != (left, right):
+            return
+        self.pair = (left, right)
+        if self.simhash_view not in self._pending:
+            with_text = {p.path for p in self.result.pages if p.has_text} if self.result else set()
+            self.simhash_view.select_page(left if left in with_text or right not in with_text else right)
+        if self.jaccard_view not in self._pending:
+            self.jaccard_view.show_pages(left, right)
+        if self.hamming_view not in self._pending:
+            self.hamming_view.select_pages(left, right)
+
+    def _give(self, view: QWidget) -> None:
+        """Hand ``view`` the scan (and the pair, to the views that show one)."""
+        if view is self.gallery_view:
+            self.gallery_view.set_result(self.result)
+        else:
+            view.set_result(self.result, self.pair)  # type: ignore[attr-defined]
 
     def _offer_next(self) -> None:
         """Give the scan to the next waiting view, when no view computes (timer slot)."""
@@ -159,13 +199,31 @@ class TeachingWindow(QMainWindow):
         current = self.current_view()
         view = current if current in self._pending else self._pending[0]
         self._pending.remove(view)
-        view.set_result(self.result)
+        self._give(view)
 
     def _tab_changed(self, index: int) -> None:
         view = self.views()[index]
         if view in self._pending:  # wanted now: no waiting for the others
             self._pending.remove(view)
-            view.set_result(self.result)
+            self._give(view)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Choose the tabs' titles again when the tab widget's width or font changes."""
+        if watched is self.tabs and event.type() in (QEvent.Type.Resize, QEvent.Type.FontChange):
+            self.fit_tab_titles()
+        return super().eventFilter(watched, event)
+
+    def fit_tab_titles(self) -> None:
+        """Show :data:`TAB_TITLES` if they fit side by side in the tab bar's width, else
+        :data:`SHORT_TAB_TITLES`."""
+        bar = self.tabs.tabBar()
+        fm = bar.fontMetrics()
+        padding = sum(bar.tabSizeHint(i).width() - fm.horizontalAdvance(bar.tabText(i)) for i in range(bar.count()))
+        full = padding + sum(fm.horizontalAdvance(title) for title in TAB_TITLES)
+        titles = TAB_TITLES if full <= self.tabs.width() else SHORT_TAB_TITLES
+        for i, title in enumerate(titles):
+            if bar.tabText(i) != title:
+                bar.setTabText(i, title)
 
     def show_tab(self, tab: int | str) -> QWidget:
         """Bring a tab to the front, by index or title; return its view.

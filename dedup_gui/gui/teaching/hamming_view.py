@@ -8,15 +8,25 @@ is :func:`dedup_gui.core.teaching.simhash_steps.hamming_steps`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
 from dedup_gui.core.fingerprints.simhash import block_keys
 from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
-from dedup_gui.gui.teaching.widgets import BIT_FILL, DIFFER, DIFFER_TINT, CellGrid, CellRow, PageChooser, plain_label
+from dedup_gui.gui.teaching.widgets import (
+    BIT_FILL,
+    DIFFER,
+    DIFFER_TINT,
+    CellGrid,
+    CellRow,
+    PageChooser,
+    default_pair_paths,
+    plain_label,
+)
 
 BITS = 64
 TYPED = "(typed)"
@@ -27,43 +37,97 @@ ROW_A, ROW_B, ROW_DIFF, ROW_BLOCKS = "A", "B", "A XOR B", "blocks"
 _SAME_BLOCK = QColor("#a5d6a7")
 _OTHER_BLOCK = QColor("#e0e0e0")
 _SEPARATORS = re.compile(r"[\s_:]")
+_HEX, _BINARY = re.compile(r"[0-9a-f]+"), re.compile(r"[01]+")
+#: Hex digits up to which the reading spells out the bits (more: the bit rows show them).
+HINT_HEX_DIGITS = 8
 
 
-def parse_fingerprint(text: str, bits: int = BITS) -> int:
-    """A typed fingerprint: hex (``0x…`` or bare hex digits) or binary (``0b…``, or a string of
-    0s and 1s longer than ``bits / 4`` digits); spaces, ``_`` and ``:`` are ignored.
+@dataclass(frozen=True)
+class TypedFingerprint:
+    """A typed fingerprint and how it was read.
+
+    Attributes:
+        value: the fingerprint (int in [0, 2**bits)).
+        base: 16 or 2.
+        digits: the digits read, without prefix and separators, lower case.
+        prefixed: the base was given by a ``0x`` / ``0b`` prefix (else it was guessed).
+    """
+
+    value: int
+    base: int
+    digits: str
+    prefixed: bool
+
+    def reading(self) -> str:
+        """How the value was read, in words, e.g. ``"read as hex 0x58 = 0101 1000 in binary,
+        88 in decimal; type 0b… for binary"`` for a bare ``58`` (str)."""
+        if self.base == 16:
+            said = f"hex 0x{self.digits}"
+            if len(self.digits) <= HINT_HEX_DIGITS:
+                nibbles = " ".join(format(int(d, 16), "04b") for d in self.digits)
+                said += f" = {nibbles} in binary" + ("" if self.prefixed else f", {self.value:,} in decimal")
+            else:
+                said += f" ({4 * len(self.digits)} bits)"
+            return said if self.prefixed else f"read as {said}; type 0b… for binary"
+        said = f"binary 0b{self.digits} ({len(self.digits)} bits) = 0x{self.value:x}"
+        return said if self.prefixed else f"read as {said}; type 0x… for hex"
+
+
+def read_fingerprint(text: str, bits: int = BITS) -> TypedFingerprint:
+    """Read a typed fingerprint: hex (``0x…`` or bare hex digits) or binary (``0b…``, or a string
+    of 0s and 1s longer than ``bits / 4`` digits); spaces, ``_`` and ``:`` are ignored, case too.
 
     Args:
         text: the typed value.
         bits: the fingerprint's width.
 
     Returns:
+        :class:`TypedFingerprint`: the value and how it was read (:meth:`~TypedFingerprint.reading`).
+
+    Raises:
+        ValueError: not a number in those forms (a digit the prefix's base lacks, a sign, a
+            second prefix), or wider than ``bits``; the message says which.
+
+    Example:
+        >>> read_fingerprint("58").reading()
+        'read as hex 0x58 = 0101 1000 in binary, 88 in decimal; type 0b… for binary'
+    """
+    s = _SEPARATORS.sub("", text).lower()
+    shown = text.strip()
+    if not s:
+        raise ValueError("type a fingerprint in hex (0x…) or binary (0b…)")
+    if s.startswith(("0x", "0b")):
+        base, digits, prefixed = (16 if s[1] == "x" else 2), s[2:], True
+        pattern, name = (_HEX, "hex digits 0-9 and a-f") if base == 16 else (_BINARY, "binary digits 0 and 1")
+        if not pattern.fullmatch(digits):
+            other = f"; for hex type 0x{s}" if base == 2 and _HEX.fullmatch(s) else ""
+            raise ValueError(f"{shown!r}: after {s[:2]} only {name}{other}")
+    elif _BINARY.fullmatch(s) and len(s) > bits // 4:
+        base, digits, prefixed = 2, s, False
+    elif _HEX.fullmatch(s):
+        base, digits, prefixed = 16, s, False
+    else:
+        raise ValueError(f"{shown!r} is neither hex (0x…) nor binary (0b…)")
+    value = int(digits, base)
+    if value >> bits:
+        raise ValueError(f"{shown!r} has more than {bits} bits")
+    return TypedFingerprint(value, base, digits, prefixed)
+
+
+def parse_fingerprint(text: str, bits: int = BITS) -> int:
+    """A typed fingerprint's value, read as :func:`read_fingerprint` does.
+
+    Returns:
         The fingerprint (int in [0, 2**bits)).
 
     Raises:
-        ValueError: not a number in those forms, or wider than ``bits`` (the message says which).
+        ValueError: as :func:`read_fingerprint`.
 
     Example:
         >>> parse_fingerprint("0b1011"), parse_fingerprint("ff"), parse_fingerprint("1" * 20)
         (11, 255, 1048575)
     """
-    s = _SEPARATORS.sub("", text).lower()
-    if not s:
-        raise ValueError("type a fingerprint in hex (0x…) or binary (0b…)")
-    try:
-        if s.startswith("0b"):
-            value = int(s[2:], 2)
-        elif s.startswith("0x"):
-            value = int(s[2:], 16)
-        elif set(s) <= {"0", "1"} and len(s) > bits // 4:
-            value = int(s, 2)
-        else:
-            value = int(s, 16)
-    except ValueError:
-        raise ValueError(f"{text.strip()!r} is neither hex (0x…) nor binary (0b…)") from None
-    if value >> bits:
-        raise ValueError(f"{text.strip()!r} has more than {bits} bits")
-    return value
+    return read_fingerprint(text, bits).value
 
 
 def block_ranges(a: int, b: int, k: int) -> list[tuple[int, int, bool]]:
@@ -98,6 +162,7 @@ class HammingView(QWidget):
 
     Attributes:
         choosers: the two page choosers (A, B); edits: the two value fields.
+        readings: under each field, how its value was read ("read as hex 0x58 = 0101 1000 ...").
         grid: the :class:`~.widgets.CellGrid` with rows A, B and "differ".
         result_label: "Hamming distance 5 bits; near-duplicate threshold k = 3 ...".
         error_label: why a typed value was not understood.
@@ -112,14 +177,18 @@ class HammingView(QWidget):
         self.k = Thresholds().hamming_k
         self.choosers = (PageChooser(extra=(TYPED,)), PageChooser(extra=(TYPED,)))
         self.edits = (QLineEdit(), QLineEdit())
+        self.readings = (plain_label(wrap=True), plain_label(wrap=True))
         grid = QGridLayout()
-        for row, (name, chooser, edit) in enumerate(zip((ROW_A, ROW_B), self.choosers, self.edits)):
+        for n, (name, chooser, edit, reading) in enumerate(zip((ROW_A, ROW_B), self.choosers, self.edits,
+                                                               self.readings)):  # fmt: skip
             edit.setPlaceholderText("a 64-bit fingerprint: hex (0x…) or binary (0b…)")
             edit.textEdited.connect(lambda _t, c=chooser: self._typed(c))
             chooser.page_changed.connect(lambda page, e=edit: self._chosen(page, e))
-            grid.addWidget(plain_label(f"{name}:", bold=True, selectable=False), row, 0)
-            grid.addWidget(chooser, row, 1)
-            grid.addWidget(edit, row, 2)
+            grid.addWidget(plain_label(f"{name}:", bold=True, selectable=False), 2 * n, 0)
+            grid.addWidget(chooser, 2 * n, 1)
+            grid.addWidget(edit, 2 * n, 2)
+            reading.setAlignment(Qt.AlignmentFlag.AlignRight)  # under the field it explains
+            grid.addWidget(reading, 2 * n + 1, 1, 1, 2)
         grid.setColumnStretch(1, 2)
         grid.setColumnStretch(2, 1)
         self.grid = CellGrid(min_cell=16, max_cell=36, max_per_line=32, tall=1.5)
@@ -142,11 +211,16 @@ class HammingView(QWidget):
         layout.addStretch(1)
         self.set_values(TOY_A, TOY_B)
 
-    def set_result(self, result: ScanResult | None) -> None:
-        """List the scan's pages and start on a duplicate pair whose fingerprints differ (or typed values)."""
+    def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
+        """List the scan's pages and start on ``pair`` (two page paths: the pair selected in the
+        main window) if given and in the scan, else on a duplicate pair whose fingerprints
+        differ, else on typed values."""
         self.k = result.thresholds.hamming_k if result else Thresholds().hamming_k
         for chooser in self.choosers:
             chooser.set_pages(result.pages if result else [])
+        if pair is not None and default_pair_paths(result, pair) == pair:
+            self.select_pages(*pair)
+            return
         pair = None
         if result is not None:
             differing = [p for p in result.pairs if p.scores.hamming_distance > 0 and p.scores.both_have_text]
@@ -181,17 +255,27 @@ class HammingView(QWidget):
         self.update_comparison()
 
     def update_comparison(self) -> None:
-        """Parse both values and show their bits and distance (or why a value is not understood)."""
-        try:
-            a, b = (parse_fingerprint(e.text()) for e in self.edits)
-        except ValueError as exc:
-            self.error_label.setText(str(exc))
+        """Parse both values, say under each how it was read, and show their bits and distance
+        (or why a value is not understood)."""
+        values, errors = [], []
+        for chooser, edit, reading in zip(self.choosers, self.edits, self.readings, strict=True):
+            try:
+                typed = read_fingerprint(edit.text())
+            except ValueError as exc:
+                errors.append(str(exc))
+                reading.setText("")
+                continue
+            values.append(typed.value)
+            reading.setText("the page's SimHash, in hex" if chooser.page() is not None else typed.reading())
+        if errors:
+            self.error_label.setText("\n".join(errors))
             self.steps = None
             self.grid.set_rows(0, [])
             self.result_label.setText("")
             self.blocks_label.setText("")
             self.compared.emit(None)
             return
+        a, b = values
         self.error_label.setText("")
         s = hamming_steps(a, b, BITS)
         self.steps = s

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -137,6 +137,27 @@ class VennWidget(QWidget):
         cy = top + (h - top) / 2
         return cxa, cxa + d * unit, cy, ra * unit, rb * unit
 
+    def names(self) -> tuple[str, str]:
+        """The names drawn above the circles, e.g. ``("A: 423", "B: 423")``."""
+        c = self._comparison
+        return (f"A: {len(c.a):,}", f"B: {len(c.b):,}") if c else ("", "")
+
+    def name_rects(self) -> tuple[QRectF, QRectF]:
+        """Where the names of A and B are drawn: above the left and right halves of their circles,
+        and pushed apart where they would touch (two circles nearly on top of each other)."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        fm = QFontMetricsF(bold)
+        cxa, cxb, cy, ra, rb = self.circles()
+        top = cy - max(ra, rb) - fm.height() - 4
+        wa, wb = (fm.horizontalAdvance(name) + 8 for name in self.names())
+        gap = fm.horizontalAdvance("  ")
+        xa, xb = cxa - ra * 0.5 - wa / 2, cxb + rb * 0.5 - wb / 2
+        overlap = xa + wa + gap - xb
+        if overlap > 0:
+            xa, xb = xa - overlap / 2, xb + overlap / 2
+        return QRectF(xa, top, wa, fm.height()), QRectF(xb, top, wb, fm.height())
+
     def paintEvent(self, event) -> None:  # noqa: N802
         """Draw the circles to scale, their names and sizes, and each region's count (or elements)."""
         c = self._comparison
@@ -144,7 +165,6 @@ class VennWidget(QWidget):
             return
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        fm = self.fontMetrics()
         cxa, cxb, cy, ra, rb = self.circles()
         text = self.palette().color(QPalette.ColorRole.WindowText)
         base = self.palette().color(QPalette.ColorRole.Base)
@@ -157,36 +177,88 @@ class VennWidget(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         painter.setFont(bold)
-        names = ((cxa, ra, _A_COLOR, "A", len(c.a), -1), (cxb, rb, _B_COLOR, "B", len(c.b), 1))
-        for cx, r, color, name, size, side in names:
+        for rect, name, color in zip(self.name_rects(), self.names(), (_A_COLOR, _B_COLOR), strict=True):
             painter.setPen(color)
-            label = QRectF(cx - 60 + side * r * 0.5, cy - max(ra, rb) - fm.height() - 4, 120, fm.height())
-            painter.drawText(label, Qt.AlignmentFlag.AlignCenter, f"{name}: {size:,}")
-        # Each region's label between the edges that bound it (the lens: B's left, A's right).
-        edges = sorted((cxa - ra, cxa + ra, cxb - rb, cxb + rb))
-        spans = ((edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]))
-        tall = max(ra, rb) * 1.4
-        regions = tuple(
-            (QRectF((x1 + x2) / 2 - max(x2 - x1, 70) / 2, cy - tall / 2, max(x2 - x1, 70), tall), items, name)
-            for (x1, x2), items, name in zip(
-                spans, (c.only_a, c.intersection, c.only_b), ("only in A", "A ∩ B", "only in B"), strict=True
-            )
-        )
-        inside = {"only in A": cxb - rb <= cxa - ra and cxa + ra <= cxb + rb,  # A drawn inside B: no such region
-                  "only in B": cxa - ra <= cxb - rb and cxb + rb <= cxa + ra}  # fmt: skip
-        for rect, items, name in regions:
-            if not items and inside.get(name):
-                continue
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
+        for head, label, rect, items in self.region_labels():
             painter.setPen(text)
             painter.setFont(bold)
-            head = QRectF(rect.left(), rect.top(), rect.width(), fm.height() * 2.2)
-            painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, f"{len(items):,}\n{name}")
+            painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
             if self._show_elements and items:
                 painter.setFont(self.font())
                 shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
-                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.height() - head.height())
+                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
                 painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(shown))
         painter.end()
+
+    def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
+        """Each region's label as drawn: ``(where, text, the region's box, its elements)``, left
+        to right.  The label is the count and the name ("227\\nonly in A") between the edges that
+        bound the region (the lens: B's left, A's right); where those labels would run into each
+        other (small circles, large fonts) the count alone, pushed apart if need be.  A region
+        that does not exist (a circle inside the other, nothing only in it) has none."""
+        c = self._comparison
+        if c is None:
+            return []
+        cxa, cxb, cy, ra, rb = self.circles()
+        bold = QFont(self.font())
+        bold.setBold(True)
+        fm = QFontMetricsF(bold)
+        edges = sorted((cxa - ra, cxa + ra, cxb - rb, cxb + rb))
+        spans = ((edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]))
+        tall = max(ra, rb) * 1.4
+        inside = {"only in A": cxb - rb <= cxa - ra and cxa + ra <= cxb + rb,  # A drawn inside B: no such region
+                  "only in B": cxa - ra <= cxb - rb and cxb + rb <= cxa + ra}  # fmt: skip
+        regions = [
+            (QRectF((x1 + x2) / 2 - max(x2 - x1, 70) / 2, cy - tall / 2, max(x2 - x1, 70), tall), tuple(items), name)
+            for (x1, x2), items, name in zip(
+                spans, (c.only_a, c.intersection, c.only_b), ("only in A", "A ∩ B", "only in B"), strict=True
+            )
+            if items or not inside.get(name)
+        ]
+        for named in (True, False):
+            labels = [f"{len(items):,}\n{name}" if named else f"{len(items):,}" for _r, items, name in regions]
+            heads = []
+            for (rect, _items, _name), label in zip(regions, labels, strict=True):
+                width = max(fm.horizontalAdvance(line) for line in label.split("\n")) + 6
+                heads.append(QRectF(rect.center().x() - width / 2, rect.top(), width, fm.height() * (1 + named)))
+            if all(a.right() <= b.left() for a, b in zip(heads, heads[1:])):
+                break
+        else:  # the counts alone still touch: side by side about their middle
+            middle = (heads[0].left() + heads[-1].right()) / 2
+            x = middle - sum(h.width() + 4 for h in heads) / 2
+            for head in heads:
+                head.moveLeft(x)
+                x += head.width() + 4
+        return [
+            (head, label, rect, items) for head, label, (rect, items, _n) in zip(heads, labels, regions, strict=True)
+        ]
+
+
+class _WrappedColumn(QWidget):
+    """A column of widgets whose minimum height is what its wrapped labels need at its width: a
+    ``QSplitter`` does not ask ``heightForWidth``, and at 1280x800 in presentation mode it gave
+    the Venn diagram and the counts less height than that, so they were drawn over each other."""
+
+    def event(self, event: QEvent) -> bool:
+        """Set the minimum height again when the width, a font or a label's text changes."""
+        done = super().event(event)
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.FontChange):
+            self.fit_height()
+        return done
+
+    def fit_height(self) -> None:
+        """Make the minimum height the sum of the widgets' minimum heights (a wrapped label's at
+        this width) and the layout's spacing."""
+        layout = self.layout()
+        if layout is None:
+            return
+        shown = [w for i in range(layout.count()) if (w := layout.itemAt(i).widget()) is not None and not w.isHidden()]
+        margins = layout.contentsMargins()
+        need = sum(max(w.minimumHeight(), w.heightForWidth(self.width())) for w in shown)
+        need += layout.spacing() * max(len(shown) - 1, 0) + margins.top() + margins.bottom()
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)
 
 
 class JaccardView(QWidget):
@@ -248,18 +320,24 @@ class JaccardView(QWidget):
         self.list_titles = [plain_label(bold=True) for _ in range(3)]
         self.plot = FigurePanel("jaccard-minhash", figsize=(6, 3))
 
+        # Two rows of controls: in one, the pages' names and the spin boxes needed 1,650 pixels
+        # at the presentation mode's font size (a horizontal scroll bar even at 1600x1000).
         row1 = QHBoxLayout()
         row1.addWidget(self.toy_radio)
         row1.addSpacing(16)
         row1.addWidget(self.pages_radio)
-        row1.addWidget(plain_label("A:", selectable=False))
-        row1.addWidget(self.page_a, 1)
-        row1.addWidget(plain_label("B:", selectable=False))
-        row1.addWidget(self.page_b, 1)
+        row1.addStretch(1)
         row1.addWidget(self.k_spin)
+        row1.addSpacing(16)
         row1.addWidget(plain_label("MinHash permutations:", selectable=False))
         row1.addWidget(self.permutations_spin)
-        facts = QWidget()
+        row2 = QHBoxLayout()
+        row2.addWidget(plain_label("A:", selectable=False))
+        row2.addWidget(self.page_a, 1)
+        row2.addSpacing(16)
+        row2.addWidget(plain_label("B:", selectable=False))
+        row2.addWidget(self.page_b, 1)
+        facts = _WrappedColumn()
         fl = QVBoxLayout(facts)
         fl.setContentsMargins(0, 0, 0, 0)
         fl.addWidget(self.venn, 1)
@@ -284,11 +362,14 @@ class JaccardView(QWidget):
         self.splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
         layout.addLayout(row1)
+        layout.addLayout(row2)
         layout.addWidget(self.splitter, 1)
         self.recompute()
 
-    def set_result(self, result: ScanResult | None) -> None:
-        """List the scan's pages; start on its most similar duplicate pair (pages mode), or the toy."""
+    def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
+        """List the scan's pages; start on ``pair`` (two page paths: the pair selected in the main
+        window) if given and in the scan, else on its most similar duplicate pair (pages mode),
+        else on the toy."""
         pages = result.pages if result else []
         for chooser in (self.page_a, self.page_b):
             chooser.set_pages(pages)
@@ -296,7 +377,7 @@ class JaccardView(QWidget):
             self.k_spin.blockSignals(True)
             self.k_spin.setValue(result.settings.shingle_size)
             self.k_spin.blockSignals(False)
-        paths = default_pair_paths(result)
+        paths = default_pair_paths(result, pair)
         self.pages_radio.setEnabled(paths is not None)
         if paths is None:
             self.show_toy()

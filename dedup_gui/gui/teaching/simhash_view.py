@@ -204,10 +204,14 @@ class SimhashView(QWidget):
 
     # --- source -----------------------------------------------------------------------------
 
-    def set_result(self, result: ScanResult | None) -> None:
-        """List the scan's pages; show the first page with text (or the typed text without a scan)."""
-        self.source_combo.set_pages(result.pages if result else [])
-        first = next((p for p in (result.pages if result else []) if p.has_text), None)
+    def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
+        """List the scan's pages; show the first page of ``pair`` (two page paths: the pair
+        selected in the main window) that has text, else the scan's first page with text, else
+        the typed text."""
+        pages = result.pages if result else []
+        self.source_combo.set_pages(pages)
+        chosen = [p for path in pair or () for p in pages if p.path == path and p.has_text]
+        first = chosen[0] if chosen else next((p for p in pages if p.has_text), None)
         if first is not None:
             self.source_combo.select_path(first.path)
         else:

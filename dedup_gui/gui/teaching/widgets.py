@@ -90,11 +90,14 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
 
 
-def default_pair_paths(result: ScanResult | None) -> tuple[str, str] | None:
-    """The two page paths a pair view starts on: the scan's first (most similar) duplicate pair,
-    else its first pair, else its first two pages; ``None`` without two pages."""
+def default_pair_paths(result: ScanResult | None, pair: tuple[str, str] | None = None) -> tuple[str, str] | None:
+    """The two page paths a pair view starts on: ``pair`` (the pair selected in the main window)
+    if both its pages are in the scan, else the scan's first (most similar) duplicate pair, else
+    its first pair, else its first two pages; ``None`` without two pages."""
     if result is None or len(result.pages) < 2:
         return None
+    if pair is not None and set(pair) <= {p.path for p in result.pages}:
+        return pair
     pairs = [p for p in result.pairs if p.type.value != "distinct"] or list(result.pairs)
     if pairs:
         return result.pages[pairs[0].left].path, result.pages[pairs[0].right].path
