@@ -207,9 +207,8 @@ def test_paths_sort_in_natural_order_numbers_as_numbers():
     pages = PagesTable()
     pages.set_result(result)
     pages.sort(0)
-    assert [pages.display(r, 0) for r in shown(pages)] == [
-        "crawl.warc.gz#252", "crawl.warc.gz#1107", "crawl.warc.gz#3807", "crawl.warc.gz#9000",
-        "crawl.warc.gz#20001", "site/Page9.html", "site/page10.html"]  # fmt: skip
+    assert [pages.display(r, 0) for r in shown(pages)] == [  # the pages read (errors are their own table)
+        "crawl.warc.gz#252", "crawl.warc.gz#1107", "crawl.warc.gz#3807", "site/Page9.html", "site/page10.html"]  # fmt: skip
     table = PairsTable()
     table.set_result(result)
     table.sort(LEFT)

@@ -265,7 +265,7 @@ def test_no_region_name_covers_a_point_of_the_map(qtbot, window, sample_scan, co
         qtbot.waitUntil(lambda: (window.result.thresholds.content_same, window.result.thresholds.layout_same) == shown,
                         timeout=LONG)  # fmt: skip
         qtbot.waitUntil(lambda: not window.is_busy() and not view.is_stale(), timeout=LONG)
-        view.canvas.draw()
+        drawn(qtbot, view)
         assert view.figure.axes[0].lines[0].get_xdata()[0] == pytest.approx(content_same)  # drawn with them
     points = view._pixels
     assert len(points) == len(sample_scan.pairs) == 7
