@@ -47,6 +47,7 @@ def test_the_window_says_what_to_install_instead_of_aborting():
     code = (
         "import sys, dedup_gui.gui.app as app;"
         "app.xcb_problem = lambda: 'the window needs system libraries that are missing: libxcb-icccm.so.4';"
+        "app.unreachable_display_problem = lambda: None;"  # DISPLAY=:0 answers on a desktop, not here
         "sys.exit(app.run_gui())"
     )
     done = subprocess.run(
@@ -92,3 +93,39 @@ def test_a_display_or_a_chosen_platform_is_enough():
     assert platform_check.display_problem({}, "freebsd14") is not None  # X11 or Wayland there too
     assert platform_check.display_problem({}, "win32") is None  # Windows and macOS always have one
     assert platform_check.display_problem({}, "darwin") is None
+
+
+def _unused_display() -> str:
+    """A local display number no X server listens on here."""
+    n = 4000 + os.getpid() % 1000
+    while platform_check.x_display_answers(f":{n}", timeout=0.5):
+        n += 1
+    return f":{n}"
+
+
+def test_a_display_that_does_not_answer_is_named_instead_of_qt_s_abort():
+    # A DISPLAY with no X server behind it (a stale ssh session, a typo) also made Qt abort
+    # blaming xcb-cursor0 (the last tester's finding).
+    display = _unused_display()
+    done = subprocess.run(
+        [sys.executable, "app.py"], cwd=REPO, env=_env_without_display(DISPLAY=display), capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: the display DISPLAY={display} does not answer")
+    assert "xvfb-run python app.py" in done.stderr and "xcb-cursor" not in done.stderr
+
+
+def test_a_listening_x_socket_counts_as_a_display():
+    import socket
+
+    display = _unused_display()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind("\0/tmp/.X11-unix/X" + display[1:])  # Linux's abstract name, as Xorg and Xvfb listen
+        server.listen(16)  # the checks connect and leave: room for them all
+        assert platform_check.x_display_answers(display)
+        assert platform_check.x_display_answers(display + ".0")  # a screen number
+        assert platform_check.unreachable_display_problem({"DISPLAY": display}) is None
+    assert not platform_check.x_display_answers(display)
+    assert platform_check.x_display_answers("/private/tmp/com.apple.launchd.x/org.xquartz:0")  # left to Qt
+    assert platform_check.unreachable_display_problem({"DISPLAY": display, "QT_QPA_PLATFORM": "offscreen"}) is None

@@ -13,7 +13,7 @@ from dedup_gui.gui import SAMPLES_DIR, SCREENSHOT_VIEWS
 from dedup_gui.gui.compat import guard_none_refcount
 from dedup_gui.gui.main_window import APP_NAME, MainWindow
 from dedup_gui.gui.plain import plain_message_box
-from dedup_gui.gui.platform_check import display_problem, xcb_problem
+from dedup_gui.gui.platform_check import display_problem, unreachable_display_problem, xcb_problem
 from dedup_gui.gui.screenshot import Screenshotter
 from dedup_gui.gui.settings import AppSettings
 
@@ -49,7 +49,7 @@ def run_gui(folder: str | None = None, screenshot: str | None = None, view: str 
         _headless_default()
     if QApplication.instance() is None:
         # Both checks run before Qt starts: it would abort blaming the xcb-cursor0 library.
-        problem = display_problem()
+        problem = display_problem() or unreachable_display_problem()
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2

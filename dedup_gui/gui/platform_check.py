@@ -1,9 +1,10 @@
 """Before Qt opens a window: a display to open it on, and on X11 the system libraries its xcb
 platform plugin needs.
 
-Without a display (Linux: no ``DISPLAY``, no ``WAYLAND_DISPLAY``, no ``QT_QPA_PLATFORM``) Qt
-tries X11 anyway and aborts with a message about ``xcb-cursor0``, which sends the user looking
-for a library that is not missing: :func:`display_problem` says what is wrong instead.
+Without a display (Linux: no ``DISPLAY``, no ``WAYLAND_DISPLAY``, no ``QT_QPA_PLATFORM``), or
+with a ``DISPLAY`` where no X server answers, Qt tries X11 anyway and aborts with a message about
+``xcb-cursor0``, which sends the user looking for a library that is not missing:
+:func:`display_problem` and :func:`unreachable_display_problem` say what is wrong instead.
 
 When one is missing, Qt aborts with a message that names the plugin, not the library (it
 blamed ``libxcb-cursor0`` when ``libxcb-icccm4`` was missing).  This module asks the dynamic
@@ -16,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -72,7 +74,62 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
     )
 
 
-def uses_xcb(environ: dict[str, str] | None = None) -> bool:
+def _x_display_address(display: str) -> tuple[str, str | tuple[str, int]] | None:
+    """Where the X server of ``display`` listens: ``("unix", socket path)`` for a local display
+    (``:0``, ``unix:0.1``), ``("tcp", (host, port))`` for ``host:N`` (port 6000 + N, X11's
+    convention); ``None`` for a form not understood (an ssh-forwarded or launchd path is left
+    to Qt)."""
+    match = re.fullmatch(r"(?P<host>[^:/]*)(?::(?P<number>\d+))(?:\.\d+)?", display)
+    if match is None:
+        return None
+    host, number = match["host"], int(match["number"])
+    if host in ("", "unix"):
+        return "unix", f"/tmp/.X11-unix/X{number}"
+    return "tcp", (host, 6000 + number)
+
+
+def x_display_answers(display: str, timeout: float = 2.0) -> bool:
+    """Whether an X server listens at ``display`` (a ``DISPLAY`` value): a local one on its
+    socket (Linux's abstract name first, then the file), a remote one on its TCP port.  A form
+    not understood counts as answering (bool)."""
+    address = _x_display_address(display)
+    if address is None:
+        return True
+    kind, where = address
+    candidates: list[tuple[int, object]] = (
+        [(socket.AF_UNIX, "\0" + str(where)), (socket.AF_UNIX, where)] if kind == "unix" else [(socket.AF_INET, where)]
+    )
+    for family, target in candidates:
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.settimeout(timeout)
+                sock.connect(target)
+            return True
+        except OSError:
+            continue
+    return False
+
+
+def unreachable_display_problem(environ: Mapping[str, str] | None = None) -> str | None:
+    """What to tell a user whose ``DISPLAY`` names an X server that does not answer (Qt would
+    abort blaming ``xcb-cursor0``), or ``None``; only checked where Qt will use X11."""
+    env = os.environ if environ is None else environ
+    if not uses_xcb(dict(env)) or env.get("WAYLAND_DISPLAY"):
+        return None
+    display = env.get("DISPLAY", "")
+    if x_display_answers(display):
+        return None
+    return (
+        f"the display DISPLAY={display} does not answer (no X server is listening there), so the window "
+        "cannot open.\n"
+        "  Check DISPLAY (e.g. echo $DISPLAY in a terminal of the desktop), or use a virtual display:  "
+        "xvfb-run python app.py\n"
+        "  A picture of the window without a display:  python app.py --screenshot window.png\n"
+        "  No window at all, a report:  python app.py scan FOLDER -o report.html"
+    )
+
+
+def uses_xcb(environ: Mapping[str, str] | None = None) -> bool:
     """Whether Qt will open its windows through X11 (xcb) here: Linux, a ``DISPLAY``, and no
     other platform asked for with ``QT_QPA_PLATFORM``."""
     env = os.environ if environ is None else environ
