@@ -190,6 +190,24 @@ def test_charts_draw_the_counts_and_points(sample_scan):
     assert mcolors.to_hex(first) == TYPE_COLORS[sample_scan.pairs[0].type]
 
 
+def test_every_text_of_the_report_s_map_lies_inside_the_figure(sample_scan):
+    # In the report's 6 x 5 inch map the long x label ran off the right edge ("...where it
+    # stand"): it now wraps to the figure's width.
+    from dedup_gui.core.views.charts import map_figure
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = map_figure(sample_scan)
+    FigureCanvasAgg(fig).draw()  # the constrained layout is done by a real draw
+    inside = fig.bbox
+    ax = fig.axes[0]
+    texts = [ax.xaxis.label, ax.yaxis.label, ax.title, *(t for legend in fig.legends for t in legend.get_texts())]
+    assert texts[0].get_text().startswith("same-content evidence")
+    for text in texts:
+        box = text.get_window_extent()
+        assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, text.get_text()
+
+
 def test_map_of_many_pairs_is_rasterized_in_vector_output(sample_scan):
     import dataclasses
 

@@ -300,7 +300,7 @@ def map_figure(
         scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
     ax.set_xlim(*MAP_LIMITS)
     ax.set_ylim(*MAP_LIMITS)
-    ax.set_xlabel("same-content evidence (similarity of the main texts, or containment where it stands in)")
+    ax.set_xlabel("same-content evidence (similarity of the main texts, or containment where it stands in)", wrap=True)
     ax.set_ylabel("layout similarity (tag sequences)")
     ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground)
     return fig
