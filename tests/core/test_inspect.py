@@ -193,9 +193,9 @@ def test_charts_draw_the_counts_and_points(sample_scan):
 def test_every_text_of_the_report_s_map_lies_inside_the_figure(sample_scan):
     # In the report's 6 x 5 inch map the long x label ran off the right edge ("...where it
     # stand"): it now wraps to the figure's width.
-    from dedup_gui.core.views.charts import map_figure
-
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from dedup_gui.core.views.charts import map_figure
 
     fig = map_figure(sample_scan)
     FigureCanvasAgg(fig).draw()  # the constrained layout is done by a real draw
