@@ -400,3 +400,17 @@ def test_drawing_the_charts_never_stalls_the_gui_thread(qtbot, window):
     finally:
         worst = meter.worst()
     assert worst[0] < 0.2, f"the GUI thread stalled {worst[0]:.3f} s during: {worst[1]}"
+
+
+def test_a_chart_that_cannot_be_saved_says_why(qtbot, window, tmp_path, monkeypatch):
+    # The histogram and the teaching figures share one way to ask, save and report a failure.
+    from PySide6.QtWidgets import QMessageBox
+
+    view = show_histogram(qtbot, window)
+    target = tmp_path / "no-such-folder" / "h.png"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PNG image (*.png)"))
+    view.save_button.click()
+    box = next(w for w in view.findChildren(QMessageBox))
+    assert box.windowTitle() == "Save Chart" and box.text().startswith("Could not save the chart: ")
+    assert "no-such-folder" in box.text() and not target.exists()
+    box.close()

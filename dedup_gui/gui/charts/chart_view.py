@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
@@ -53,6 +54,24 @@ def ask_chart_path(parent: QWidget, title: str, folder: str, name: str) -> str |
     if Path(path).suffix.lower() not in CHART_FORMATS.values():
         path += CHART_FORMATS.get(chosen, ".png")
     return path
+
+
+def ask_and_save(parent: QWidget, title: str, folder: str, name: str, save: Callable[[str], object]) -> str:
+    """Ask where to save a chart (:func:`ask_chart_path`) and call ``save(path)``, reporting an
+    ``OSError`` or ``ValueError`` in a warning box.
+
+    Returns:
+        The folder to start from next time (str): the chosen file's, or ``folder`` if cancelled.
+    """
+    path = ask_chart_path(parent, title, folder, name)
+    if path is None:
+        return folder
+    try:
+        save(path)
+    except (OSError, ValueError) as exc:
+        box = plain_message_box(QMessageBox.Icon.Warning, title, f"Could not save the chart: {exc}", parent)
+        box.open()
+    return str(Path(path).parent)
 
 
 _PNG_DPI = 150
@@ -216,12 +235,4 @@ class ChartView(QWidget):
 
     def ask_save(self) -> None:
         """Ask for a file name (PNG or SVG) and save the chart there."""
-        path = ask_chart_path(self, "Save Chart", self._last_dir, self.name)
-        if path is None:
-            return
-        self._last_dir = str(Path(path).parent)
-        try:
-            self.save_chart(path)
-        except (OSError, ValueError) as exc:
-            box = plain_message_box(QMessageBox.Icon.Warning, "Could not save the chart", str(exc), self)
-            box.open()
+        self._last_dir = ask_and_save(self, "Save Chart", self._last_dir, self.name, self.save_chart)

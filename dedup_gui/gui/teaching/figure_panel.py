@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QMessageBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from dedup_gui.core.views.charts import Palette
-from dedup_gui.gui.charts.chart_view import ask_chart_path, chart_palette, save_figure
+from dedup_gui.gui.charts.chart_view import ask_and_save, chart_palette, save_figure
 from dedup_gui.gui.charts.figure_image import Chart, FigureImage, FigureRenderer
-from dedup_gui.gui.plain import plain_message_box
 
 
 class FigurePanel(QWidget):
@@ -96,12 +95,4 @@ class FigurePanel(QWidget):
 
     def ask_save(self) -> None:
         """Ask for a file name and save the figure there, reporting a failure in a message box."""
-        path = ask_chart_path(self, "Save figure", self._last_dir, self.name)
-        if path is None:
-            return
-        self._last_dir = str(Path(path).parent)
-        try:
-            self.save(path)
-        except (OSError, ValueError) as exc:
-            box = plain_message_box(QMessageBox.Icon.Warning, "Save figure", f"Could not save the figure: {exc}", self)
-            box.exec()
+        self._last_dir = ask_and_save(self, "Save Figure", self._last_dir, self.name, self.save)
