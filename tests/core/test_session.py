@@ -27,8 +27,10 @@ from tests.core.views_fixtures import ties
 def test_summarize_counts_files_duplicates_clusters_errors_and_notes():
     # 5 pages + 1 error = 6 files; 4 of the 5 pairs are duplicates (pair 1 is distinct).
     result = dataclasses.replace(ties(errors=("bad.html",)), elapsed=2.345, notes=["cache rebuilt"])
-    assert summarize(result) == ("Scanned 6 files: 4 duplicate pairs in 1 cluster, 1 error (2.3 s). "
-                                 "Note: cache rebuilt")  # fmt: skip
+    # The command line's words: the group (any chain of pairs) and the keep cluster are named apart
+    # (a tester read "4 duplicate pairs in 1 cluster" beside "Pairs (5)" and a keep-cluster count).
+    assert summarize(result) == ("Scanned 6 files: 4 duplicate pairs of 5 compared; 1 near-duplicate group, "
+                                 "1 keep cluster (4 pages to drop); 1 error (2.3 s). Note: cache rebuilt")  # fmt: skip
 
 
 def test_scan_stages_skip_the_cache_lookup_without_the_cache():

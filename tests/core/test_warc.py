@@ -286,7 +286,9 @@ def test_the_window_s_status_line_counts_an_archive_s_records(tmp_path):
     from dedup_gui.core.views.session import summarize
 
     path, _offsets = _archive(tmp_path, [record(f"https://a.example/{n}", http_response(BODY), DATE) for n in range(3)])
-    assert summarize(scan_folder(path, SETTINGS)).startswith("Scanned 3 records: 3 duplicate pairs in 1 cluster")
+    assert summarize(scan_folder(path, SETTINGS)).startswith(
+        "Scanned 3 records: 3 duplicate pairs of 3 compared; 1 near-duplicate group"
+    )
     # A folder holding the archive is a folder of files, its records among them.
     assert summarize(scan_folder(tmp_path, SETTINGS)).startswith("Scanned 3 files: ")
 

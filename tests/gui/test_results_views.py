@@ -92,7 +92,9 @@ def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample
     assert win.current_pair_index() == audax  # the selection stayed on the pair
     assert win.inspector.current_pair().type is DupType.DISTINCT
     assert win.inspector.why_view.verdict is DupType.DISTINCT  # the "why" follows
-    assert win.scan_status.label.text().startswith("Scanned 18 files: 5 duplicate pairs in 5 clusters")
+    assert win.scan_status.label.text().startswith(
+        "Scanned 18 files: 5 duplicate pairs of 7 compared; 5 near-duplicate groups"
+    )
     assert win.scan_result is sample_scan  # not rescanned: the scan's own result is kept
 
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
