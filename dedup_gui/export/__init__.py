@@ -34,7 +34,7 @@ from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.model import build_report
 from dedup_gui.core.reports.write import excerpts_needed, format_for, write_result
 
-__all__ = ["EXPORT_FORMATS", "ExportError", "check_writable", "default_suffix", "export", "format_for"]
+__all__ = ["DEFAULT_NAMES", "EXPORT_FORMATS", "ExportError", "check_writable", "default_suffix", "export", "format_for"]
 
 #: Every export format with a short description, in menu order (for a "Save as type" list).
 EXPORT_FORMATS = {
@@ -43,7 +43,7 @@ EXPORT_FORMATS = {
     "json": "JSON, everything (*.json)",
     "csv": "CSV of duplicate pairs (*.csv)",
     "pages-csv": "CSV of pages (*.csv)",
-    "keep-csv": "CSV of pages to keep (duplicate,keep) (*.csv)",
+    "keep-csv": "Keep plan CSV: each page to drop, with the page to keep (*.csv)",
     "xlsx": "Excel workbook: summary, pairs, pages, clusters, keep plan (*.xlsx)",
 }
 _SUFFIX = {
@@ -54,6 +54,18 @@ _SUFFIX = {
     "pages-csv": ".csv",
     "keep-csv": ".csv",
     "xlsx": ".xlsx",
+}
+
+
+#: Each format's default file name, so two CSVs do not take each other's name.
+DEFAULT_NAMES = {
+    "html": "duplicates-report.html",
+    "pdf": "duplicates-report.pdf",
+    "json": "duplicates-report.json",
+    "csv": "duplicate-pairs.csv",
+    "pages-csv": "pages.csv",
+    "keep-csv": "keep-plan.csv",
+    "xlsx": "duplicates-report.xlsx",
 }
 
 

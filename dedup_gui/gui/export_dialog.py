@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
+    QMessageBox,
     QProgressDialog,
     QPushButton,
     QRadioButton,
@@ -28,27 +29,35 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
-from dedup_gui.export import EXPORT_FORMATS, default_suffix, export
+from dedup_gui.export import DEFAULT_NAMES, EXPORT_FORMATS, default_suffix, export
 from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.worker import QtProgress
 
 
 class ExportDialog(QDialog):
     """Asks for the export's format, scope and file.
 
+    Each format has its own default file name (:data:`~dedup_gui.export.DEFAULT_NAMES`); a name
+    typed without a suffix gets the format's, and an existing file is replaced only when the user
+    says so.
+
     Args:
         shown: pairs the pairs table shows now (after its filters).
         total: pairs in the scan.
         folder: the folder the file name starts in.
         parent: the parent widget, or ``None``.
+        fmt: the format chosen first (the last one used), a key of
+            :data:`~dedup_gui.export.EXPORT_FORMATS`.
     """
 
-    def __init__(self, shown: int, total: int, folder: str, parent: QWidget | None = None) -> None:
+    def __init__(self, shown: int, total: int, folder: str, parent: QWidget | None = None, fmt: str = "html") -> None:
         super().__init__(parent)
         self.setWindowTitle("Export Report")
         self.format_combo = QComboBox()
         for key, label in EXPORT_FORMATS.items():
             self.format_combo.addItem(label.split(" (*")[0], key)
+        self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(fmt)))
         self.everything = QRadioButton(f"Everything ({total:,} pairs)")
         self.only_shown = QRadioButton(f"Only what the filters show ({shown:,} of {total:,} pairs)")
         self.everything.setChecked(True)
@@ -56,7 +65,7 @@ class ExportDialog(QDialog):
         scope = QButtonGroup(self)
         scope.addButton(self.everything)
         scope.addButton(self.only_shown)
-        self.path_edit = QLineEdit(str(Path(folder) / "duplicates-report.html"))
+        self.path_edit = QLineEdit(str(Path(folder) / DEFAULT_NAMES[self.format_combo.currentData()]))
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         self.format_combo.currentIndexChanged.connect(self._fix_suffix)
@@ -72,20 +81,43 @@ class ExportDialog(QDialog):
         form.addRow("File:", path_row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export")
-        buttons.accepted.connect(self.accept)
+        buttons.accepted.connect(self._confirm)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
 
     def choice(self) -> tuple[str, str, bool]:
-        """The format key, the file path, and whether only the shown pairs are exported."""
-        return self.format_combo.currentData(), self.path_edit.text().strip(), self.only_shown.isChecked()
+        """The format key, the file path (the format's suffix added to a name without one), and
+        whether only the shown pairs are exported."""
+        key = self.format_combo.currentData()
+        path = self.path_edit.text().strip()
+        if path and not Path(path).suffix:
+            path += default_suffix(key)
+        return key, path, self.only_shown.isChecked()
+
+    def _confirm(self) -> None:
+        """Accept, asking first before an existing file is replaced."""
+        path = self.choice()[1]
+        if path and Path(path).exists():
+            box = plain_message_box(QMessageBox.Icon.Question, "Export Report",
+                                    f"{Path(path).name} already exists in {Path(path).parent}. Replace it?", self)  # fmt: skip
+            box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+            box.setDefaultButton(QMessageBox.StandardButton.No)
+            if box.exec() != QMessageBox.StandardButton.Yes:
+                return
+        self.accept()
 
     def _fix_suffix(self, _index: int) -> None:
         text = self.path_edit.text().strip()
-        if text:
-            self.path_edit.setText(str(Path(text).with_suffix(default_suffix(self.format_combo.currentData()))))
+        if not text:
+            return
+        key = self.format_combo.currentData()
+        path = Path(text)
+        if path.name in DEFAULT_NAMES.values():  # a default name follows the format
+            self.path_edit.setText(str(path.with_name(DEFAULT_NAMES[key])))
+        else:
+            self.path_edit.setText(str(path.with_suffix(default_suffix(key))))
 
     def _browse(self) -> None:
         key = self.format_combo.currentData()

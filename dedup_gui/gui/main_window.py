@@ -106,6 +106,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self._showing_pending = False  # its later steps have not run yet
         self.error_box: QMessageBox | None = None
         self._image_dir = str(Path.home())
+        self._export_format = "html"  # File > Export… offers the format used last
         self._reclassify_job = LatestJob(self)
         self._reclassify_job.finished.connect(self._on_reclassified)
         self.exporter = ExportRunner(self)

@@ -119,10 +119,12 @@ class WindowActions:
         if self.result is None:
             return
         folder = str(Path(self._image_dir))
-        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self)
+        fmt = self._export_format
+        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self, fmt)
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         fmt, path, only_shown = dialog.choice()
+        self._export_format = fmt
         if path:
             self._image_dir = str(Path(path).parent)
             self.export_to(path, fmt, only_shown)

@@ -449,6 +449,32 @@ def test_export_dialog_choices(qtbot, tmp_path):
     assert not ExportDialog(6, 6, str(tmp_path)).only_shown.isEnabled()  # no filter: nothing to choose
 
 
+def test_the_export_dialog_names_files_by_format_and_asks_before_replacing(qtbot, tmp_path, monkeypatch):
+    # A tester: the three CSV formats all defaulted to duplicates-report.csv, a name typed without
+    # a suffix was written without one, an existing report was replaced without a word, and the
+    # format went back to HTML every time.
+    from PySide6.QtWidgets import QMessageBox
+
+    from dedup_gui.gui.export_dialog import ExportDialog
+
+    dialog = ExportDialog(6, 6, str(tmp_path), fmt="keep-csv")
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentText().startswith("Keep plan CSV: each page to drop")
+    assert dialog.choice()[:2] == ("keep-csv", str(tmp_path / "keep-plan.csv"))
+    dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("pages-csv"))
+    assert dialog.choice()[1] == str(tmp_path / "pages.csv")
+    dialog.path_edit.setText(str(tmp_path / "client"))
+    assert dialog.choice()[1] == str(tmp_path / "client.csv")  # the format's suffix
+    (tmp_path / "client.csv").write_text("old", encoding="utf-8")
+    answers = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: answers.append(box.text()) or QMessageBox.StandardButton.No)
+    dialog._confirm()
+    assert answers == [f"client.csv already exists in {tmp_path}. Replace it?"] and dialog.result() == 0
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: QMessageBox.StandardButton.Yes)
+    dialog._confirm()
+    assert dialog.result() == ExportDialog.DialogCode.Accepted
+
+
 def test_screenshot_of_a_named_pair_and_view(qtbot, make_window, sample_scan, tmp_path, capsys):
     from dedup_gui.gui.screenshot import Screenshotter
 

@@ -176,7 +176,7 @@ class FingerprintsView(QWidget):
         layout.addWidget(self.sets_label)
         layout.addWidget(self.methods_label)
         layout.addWidget(self.methods_table, 1)
-        self.setMinimumSize(620, 380)
+        self.setMinimumSize(620, 240)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:
