@@ -14,8 +14,10 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QGridLayout,
     QHeaderView,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -168,7 +170,9 @@ class FingerprintsView(QWidget):
         header = self.methods_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        layout = QVBoxLayout(self)
+        self.methods_table.setMinimumHeight(4 * self.methods_table.verticalHeader().defaultSectionSize())
+        body = QWidget()
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.bit_grid)
         layout.addWidget(self.hamming_label)
@@ -176,7 +180,15 @@ class FingerprintsView(QWidget):
         layout.addWidget(self.sets_label)
         layout.addWidget(self.methods_label)
         layout.addWidget(self.methods_table, 1)
-        self.setMinimumSize(620, 240)
+        # In a small window the tab scrolls rather than drawing its rows over each other.
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        self.setMinimumSize(620, 260)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:

@@ -226,7 +226,7 @@ class LayoutDiffView(QWidget):
         for label in (self.status_label, self.counts_label, self.regions_label, self.notes_label):
             layout.addWidget(label)
         layout.addWidget(self.table, 1)
-        self.setMinimumSize(560, 240)
+        self.setMinimumSize(560, 260)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:

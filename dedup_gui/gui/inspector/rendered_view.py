@@ -216,7 +216,7 @@ class RenderedView(QWidget):
         layout.addWidget(self.notice_label)
         layout.addWidget(self.notes_label)
         layout.addWidget(splitter, 1)
-        self.setMinimumSize(560, 240)
+        self.setMinimumSize(560, 260)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:

@@ -270,7 +270,7 @@ class TextDiffView(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.notes_label)
         layout.addWidget(splitter, 1)
-        self.setMinimumSize(560, 240)
+        self.setMinimumSize(560, 260)
         self.clear()
 
     def _action(self, text: str, key: str, alt_key: str, slot) -> QAction:

@@ -67,7 +67,7 @@ class WhyView(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
-        self.setMinimumSize(480, 240)
+        self.setMinimumSize(480, 260)
         self.clear()
 
     def _type_grid(self) -> QGridLayout:
