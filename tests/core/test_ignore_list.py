@@ -34,7 +34,7 @@ from dedup_gui.core.views.ignore_list import (
 from dedup_gui.core.views.tables import PairsTable
 from tests.core.test_keep_clusters import DISTINCT, FULL, page, pair, result_of
 
-MARKED = "distinct (marked not a duplicate by you)"
+MARKED = "distinct (marked by you)"
 
 
 def triangle():

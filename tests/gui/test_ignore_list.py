@@ -18,7 +18,7 @@ from tests.gui.conftest import open_scanned
 from tests.gui.test_keep_decisions import tree_rows
 
 LONG = 60_000
-MARKED = "distinct (marked not a duplicate by you)"
+MARKED = "distinct (marked by you)"
 
 
 @pytest.fixture(autouse=True)

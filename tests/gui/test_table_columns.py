@@ -83,3 +83,20 @@ def test_a_wide_pages_table_gives_its_spare_width_to_the_file_column(qtbot, long
     assert sum(sizes) == panel.view.viewport().width()
     assert sizes[0] > max(sizes[1:])
     assert elided(panel, 0) == LONG  # whole, in the scan's order
+
+
+def test_the_containment_column_fits_the_few_cells_that_name_the_inner_page(qtbot):
+    # Most containment cells are a bare number; the few that say "0.766 (right in left)" were
+    # cut ("0.766 (ri… in left)") when the rows sampled for the widths missed them (a tester).
+    import dataclasses
+
+    pages = [make_page(f"p{i}.html", 10 + i, i) for i in range(2)]
+    plain = Pair(0, 1, scores(0.99, 1), DupType.FULL)
+    inner = Pair(0, 1, dataclasses.replace(scores(0.5, 9, containment=0.766), contained_side="right"),
+                 DupType.PARTIAL)  # fmt: skip
+    pairs = [plain] * 1_000 + [inner] + [plain] * 1_000  # one row in 2,001, sampled by none of 200
+    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    panel = shown_panel(qtbot, PairsModel(), result, 1600)
+    text = panel.model.cell_text(1_000, 4)
+    assert text == "0.766 (right in left)"
+    assert panel.view.horizontalHeader().sectionSize(4) >= panel.view.fontMetrics().horizontalAdvance(text) + 4

@@ -107,6 +107,11 @@ class TableState:
         """Text of a cell (str)."""
         raise NotImplementedError
 
+    def widest_text(self, col: int) -> str | None:
+        """A text as wide as column ``col``'s widest cell can be, for sizing the column when a
+        sample of its cells may miss the widest (str), or ``None`` (the sample is enough)."""
+        return None
+
     def sort_key(self, record: int, col: int) -> Any:
         """Sort value of one cell: int/float for numeric columns, case-folded str otherwise
         (the :func:`~dedup_gui.core.columns.natural_key` of a path)."""

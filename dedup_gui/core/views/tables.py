@@ -28,7 +28,6 @@ from dedup_gui.core.columns import (
     substring_mask,
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
-from dedup_gui.core.pipeline.not_duplicates import NOT_DUPLICATE_REASON
 from dedup_gui.core.views.keep_columns import (
     PageKeepColumns,
     closest_text,
@@ -227,10 +226,14 @@ class PagesTable(TableState):
         return self._type_bits
 
 
+#: A marked pair's type cell says why briefly; the Why tab says "marked not a duplicate by you".
+MARKED_SHORT = "marked by you"
+
+
 class PairsTable(TableState):
     """One row per scored pair of a scan; unsorted, in the result's order (most similar first).
 
-    Columns: left, right, type (``"distinct (marked not a duplicate by you)"`` for a pair of
+    Columns: left, right, type (``"distinct (marked by you)"`` for a pair of
     the ignore list), content similarity, containment, layout similarity, Hamming distance,
     Jaccard, cluster (shown when both pages are in the same cluster).
 
@@ -326,7 +329,7 @@ class PairsTable(TableState):
         if col < 2:
             return self._pages[pair.right if col else pair.left].path
         if col == 2:  # a pair the user marked says so (its type is distinct whatever its measures)
-            return f"{pair.type.label} ({NOT_DUPLICATE_REASON})" if pair.not_duplicate else pair.type.label
+            return f"{pair.type.label} ({MARKED_SHORT})" if pair.not_duplicate else pair.type.label
         if col == 8:
             cluster = self._pair_cluster(pair)
             return "" if cluster == NO_CLUSTER else str(cluster)
@@ -335,6 +338,11 @@ class PairsTable(TableState):
             inner = pair.scores.contained_side
             return f"{format_score(key)} ({inner} in {'right' if inner == 'left' else 'left'})"
         return str(key) if col == 6 else format_score(key)
+
+    def widest_text(self, col: int) -> str | None:
+        """The containment column's widest form, ``"0.000 (right in left)"``: most cells are a
+        bare number, and a sample of rows missed the few that say which page lies inside."""
+        return f"{format_score(0.0)} (right in left)" if col == 4 and self._pairs else None
 
     def sort_key(self, record: int, col: int) -> Any:
         """Sort value: scores as float, Hamming distance and cluster as int (empty = -1), the

@@ -101,7 +101,7 @@ class ColumnSizer:
         widths = []
         records = sorted(set(shown) | set(spread))
         for col in range(model.columnCount()):
-            texts = {model.cell_text(record, col) for record in records}
+            texts = {model.cell_text(record, col) for record in records} | {model.widest_text(col)}
             text = max((metrics.horizontalAdvance(str(t)) for t in texts if t is not None), default=0)
             title = self.header_width(col) if col in model.NUMERIC else header.sectionSizeHint(col)
             widths.append(max(text + margin, title))

@@ -85,6 +85,10 @@ class ResultTableModel(QAbstractTableModel):
         they all share) (str)."""
         return self.table.cell_text(record, col)
 
+    def widest_text(self, col: int) -> str | None:
+        """As :meth:`TableState.widest_text` (str or ``None``)."""
+        return self.table.widest_text(col)
+
     def paths_of(self, record: int) -> list[str]:
         """Absolute paths of the file(s) of ``record`` (list[str]); for the context menu."""
         return self.table.paths_of(record)
