@@ -202,7 +202,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.pairs_panel.current_record_changed.connect(self._show_pair)
         self.pairs_panel.record_activated.connect(lambda _record: self.focus_inspector())
         self.histogram_view.distance_clicked.connect(self.filter_by_distance)
-        self.map_view.pair_clicked.connect(self.select_pair)
+        self.map_view.pair_clicked.connect(self._map_point_clicked)
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
         self._connect_decisions()
@@ -374,16 +374,23 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.histogram_view.set_selected_distance(pair.scores.hamming_distance)
         self.clusters_view.highlight_pair(self.session.pair_cluster(index), pair.left, pair.right)
 
-    def select_pair(self, index: int) -> bool:
-        """Select pair ``index`` (of ``result.pairs``) in the pairs table and show that table.
+    def select_pair(self, index: int, show_table: bool = True) -> bool:
+        """Select pair ``index`` (of ``result.pairs``) in the pairs table (the inspector shows it)
+        and, with ``show_table``, bring that table to the front.
 
         Returns:
             ``True`` if the pair is now selected (bool).
         """
         if self.result is None or not 0 <= index < len(self.result.pairs):
             return False
-        self.tabs.setCurrentWidget(self.pairs_panel)
+        if show_table:
+            self.tabs.setCurrentWidget(self.pairs_panel)
         return self.pairs_panel.select_record(index)
+
+    def _map_point_clicked(self, index: int) -> None:
+        # The map stays in front, so the next point is one click away; the inspector shows the pair.
+        if not self.select_pair(index, show_table=False):
+            self.select_pair(index)  # hidden by the table's filters: the table says so
 
     def filter_by_distance(self, distance: int) -> None:
         """Show only the pairs at Hamming ``distance`` in the pairs table (a clearable chip)."""
