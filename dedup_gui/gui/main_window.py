@@ -114,7 +114,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
 
         self._build_views()
         self.scan_status = ScanStatus()
-        self.statusBar().addPermanentWidget(self.scan_status, 1)
+        self.scan_status.place_in(self.statusBar())
         self.scan_status.cancel_requested.connect(self.cancel_scan)
         self._connect_views()
         build_menus(self)
