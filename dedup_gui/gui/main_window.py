@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
+from PySide6.QtWidgets import QAbstractSpinBox, QDockWidget, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
 
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summarize: re-exported)
@@ -115,13 +115,17 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
 
         self._build_views()
         self.scan_status = ScanStatus()
-        self.statusBar().addPermanentWidget(self.scan_status, 1)
+        self.scan_status.place_in(self.statusBar())
         self.scan_status.cancel_requested.connect(self.cancel_scan)
         self._connect_views()
         build_menus(self)
-        self._shortcuts_first = WindowShortcutsFirst(self)  # Ctrl+E and friends work in the filter boxes
-        for panel in (self.pairs_panel, self.pages_panel):
-            panel.text_filter.installEventFilter(self._shortcuts_first)
+        # Ctrl+E and friends work in the filter boxes and the threshold spin boxes (whose
+        # line edit claims the same keys)
+        self._shortcuts_first = WindowShortcutsFirst(self)
+        boxes: list[QWidget] = [self.pairs_panel.text_filter, self.pages_panel.text_filter]
+        boxes += self.thresholds_panel.findChildren(QAbstractSpinBox)
+        for box in boxes:
+            box.installEventFilter(self._shortcuts_first)
         self.export_action.setEnabled(False)
 
         self.setWindowTitle(APP_NAME)

@@ -164,8 +164,11 @@ class ReprioritizeDialog(QDialog):
         self._show_problems()
 
     def _on_pattern(self, text: str) -> None:
-        self.state.pattern = text
-        self._show_problems()
+        # typing a pattern ticks its criterion (and clearing it unticks it): redraw the list
+        if self.state.set_pattern(text):
+            self._fill(self.criteria.currentRow())
+        else:
+            self._show_problems()
 
     def add_folder(self, folder: str) -> bool:
         """Add a reference folder (absolute, or relative to the scanned folder); a folder outside

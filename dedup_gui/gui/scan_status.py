@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QStatusBar, QWidget
 
 from dedup_gui.core.progress import SCAN_STAGES, EtaEstimator, OverallProgress
 from dedup_gui.gui.plain import plain_tooltip
@@ -73,6 +73,22 @@ class ScanStatus(QWidget):
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.cancel_button)
         self.finish("Ready")
+
+    def place_in(self, bar: QStatusBar) -> None:
+        """Put the parts in a window's status bar: the label as a normal widget, which a
+        temporary message (``bar.showMessage``) replaces while it shows, and the bar and
+        Cancel as permanent widgets, which stay in reach during a message.  A permanent label
+        covered every confirmation ("Marked … not a duplicate") with the scan summary.
+
+        Args:
+            bar: the status bar; it takes the label, the progress bar and the Cancel button
+                (this container is left empty and hidden).
+        """
+        bar.addWidget(self.label, 1)
+        bar.addPermanentWidget(self.progress_bar)
+        bar.addPermanentWidget(self.cancel_button)
+        self.setParent(bar)
+        self.hide()
 
     def start(self, folder: str, stages: Sequence[tuple[str, float]] = SCAN_STAGES) -> None:
         """Enter the running state for a scan of ``folder``.

@@ -2,7 +2,8 @@
 
 A ``QLineEdit`` claims some keys for editing before any shortcut sees them (on X11 Ctrl+E moves
 to the end of the line), so File > Export's Ctrl+E did nothing while the filter box had the
-focus.  This filter lets the window's own action shortcuts go first in the boxes it watches,
+focus; a spin box passes the key to its own line edit, so the threshold boxes did the same.
+This filter lets the window's own action shortcuts go first in the boxes it watches,
 except the standard editing keys (copy, paste, undo, select all...), which stay the box's.
 """
 

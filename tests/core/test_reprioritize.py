@@ -63,6 +63,22 @@ def test_the_state_refuses_an_empty_rule_and_a_pattern_criterion_without_a_patte
     assert policy.order == ("pattern",) and policy.pattern == "v1/*" and policy.chosen == ("v1/a.html",)
 
 
+def test_typing_a_pattern_ticks_its_criterion_at_the_top_and_clearing_it_unticks_it():
+    # The pattern criterion is off by default: a typed pattern did nothing, and nothing said so.
+    state = ReprioritizeState(KeepPolicy(), "/x")
+    assert state.set_pattern("s") is True  # the first character ticks it, at the top
+    assert state.order() == ("pattern", *DEFAULT_ORDER)
+    assert state.set_pattern("site/*") is False  # further typing changes nothing else
+    assert state.policy().pattern == "site/*" and state.policy().order[0] == "pattern"
+    assert state.set_pattern("  ") is True  # cleared: unticked, its place kept
+    assert state.order() == DEFAULT_ORDER and state.criteria()[0] == "pattern" and state.problems() == []
+    # placed by the user and on: typing leaves its tick and place alone
+    state.set_enabled("pattern", True)
+    state.move(0, 3)
+    assert state.set_pattern("v1/*") is False
+    assert state.order() == ("canonical", "version", "longest_content", "pattern", "oldest_file")
+
+
 def test_reference_folders_must_lie_inside_the_scanned_folder(tmp_path):
     (tmp_path / "site" / "v1" / "sub").mkdir(parents=True)
     state = ReprioritizeState(KeepPolicy(), tmp_path / "site")

@@ -320,7 +320,31 @@ def test_fingerprints_show_the_engines_bits_and_mark_the_differing_ones(qtbot, s
     assert table.rowCount() == len(methods)
     for row, m in enumerate(methods):
         assert [table.item(row, c).text() for c in range(5)] == [
-            m.method, m.left, m.right, m.measure, "duplicate" if m.duplicate else "not duplicate"]  # fmt: skip
+            m.method, "duplicate" if m.duplicate else "not duplicate", m.left, m.right, m.measure]  # fmt: skip
+
+
+def test_the_methods_verdict_column_is_in_view_and_wide_enough(qtbot, sample_scan):
+    # The measure column (up to ~500 px of text) pushed the verdict past the table's right
+    # edge in an inspector of usual width: a user saw "ve" and "not d" cut at the edge.
+    view = FingerprintsView()
+    qtbot.addWidget(view)
+    view.show()
+    view.resize(view.minimumSize())  # the narrowest the inspector lets it be
+    qtbot.waitExposed(view)
+    table = view.methods_table
+    col = FingerprintsView.METHOD_HEADERS.index("verdict")
+    for paths in (LAYOUT_PAIR, CONTENT_PAIR):
+        view.set_pair(sample_scan, find_pair(sample_scan, paths), sample_scan.thresholds)
+        qtbot.waitUntil(lambda: not view.is_comparing() and table.rowCount() > 0, timeout=WAIT)
+        verdicts = {table.item(r, col).text() for r in range(table.rowCount())}
+        assert "not duplicate" in verdicts  # the longer verdict
+        cells = max(table.fontMetrics().horizontalAdvance(text) for text in verdicts)
+        header = table.horizontalHeader()
+        assert table.columnWidth(col) >= max(cells, header.fontMetrics().horizontalAdvance("verdict"))
+        assert table.columnWidth(col) >= header.sectionSizeHint(col)
+        # ... and the whole column lies in the visible part of the table
+        assert table.columnViewportPosition(col) >= 0
+        assert table.columnViewportPosition(col) + table.columnWidth(col) <= table.viewport().width()
 
 
 def test_why_view_explains_the_verdict_with_the_given_thresholds(qtbot, sample_scan):

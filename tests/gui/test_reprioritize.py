@@ -102,3 +102,32 @@ def test_a_drag_a_reference_folder_and_an_empty_rule_in_the_dialog(qtbot, window
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         ok(dialog)
     assert tree_rows(win)[1] == ("v1/a.html", "", "", "kept (reference folder)", "bold")
+
+
+def test_typing_a_pattern_makes_the_rule_prefer_matching_pages(qtbot, fake_scan, samples_dir, sample_scan):
+    # The pattern criterion is unticked by default, and typing a pattern used to leave it so:
+    # OK then kept the same pages as before, silently.
+    win = open_scanned(qtbot, fake_scan, samples_dir, sample_scan, LONG)
+    site, mirror = "site/articles/river-trail.html", "mirror/larkmoor-wheelers.example.org/articles/river-trail.html"
+
+    def kept() -> str:
+        model = win.clusters_view.keep_model
+        for r in range(model.rowCount()):
+            top = model.index(r, 0)
+            rows = [(model.index(i, 0, top).data(), model.index(i, 3, top).data()) for i in range(model.rowCount(top))]
+            if any(site.endswith(label) for label, _ in rows) and len(rows) == 2:
+                tips = [model.index(i, 0, top).data(Qt.ItemDataRole.ToolTipRole) for i in range(model.rowCount(top))]
+                assert set(tips) == {site, mirror}
+                return next(tip for tip, (_, advice) in zip(tips, rows) if advice.startswith("kept"))
+        raise AssertionError("no keep cluster of the river-trail pages")
+
+    assert kept() == mirror  # the default rule keeps the mirror's copy
+    assert win.open_reprioritize()
+    dialog = win.reprioritize_dialog
+    assert ("matches the preferred pattern", False) in criteria(dialog)
+    qtbot.keyClicks(dialog.pattern_edit, "site/*")
+    assert criteria(dialog)[0] == ("matches the preferred pattern", True)  # ticked, at the top
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        ok(dialog)
+    assert kept() == site
+    win.close()

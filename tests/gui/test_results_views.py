@@ -589,3 +589,37 @@ def test_columns_fitted_while_a_filter_hides_every_row_keep_their_width(qtbot, m
     assert header.sectionSize(0) > header.sectionSizeHint(0) + 100 and longest > 40
     panel.model.set_text_filter("")
     assert panel.model.rowCount() > 0
+
+
+def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, make_window, sample_scan, monkeypatch):
+    # A spin box hands a key's ShortcutOverride to its line edit, which on X11 claims Ctrl+E
+    # ("end of line"): File > Export did nothing from the thresholds panel.  The offscreen line
+    # edit claims nothing, so a line edit that claims every Ctrl key stands in for X11's.
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QLineEdit
+
+    from dedup_gui.gui.export_dialog import ExportDialog
+
+    class ClaimingEdit(QLineEdit):
+        def event(self, e):
+            if e.type() == QEvent.Type.ShortcutOverride and e.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                e.accept()
+                return True
+            return super().event(e)
+
+    asked = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda self: asked.append(1) or ExportDialog.DialogCode.Rejected)
+    win = make_window(sample_scan)
+    win.show()
+    qtbot.waitExposed(win)
+    panel = win.thresholds_panel
+    boxes = (panel.content_same, panel.content_partial, panel.layout_same, panel.hamming_k)
+    for n, box in enumerate(boxes, 1):
+        box.setLineEdit(ClaimingEdit(box))
+        box.setFocus()
+        qtbot.waitUntil(box.hasFocus)
+        qtbot.keyClick(box, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+        assert len(asked) == n  # File > Export asked for its dialog
+        # the box keeps its editing keys: Ctrl+A selects its text
+        qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        assert box.lineEdit().selectedText() == box.cleanText() != ""

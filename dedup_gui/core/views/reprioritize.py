@@ -142,6 +142,32 @@ class ReprioritizeState:
         """Move the criterion at ``row`` one place down; returns its new row."""
         return self.move(row, row + 1)
 
+    def set_pattern(self, text: str) -> bool:
+        """Take the preferred pattern the user typed, and put the pattern criterion in force or
+        out of it to match: typing a pattern while it is off ticks it and moves it to the top
+        (typed, the pattern is the user's stated preference; the default rule's last criterion,
+        oldest file, would otherwise decide every cluster before it), and clearing the pattern
+        unticks it (its place is kept).  A pattern typed while the criterion is on leaves its
+        tick and place alone.
+
+        Args:
+            text: the pattern (str; shell wildcards or a substring; blank for none).
+
+        Returns:
+            Whether the criteria changed (bool), so a list drawing them is redrawn.
+        """
+        had, has = bool(self.pattern.strip()), bool(text.strip())
+        self.pattern = text
+        on = self.enabled("pattern")
+        if has and not had and not on:
+            self.move(self._position("pattern"), 0)
+            self.set_enabled("pattern", True)
+            return True
+        if had and not has and on:
+            self.set_enabled("pattern", False)
+            return True
+        return False
+
     def set_keys(self, keys: list[str]) -> None:
         """Take the order of a list the user rearranged by dragging (every key once).
 

@@ -10,7 +10,7 @@ the GUI thread (content-defined chunking alone takes 0.3 s per million character
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QScrollArea,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -137,7 +138,9 @@ class FingerprintsView(QWidget):
         parent: the Qt parent widget, or ``None``.
     """
 
-    METHOD_HEADERS = ("method", "left", "right", "measure", "verdict", "rule")
+    #: The methods table's columns.  The verdict comes right after the method: after the
+    #: measure (up to ~500 px of text) it lay past the right edge of an inspector of usual width.
+    METHOD_HEADERS = ("method", "verdict", "left", "right", "measure", "rule")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -250,13 +253,33 @@ class FingerprintsView(QWidget):
         table.setRowCount(len(methods))
         for row, m in enumerate(methods):
             verdict = "duplicate" if m.duplicate else "not duplicate"
-            for col, text in enumerate((m.method, m.left, m.right, m.measure, verdict, m.rule)):
+            for col, text in enumerate((m.method, verdict, m.left, m.right, m.measure, m.rule)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(plain_tooltip(text))
-                if col == 4:
+                if col == 1:
                     item.setBackground(ADDED if m.duplicate else REMOVED)
                     item.setForeground(ON_TINT)
                 table.setItem(row, col, item)
         table.resizeColumnsToContents()
-        for col in (1, 2):  # 40-digit hashes: keep them readable without pushing the verdict away
+        for col in (2, 3):  # 40-digit hashes: keep them readable without pushing the rest away
             table.setColumnWidth(col, min(table.columnWidth(col), 180))
+        self._fit_verdict()
+
+    def _fit_verdict(self) -> None:
+        """Make the verdict column at least as wide as its header and its widest cell, measured
+        with the fonts in use (never cut to "not d…")."""
+        table, col = self.methods_table, 1
+        header = table.horizontalHeader()
+        style = table.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1) + 8
+        texts = [table.item(r, col).text() for r in range(table.rowCount()) if table.item(r, col) is not None]
+        cells = max((table.fontMetrics().horizontalAdvance(t) for t in texts), default=0) + margin
+        width = max(cells, header.sectionSizeHint(col), header.fontMetrics().horizontalAdvance("verdict") + margin)
+        if table.columnWidth(col) < width:
+            table.setColumnWidth(col, width)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Re-measure the verdict column when the font or style changes."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_verdict()

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from dedup_gui.core.model import Page, Pair, ScanResult
 from dedup_gui.gui.elide import elide_path
-from dedup_gui.gui.plain import plain_tooltip
+from dedup_gui.gui.plain import SafeLabel, plain_tooltip
 
 #: Background tints of changed runs, one per side of a diff (readable in light and dark themes
 #: because the text drawn on them is forced to :data:`ON_TINT`).
@@ -21,15 +21,16 @@ ADDED = QColor("#c8e6c9")  # only in the right text (inserted)
 ON_TINT = QColor("#000000")
 
 
-class PathLabel(QLabel):
+class PathLabel(SafeLabel):
     """A one-line label of the form ``"left: site/articles/page.html"`` that, when too narrow,
     elides the path's folders first and keeps the file name (:func:`elide_path`); ``text()``
-    stays whole, and the tooltip shows it."""
+    stays whole (control characters shown as ``<U+XXXX>`` markers, as in a :class:`SafeLabel`),
+    and the tooltip shows it."""
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt API)
         """Set the whole text (the tooltip repeats it, as plain text)."""
         super().setText(text)
-        self.setToolTip(plain_tooltip(text))
+        self.setToolTip(plain_tooltip(self.text()))
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
         """Draw the text, its path elided to the label's width."""
@@ -50,7 +51,8 @@ class PathLabel(QLabel):
 
 def plain_label(text: str = "", bold: bool = False, muted: bool = False, wrap: bool = False,
                 clip: bool = False, path: bool = False) -> QLabel:  # fmt: skip
-    """A ``QLabel`` that shows ``text`` as plain text, never as HTML.
+    """A ``QLabel`` that shows ``text`` as plain text, never as HTML, with its control
+    characters shown as ``<U+XXXX>`` markers (a :class:`SafeLabel`).
 
     Args:
         text: the initial text.
@@ -64,7 +66,7 @@ def plain_label(text: str = "", bold: bool = False, muted: bool = False, wrap: b
     Returns:
         The label (QLabel), selectable with the mouse.
     """
-    label = PathLabel() if path else QLabel()
+    label = PathLabel() if path else SafeLabel()
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.setWordWrap(wrap)

@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor
 
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of, link_label
+from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
@@ -131,11 +132,11 @@ class ClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                title, count = summary.title, f"{len(summary.cluster.pages):,}"
+                title, count = show_control_characters(summary.title), f"{len(summary.cluster.pages):,}"
                 return (title, count, summary.short_types_text, self.drop_text(summary.cluster.id))[col]
             if col == 0:  # the part of the path that tells the cluster's pages apart
                 paths = tuple(self._result.pages[i].path for i in summary.cluster.pages)
-                return cluster_labels(paths)[index.row()]
+                return show_control_characters(cluster_labels(paths)[index.row()])  # a path is untrusted
             if col == 3:
                 return self.advice(page)[0]
             return types_text(summary.page_types[index.row()], short=True) if col == 2 else ""

@@ -22,6 +22,7 @@ from dedup_gui.core.pipeline.keep_clusters import (
     keep_clusters_of,
     link_label,
 )
+from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
@@ -146,7 +147,7 @@ class KeepClustersModel(GroupTreeModel):
             if page is None:
                 return (f"Keep cluster {cluster.id}", f"{len(cluster.pages):,}", "",
                         f"drop {len(cluster.duplicates):,}")[col]  # fmt: skip
-            return self._page_text(cluster, page, col)
+            return show_control_characters(self._page_text(cluster, page, col))  # a path is untrusted
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
             return self._bold
         if role == Qt.ItemDataRole.ToolTipRole and col == 0 and page is not None and self._result is not None:

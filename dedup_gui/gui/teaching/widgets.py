@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import Page, ScanResult
+from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.gui.plain import SafeLabel
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
 BIT_FILL = {1: QColor("#263238"), 0: QColor("#eceff1")}
@@ -38,7 +40,8 @@ DIFFER_TINT = QColor("#ffcdd2")
 
 
 def plain_label(text: str = "", bold: bool = False, wrap: bool = False, selectable: bool = True) -> QLabel:
-    """A ``QLabel`` that shows ``text`` as plain text, never as HTML.
+    """A ``QLabel`` that shows ``text`` as plain text, never as HTML, with its control
+    characters shown as ``<U+XXXX>`` markers (a :class:`~dedup_gui.gui.plain.SafeLabel`).
 
     Args:
         text: the initial text.
@@ -49,8 +52,7 @@ def plain_label(text: str = "", bold: bool = False, wrap: bool = False, selectab
     Returns:
         The label (QLabel).
     """
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
+    label = SafeLabel()
     label.setWordWrap(wrap)
     if selectable:
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -133,7 +135,8 @@ class PageChooser(QComboBox):
         self.blockSignals(True)
         self.clear()
         self._pages = list(pages)
-        self.addItems(list(self._extra) + [p.path for p in self._pages])
+        # a path is untrusted: its control characters are shown as markers, as in the tables
+        self.addItems(list(self._extra) + [show_control_characters(p.path) for p in self._pages])
         self.setCurrentIndex(0)
         self.blockSignals(False)
 
