@@ -205,7 +205,7 @@ def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str
             extractors themselves become a note, never an exception.)
     """
     clean = text.replace("\x00", "")
-    if not clean.strip():
+    if not clean or clean.isspace():  # (not clean.strip(), without copying the page)
         return "", ()
     if extractor in ("resiliparse", "fast"):
         try:
@@ -318,7 +318,7 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     """:func:`extract` with ``"fast"`` on one lexbor parse; ``None`` if lexbor fails on the
     page (the caller then extracts as before, and says why)."""
     clean = text.replace("\x00", "")
-    if not clean.strip():
+    if not clean or clean.isspace():
         return Extracted(title="", url=_url_of([], [], text), main_text="", tag_sequence=())
     try:
         tree = LexborHTMLParser(clean)

@@ -56,7 +56,10 @@ from functools import lru_cache
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
+from dedup_gui.core.extraction.lexbor_lengths import Summary, gather, summarize, summary_len
+from dedup_gui.core.extraction.lexbor_lengths import clean_len as _clean_len
 from dedup_gui.core.extraction.page_cleanup import (
+    _OVERLAY_HINT,
     drop_label_lines,
     is_overlay_name,
     lexbor_drop_furniture,
@@ -84,6 +87,8 @@ _UNLIKELY = re.compile(
     r"ad-break|agegate|pagination|pager|popup|tweet|twitter"
 )
 _MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
+# Every name that is an overlay's or an unlikely candidate's holds one of these (lower case).
+_NAMES_HINT = re.compile(f"{_UNLIKELY.pattern}|{_OVERLAY_HINT.pattern}")
 _POSITIVE = re.compile(r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
 _NEGATIVE = re.compile(
     r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
@@ -162,21 +167,15 @@ def _text_len(node) -> int:
     return len(node.text())
 
 
-def _clean_len(text: str) -> int:
-    """Length of ``text`` with whitespace runs collapsed and ends stripped: readability's
-    ``len(clean(text))``, except that readability leaves runs of no-break spaces alone.  (The
-    words' lengths and the spaces between them: the joined string is never built.)"""
-    words = text.split()
-    return sum(map(len, words)) + len(words) - 1 if words else 0
-
-
 @lru_cache(maxsize=1 << 16)
 def _names_kind(names: str) -> int:
     """What an element's "id class" string says: 0 nothing, 1 an overlay, 2 an unlikely candidate."""
+    lowered = names.lower()
+    if _NAMES_HINT.search(lowered) is None:  # (most names: one search answers)
+        return 0
     if is_overlay_name(names):
         return 1
-    names = names.lower()
-    if _UNLIKELY.search(names) and not _MAYBE_CANDIDATE.search(names):
+    if _UNLIKELY.search(lowered) and not _MAYBE_CANDIDATE.search(lowered):
         return 2
     return 0
 
@@ -198,11 +197,11 @@ def _weight(cls: str | None, ident: str | None) -> int:
 
 def _class_weight(node) -> int:
     # readability gives <body> the id "readabilityBody" before scoring ("body" is a positive word)
-    return _weight(node.attrs.get("class"), "readabilityBody" if node.tag == "body" else node.id)
+    return _weight(node.attributes.get("class"), "readabilityBody" if node.tag == "body" else node.id)
 
 
 def _classes(node) -> set[str]:
-    return set((node.attrs.get("class") or "").split())
+    return set((node.attributes.get("class") or "").split())
 
 
 def _same(a, b) -> bool:
@@ -335,6 +334,10 @@ class _Readability:
         self.ruthless = ruthless
         self._text_len: dict[int, int] = {}  # mem_id -> text length (the first measure)
         self._link_density: dict[int, float] = {}  # mem_id -> link density (the first measure)
+        # Lengths and link lengths gathered while scoring (lexbor_lengths), true until the tree changes.
+        self._gathered: dict[int, int] = {}
+        self._links: dict[int, int] = {}
+        self.changed = False  # the tree has changed since it was scored (moves, removals)
         self.as_paragraph: set = set()  # <div>s without blocks, which readability turns into <p>
         self.loose_runs: dict = {}  # <div> -> how many runs of loose text readability wraps in <p>
         self.videos: set = set()  # video iframes, which readability keeps with the text "VIDEO"
@@ -345,8 +348,19 @@ class _Readability:
         key = node.mem_id  # (int keys: a node key costs a call of LexborNode.__eq__ per lookup)
         n = self._text_len.get(key)
         if n is None:
-            n = self._text_len[key] = _clean_len(node.text())
+            n = None if self.changed else self._gathered.get(key)
+            self._text_len[key] = n = _clean_len(node.text()) if n is None else n
         return n
+
+    def length_now(self, node) -> int:
+        """The node's text length in the tree as it is now (nothing kept)."""
+        if not self.changed:
+            n = self._text_len.get(node.mem_id)
+            if n is None:
+                n = self._gathered.get(node.mem_id)
+            if n is not None:
+                return n
+        return _clean_len(node.text())
 
     def link_density(self, node, fresh: bool = False, total: int | None = None) -> float:
         """Share of the node's text inside links; ``fresh`` measures the tree as it is now
@@ -355,15 +369,18 @@ class _Readability:
         density = None if fresh else self._link_density.get(node.mem_id)
         if density is None:
             if total is None:
-                total = _clean_len(node.text()) if fresh else self.text_length(node)
+                total = self.length_now(node) if fresh else self.text_length(node)
             if total:
-                lengths, links = self._text_len, 0
-                for a in node.css("a"):
-                    key = a.mem_id
-                    n = lengths.get(key)
-                    if n is None:
-                        n = lengths[key] = _clean_len(a.text())
-                    links += n
+                # (the gathered link lengths: their links' lengths are all kept already)
+                links = None if self.changed else self._links.get(node.mem_id)
+                if links is None:
+                    lengths, links = self._text_len, 0
+                    for a in node.css("a"):
+                        key = a.mem_id
+                        n = lengths.get(key)
+                        if n is None:
+                            n = lengths[key] = _clean_len(a.text())
+                        links += n
                 density = links / total
             else:
                 density = 0.0
@@ -373,6 +390,11 @@ class _Readability:
 
     def tag(self, node) -> str:
         return "p" if node in self.as_paragraph else node.tag
+
+    def move(self, node, into, first: bool = False) -> None:
+        """:func:`_move`, noting that the tree has changed."""
+        self.changed = True
+        _move(node, into, first)
 
     def node_score(self, node) -> float:
         return _class_weight(node) + _TAG_SCORE.get(self.tag(node), 0)
@@ -387,8 +409,8 @@ class _Readability:
             tag = el.tag
             if tag in ("body", "html"):
                 continue
-            if tag not in _DROP_TAGS and "hidden" not in el.attrs:
-                attrs = el.attributes
+            attrs = el.attributes
+            if tag not in _DROP_TAGS and "hidden" not in attrs:
                 style = attrs.get("style")
                 if not (style and _DISPLAY_NONE.search(style)):
                     if (attrs.get("role") or "").lower() in ("dialog", "alertdialog") or (
@@ -401,7 +423,7 @@ class _Readability:
         has_code = False  # the body has a <pre> or <code> (an unlikely candidate in one stays)
         unlikely: list = []
         for el in body.css("[class], [id]"):
-            names = f"{el.id or ''} {el.attrs.get('class') or ''}"
+            names = f"{el.id or ''} {el.attributes.get('class') or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
             if not kind or el.tag in ("body", "html"):
                 continue
@@ -440,8 +462,9 @@ class _Readability:
     # -- 2. scores ---------------------------------------------------------------------------
 
     def paragraphs(self) -> list[tuple]:
-        """``(text, parent, element)`` of every paragraph readability scores (``element`` for
-        the tags that may hold other paragraphs, else ``None``)."""
+        """``(text, parent, element, whole)`` of every paragraph readability scores (``element``
+        for the tags that may hold other paragraphs, else ``None``; ``whole``: the element whose
+        whole text ``text`` is, ``None`` for loose text)."""
         body = self.body
         assert body is not None  # run() stops first on a page without one
         has_block: set[int] = set()  # mem_id of the elements that hold a block
@@ -453,13 +476,13 @@ class _Readability:
                     break
                 has_block.add(key)
                 p = p.parent
-        out: list[tuple[str, LexborNode | None, LexborNode | None]] = [
-            (el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")
+        out: list[tuple[str, LexborNode | None, LexborNode | None, LexborNode | None]] = [
+            (el.text(), el.parent, el, el) for el in body.css("p, pre, td, blockquote")
         ]
         for div in body.css("div"):
             if div.mem_id not in has_block:
                 self.as_paragraph.add(div)
-                out.append((div.text(), div.parent, None))
+                out.append((div.text(), div.parent, None, div))
                 continue
             # Loose text and inline elements between the blocks: each run becomes a <p>.
             runs = 0
@@ -474,13 +497,13 @@ class _Readability:
                 elif tag != "-comment" and run:
                     text = "".join(run)
                     if text.strip():
-                        out.append((text, div, None))
+                        out.append((text, div, None, None))
                         runs += 1
                     run = []
                 child = child.next
             text = "".join(run)
             if text.strip():
-                out.append((text, div, None))
+                out.append((text, div, None, None))
                 runs += 1
             if runs:
                 self.loose_runs[div] = runs
@@ -488,8 +511,13 @@ class _Readability:
 
     def score(self, paragraphs) -> dict:
         candidates: dict = {}
-        for text, parent, el in paragraphs:
-            length = _clean_len(text)
+        known: dict[int, Summary] = {}  # the paragraphs' texts, for gathering the candidates' lengths
+        for text, parent, el, whole in paragraphs:
+            if whole is None:
+                length = _clean_len(text)
+            else:
+                summary = known[whole.mem_id] = summarize(text)
+                length = summary_len(summary)
             if parent is None or length < _MIN_LEN:
                 continue
             grandparent = parent.parent
@@ -503,6 +531,10 @@ class _Readability:
             candidates[parent] += points
             if grandparent is not None:
                 candidates[grandparent] += points / 2
+        # Each candidate's text and links measured at once, each piece of text read once.
+        gathered = gather(candidates, self.body, known)
+        self._gathered, self._links = gathered.lengths, gathered.links
+        self._text_len.update(gathered.link_lengths)
         for node in candidates:
             candidates[node] *= 1 - self.link_density(node)
         return candidates
@@ -515,7 +547,7 @@ class _Readability:
         ranked = sorted(candidates, key=candidates.__getitem__, reverse=True)
         best = ranked[0]
         for node in ranked:
-            if "articleBody" in (node.attrs.get("itemprop") or "").split() and self.link_density(node) <= 0.1:
+            if "articleBody" in (node.attributes.get("itemprop") or "").split() and self.link_density(node) <= 0.1:
                 best = node
                 break
         nested = set(best.css("article"))
@@ -659,7 +691,7 @@ class _Readability:
                 (
                     a
                     for a in best_ancestors
-                    if a in holders and _POSITIVE.search(f"{a.attrs.get('class') or ''} {a.id or ''}".lower())
+                    if a in holders and _POSITIVE.search(f"{a.attributes.get('class') or ''} {a.id or ''}".lower())
                 ),
                 None,
             )
@@ -685,9 +717,9 @@ class _Readability:
                 group.append(lead)
             group.append(el)
         for el in reversed(before):
-            _move(el, best, first=True)
+            self.move(el, best, first=True)
         for el in after:
-            _move(el, best)
+            self.move(el, best)
 
     def quote_lead(self, el):
         """The sentence ending in ":" that introduces a quoted block, if ``el`` quotes one."""
@@ -718,7 +750,7 @@ class _Readability:
                 break
             if el in around_best or el.tag in _NOT_ELEMENTS:
                 continue
-            names = f"{el.attrs.get('class') or ''} {el.id or ''}"
+            names = f"{el.attributes.get('class') or ''} {el.id or ''}"
             if len(names) < 3 or not _EDITORIAL_LEAD.search(names.lower()):
                 continue
             if self.link_density(el) > 0.2 or chosen.intersection(_ancestors(el)):
@@ -756,12 +788,12 @@ class _Readability:
         """The best candidate (with what joins it) and the siblings that belong to the article."""
         lead = self.lead_paragraph(best)
         if lead is not None:
-            _move(lead, best, first=True)
+            self.move(lead, best, first=True)
         threshold = max(10, candidates[best] * 0.2)
         self.heading_preamble(candidates, best, threshold)
         self.merge_segments(candidates, best, threshold)
         for lead in reversed(self.editorial_leads(best)):
-            _move(lead, best, first=True)
+            self.move(lead, best, first=True)
         parent = best.parent
         if parent is None:
             return [best]
@@ -786,6 +818,8 @@ class _Readability:
     # -- 4. cleaning ---------------------------------------------------------------------------
 
     def sanitize(self, nodes: list, candidates: dict) -> None:
+        self.changed = True  # (from here on elements are removed)
+
         def select(selector: str) -> list:
             found = []
             for root in nodes:
@@ -801,7 +835,7 @@ class _Readability:
         for el in select("form, textarea"):
             el.decompose(recursive=False)
         for el in select("iframe"):
-            host = _URL_HOST.match(el.attrs.get("src") or "")
+            host = _URL_HOST.match(el.attributes.get("src") or "")
             if host and host.group(1).lower() in _VIDEO_HOSTS:
                 self.videos.add(el)
             else:
@@ -916,8 +950,8 @@ class _Readability:
             nodes = [self.body]
         else:
             nodes = self.article(candidates, best)
-            # (only the best block has changed since it was measured: segments may have joined it)
-            length = _clean_len(best.text())
+            # (only the best block may have changed since it was measured: segments may have joined it)
+            length = self.length_now(best)
             have = sum(self.readable(n) for n in nodes if not _same(n, best)) + length * (
                 1 - self.link_density(best, fresh=True, total=length)
             )

@@ -58,7 +58,8 @@ from readability.readability import REGEXES
 from dedup_gui.core.extraction.page_cleanup import PARAGRAPH_CHARS, PARAGRAPH_TAGS, lexbor_size, lxml_size
 
 #: Commas other than ASCII's that score: Readability.js's ``REGEXPS.commas`` and ``、``.
-EXTRA_COMMAS = "\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001"
+#: (The common CJK ones first: :func:`has_extra_commas` stops at the first found.)
+EXTRA_COMMAS = "\uff0c\u3001\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32"
 #: An article with less than this share of the page's readable text may be a piece of it.
 FRAGMENT_SHARE = 0.4
 #: The whole article: the lowest ancestor holding at least this share of the readable text...
