@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dedup_gui.core.extraction.extract import EXTRACTORS, extract, main_text
-from dedup_gui.core.extraction.readability_lexbor import readability_lexbor_text
+from dedup_gui.core.extraction.readability_lexbor import lexbor_input, readability_lexbor_text
 from dedup_gui.core.model import ScanSettings
 
 from .test_extract import ARTICLE_PAGE, ARTICLE_PARAGRAPHS, SCRIPT_STYLE_MARKERS
@@ -329,3 +329,14 @@ def test_depth_bound_follows_the_html5_comment_and_raw_text_rules(prefix: str) -
 
     assert may_nest_deeper_than(prefix + "<div>" * 6, 5)
     assert not may_nest_deeper_than(prefix + "<div></div>" * 6, 5)
+
+
+def test_lexbor_input_is_the_text_without_nuls_as_selectolax_encodes_it():
+    # The parser gets the same bytes as before, when the text's NULs were dropped first and
+    # selectolax encoded it (errors="ignore": a lone surrogate is dropped).
+    for text in ["<p>a\x00b</p>", "\x00", "", "<p>\u00e9\u4e2d\ud800x</p>", "no nul"]:
+        assert lexbor_input(text) == text.replace("\x00", "").encode("utf-8", "ignore")
+    page = f"<html><body>{ARTICLE}</body></html>"
+    with_nuls = page.replace("<p>", "<p>\x00").replace("island", "is\x00land")
+    assert main_text(with_nuls, "fast") == main_text(page, "fast")
+    assert main_text(" \x00\n\x00 ", "fast") == ("", ())

@@ -142,13 +142,20 @@ def readability_lexbor_text(html: str, tree: LexborHTMLParser | None = None) -> 
         selectolax.lexbor.SelectolaxError: lexbor could not parse the document.
         (Both are rare; :func:`dedup_gui.core.extraction.extract.main_text` turns any error into a note.)
     """
-    html = html.replace("\x00", "")  # (selectolax encodes the text to UTF-8, dropping lone surrogates)
     # Other scripts' commas score only on a page that has some (as TunedDocument scores them).
     commas = has_extra_commas(html)
     text, fragment = _passes(html, tree, False, commas)
     if fragment:  # a piece of the article: again from the whole (readability_tuning)
         text = _passes(html, None, True, commas)[0]
     return text
+
+
+def lexbor_input(html: str) -> bytes:
+    """The UTF-8 bytes that lexbor parses for ``html``: encoded as selectolax encodes text (lone
+    surrogates dropped), without NUL characters.  (A NUL is the only character whose UTF-8 holds
+    a zero byte, and a byte search finds none faster than a search of the text.)"""
+    data = html.encode("utf-8", "ignore")
+    return data.replace(b"\x00", b"") if b"\x00" in data else data
 
 
 def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: bool) -> tuple[str, bool]:
@@ -325,7 +332,7 @@ class _Readability:
     def __init__(
         self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None, whole: bool = False, commas: bool = True
     ):
-        self.tree = tree if tree is not None else LexborHTMLParser(html)
+        self.tree = tree if tree is not None else LexborHTMLParser(lexbor_input(html))
         self.other_commas = commas  # the page has commas of other scripts (readability_tuning)
         self.whole = whole  # start from the whole article (readability_tuning.whole_article)
         self.fragment = False  # the article built was a piece of the page
