@@ -176,7 +176,7 @@ def _compose(tops: list, nodes: dict, known: dict[int, Summary], lengths: dict[i
                     order.append(key)
                     stack.append([key, child.first_child, EMPTY])
                     continue
-                part = known.get(key) or summarize(child.text())
+                part = known.get(key) or summarize(child.text_lexbor())
             frame[2] = concat(frame[2], part)
     return order
 
@@ -205,7 +205,7 @@ def _add_links(body, order: list[int], nodes: dict, parent_of: dict[int, int], w
             node = node.parent
         key = node.mem_id
         if inside[key]:
-            n = link_lengths[a.mem_id] = clean_len(a.text())
+            n = link_lengths[a.mem_id] = clean_len(a.text_lexbor())
             direct[key] += n
     links = out.links
     for key in reversed(order):  # children before their parents

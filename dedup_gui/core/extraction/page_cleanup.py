@@ -344,7 +344,7 @@ def drop_furniture(root) -> int:
 
 def lexbor_size(node) -> int:
     """Characters other than whitespace in a lexbor node's text (scripts must be gone already)."""
-    return _size(node.text())
+    return _size(node.text_lexbor())
 
 
 def _lexbor_paragraphs(node) -> int:

@@ -169,9 +169,11 @@ def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: bool)
     return "", False
 
 
+# An element's text is read with text_lexbor() (lexbor's own textContent: for an element the same
+# text as text(), a fifth faster).
 def _text_len(node) -> int:
     """The length of a node's text, whitespace and all (at least its :func:`lexbor_size`)."""
-    return len(node.text())
+    return len(node.text_lexbor())
 
 
 @lru_cache(maxsize=1 << 16)
@@ -356,7 +358,7 @@ class _Readability:
         n = self._text_len.get(key)
         if n is None:
             n = None if self.changed else self._gathered.get(key)
-            self._text_len[key] = n = _clean_len(node.text()) if n is None else n
+            self._text_len[key] = n = _clean_len(node.text_lexbor()) if n is None else n
         return n
 
     def length_now(self, node) -> int:
@@ -367,7 +369,7 @@ class _Readability:
                 n = self._gathered.get(node.mem_id)
             if n is not None:
                 return n
-        return _clean_len(node.text())
+        return _clean_len(node.text_lexbor())
 
     def link_density(self, node, fresh: bool = False, total: int | None = None) -> float:
         """Share of the node's text inside links; ``fresh`` measures the tree as it is now
@@ -386,7 +388,7 @@ class _Readability:
                         key = a.mem_id
                         n = lengths.get(key)
                         if n is None:
-                            n = lengths[key] = _clean_len(a.text())
+                            n = lengths[key] = _clean_len(a.text_lexbor())
                         links += n
                 density = links / total
             else:
@@ -484,12 +486,12 @@ class _Readability:
                 has_block.add(key)
                 p = p.parent
         out: list[tuple[str, LexborNode | None, LexborNode | None, LexborNode | None]] = [
-            (el.text(), el.parent, el, el) for el in body.css("p, pre, td, blockquote")
+            (el.text_lexbor(), el.parent, el, el) for el in body.css("p, pre, td, blockquote")
         ]
         for div in body.css("div"):
             if div.mem_id not in has_block:
                 self.as_paragraph.add(div)
-                out.append((div.text(), div.parent, None, div))
+                out.append((div.text_lexbor(), div.parent, None, div))
                 continue
             # Loose text and inline elements between the blocks: each run becomes a <p>.
             runs = 0
@@ -500,7 +502,7 @@ class _Readability:
                 if tag == "-text":
                     run.append(child.text_content or "")
                 elif tag in _INLINE and child.mem_id not in has_block:
-                    run.append(child.text())
+                    run.append(child.text_lexbor())
                 elif tag != "-comment" and run:
                     text = "".join(run)
                     if text.strip():
@@ -837,7 +839,7 @@ class _Readability:
             if _class_weight(heading) < 0 or self.link_density(heading, fresh=True) > 0.33:
                 heading.decompose(recursive=False)
         for p in select("p"):
-            if _CALL_TO_ACTION.search(p.text()) and self.link_density(p, fresh=True) > 0.2:
+            if _CALL_TO_ACTION.search(p.text_lexbor()) and self.link_density(p, fresh=True) > 0.2:
                 p.decompose(recursive=False)
         for el in select("form, textarea"):
             el.decompose(recursive=False)
@@ -904,7 +906,7 @@ class _Readability:
         if weight + candidates.get(el, 0) < 0:
             el.decompose(recursive=False)
             return
-        text = el.text()
+        text = el.text_lexbor()
         if text.count(",") >= 10:
             return
         p = self.count_paragraphs(el)
