@@ -340,3 +340,21 @@ def test_lexbor_input_is_the_text_without_nuls_as_selectolax_encodes_it():
     with_nuls = page.replace("<p>", "<p>\x00").replace("island", "is\x00land")
     assert main_text(with_nuls, "fast") == main_text(page, "fast")
     assert main_text(" \x00\n\x00 ", "fast") == ("", ())
+
+
+def test_overlays_removed_before_the_unlikely_test_are_subtracted_once():
+    # The menu (an unlikely candidate) holds the page's only paragraph but less than a fifth of
+    # the text left once the consent dialog is gone (202 of 1,060 characters): it goes, as it
+    # went when the body was measured again.  The dialog is found three times (by its role, and
+    # twice for its class and id) and holds another overlay: subtracting it more than once, or
+    # its inner overlay too, would shrink the body to under 300 characters and keep the menu.
+    menu = "Menu words " * 22 + "end."
+    body_text = "<span>Body text without paragraphs, one sentence after another, all of it readable.</span> " * 13
+    dialog = "Please accept our cookies and subscribe to the newsletter today, it is free. " * 6
+    page = (
+        f'<html><body><div class="menu"><p>{menu}</p></div><div>{body_text}</div>'
+        f'<div role="dialog" class="modal" id="m"><div class="modal-content" id="c">{dialog}</div></div></body></html>'
+    )
+    text = readability_lexbor_text(page)
+    assert "Menu words" not in text and "cookies" not in text
+    assert text.startswith("Body text without paragraphs") and len(text) == 1013

@@ -353,11 +353,12 @@ def _lexbor_paragraphs(node) -> int:
     return sum(len(p.css(selector)) == 1 and lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(selector))
 
 
-def lexbor_keep_overlays(overlays: list, body) -> list:
+def lexbor_keep_overlays(overlays: list, body, size=lexbor_size) -> list:
     """Of the lexbor nodes named or marked as overlays, those to remove: not the ones holding
     more than :data:`MOST_OF_PAGE` of the ``body``'s text and of its paragraphs (scripts and
-    styles already removed), as :func:`drop_overlays`."""
-    return _not_articles(overlays, body, lexbor_size, _lexbor_paragraphs)
+    styles already removed), as :func:`drop_overlays`; ``size``: :func:`lexbor_size` or a
+    function giving the same (one that keeps what it measured)."""
+    return _not_articles(overlays, body, size, _lexbor_paragraphs)
 
 
 def _lexbor_furniture_kind(node) -> int:

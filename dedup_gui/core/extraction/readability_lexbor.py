@@ -245,6 +245,20 @@ def _previous_element(node):
     return prev
 
 
+def _outermost(nodes: list, root) -> list:
+    """The nodes in ``root``'s subtree that are not inside another of ``nodes``, each once."""
+    unique = {node.mem_id: node for node in nodes}  # (a node may be listed twice)
+    root_id = root.mem_id
+    out = []
+    for node in unique.values():
+        up = node.parent
+        while up is not None and up.mem_id != root_id and up.mem_id not in unique:
+            up = up.parent
+        if up is not None and up.mem_id == root_id:
+            out.append(node)
+    return out
+
+
 def _move(node, into, first: bool = False) -> None:
     """Move ``node`` into ``into`` as its first or last child, with the text that follows it (as
     lxml moves an element with its tail)."""
@@ -457,9 +471,20 @@ class _Readability:
         for el in doomed:
             if el.tag in _DROP_TAGS:
                 el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
-        for el in lexbor_keep_overlays(overlays, body):
+        sizes: dict[int, int] = {}  # mem_id -> lexbor_size, with the overlays still in
+
+        def size(node) -> int:
+            n = sizes.get(node.mem_id)
+            if n is None:
+                n = sizes[node.mem_id] = lexbor_size(node)
+            return n
+
+        removed = lexbor_keep_overlays(overlays, body, size)
+        page: dict = {}  # the body's measures for holds_article
+        if body.mem_id in sizes:  # (text sizes add up: the body's without the removed overlays)
+            page["size"] = sizes[body.mem_id] - sum(sizes[el.mem_id] for el in _outermost(removed, body))
+        for el in removed:
             el.decompose(recursive=False)
-        page: dict = {}
         for el in unlikely:
             if _class_weight(el) >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, _text_len):
                 continue
