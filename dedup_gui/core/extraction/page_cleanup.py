@@ -379,8 +379,15 @@ def lexbor_drop_furniture(nodes: list) -> int:
     Returns:
         The number of elements removed (int).
     """
-    found = [(el, kind) for root in nodes for el in root.css("figcaption, aside, footer, [aria-hidden], [class], [id]")
-             if el.mem_id != root.mem_id for kind in (_lexbor_furniture_kind(el),) if kind]  # fmt: skip
+    found = []
+    for root in nodes:
+        last = root.mem_id  # (the root stays; lexbor lists an element once per selector it matches)
+        for el in root.css("figcaption, aside, footer, [aria-hidden], [class], [id]"):
+            if el.mem_id != last:
+                last = el.mem_id
+                kind = _lexbor_furniture_kind(el)
+                if kind:
+                    found.append((el, kind))
     if not found:
         return 0
     article_size = sum(map(lexbor_size, nodes)) if any(kind == 2 for _, kind in found) else 0

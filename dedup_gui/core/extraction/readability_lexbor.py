@@ -445,7 +445,11 @@ class _Readability:
         holds_frame: set | None = None  # elements that are or hold a main, article or math
         has_code = False  # the body has a <pre> or <code> (an unlikely candidate in one stays)
         unlikely: list = []
+        last = None
         for el in body.css("[class], [id]"):
+            if el.mem_id == last:  # (lexbor lists an element once per selector it matches)
+                continue
+            last = el.mem_id
             names = f"{el.id or ''} {el.attributes.get('class') or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
             if not kind or el.tag in ("body", "html"):
