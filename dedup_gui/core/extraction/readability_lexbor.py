@@ -51,7 +51,8 @@ Levenshtein similarity >= 0.99), and the macro-F1 on the labelled pairs is the s
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache, partial
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -142,8 +143,9 @@ def readability_lexbor_text(html: str, tree: LexborHTMLParser | None = None) -> 
         selectolax.lexbor.SelectolaxError: lexbor could not parse the document.
         (Both are rare; :func:`dedup_gui.core.extraction.extract.main_text` turns any error into a note.)
     """
-    # Other scripts' commas score only on a page that has some (as TunedDocument scores them).
-    commas = has_extra_commas(html)
+    # Other scripts' commas score only on a page that has some (as TunedDocument scores them):
+    # the page is searched for them once a paragraph has some.
+    commas = cache(partial(has_extra_commas, html))
     text, fragment = _passes(html, tree, False, commas)
     if fragment:  # a piece of the article: again from the whole (readability_tuning)
         text = _passes(html, None, True, commas)[0]
@@ -158,9 +160,9 @@ def lexbor_input(html: str) -> bytes:
     return data.replace(b"\x00", b"") if b"\x00" in data else data
 
 
-def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: bool) -> tuple[str, bool]:
+def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: Callable[[], bool]) -> tuple[str, bool]:
     """The ruthless pass, and the second one if it found too little: ``(text, whether the
-    article was a piece of the page)``; ``commas``: whether the page has other scripts' commas."""
+    article was a piece of the page)``; ``commas()``: whether the page has other scripts' commas."""
     for ruthless in (True, False):
         one = _Readability(html, ruthless, tree if ruthless else None, whole, commas)
         found = one.run()
@@ -346,10 +348,15 @@ class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
     def __init__(
-        self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None, whole: bool = False, commas: bool = True
+        self,
+        html: str,
+        ruthless: bool,
+        tree: LexborHTMLParser | None = None,
+        whole: bool = False,
+        commas: Callable[[], bool] = lambda: True,
     ):
         self.tree = tree if tree is not None else LexborHTMLParser(lexbor_input(html))
-        self.other_commas = commas  # the page has commas of other scripts (readability_tuning)
+        self.other_commas = commas  # whether the page has commas of other scripts (readability_tuning)
         self.whole = whole  # start from the whole article (readability_tuning.whole_article)
         self.fragment = False  # the article built was a piece of the page
         # readability falls back to the whole document when there is no <body> (a frameset)
@@ -385,26 +392,26 @@ class _Readability:
                 return n
         return _clean_len(node.text_lexbor())
 
-    def link_density(self, node, fresh: bool = False, total: int | None = None) -> float:
+    def link_density(self, node, fresh: bool = False, total: int | None = None, links: list | None = None) -> float:
         """Share of the node's text inside links; ``fresh`` measures the tree as it is now
         (cleaning removes elements), otherwise the first measure is kept; ``total``: the node's
-        text length now, if known (with ``fresh``)."""
+        text length now, if known (with ``fresh``); ``links``: its ``<a>`` elements now, if known."""
         density = None if fresh else self._link_density.get(node.mem_id)
         if density is None:
             if total is None:
                 total = self.length_now(node) if fresh else self.text_length(node)
             if total:
                 # (the gathered link lengths: their links' lengths are all kept already)
-                links = None if self.changed else self._links.get(node.mem_id)
-                if links is None:
-                    lengths, links = self._text_len, 0
-                    for a in node.css("a"):
+                known = None if self.changed else self._links.get(node.mem_id)
+                if known is None:
+                    lengths, known = self._text_len, 0
+                    for a in node.css("a") if links is None else links:
                         key = a.mem_id
                         n = lengths.get(key)
                         if n is None:
                             n = lengths[key] = _clean_len(a.text_lexbor())
-                        links += n
-                density = links / total
+                        known += n
+                density = known / total
             else:
                 density = 0.0
             if not fresh:
@@ -563,7 +570,8 @@ class _Readability:
                 if node is not None and node not in candidates:
                     candidates[node] = self.node_score(node)
             commas = text.count(",")
-            if self.other_commas and extra_commas(text):  # readability_tuning: other scripts' commas, own text only
+            # readability_tuning: other scripts' commas, in the paragraph's own text only
+            if has_extra_commas(text) and self.other_commas():
                 commas += extra_commas(text if el is None else lexbor_own_text(el))
             points = 1 + (commas + 1) + min(length / 100, 3)
             candidates[parent] += points
@@ -910,18 +918,6 @@ class _Readability:
                         break
         return keep
 
-    def count_paragraphs(self, el) -> int:
-        n = 0
-        as_paragraph, loose_runs, el_id = self.as_paragraph, self.loose_runs, el.mem_id
-        for block in el.css("p, div"):  # (one selector pass: each css() call walks the subtree)
-            if block.tag == "p":
-                n += 1
-                continue
-            if block in as_paragraph and block.mem_id != el_id:
-                n += 1
-            n += loose_runs.get(block, 0)
-        return n
-
     @staticmethod
     def link_limit(el) -> float:
         """The link density above which a block without a positive class goes: lists and
@@ -938,11 +934,22 @@ class _Readability:
         text = el.text_lexbor()
         if text.count(",") >= 10:
             return
-        p = self.count_paragraphs(el)
-        img = li = inputs = embeds = 0
-        for found in el.css("img, li, input, embed"):  # (one selector pass, counted by tag)
+        # Paragraphs (readability's <p>s: the divs it turns into ones, and their loose text
+        # too), images, list items, inputs, embeds and links, from one selector pass.
+        p = img = li = inputs = embeds = 0
+        as_paragraph, loose_runs, el_id = self.as_paragraph, self.loose_runs, el.mem_id
+        links = []
+        for found in el.css("p, div, img, li, input, embed, a"):
             tag = found.tag
-            if tag == "img":
+            if tag == "p":
+                p += 1
+            elif tag == "div":
+                if found in as_paragraph and found.mem_id != el_id:
+                    p += 1
+                p += loose_runs.get(found, 0)
+            elif tag == "a":
+                links.append(found)
+            elif tag == "img":
                 img += 1
             elif tag == "li":
                 li += 1
@@ -952,7 +959,7 @@ class _Readability:
                 inputs += 1
         li -= 100
         length = _clean_len(text)
-        density = self.link_density(el, fresh=True, total=length)
+        density = self.link_density(el, fresh=True, total=length, links=links)
         remove = (
             (p and img > 1 + p * 1.3)
             or (li > p and el.tag not in ("ol", "ul"))
