@@ -26,6 +26,7 @@ from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: ca
     _SKIP_TEXT_TAGS,
     LXML_DEPTH_LIMIT,
     _too_deep,
+    block_text,
     body_text,
     element_text,
     lxml_facts,
@@ -34,12 +35,7 @@ from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: ca
     tag_sequence,
 )
 from dedup_gui.core.extraction.page_cleanup import drop_furniture, drop_label_lines, drop_overlays
-from dedup_gui.core.extraction.readability_lexbor import (
-    LexborHTMLParser,
-    block_text,
-    lexbor_input,
-    readability_lexbor_text,
-)
+from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, lexbor_input, readability_lexbor_text
 from dedup_gui.core.extraction.readability_tuning import TunedDocument, has_extra_commas
 from dedup_gui.core.extraction.template import content_span, lexbor_outline
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize

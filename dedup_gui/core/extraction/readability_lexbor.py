@@ -56,7 +56,7 @@ from functools import cache, lru_cache, partial
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
+from dedup_gui.core.extraction.dom_text import block_text
 from dedup_gui.core.extraction.lexbor_lengths import Summary, gather, summarize, summary_len
 from dedup_gui.core.extraction.lexbor_lengths import clean_len as _clean_len
 from dedup_gui.core.extraction.page_cleanup import (
@@ -80,7 +80,6 @@ from dedup_gui.core.extraction.readability_tuning import (
     lexbor_sentence_lists,
     whole_article,
 )
-from dedup_gui.core.text.tokens import drop_invisible
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
 _UNLIKELY = re.compile(
@@ -110,6 +109,8 @@ _DROP_FIRST = (
     "[role=alertdialog i], [aria-modal=true i]"
 )
 _DIV_BLOCKS = "blockquote, dl, div, img, ol, p, pre, table, ul"  # a <div> with none of these is a paragraph
+_DIV_BLOCKS_AND_TD = f"{_DIV_BLOCKS}, td"
+_SCORED = frozenset({"p", "pre", "td", "blockquote"})  # paragraphs whatever they hold
 _INLINE = frozenset("a b cite code em font i small span strong sub sup u".split())
 _TAG_SCORE = {"div": 5, "article": 5, "pre": 3, "td": 3, "blockquote": 3}
 _TAG_SCORE.update(dict.fromkeys("address ol ul dl dd dt li form aside".split(), -3))
@@ -281,69 +282,6 @@ def _move(node, into, first: bool = False) -> None:
             into.insert_child(n, move=True)
 
 
-def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
-    """The nodes' visible text laid out like :func:`dedup_gui.core.extraction.extract.element_text` (each
-    node followed by its tail): one block (paragraph, heading, list item...) per line.
-
-    Args:
-        nodes: lexbor nodes, in order.
-        videos: nodes shown as the word "VIDEO" (readability keeps video frames so).
-
-    Returns:
-        The text (str), whitespace collapsed, empty lines dropped.
-    """
-    parts: list[str] = []
-    append = parts.append
-    pre_depth = 0
-    for root in nodes:
-        root_id = root.mem_id
-        node = root
-        while True:
-            tag = node.tag
-            descend = False
-            if tag == "-text":
-                text = (node.text_content or "").replace(_BREAK, " ")
-                append(text.replace("\n", _BREAK) if pre_depth else text)
-            elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS:
-                if tag in _BLOCK_TAGS:
-                    append(_BREAK)
-                if tag == "pre":
-                    pre_depth += 1
-                if node in videos:
-                    append("VIDEO")
-                descend = True
-            child = node.first_child if descend else None
-            if child is not None:
-                node = child
-                continue
-            # Leave this node, and every ancestor whose last child it ends, up to the root.
-            while True:
-                if descend:
-                    if tag == "pre":
-                        pre_depth -= 1
-                    if tag in _BLOCK_TAGS:
-                        append(_BREAK)
-                if node.mem_id == root_id:
-                    node = None
-                    break
-                nxt = node.next
-                if nxt is not None:
-                    node = nxt
-                    break
-                node = node.parent
-                tag, descend = node.tag, True
-            if node is None:
-                break
-        tail = root.next
-        while tail is not None and tail.tag == "-text":
-            text = (tail.text_content or "").replace(_BREAK, " ")
-            append(text.replace("\n", _BREAK) if pre_depth else text)
-            tail = tail.next
-    # " ".join(line.split()) is normalize_whitespace: both split on str.isspace characters.
-    lines = (" ".join(line.split()) for line in drop_invisible("".join(parts)).split(_BREAK))
-    return "\n".join(line for line in lines if line)
-
-
 class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
@@ -513,18 +451,25 @@ class _Readability:
         body = self.body
         assert body is not None  # run() stops first on a page without one
         has_block: set[int] = set()  # mem_id of the elements that hold a block
-        for el in body.css(_DIV_BLOCKS):
-            p = el.parent
-            while p is not None:
-                key = p.mem_id
-                if key in has_block:
-                    break
-                has_block.add(key)
-                p = p.parent
+        scored, divs = [], []
+        for el in body.css(_DIV_BLOCKS_AND_TD):  # (one selector pass for the three lists)
+            tag = el.tag
+            if tag in _SCORED:
+                scored.append(el)
+            elif tag == "div":
+                divs.append(el)
+            if tag != "td":
+                p = el.parent
+                while p is not None:
+                    key = p.mem_id
+                    if key in has_block:
+                        break
+                    has_block.add(key)
+                    p = p.parent
         out: list[tuple[str, LexborNode | None, LexborNode | None, LexborNode | None]] = [
-            (el.text_lexbor(), el.parent, el, el) for el in body.css("p, pre, td, blockquote")
+            (el.text_lexbor(), el.parent, el, el) for el in scored
         ]
-        for div in body.css("div"):
+        for div in divs:
             if div.mem_id not in has_block:
                 self.as_paragraph.add(div)
                 out.append((div.text_lexbor(), div.parent, None, div))
