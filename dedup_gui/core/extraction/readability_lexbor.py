@@ -80,19 +80,27 @@ from dedup_gui.core.extraction.readability_tuning import (
     lexbor_sentence_lists,
     whole_article,
 )
+from dedup_gui.core.text.word_patterns import words_pattern
+
+
+def _words(alternation: str) -> re.Pattern:
+    """An alternation of literal words compiled as a prefix tree (searched faster: word_patterns)."""
+    return re.compile(words_pattern(alternation.split("|")))
+
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
-_UNLIKELY = re.compile(
-    r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
-    r"ad-break|agegate|pagination|pager|popup|tweet|twitter"
+_UNLIKELY_WORDS = (
+    "combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
+    "ad-break|agegate|pagination|pager|popup|tweet|twitter"
 )
-_MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
+_UNLIKELY = _words(_UNLIKELY_WORDS)
+_MAYBE_CANDIDATE = _words("and|article|body|column|content|main|shadow")
 # Every name that is an overlay's or an unlikely candidate's holds one of these (lower case).
-_NAMES_HINT = re.compile(f"{_UNLIKELY.pattern}|{_OVERLAY_HINT.pattern}")
-_POSITIVE = re.compile(r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
-_NEGATIVE = re.compile(
-    r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
-    r"scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
+_NAMES_HINT = _words(f"{_UNLIKELY_WORDS}|{_OVERLAY_HINT.pattern}")
+_POSITIVE = _words("article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
+_NEGATIVE = _words(
+    "combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
+    "scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
 )
 _EDITORIAL_LEAD = re.compile(r"(?:^|[\s_-])(?:subhead|story[\s_-]*lead|standfirst|dek|subtitle)(?:$|[\s_-])")
 _DISPLAY_NONE = re.compile(
