@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 Summary = tuple[int, int, bool, bool, bool]
 #: The summary of ``""``.
 EMPTY: Summary = (0, 0, False, False, False)
+_SPACE: Summary = (0, 0, False, False, True)  # the summary of whitespace
 
 
 def clean_len(text: str) -> int:
@@ -167,7 +168,10 @@ def _compose(tops: list, nodes: dict, known: dict[int, Summary], lengths: dict[i
             frame[1] = child.next
             tag = child.tag
             if tag == "-text":
-                part = summarize(child.text_content or "")
+                text = child.text_content
+                if not text:
+                    continue
+                part = _SPACE if text.isspace() else summarize(text)  # (the spaces between elements)
             elif tag is None or tag[0] == "-":  # comments, doctypes: no text
                 continue
             else:

@@ -131,8 +131,10 @@ def furniture_kind(names: str) -> int:
         (2, 2, 1)
     """
     kind = 0
-    for word in _CAMEL.sub(r"\1-\2", names).lower().split():
-        parts = _PARTS.split(word)
+    if not names.islower():  # (a string without capitals has no camel case to split)
+        names = _CAMEL.sub(r"\1-\2", names)
+    for word in names.lower().split():
+        parts = _PARTS.split(word) if "-" in word or "_" in word else (word,)
         if not _FLAG_PARTS.isdisjoint(parts):
             continue
         if not _BOX_PARTS.isdisjoint(parts) or any(part.startswith("related") for part in parts):

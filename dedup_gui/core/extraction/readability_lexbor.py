@@ -403,7 +403,8 @@ class _Readability:
             if el.mem_id == last:  # (lexbor lists an element once per selector it matches)
                 continue
             last = el.mem_id
-            names = f"{el.id or ''} {el.attributes.get('class') or ''}"
+            ident, cls = el.id, el.attributes.get("class")
+            names = f"{ident or ''} {cls or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
             if not kind or el.tag in ("body", "html"):
                 continue
@@ -422,7 +423,10 @@ class _Readability:
                             node = node.parent
                 if el in holds_frame or (has_code and _in_tags(el, ("pre", "code"), self_too=True)):
                     continue
-            (overlays if kind == 1 else unlikely).append(el)
+            if kind == 1:
+                overlays.append(el)
+            else:
+                unlikely.append((el, _weight(cls, ident)))  # (its class weight: never a body's)
         # Scripts and styles first: an overlay is kept when it holds most of the page's text,
         # an unlikely candidate when it holds most of its paragraphs (readability_tuning).
         for el in doomed:
@@ -442,8 +446,8 @@ class _Readability:
             page["size"] = sizes[body.mem_id] - sum(sizes[el.mem_id] for el in _outermost(removed, body))
         for el in removed:
             el.decompose(recursive=False)
-        for el in unlikely:
-            if _class_weight(el) >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, _text_len):
+        for el, weight in unlikely:
+            if weight >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, _text_len):
                 continue
             doomed.append(el)
         for el in doomed:
