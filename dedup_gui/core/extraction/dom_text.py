@@ -263,13 +263,14 @@ def body_text(root) -> str:
     return element_text(body if body is not None else root)
 
 
-def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
+def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozenset | set = frozenset()) -> str:
     """The visible text of lexbor nodes laid out like :func:`element_text` (each node followed
     by its tail): one block (paragraph, heading, list item...) per line.
 
     Args:
         nodes: lexbor nodes, in order.
         videos: nodes shown as the word "VIDEO" (readability keeps video frames so).
+        skip: the ``mem_id`` of elements left out with their subtrees, as if removed.
 
     Returns:
         The text (str), whitespace collapsed, empty lines dropped.
@@ -286,7 +287,7 @@ def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
             if tag == "-text":
                 text = (node.text_content or "").replace(_BREAK, " ")
                 append(text.replace("\n", _BREAK) if pre_depth else text)
-            elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS:
+            elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS and not (skip and node.mem_id in skip):
                 if tag in _BLOCK_TAGS:
                     append(_BREAK)
                 if tag == "pre":

@@ -374,12 +374,13 @@ def _lexbor_furniture_kind(node) -> int:
     return furniture_kind(names) if len(names) > 2 else 0
 
 
-def lexbor_drop_furniture(nodes: list) -> int:
-    """:func:`drop_furniture` for the lexbor nodes of an extracted article (the nodes
-    themselves stay).
+def lexbor_furniture(nodes: list) -> list:
+    """The furniture that :func:`drop_furniture` removes from an extracted article, for the
+    lexbor nodes of the article (the nodes themselves stay), without removing it: the
+    outermost elements to remove, in document order.
 
     Returns:
-        The number of elements removed (int).
+        The elements (list of lexbor nodes).
     """
     found = []
     for root in nodes:
@@ -391,16 +392,15 @@ def lexbor_drop_furniture(nodes: list) -> int:
                 if kind:
                     found.append((el, kind))
     if not found:
-        return 0
+        return []
     article_size = sum(map(lexbor_size, nodes)) if any(kind == 2 for _, kind in found) else 0
     doomed = [el for el, kind in found if lexbor_size(el) <= _furniture_max(kind, article_size)]
     doomed_ids = {el.mem_id for el in doomed}
-    removed = 0
+    outermost = []
     for el in doomed:
         parent = el.parent
         while parent is not None and parent.mem_id not in doomed_ids:
             parent = parent.parent
         if parent is None:  # (an element inside one removed goes with it)
-            el.decompose(recursive=False)
-            removed += 1
-    return removed
+            outermost.append(el)
+    return outermost

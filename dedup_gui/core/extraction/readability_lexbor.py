@@ -63,7 +63,7 @@ from dedup_gui.core.extraction.page_cleanup import (
     _OVERLAY_HINT,
     drop_label_lines,
     is_overlay_name,
-    lexbor_drop_furniture,
+    lexbor_furniture,
     lexbor_keep_overlays,
     lexbor_size,
 )
@@ -965,11 +965,15 @@ class _Readability:
             )
         self.sanitize(nodes, candidates)
         nodes = [n for n in nodes if n.parent is not None or _same(n, self.body)]
-        text = self.text(nodes)
+        furniture = lexbor_furniture(nodes)  # captions, credits, promos (page_cleanup)
+        text = block_text(nodes, self.videos, {el.mem_id for el in furniture})  # the text without them
         # readability retries when the article's HTML is under 250 characters; its text is
-        # shorter than its HTML, so only a short text needs the HTML measured.
-        if self.ruthless and len(text) < _RETRY_LENGTH and sum(len(n.html or "") for n in nodes) < _RETRY_LENGTH:
-            return None
-        if lexbor_drop_furniture(nodes):  # captions, credits, promos (page_cleanup)
-            text = self.text(nodes)
+        # shorter than its HTML, so only a short text needs the HTML measured.  (The text with
+        # the furniture is never shorter than without: only a short one needs it read too.)
+        if self.ruthless and len(text) < _RETRY_LENGTH:
+            with_furniture = self.text(nodes) if furniture else text
+            if len(with_furniture) < _RETRY_LENGTH and sum(len(n.html or "") for n in nodes) < _RETRY_LENGTH:
+                return None
+        for el in furniture:
+            el.decompose(recursive=False)
         return drop_label_lines(text)
