@@ -105,7 +105,7 @@ class Gathered:
     link_lengths: dict[int, int] = field(default_factory=dict)
 
 
-def gather(candidates: Collection, body, known: dict[int, Summary]) -> Gathered:
+def gather(candidates: Collection, body, known: dict[int, Summary], links: list | None = None) -> Gathered:
     """Text lengths and link lengths of the candidate blocks of one lexbor tree, composed from
     their parts (the module docstring).
 
@@ -115,6 +115,8 @@ def gather(candidates: Collection, body, known: dict[int, Summary]) -> Gathered:
         body: the tree's body element (or the root element when there is none).
         known: ``mem_id`` -> :func:`summarize` of the whole text of elements already read (the
             scored paragraphs), reused instead of reading them again.
+        links: the body's ``<a>`` elements as ``body.css("a")`` finds them now, if already
+            found (``None``: found here).
 
     Returns:
         :class:`Gathered`, for the tree as it is (measures of a tree changed afterwards are not
@@ -142,7 +144,7 @@ def gather(candidates: Collection, body, known: dict[int, Summary]) -> Gathered:
     tops = [node for key, node in nodes.items() if parent_of.get(key) not in nodes]
     out = Gathered()
     order = _compose(tops, nodes, known, out.lengths)
-    _add_links(body, order, nodes, parent_of, wanted, out)
+    _add_links(body.css("a") if links is None else links, order, nodes, parent_of, body.mem_id, wanted, out)
     return out
 
 
@@ -185,16 +187,15 @@ def _compose(tops: list, nodes: dict, known: dict[int, Summary], lengths: dict[i
     return order
 
 
-def _add_links(body, order: list[int], nodes: dict, parent_of: dict[int, int], wanted: set[int],
-               out: Gathered) -> None:  # fmt: skip
-    """Fill ``out.links`` and ``out.link_lengths`` (:class:`Gathered`) from one ``css("a")``
-    over ``body``; ``order``: the elements of ``nodes`` in pre-order."""
+def _add_links(anchors: list, order: list[int], nodes: dict, parent_of: dict[int, int], body_id: int,
+               wanted: set[int], out: Gathered) -> None:  # fmt: skip
+    """Fill ``out.links`` and ``out.link_lengths`` (:class:`Gathered`) from the body's ``<a>``
+    elements (``anchors``); ``order``: the elements of ``nodes`` in pre-order."""
     lengths = out.lengths
     # Inside a candidate with text: the links that measuring the candidates' densities reads.
     inside: dict[int, bool] = {}
     for key in order:
         inside[key] = (key in wanted and lengths[key] > 0) or inside.get(parent_of.get(key, -1), False)
-    body_id = body.mem_id
     under_body: set[int] = set()  # the elements of nodes in the body (itself too)
     for key in order:
         if key == body_id or parent_of.get(key) in under_body:
@@ -203,7 +204,7 @@ def _add_links(body, order: list[int], nodes: dict, parent_of: dict[int, int], w
         return
     direct = dict.fromkeys(under_body, 0)  # each one's links whose nearest element of nodes it is
     link_lengths = out.link_lengths
-    for a in body.css("a"):  # (the body itself is no link)
+    for a in anchors:
         node = a
         while node.mem_id not in nodes:
             node = node.parent

@@ -117,7 +117,8 @@ _DROP_FIRST = (
     "[role=alertdialog i], [aria-modal=true i]"
 )
 _DIV_BLOCKS = "blockquote, dl, div, img, ol, p, pre, table, ul"  # a <div> with none of these is a paragraph
-_DIV_BLOCKS_AND_TD = f"{_DIV_BLOCKS}, td"
+_PARAGRAPH_PASS = f"{_DIV_BLOCKS}, td, a"  # the blocks, the paragraphs to score and the links
+_FRAME_TAGS = frozenset({"main", "article", "math", "pre", "code"})
 _SCORED = frozenset({"p", "pre", "td", "blockquote"})  # paragraphs whatever they hold
 _INLINE = frozenset("a b cite code em font i small span strong sub sup u".split())
 _TAG_SCORE = {"div": 5, "article": 5, "pre": 3, "td": 3, "blockquote": 3}
@@ -317,6 +318,7 @@ class _Readability:
         self.as_paragraph: set = set()  # <div>s without blocks, which readability turns into <p>
         self.loose_runs: dict = {}  # <div> -> how many runs of loose text readability wraps in <p>
         self.videos: set = set()  # video iframes, which readability keeps with the text "VIDEO"
+        self.anchors: list = []  # the body's <a> elements when its paragraphs are found
 
     # -- measures ----------------------------------------------------------------------------
 
@@ -398,11 +400,15 @@ class _Readability:
         holds_frame: set | None = None  # elements that are or hold a main, article or math
         has_code = False  # the body has a <pre> or <code> (an unlikely candidate in one stays)
         unlikely: list = []
+        named, frames = [], []  # elements with a class or id; main, article, math, pre, code
         last = None
-        for el in body.css("[class], [id]"):
-            if el.mem_id == last:  # (lexbor lists an element once per selector it matches)
-                continue
-            last = el.mem_id
+        for el in body.css("[class], [id], main, article, math, pre, code"):  # (one selector pass)
+            if el.mem_id != last:  # (lexbor lists an element once per selector it matches)
+                last = el.mem_id
+                named.append(el)  # (a frame without class and id has no name: it is passed over)
+                if el.tag in _FRAME_TAGS:
+                    frames.append(el)
+        for el in named:
             ident, cls = el.id, el.attributes.get("class")
             names = f"{ident or ''} {cls or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
@@ -413,7 +419,7 @@ class _Readability:
                     continue
                 if holds_frame is None:
                     holds_frame = set()
-                    for frame in body.css("main, article, math, pre, code"):  # (one selector pass)
+                    for frame in frames:
                         if frame.tag in ("pre", "code"):
                             has_code = True
                             continue
@@ -464,8 +470,12 @@ class _Readability:
         assert body is not None  # run() stops first on a page without one
         has_block: set[int] = set()  # mem_id of the elements that hold a block
         scored, divs = [], []
-        for el in body.css(_DIV_BLOCKS_AND_TD):  # (one selector pass for the three lists)
+        self.anchors = []
+        for el in body.css(_PARAGRAPH_PASS):  # (one selector pass for the four lists)
             tag = el.tag
+            if tag == "a":
+                self.anchors.append(el)
+                continue
             if tag in _SCORED:
                 scored.append(el)
             elif tag == "div":
@@ -535,7 +545,7 @@ class _Readability:
             if grandparent is not None:
                 candidates[grandparent] += points / 2
         # Each candidate's text and links measured at once, each piece of text read once.
-        gathered = gather(candidates, self.body, known)
+        gathered = gather(candidates, self.body, known, self.anchors)
         self._gathered, self._links = gathered.lengths, gathered.links
         self._text_len.update(gathered.link_lengths)
         for node in candidates:
