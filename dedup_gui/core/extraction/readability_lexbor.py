@@ -218,7 +218,8 @@ def _weight(cls: str | None, ident: str | None) -> int:
 
 def _class_weight(node) -> int:
     # readability gives <body> the id "readabilityBody" before scoring ("body" is a positive word)
-    return _weight(node.attributes.get("class"), "readabilityBody" if node.tag == "body" else node.id)
+    attrs = node.attributes
+    return _weight(attrs.get("class"), "readabilityBody" if node.tag == "body" else attrs.get("id"))
 
 
 def _classes(node) -> set[str]:
@@ -409,7 +410,8 @@ class _Readability:
                 if el.tag in _FRAME_TAGS:
                     frames.append(el)
         for el in named:
-            ident, cls = el.id, el.attributes.get("class")
+            attrs = el.attributes  # (its "id" is el.id: one call for both)
+            ident, cls = attrs.get("id"), attrs.get("class")
             names = f"{ident or ''} {cls or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
             if not kind or el.tag in ("body", "html"):
