@@ -12,6 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 from dedup_gui.core.extraction.dom_text import block_text
 from dedup_gui.core.extraction.extract import extract
 from dedup_gui.core.extraction.page_cleanup import (
+    PrefixSize,
     drop_label_lines,
     is_furniture_name,
     is_label_line,
@@ -215,3 +216,17 @@ def test_furniture_found_without_removing_it_and_the_text_without_it() -> None:
         == block_text(nodes)
         == "First paragraph of the article, long enough.\nSecondparagraph with words.\ntail"
     )
+
+
+def test_prefix_size_counts_only_as_far_as_the_comparison_needs() -> None:
+    # 10,000 words of 4 letters: 40,000 characters other than whitespace.  A length of 100 is
+    # within a fifth of it after the first slice; 8,000 needs the whole text, and 8,001 is not
+    # within it (the whole counted: size is the text's).  Sizes add up across slices that cut
+    # words: the result is the whole text's size whatever the slices.
+    text = "word " * 10_000
+    prefix = PrefixSize(text)
+    assert prefix.within(100, 0.2) and prefix.size == 3_277  # the first 4,096 characters: 819 words and a "w"
+    assert prefix.within(8_000, 0.2) and prefix.size == 40_000
+    assert not prefix.within(8_001, 0.2) and prefix.size == 40_000
+    spaced = PrefixSize(" a" * 3_000 + "  ")
+    assert not spaced.within(601, 0.2) and spaced.size == 3_000

@@ -223,6 +223,38 @@ def _size(text: str) -> int:
     return len("".join(text.split()))
 
 
+class PrefixSize:
+    """The size (characters other than whitespace) of a long text, counted from its start only
+    as far as a comparison needs: sizes add up, so a prefix's is a lower bound of the whole's.
+
+    Attributes:
+        size: the size of the part counted so far (int).
+    """
+
+    def __init__(self, text: str):
+        self._text = text
+        self._counted = 0  # characters counted
+        self.size = 0
+
+    def within(self, length: int, share: float) -> bool:
+        """Whether ``length <= share * size`` for the whole text's size, counting on (in
+        doubling slices) only until it holds; when it does not, the whole text is counted.
+
+        Args:
+            length: the quantity compared (characters).
+            share: the share of the size it may reach.
+
+        Returns:
+            bool (when False, :attr:`size` is the whole text's).
+        """
+        step = 4096
+        while length > share * self.size and self._counted < len(self._text):
+            self.size += _size(self._text[self._counted : self._counted + step])
+            self._counted += step
+            step *= 2
+        return length <= share * self.size
+
+
 # -- lxml (readability-lxml's tree) -------------------------------------------------------------
 
 

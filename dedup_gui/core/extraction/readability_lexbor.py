@@ -61,6 +61,7 @@ from dedup_gui.core.extraction.lexbor_lengths import Summary, gather, summarize,
 from dedup_gui.core.extraction.lexbor_lengths import clean_len as _clean_len
 from dedup_gui.core.extraction.page_cleanup import (
     _OVERLAY_HINT,
+    PrefixSize,
     drop_label_lines,
     is_overlay_name,
     lexbor_furniture,
@@ -68,6 +69,7 @@ from dedup_gui.core.extraction.page_cleanup import (
     lexbor_size,
 )
 from dedup_gui.core.extraction.readability_tuning import (
+    ARTICLE_MIN_TEXT_SHARE,
     FRAGMENT_SHARE,
     LEAD_LEVELS,
     LEAD_NOT_IN,
@@ -454,8 +456,23 @@ class _Readability:
             page["size"] = sizes[body.mem_id] - sum(sizes[el.mem_id] for el in _outermost(removed, body))
         for el in removed:
             el.decompose(recursive=False)
+        bounds: dict[int, int] = {}
+
+        def bound(node) -> int:
+            n = bounds.get(node.mem_id)
+            if n is None:
+                n = bounds[node.mem_id] = _text_len(node)
+            return n
+
+        prefix = None  # the body's size counted as far as needed (most unlikely candidates are small)
         for el, weight in unlikely:
-            if weight >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, _text_len):
+            if weight >= 0 and "size" not in page:
+                prefix = prefix or PrefixSize(body.text_lexbor())
+                if prefix.within(bound(el), ARTICLE_MIN_TEXT_SHARE):
+                    doomed.append(el)  # (holds_article's first test, decided on part of the body)
+                    continue
+                page["size"] = prefix.size  # (the whole body's)
+            if weight >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, bound):
                 continue
             doomed.append(el)
         for el in doomed:
