@@ -279,8 +279,8 @@ def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozens
     append = parts.append
     pre_depth = 0
     for root in nodes:
-        root_id = root.mem_id
         node = root
+        depth = 0  # below the root (0: the root itself)
         while True:
             tag = node.tag
             descend = False
@@ -298,6 +298,7 @@ def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozens
             child = node.first_child if descend else None
             if child is not None:
                 node = child
+                depth += 1
                 continue
             # Leave this node, and every ancestor whose last child it ends, up to the root.
             while True:
@@ -306,7 +307,7 @@ def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozens
                         pre_depth -= 1
                     if tag in _BLOCK_TAGS:
                         append(_BREAK)
-                if node.mem_id == root_id:
+                if not depth:  # (the root: its siblings are not its text)
                     node = None
                     break
                 nxt = node.next
@@ -314,6 +315,7 @@ def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozens
                     node = nxt
                     break
                 node = node.parent
+                depth -= 1
                 tag, descend = node.tag, True
             if node is None:
                 break
