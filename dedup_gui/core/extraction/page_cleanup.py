@@ -387,12 +387,45 @@ def _lexbor_paragraphs(node) -> int:
     return sum(len(p.css(selector)) == 1 and lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(selector))
 
 
-def lexbor_keep_overlays(overlays: list, body, size=lexbor_size) -> list:
-    """Of the lexbor nodes named or marked as overlays, those to remove: not the ones holding
+def lexbor_drop_overlays(overlays: list, body) -> int | None:
+    """Remove from a lexbor tree the nodes named or marked as overlays, but for those holding
     more than :data:`MOST_OF_PAGE` of the ``body``'s text and of its paragraphs (scripts and
-    styles already removed), as :func:`drop_overlays`; ``size``: :func:`lexbor_size` or a
-    function giving the same (one that keeps what it measured)."""
-    return _not_articles(overlays, body, size, _lexbor_paragraphs)
+    styles already removed), as :func:`drop_overlays`.
+
+    Returns:
+        The body's :func:`lexbor_size` once they are gone when it was measured to decide (the
+        size measured less the removed overlays': sizes add up), else ``None``.
+    """
+    sizes: dict[int, int] = {}  # mem_id -> lexbor_size, with the overlays still in
+
+    def size(node) -> int:
+        n = sizes.get(node.mem_id)
+        if n is None:
+            n = sizes[node.mem_id] = lexbor_size(node)
+        return n
+
+    removed = _not_articles(overlays, body, size, _lexbor_paragraphs)
+    after = None
+    if body.mem_id in sizes:
+        after = sizes[body.mem_id] - sum(sizes[el.mem_id] for el in _lexbor_outermost(removed, body))
+    for el in removed:
+        el.decompose(recursive=False)
+    return after
+
+
+def _lexbor_outermost(nodes: list, root) -> list:
+    """The lexbor nodes in ``root``'s subtree that are not inside another of ``nodes``, each
+    once (lexbor lists an element once per selector it matches)."""
+    unique = {node.mem_id: node for node in nodes}
+    root_id = root.mem_id
+    out = []
+    for node in unique.values():
+        up = node.parent
+        while up is not None and up.mem_id != root_id and up.mem_id not in unique:
+            up = up.parent
+        if up is not None and up.mem_id == root_id:
+            out.append(node)
+    return out
 
 
 def _lexbor_furniture_kind(node) -> int:

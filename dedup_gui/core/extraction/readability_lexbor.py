@@ -5,7 +5,10 @@ algorithm of Firefox's Reader View) to the DOM of selectolax (Python bindings of
 HTML5 parser).  readability-lxml spends most of its time in Python over lxml (serializing every
 ``<div>`` to test it for blocks, cleaning the whole tree with lxml_html_clean, recomputing
 text); here the same steps run on a tree that lexbor builds several times faster, with each
-element's text length and link density computed once per stage.
+element's text length and link density computed once per stage, the candidates' from one
+gathering that reads each piece of their text once (:mod:`.lexbor_lengths`), and an element's
+text read with lexbor's own textContent (``text_lexbor()``: for an element the same text as
+``text()``, a fifth faster).
 
 The steps, in readability-lxml's order and with its patterns and numbers:
 
@@ -61,24 +64,20 @@ from dedup_gui.core.extraction.lexbor_lengths import Summary, gather, summarize,
 from dedup_gui.core.extraction.lexbor_lengths import clean_len as _clean_len
 from dedup_gui.core.extraction.page_cleanup import (
     _OVERLAY_HINT,
-    PrefixSize,
     drop_label_lines,
     is_overlay_name,
+    lexbor_drop_overlays,
     lexbor_furniture,
-    lexbor_keep_overlays,
-    lexbor_size,
 )
 from dedup_gui.core.extraction.readability_tuning import (
-    ARTICLE_MIN_TEXT_SHARE,
     FRAGMENT_SHARE,
     LEAD_LEVELS,
     LEAD_NOT_IN,
     extra_commas,
     has_extra_commas,
-    holds_article,
     is_lead_paragraph,
+    lexbor_not_articles,
     lexbor_own_text,
-    lexbor_paragraph_chars,
     lexbor_sentence_lists,
     whole_article,
 )
@@ -183,13 +182,6 @@ def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: Calla
     return "", False
 
 
-# An element's text is read with text_lexbor() (lexbor's own textContent: for an element the same
-# text as text(), a fifth faster).
-def _text_len(node) -> int:
-    """The length of a node's text, whitespace and all (at least its :func:`lexbor_size`)."""
-    return len(node.text_lexbor())
-
-
 @lru_cache(maxsize=1 << 16)
 def _names_kind(names: str) -> int:
     """What an element's "id class" string says: 0 nothing, 1 an overlay, 2 an unlikely candidate."""
@@ -258,20 +250,6 @@ def _previous_element(node):
     while prev is not None and prev.tag in _NOT_ELEMENTS:
         prev = prev.prev
     return prev
-
-
-def _outermost(nodes: list, root) -> list:
-    """The nodes in ``root``'s subtree that are not inside another of ``nodes``, each once."""
-    unique = {node.mem_id: node for node in nodes}  # (a node may be listed twice)
-    root_id = root.mem_id
-    out = []
-    for node in unique.values():
-        up = node.parent
-        while up is not None and up.mem_id != root_id and up.mem_id not in unique:
-            up = up.parent
-        if up is not None and up.mem_id == root_id:
-            out.append(node)
-    return out
 
 
 def _move(node, into, first: bool = False) -> None:
@@ -442,39 +420,8 @@ class _Readability:
         for el in doomed:
             if el.tag in _DROP_TAGS:
                 el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
-        sizes: dict[int, int] = {}  # mem_id -> lexbor_size, with the overlays still in
-
-        def size(node) -> int:
-            n = sizes.get(node.mem_id)
-            if n is None:
-                n = sizes[node.mem_id] = lexbor_size(node)
-            return n
-
-        removed = lexbor_keep_overlays(overlays, body, size)
-        page: dict = {}  # the body's measures for holds_article
-        if body.mem_id in sizes:  # (text sizes add up: the body's without the removed overlays)
-            page["size"] = sizes[body.mem_id] - sum(sizes[el.mem_id] for el in _outermost(removed, body))
-        for el in removed:
-            el.decompose(recursive=False)
-        bounds: dict[int, int] = {}
-
-        def bound(node) -> int:
-            n = bounds.get(node.mem_id)
-            if n is None:
-                n = bounds[node.mem_id] = _text_len(node)
-            return n
-
-        prefix = None  # the body's size counted as far as needed (most unlikely candidates are small)
-        for el, weight in unlikely:
-            if weight >= 0 and "size" not in page:
-                prefix = prefix or PrefixSize(body.text_lexbor())
-                if prefix.within(bound(el), ARTICLE_MIN_TEXT_SHARE):
-                    doomed.append(el)  # (holds_article's first test, decided on part of the body)
-                    continue
-                page["size"] = prefix.size  # (the whole body's)
-            if weight >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, bound):
-                continue
-            doomed.append(el)
+        size = lexbor_drop_overlays(overlays, body)  # (the body's size after, if it was measured)
+        doomed.extend(lexbor_not_articles(unlikely, body, {} if size is None else {"size": size}))
         for el in doomed:
             if el.tag not in _DROP_TAGS:
                 el.decompose(recursive=False)
