@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dedup_gui.core.extraction.extract import EXTRACTORS, extract, main_text
-from dedup_gui.core.extraction.readability_lexbor import readability_lexbor_text
+from dedup_gui.core.extraction.readability_lexbor import lexbor_input, readability_lexbor_text
 from dedup_gui.core.model import ScanSettings
 
 from .test_extract import ARTICLE_PAGE, ARTICLE_PARAGRAPHS, SCRIPT_STYLE_MARKERS
@@ -329,3 +329,32 @@ def test_depth_bound_follows_the_html5_comment_and_raw_text_rules(prefix: str) -
 
     assert may_nest_deeper_than(prefix + "<div>" * 6, 5)
     assert not may_nest_deeper_than(prefix + "<div></div>" * 6, 5)
+
+
+def test_lexbor_input_is_the_text_without_nuls_as_selectolax_encodes_it():
+    # The parser gets the same bytes as before, when the text's NULs were dropped first and
+    # selectolax encoded it (errors="ignore": a lone surrogate is dropped).
+    for text in ["<p>a\x00b</p>", "\x00", "", "<p>\u00e9\u4e2d\ud800x</p>", "no nul"]:
+        assert lexbor_input(text) == text.replace("\x00", "").encode("utf-8", "ignore")
+    page = f"<html><body>{ARTICLE}</body></html>"
+    with_nuls = page.replace("<p>", "<p>\x00").replace("island", "is\x00land")
+    assert main_text(with_nuls, "fast") == main_text(page, "fast")
+    assert main_text(" \x00\n\x00 ", "fast") == ("", ())
+
+
+def test_overlays_removed_before_the_unlikely_test_are_subtracted_once():
+    # The menu (an unlikely candidate) holds the page's only paragraph but less than a fifth of
+    # the text left once the consent dialog is gone (202 of 1,060 characters): it goes, as it
+    # went when the body was measured again.  The dialog is found three times (by its role, and
+    # twice for its class and id) and holds another overlay: subtracting it more than once, or
+    # its inner overlay too, would shrink the body to under 300 characters and keep the menu.
+    menu = "Menu words " * 22 + "end."
+    body_text = "<span>Body text without paragraphs, one sentence after another, all of it readable.</span> " * 13
+    dialog = "Please accept our cookies and subscribe to the newsletter today, it is free. " * 6
+    page = (
+        f'<html><body><div class="menu"><p>{menu}</p></div><div>{body_text}</div>'
+        f'<div role="dialog" class="modal" id="m"><div class="modal-content" id="c">{dialog}</div></div></body></html>'
+    )
+    text = readability_lexbor_text(page)
+    assert "Menu words" not in text and "cookies" not in text
+    assert text.startswith("Body text without paragraphs") and len(text) == 1013

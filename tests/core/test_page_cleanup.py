@@ -7,9 +7,18 @@ is expected from the default extractor (readability-lxml) and from ``fast`` (the
 from __future__ import annotations
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser
 
+from dedup_gui.core.extraction.dom_text import block_text
 from dedup_gui.core.extraction.extract import extract
-from dedup_gui.core.extraction.page_cleanup import drop_label_lines, is_furniture_name, is_label_line, is_overlay_name
+from dedup_gui.core.extraction.page_cleanup import (
+    PrefixSize,
+    drop_label_lines,
+    is_furniture_name,
+    is_label_line,
+    is_overlay_name,
+    lexbor_furniture,
+)
 
 from .test_extract_fast import ARTICLE, P
 
@@ -177,3 +186,47 @@ def test_trailing_meta_lines_leave_both_extractors(extractor: str) -> None:
     html = page(f"<article><h1>Ferry</h1>{ARTICLE}<p>Tags: ferries, harbour, island</p>"
                 "<p>Categories: Transport</p></article>")  # fmt: skip
     assert lines(html, extractor) == ["Ferry", *P]
+
+
+def test_furniture_found_without_removing_it_and_the_text_without_it() -> None:
+    # lexbor_furniture names the outermost furniture (the caption inside the promo box goes with
+    # it) and removes nothing; block_text leaving it out gives the text that removing it gives.
+    # (The fast extractor reads the article's text once so, and again with the furniture only
+    # when the text is short enough to make readability retry.)
+    page = (
+        "<body><div id='a'><p>First paragraph of the article, long enough.</p>"
+        "<figure><img src='x.jpg'><figcaption>Photo: someone</figcaption></figure>"
+        "<div class='promo'>Subscribe <span class='credit'>now</span></div>"
+        "<p>Second<b>paragraph</b> with <i>words</i>.</p></div>tail</body>"
+    )
+    tree = LexborHTMLParser(page)
+    nodes = [tree.css_first("#a")]
+    found = lexbor_furniture(nodes)
+    assert [el.tag for el in found] == ["figcaption", "div"]
+    with_it = block_text(nodes)
+    assert with_it == (
+        "First paragraph of the article, long enough.\nPhoto: someone\nSubscribe now\nSecondparagraph with words.\ntail"
+    )
+    without = block_text(nodes, skip={el.mem_id for el in found})
+    assert block_text(nodes) == with_it  # nothing removed yet
+    for el in found:
+        el.decompose(recursive=False)
+    assert (
+        without
+        == block_text(nodes)
+        == "First paragraph of the article, long enough.\nSecondparagraph with words.\ntail"
+    )
+
+
+def test_prefix_size_counts_only_as_far_as_the_comparison_needs() -> None:
+    # 10,000 words of 4 letters: 40,000 characters other than whitespace.  A length of 100 is
+    # within a fifth of it after the first slice; 8,000 needs the whole text, and 8,001 is not
+    # within it (the whole counted: size is the text's).  Sizes add up across slices that cut
+    # words: the result is the whole text's size whatever the slices.
+    text = "word " * 10_000
+    prefix = PrefixSize(text)
+    assert prefix.within(100, 0.2) and prefix.size == 3_277  # the first 4,096 characters: 819 words and a "w"
+    assert prefix.within(8_000, 0.2) and prefix.size == 40_000
+    assert not prefix.within(8_001, 0.2) and prefix.size == 40_000
+    spaced = PrefixSize(" a" * 3_000 + "  ")
+    assert not spaced.within(601, 0.2) and spaced.size == 3_000

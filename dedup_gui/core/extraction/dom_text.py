@@ -5,6 +5,7 @@ element names in document order (the layout representation of Di Lucca, Di Penta
 COMPSAC 2002), each element's parent and own text (for the main-content span,
 :mod:`.template`), and the visible text, one block per line.  A bound from the tags alone
 (:func:`may_nest_deeper_than`) tells whether a page may be nested deeper than lxml parses.
+:func:`block_text` lays out the text of a lexbor (selectolax) tree's nodes the same way.
 """
 
 from __future__ import annotations
@@ -260,3 +261,69 @@ def body_text(root) -> str:
         return ""
     body = root.find(".//body")
     return element_text(body if body is not None else root)
+
+
+def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozenset | set = frozenset()) -> str:
+    """The visible text of lexbor nodes laid out like :func:`element_text` (each node followed
+    by its tail): one block (paragraph, heading, list item...) per line.
+
+    Args:
+        nodes: lexbor nodes, in order.
+        videos: nodes shown as the word "VIDEO" (readability keeps video frames so).
+        skip: the ``mem_id`` of elements left out with their subtrees, as if removed.
+
+    Returns:
+        The text (str), whitespace collapsed, empty lines dropped.
+    """
+    parts: list[str] = []
+    append = parts.append
+    pre_depth = 0
+    for root in nodes:
+        node = root
+        depth = 0  # below the root (0: the root itself)
+        while True:
+            tag = node.tag
+            descend = False
+            if tag == "-text":
+                text = (node.text_content or "").replace(_BREAK, " ")
+                append(text.replace("\n", _BREAK) if pre_depth else text)
+            elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS and not (skip and node.mem_id in skip):
+                if tag in _BLOCK_TAGS:
+                    append(_BREAK)
+                if tag == "pre":
+                    pre_depth += 1
+                if node in videos:
+                    append("VIDEO")
+                descend = True
+            child = node.first_child if descend else None
+            if child is not None:
+                node = child
+                depth += 1
+                continue
+            # Leave this node, and every ancestor whose last child it ends, up to the root.
+            while True:
+                if descend:
+                    if tag == "pre":
+                        pre_depth -= 1
+                    if tag in _BLOCK_TAGS:
+                        append(_BREAK)
+                if not depth:  # (the root: its siblings are not its text)
+                    node = None
+                    break
+                nxt = node.next
+                if nxt is not None:
+                    node = nxt
+                    break
+                node = node.parent
+                depth -= 1
+                tag, descend = node.tag, True
+            if node is None:
+                break
+        tail = root.next
+        while tail is not None and tail.tag == "-text":
+            text = (tail.text_content or "").replace(_BREAK, " ")
+            append(text.replace("\n", _BREAK) if pre_depth else text)
+            tail = tail.next
+    # " ".join(line.split()) is normalize_whitespace: both split on str.isspace characters.
+    lines = (" ".join(line.split()) for line in drop_invisible("".join(parts)).split(_BREAK))
+    return "\n".join(line for line in lines if line)

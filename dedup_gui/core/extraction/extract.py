@@ -26,6 +26,7 @@ from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: ca
     _SKIP_TEXT_TAGS,
     LXML_DEPTH_LIMIT,
     _too_deep,
+    block_text,
     body_text,
     element_text,
     lxml_facts,
@@ -34,7 +35,7 @@ from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: ca
     tag_sequence,
 )
 from dedup_gui.core.extraction.page_cleanup import drop_furniture, drop_label_lines, drop_overlays
-from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, block_text, readability_lexbor_text
+from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, lexbor_input, readability_lexbor_text
 from dedup_gui.core.extraction.readability_tuning import TunedDocument, has_extra_commas
 from dedup_gui.core.extraction.template import content_span, lexbor_outline
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
@@ -204,13 +205,18 @@ def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str
         ValueError: ``extractor`` is not a key of :data:`EXTRACTORS`.  (Errors of the
             extractors themselves become a note, never an exception.)
     """
-    clean = text.replace("\x00", "")
-    if not clean.strip():
-        return "", ()
-    if extractor in ("resiliparse", "fast"):
+    if extractor == "fast":  # (lexbor_input drops the NULs)
+        if _blank(text):
+            return "", ()
         try:
-            if extractor == "fast":
-                return readability_lexbor_text(clean), ()
+            return readability_lexbor_text(text), ()
+        except Exception as exc:  # a bad page must not stop the scan
+            return "", (f"main-content extraction failed ({type(exc).__name__}: {exc})",)
+    clean = text.replace("\x00", "")
+    if not clean or clean.isspace():  # (not clean.strip(), without copying the page)
+        return "", ()
+    if extractor == "resiliparse":
+        try:
             return resiliparse_text(clean), ()
         except Exception as exc:  # a bad page must not stop the scan
             return "", (f"main-content extraction failed ({type(exc).__name__}: {exc})",)
@@ -236,6 +242,15 @@ def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str
     article = body if body is not None else root
     drop_furniture(article)
     return drop_label_lines(element_text(article)), ()
+
+
+def _blank(text: str) -> bool:
+    """Whether ``text`` is empty or whitespace once its NUL characters are dropped (``not
+    text.replace("\\x00", "").strip()``, without a pass over a page that starts with markup)."""
+    head = text[:256].lstrip()
+    if head and head[0] != "\x00":
+        return False
+    return not text.replace("\x00", "").strip()
 
 
 def _has_tokens(text: str, n: int) -> bool:
@@ -317,15 +332,14 @@ def _whole_text_if_no_article(
 def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     """:func:`extract` with ``"fast"`` on one lexbor parse; ``None`` if lexbor fails on the
     page (the caller then extracts as before, and says why)."""
-    clean = text.replace("\x00", "")
-    if not clean.strip():
+    if _blank(text):
         return Extracted(title="", url=_url_of([], [], text), main_text="", tag_sequence=())
     try:
-        tree = LexborHTMLParser(clean)
+        tree = LexborHTMLParser(lexbor_input(text))
         title, links, metas = lexbor_page_facts(tree)
         tags, parents, texts = lexbor_outline(tree.root, lexbor_threads(tree))  # before extraction changes the tree
         visible = block_text([tree.body]) if tree.body is not None else ""
-        content = readability_lexbor_text(clean, tree)
+        content = readability_lexbor_text(text, tree)
     except Exception:  # a bad page must not stop the scan
         return None
     notes: tuple[str, ...] = ()

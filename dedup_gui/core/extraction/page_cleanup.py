@@ -131,8 +131,10 @@ def furniture_kind(names: str) -> int:
         (2, 2, 1)
     """
     kind = 0
-    for word in _CAMEL.sub(r"\1-\2", names).lower().split():
-        parts = _PARTS.split(word)
+    if not names.islower():  # (a string without capitals has no camel case to split)
+        names = _CAMEL.sub(r"\1-\2", names)
+    for word in names.lower().split():
+        parts = _PARTS.split(word) if "-" in word or "_" in word else (word,)
         if not _FLAG_PARTS.isdisjoint(parts):
             continue
         if not _BOX_PARTS.isdisjoint(parts) or any(part.startswith("related") for part in parts):
@@ -219,6 +221,38 @@ def _not_articles(overlays: list, body, size, paragraphs) -> list:
 def _size(text: str) -> int:
     """Characters other than whitespace."""
     return len("".join(text.split()))
+
+
+class PrefixSize:
+    """The size (characters other than whitespace) of a long text, counted from its start only
+    as far as a comparison needs: sizes add up, so a prefix's is a lower bound of the whole's.
+
+    Attributes:
+        size: the size of the part counted so far (int).
+    """
+
+    def __init__(self, text: str):
+        self._text = text
+        self._counted = 0  # characters counted
+        self.size = 0
+
+    def within(self, length: int, share: float) -> bool:
+        """Whether ``length <= share * size`` for the whole text's size, counting on (in
+        doubling slices) only until it holds; when it does not, the whole text is counted.
+
+        Args:
+            length: the quantity compared (characters).
+            share: the share of the size it may reach.
+
+        Returns:
+            bool (when False, :attr:`size` is the whole text's).
+        """
+        step = 4096
+        while length > share * self.size and self._counted < len(self._text):
+            self.size += _size(self._text[self._counted : self._counted + step])
+            self._counted += step
+            step *= 2
+        return length <= share * self.size
 
 
 # -- lxml (readability-lxml's tree) -------------------------------------------------------------
@@ -344,7 +378,7 @@ def drop_furniture(root) -> int:
 
 def lexbor_size(node) -> int:
     """Characters other than whitespace in a lexbor node's text (scripts must be gone already)."""
-    return _size(node.text())
+    return _size(node.text_lexbor())
 
 
 def _lexbor_paragraphs(node) -> int:
@@ -353,11 +387,45 @@ def _lexbor_paragraphs(node) -> int:
     return sum(len(p.css(selector)) == 1 and lexbor_size(p) >= PARAGRAPH_CHARS for p in node.css(selector))
 
 
-def lexbor_keep_overlays(overlays: list, body) -> list:
-    """Of the lexbor nodes named or marked as overlays, those to remove: not the ones holding
+def lexbor_drop_overlays(overlays: list, body) -> int | None:
+    """Remove from a lexbor tree the nodes named or marked as overlays, but for those holding
     more than :data:`MOST_OF_PAGE` of the ``body``'s text and of its paragraphs (scripts and
-    styles already removed), as :func:`drop_overlays`."""
-    return _not_articles(overlays, body, lexbor_size, _lexbor_paragraphs)
+    styles already removed), as :func:`drop_overlays`.
+
+    Returns:
+        The body's :func:`lexbor_size` once they are gone when it was measured to decide (the
+        size measured less the removed overlays': sizes add up), else ``None``.
+    """
+    sizes: dict[int, int] = {}  # mem_id -> lexbor_size, with the overlays still in
+
+    def size(node) -> int:
+        n = sizes.get(node.mem_id)
+        if n is None:
+            n = sizes[node.mem_id] = lexbor_size(node)
+        return n
+
+    removed = _not_articles(overlays, body, size, _lexbor_paragraphs)
+    after = None
+    if body.mem_id in sizes:
+        after = sizes[body.mem_id] - sum(sizes[el.mem_id] for el in _lexbor_outermost(removed, body))
+    for el in removed:
+        el.decompose(recursive=False)
+    return after
+
+
+def _lexbor_outermost(nodes: list, root) -> list:
+    """The lexbor nodes in ``root``'s subtree that are not inside another of ``nodes``, each
+    once (lexbor lists an element once per selector it matches)."""
+    unique = {node.mem_id: node for node in nodes}
+    root_id = root.mem_id
+    out = []
+    for node in unique.values():
+        up = node.parent
+        while up is not None and up.mem_id != root_id and up.mem_id not in unique:
+            up = up.parent
+        if up is not None and up.mem_id == root_id:
+            out.append(node)
+    return out
 
 
 def _lexbor_furniture_kind(node) -> int:
@@ -371,26 +439,33 @@ def _lexbor_furniture_kind(node) -> int:
     return furniture_kind(names) if len(names) > 2 else 0
 
 
-def lexbor_drop_furniture(nodes: list) -> int:
-    """:func:`drop_furniture` for the lexbor nodes of an extracted article (the nodes
-    themselves stay).
+def lexbor_furniture(nodes: list) -> list:
+    """The furniture that :func:`drop_furniture` removes from an extracted article, for the
+    lexbor nodes of the article (the nodes themselves stay), without removing it: the
+    outermost elements to remove, in document order.
 
     Returns:
-        The number of elements removed (int).
+        The elements (list of lexbor nodes).
     """
-    found = [(el, kind) for root in nodes for el in root.css("figcaption, aside, footer, [aria-hidden], [class], [id]")
-             if el.mem_id != root.mem_id for kind in (_lexbor_furniture_kind(el),) if kind]  # fmt: skip
+    found = []
+    for root in nodes:
+        last = root.mem_id  # (the root stays; lexbor lists an element once per selector it matches)
+        for el in root.css("figcaption, aside, footer, [aria-hidden], [class], [id]"):
+            if el.mem_id != last:
+                last = el.mem_id
+                kind = _lexbor_furniture_kind(el)
+                if kind:
+                    found.append((el, kind))
     if not found:
-        return 0
+        return []
     article_size = sum(map(lexbor_size, nodes)) if any(kind == 2 for _, kind in found) else 0
     doomed = [el for el, kind in found if lexbor_size(el) <= _furniture_max(kind, article_size)]
     doomed_ids = {el.mem_id for el in doomed}
-    removed = 0
+    outermost = []
     for el in doomed:
         parent = el.parent
         while parent is not None and parent.mem_id not in doomed_ids:
             parent = parent.parent
         if parent is None:  # (an element inside one removed goes with it)
-            el.decompose(recursive=False)
-            removed += 1
-    return removed
+            outermost.append(el)
+    return outermost

@@ -5,7 +5,10 @@ algorithm of Firefox's Reader View) to the DOM of selectolax (Python bindings of
 HTML5 parser).  readability-lxml spends most of its time in Python over lxml (serializing every
 ``<div>`` to test it for blocks, cleaning the whole tree with lxml_html_clean, recomputing
 text); here the same steps run on a tree that lexbor builds several times faster, with each
-element's text length and link density computed once per stage.
+element's text length and link density computed once per stage, the candidates' from one
+gathering that reads each piece of their text once (:mod:`.lexbor_lengths`), and an element's
+text read with lexbor's own textContent (``text_lexbor()``: for an element the same text as
+``text()``, a fifth faster).
 
 The steps, in readability-lxml's order and with its patterns and numbers:
 
@@ -51,17 +54,20 @@ Levenshtein similarity >= 0.99), and the macro-F1 on the labelled pairs is the s
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache, partial
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from dedup_gui.core.extraction.dom_text import _BLOCK_TAGS, _BREAK, _SKIP_TEXT_TAGS
+from dedup_gui.core.extraction.dom_text import block_text
+from dedup_gui.core.extraction.lexbor_lengths import Summary, gather, summarize, summary_len
+from dedup_gui.core.extraction.lexbor_lengths import clean_len as _clean_len
 from dedup_gui.core.extraction.page_cleanup import (
+    _OVERLAY_HINT,
     drop_label_lines,
     is_overlay_name,
-    lexbor_drop_furniture,
-    lexbor_keep_overlays,
-    lexbor_size,
+    lexbor_drop_overlays,
+    lexbor_furniture,
 )
 from dedup_gui.core.extraction.readability_tuning import (
     FRAGMENT_SHARE,
@@ -69,25 +75,33 @@ from dedup_gui.core.extraction.readability_tuning import (
     LEAD_NOT_IN,
     extra_commas,
     has_extra_commas,
-    holds_article,
     is_lead_paragraph,
+    lexbor_not_articles,
     lexbor_own_text,
-    lexbor_paragraph_chars,
     lexbor_sentence_lists,
     whole_article,
 )
-from dedup_gui.core.text.tokens import drop_invisible
+from dedup_gui.core.text.word_patterns import words_pattern
+
+
+def _words(alternation: str) -> re.Pattern:
+    """An alternation of literal words compiled as a prefix tree (searched faster: word_patterns)."""
+    return re.compile(words_pattern(alternation.split("|")))
+
 
 # readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
-_UNLIKELY = re.compile(
-    r"combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
-    r"ad-break|agegate|pagination|pager|popup|tweet|twitter"
+_UNLIKELY_WORDS = (
+    "combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
+    "ad-break|agegate|pagination|pager|popup|tweet|twitter"
 )
-_MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|shadow")
-_POSITIVE = re.compile(r"article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
-_NEGATIVE = re.compile(
-    r"combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
-    r"scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
+_UNLIKELY = _words(_UNLIKELY_WORDS)
+_MAYBE_CANDIDATE = _words("and|article|body|column|content|main|shadow")
+# Every name that is an overlay's or an unlikely candidate's holds one of these (lower case).
+_NAMES_HINT = _words(f"{_UNLIKELY_WORDS}|{_OVERLAY_HINT.pattern}")
+_POSITIVE = _words("article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
+_NEGATIVE = _words(
+    "combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
+    "scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
 )
 _EDITORIAL_LEAD = re.compile(r"(?:^|[\s_-])(?:subhead|story[\s_-]*lead|standfirst|dek|subtitle)(?:$|[\s_-])")
 _DISPLAY_NONE = re.compile(
@@ -104,6 +118,9 @@ _DROP_FIRST = (
     "[role=alertdialog i], [aria-modal=true i]"
 )
 _DIV_BLOCKS = "blockquote, dl, div, img, ol, p, pre, table, ul"  # a <div> with none of these is a paragraph
+_PARAGRAPH_PASS = f"{_DIV_BLOCKS}, td, a"  # the blocks, the paragraphs to score and the links
+_FRAME_TAGS = frozenset({"main", "article", "math", "pre", "code"})
+_SCORED = frozenset({"p", "pre", "td", "blockquote"})  # paragraphs whatever they hold
 _INLINE = frozenset("a b cite code em font i small span strong sub sup u".split())
 _TAG_SCORE = {"div": 5, "article": 5, "pre": 3, "td": 3, "blockquote": 3}
 _TAG_SCORE.update(dict.fromkeys("address ol ul dl dd dt li form aside".split(), -3))
@@ -137,18 +154,26 @@ def readability_lexbor_text(html: str, tree: LexborHTMLParser | None = None) -> 
         selectolax.lexbor.SelectolaxError: lexbor could not parse the document.
         (Both are rare; :func:`dedup_gui.core.extraction.extract.main_text` turns any error into a note.)
     """
-    html = html.replace("\x00", "")  # (selectolax encodes the text to UTF-8, dropping lone surrogates)
-    # Other scripts' commas score only on a page that has some (as TunedDocument scores them).
-    commas = has_extra_commas(html)
+    # Other scripts' commas score only on a page that has some (as TunedDocument scores them):
+    # the page is searched for them once a paragraph has some.
+    commas = cache(partial(has_extra_commas, html))
     text, fragment = _passes(html, tree, False, commas)
     if fragment:  # a piece of the article: again from the whole (readability_tuning)
         text = _passes(html, None, True, commas)[0]
     return text
 
 
-def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: bool) -> tuple[str, bool]:
+def lexbor_input(html: str) -> bytes:
+    """The UTF-8 bytes that lexbor parses for ``html``: encoded as selectolax encodes text (lone
+    surrogates dropped), without NUL characters.  (A NUL is the only character whose UTF-8 holds
+    a zero byte, and a byte search finds none faster than a search of the text.)"""
+    data = html.encode("utf-8", "ignore")
+    return data.replace(b"\x00", b"") if b"\x00" in data else data
+
+
+def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: Callable[[], bool]) -> tuple[str, bool]:
     """The ruthless pass, and the second one if it found too little: ``(text, whether the
-    article was a piece of the page)``; ``commas``: whether the page has other scripts' commas."""
+    article was a piece of the page)``; ``commas()``: whether the page has other scripts' commas."""
     for ruthless in (True, False):
         one = _Readability(html, ruthless, tree if ruthless else None, whole, commas)
         found = one.run()
@@ -157,26 +182,15 @@ def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: bool)
     return "", False
 
 
-def _text_len(node) -> int:
-    """The length of a node's text, whitespace and all (at least its :func:`lexbor_size`)."""
-    return len(node.text())
-
-
-def _clean_len(text: str) -> int:
-    """Length of ``text`` with whitespace runs collapsed and ends stripped: readability's
-    ``len(clean(text))``, except that readability leaves runs of no-break spaces alone.  (The
-    words' lengths and the spaces between them: the joined string is never built.)"""
-    words = text.split()
-    return sum(map(len, words)) + len(words) - 1 if words else 0
-
-
 @lru_cache(maxsize=1 << 16)
 def _names_kind(names: str) -> int:
     """What an element's "id class" string says: 0 nothing, 1 an overlay, 2 an unlikely candidate."""
+    lowered = names.lower()
+    if _NAMES_HINT.search(lowered) is None:  # (most names: one search answers)
+        return 0
     if is_overlay_name(names):
         return 1
-    names = names.lower()
-    if _UNLIKELY.search(names) and not _MAYBE_CANDIDATE.search(names):
+    if _UNLIKELY.search(lowered) and not _MAYBE_CANDIDATE.search(lowered):
         return 2
     return 0
 
@@ -198,11 +212,12 @@ def _weight(cls: str | None, ident: str | None) -> int:
 
 def _class_weight(node) -> int:
     # readability gives <body> the id "readabilityBody" before scoring ("body" is a positive word)
-    return _weight(node.attrs.get("class"), "readabilityBody" if node.tag == "body" else node.id)
+    attrs = node.attributes
+    return _weight(attrs.get("class"), "readabilityBody" if node.tag == "body" else attrs.get("id"))
 
 
 def _classes(node) -> set[str]:
-    return set((node.attrs.get("class") or "").split())
+    return set((node.attributes.get("class") or "").split())
 
 
 def _same(a, b) -> bool:
@@ -257,77 +272,19 @@ def _move(node, into, first: bool = False) -> None:
             into.insert_child(n, move=True)
 
 
-def block_text(nodes: list, videos: frozenset | set = frozenset()) -> str:
-    """The nodes' visible text laid out like :func:`dedup_gui.core.extraction.extract.element_text` (each
-    node followed by its tail): one block (paragraph, heading, list item...) per line.
-
-    Args:
-        nodes: lexbor nodes, in order.
-        videos: nodes shown as the word "VIDEO" (readability keeps video frames so).
-
-    Returns:
-        The text (str), whitespace collapsed, empty lines dropped.
-    """
-    parts: list[str] = []
-    append = parts.append
-    pre_depth = 0
-    for root in nodes:
-        root_id = root.mem_id
-        node = root
-        while True:
-            tag = node.tag
-            descend = False
-            if tag == "-text":
-                text = (node.text_content or "").replace(_BREAK, " ")
-                append(text.replace("\n", _BREAK) if pre_depth else text)
-            elif tag[0] != "-" and tag not in _SKIP_TEXT_TAGS:
-                if tag in _BLOCK_TAGS:
-                    append(_BREAK)
-                if tag == "pre":
-                    pre_depth += 1
-                if node in videos:
-                    append("VIDEO")
-                descend = True
-            child = node.first_child if descend else None
-            if child is not None:
-                node = child
-                continue
-            # Leave this node, and every ancestor whose last child it ends, up to the root.
-            while True:
-                if descend:
-                    if tag == "pre":
-                        pre_depth -= 1
-                    if tag in _BLOCK_TAGS:
-                        append(_BREAK)
-                if node.mem_id == root_id:
-                    node = None
-                    break
-                nxt = node.next
-                if nxt is not None:
-                    node = nxt
-                    break
-                node = node.parent
-                tag, descend = node.tag, True
-            if node is None:
-                break
-        tail = root.next
-        while tail is not None and tail.tag == "-text":
-            text = (tail.text_content or "").replace(_BREAK, " ")
-            append(text.replace("\n", _BREAK) if pre_depth else text)
-            tail = tail.next
-    # " ".join(line.split()) is normalize_whitespace: both split on str.isspace characters.
-    lines = (" ".join(line.split()) for line in drop_invisible("".join(parts)).split(_BREAK))
-    return "\n".join(line for line in lines if line)
-
-
 class _Readability:
     """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
 
     def __init__(
-        self, html: str, ruthless: bool, tree: LexborHTMLParser | None = None, whole: bool = False, commas: bool = True
+        self,
+        html: str,
+        ruthless: bool,
+        tree: LexborHTMLParser | None = None,
+        whole: bool = False,
+        commas: Callable[[], bool] = lambda: True,
     ):
-        self.tree = tree if tree is not None else LexborHTMLParser(html)
-        self.other_commas = commas  # the page has commas of other scripts (readability_tuning)
+        self.tree = tree if tree is not None else LexborHTMLParser(lexbor_input(html))
+        self.other_commas = commas  # whether the page has commas of other scripts (readability_tuning)
         self.whole = whole  # start from the whole article (readability_tuning.whole_article)
         self.fragment = False  # the article built was a piece of the page
         # readability falls back to the whole document when there is no <body> (a frameset)
@@ -335,9 +292,14 @@ class _Readability:
         self.ruthless = ruthless
         self._text_len: dict[int, int] = {}  # mem_id -> text length (the first measure)
         self._link_density: dict[int, float] = {}  # mem_id -> link density (the first measure)
+        # Lengths and link lengths gathered while scoring (lexbor_lengths), true until the tree changes.
+        self._gathered: dict[int, int] = {}
+        self._links: dict[int, int] = {}
+        self.changed = False  # the tree has changed since it was scored (moves, removals)
         self.as_paragraph: set = set()  # <div>s without blocks, which readability turns into <p>
         self.loose_runs: dict = {}  # <div> -> how many runs of loose text readability wraps in <p>
         self.videos: set = set()  # video iframes, which readability keeps with the text "VIDEO"
+        self.anchors: list = []  # the body's <a> elements when its paragraphs are found
 
     # -- measures ----------------------------------------------------------------------------
 
@@ -345,26 +307,40 @@ class _Readability:
         key = node.mem_id  # (int keys: a node key costs a call of LexborNode.__eq__ per lookup)
         n = self._text_len.get(key)
         if n is None:
-            n = self._text_len[key] = _clean_len(node.text())
+            n = None if self.changed else self._gathered.get(key)
+            self._text_len[key] = n = _clean_len(node.text_lexbor()) if n is None else n
         return n
 
-    def link_density(self, node, fresh: bool = False, total: int | None = None) -> float:
+    def length_now(self, node) -> int:
+        """The node's text length in the tree as it is now (nothing kept)."""
+        if not self.changed:
+            n = self._text_len.get(node.mem_id)
+            if n is None:
+                n = self._gathered.get(node.mem_id)
+            if n is not None:
+                return n
+        return _clean_len(node.text_lexbor())
+
+    def link_density(self, node, fresh: bool = False, total: int | None = None, links: list | None = None) -> float:
         """Share of the node's text inside links; ``fresh`` measures the tree as it is now
         (cleaning removes elements), otherwise the first measure is kept; ``total``: the node's
-        text length now, if known (with ``fresh``)."""
+        text length now, if known (with ``fresh``); ``links``: its ``<a>`` elements now, if known."""
         density = None if fresh else self._link_density.get(node.mem_id)
         if density is None:
             if total is None:
-                total = _clean_len(node.text()) if fresh else self.text_length(node)
+                total = self.length_now(node) if fresh else self.text_length(node)
             if total:
-                lengths, links = self._text_len, 0
-                for a in node.css("a"):
-                    key = a.mem_id
-                    n = lengths.get(key)
-                    if n is None:
-                        n = lengths[key] = _clean_len(a.text())
-                    links += n
-                density = links / total
+                # (the gathered link lengths: their links' lengths are all kept already)
+                known = None if self.changed else self._links.get(node.mem_id)
+                if known is None:
+                    lengths, known = self._text_len, 0
+                    for a in node.css("a") if links is None else links:
+                        key = a.mem_id
+                        n = lengths.get(key)
+                        if n is None:
+                            n = lengths[key] = _clean_len(a.text_lexbor())
+                        known += n
+                density = known / total
             else:
                 density = 0.0
             if not fresh:
@@ -373,6 +349,11 @@ class _Readability:
 
     def tag(self, node) -> str:
         return "p" if node in self.as_paragraph else node.tag
+
+    def move(self, node, into, first: bool = False) -> None:
+        """:func:`_move`, noting that the tree has changed."""
+        self.changed = True
+        _move(node, into, first)
 
     def node_score(self, node) -> float:
         return _class_weight(node) + _TAG_SCORE.get(self.tag(node), 0)
@@ -387,8 +368,8 @@ class _Readability:
             tag = el.tag
             if tag in ("body", "html"):
                 continue
-            if tag not in _DROP_TAGS and "hidden" not in el.attrs:
-                attrs = el.attributes
+            attrs = el.attributes
+            if tag not in _DROP_TAGS and "hidden" not in attrs:
                 style = attrs.get("style")
                 if not (style and _DISPLAY_NONE.search(style)):
                     if (attrs.get("role") or "").lower() in ("dialog", "alertdialog") or (
@@ -400,8 +381,18 @@ class _Readability:
         holds_frame: set | None = None  # elements that are or hold a main, article or math
         has_code = False  # the body has a <pre> or <code> (an unlikely candidate in one stays)
         unlikely: list = []
-        for el in body.css("[class], [id]"):
-            names = f"{el.id or ''} {el.attrs.get('class') or ''}"
+        named, frames = [], []  # elements with a class or id; main, article, math, pre, code
+        last = None
+        for el in body.css("[class], [id], main, article, math, pre, code"):  # (one selector pass)
+            if el.mem_id != last:  # (lexbor lists an element once per selector it matches)
+                last = el.mem_id
+                named.append(el)  # (a frame without class and id has no name: it is passed over)
+                if el.tag in _FRAME_TAGS:
+                    frames.append(el)
+        for el in named:
+            attrs = el.attributes  # (its "id" is el.id: one call for both)
+            ident, cls = attrs.get("id"), attrs.get("class")
+            names = f"{ident or ''} {cls or ''}"
             kind = _names_kind(names) if len(names) > 2 else 0
             if not kind or el.tag in ("body", "html"):
                 continue
@@ -410,7 +401,7 @@ class _Readability:
                     continue
                 if holds_frame is None:
                     holds_frame = set()
-                    for frame in body.css("main, article, math, pre, code"):  # (one selector pass)
+                    for frame in frames:
                         if frame.tag in ("pre", "code"):
                             has_code = True
                             continue
@@ -420,19 +411,17 @@ class _Readability:
                             node = node.parent
                 if el in holds_frame or (has_code and _in_tags(el, ("pre", "code"), self_too=True)):
                     continue
-            (overlays if kind == 1 else unlikely).append(el)
+            if kind == 1:
+                overlays.append(el)
+            else:
+                unlikely.append((el, _weight(cls, ident)))  # (its class weight: never a body's)
         # Scripts and styles first: an overlay is kept when it holds most of the page's text,
         # an unlikely candidate when it holds most of its paragraphs (readability_tuning).
         for el in doomed:
             if el.tag in _DROP_TAGS:
                 el.decompose(recursive=False)  # unlinks the element; its subtree stays valid
-        for el in lexbor_keep_overlays(overlays, body):
-            el.decompose(recursive=False)
-        page: dict = {}
-        for el in unlikely:
-            if _class_weight(el) >= 0 and holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, _text_len):
-                continue
-            doomed.append(el)
+        size = lexbor_drop_overlays(overlays, body)  # (the body's size after, if it was measured)
+        doomed.extend(lexbor_not_articles(unlikely, body, {} if size is None else {"size": size}))
         for el in doomed:
             if el.tag not in _DROP_TAGS:
                 el.decompose(recursive=False)
@@ -440,26 +429,38 @@ class _Readability:
     # -- 2. scores ---------------------------------------------------------------------------
 
     def paragraphs(self) -> list[tuple]:
-        """``(text, parent, element)`` of every paragraph readability scores (``element`` for
-        the tags that may hold other paragraphs, else ``None``)."""
+        """``(text, parent, element, whole)`` of every paragraph readability scores (``element``
+        for the tags that may hold other paragraphs, else ``None``; ``whole``: the element whose
+        whole text ``text`` is, ``None`` for loose text)."""
         body = self.body
         assert body is not None  # run() stops first on a page without one
         has_block: set[int] = set()  # mem_id of the elements that hold a block
-        for el in body.css(_DIV_BLOCKS):
-            p = el.parent
-            while p is not None:
-                key = p.mem_id
-                if key in has_block:
-                    break
-                has_block.add(key)
-                p = p.parent
-        out: list[tuple[str, LexborNode | None, LexborNode | None]] = [
-            (el.text(), el.parent, el) for el in body.css("p, pre, td, blockquote")
+        scored, divs = [], []
+        self.anchors = []
+        for el in body.css(_PARAGRAPH_PASS):  # (one selector pass for the four lists)
+            tag = el.tag
+            if tag == "a":
+                self.anchors.append(el)
+                continue
+            if tag in _SCORED:
+                scored.append(el)
+            elif tag == "div":
+                divs.append(el)
+            if tag != "td":
+                p = el.parent
+                while p is not None:
+                    key = p.mem_id
+                    if key in has_block:
+                        break
+                    has_block.add(key)
+                    p = p.parent
+        out: list[tuple[str, LexborNode | None, LexborNode | None, LexborNode | None]] = [
+            (el.text_lexbor(), el.parent, el, el) for el in scored
         ]
-        for div in body.css("div"):
+        for div in divs:
             if div.mem_id not in has_block:
                 self.as_paragraph.add(div)
-                out.append((div.text(), div.parent, None))
+                out.append((div.text_lexbor(), div.parent, None, div))
                 continue
             # Loose text and inline elements between the blocks: each run becomes a <p>.
             runs = 0
@@ -470,17 +471,17 @@ class _Readability:
                 if tag == "-text":
                     run.append(child.text_content or "")
                 elif tag in _INLINE and child.mem_id not in has_block:
-                    run.append(child.text())
+                    run.append(child.text_lexbor())
                 elif tag != "-comment" and run:
                     text = "".join(run)
                     if text.strip():
-                        out.append((text, div, None))
+                        out.append((text, div, None, None))
                         runs += 1
                     run = []
                 child = child.next
             text = "".join(run)
             if text.strip():
-                out.append((text, div, None))
+                out.append((text, div, None, None))
                 runs += 1
             if runs:
                 self.loose_runs[div] = runs
@@ -488,8 +489,13 @@ class _Readability:
 
     def score(self, paragraphs) -> dict:
         candidates: dict = {}
-        for text, parent, el in paragraphs:
-            length = _clean_len(text)
+        known: dict[int, Summary] = {}  # the paragraphs' texts, for gathering the candidates' lengths
+        for text, parent, el, whole in paragraphs:
+            if whole is None:
+                length = _clean_len(text)
+            else:
+                summary = known[whole.mem_id] = summarize(text)
+                length = summary_len(summary)
             if parent is None or length < _MIN_LEN:
                 continue
             grandparent = parent.parent
@@ -497,12 +503,17 @@ class _Readability:
                 if node is not None and node not in candidates:
                     candidates[node] = self.node_score(node)
             commas = text.count(",")
-            if self.other_commas and extra_commas(text):  # readability_tuning: other scripts' commas, own text only
+            # readability_tuning: other scripts' commas, in the paragraph's own text only
+            if has_extra_commas(text) and self.other_commas():
                 commas += extra_commas(text if el is None else lexbor_own_text(el))
             points = 1 + (commas + 1) + min(length / 100, 3)
             candidates[parent] += points
             if grandparent is not None:
                 candidates[grandparent] += points / 2
+        # Each candidate's text and links measured at once, each piece of text read once.
+        gathered = gather(candidates, self.body, known, self.anchors)
+        self._gathered, self._links = gathered.lengths, gathered.links
+        self._text_len.update(gathered.link_lengths)
         for node in candidates:
             candidates[node] *= 1 - self.link_density(node)
         return candidates
@@ -515,7 +526,7 @@ class _Readability:
         ranked = sorted(candidates, key=candidates.__getitem__, reverse=True)
         best = ranked[0]
         for node in ranked:
-            if "articleBody" in (node.attrs.get("itemprop") or "").split() and self.link_density(node) <= 0.1:
+            if "articleBody" in (node.attributes.get("itemprop") or "").split() and self.link_density(node) <= 0.1:
                 best = node
                 break
         nested = set(best.css("article"))
@@ -659,7 +670,7 @@ class _Readability:
                 (
                     a
                     for a in best_ancestors
-                    if a in holders and _POSITIVE.search(f"{a.attrs.get('class') or ''} {a.id or ''}".lower())
+                    if a in holders and _POSITIVE.search(f"{a.attributes.get('class') or ''} {a.id or ''}".lower())
                 ),
                 None,
             )
@@ -685,9 +696,9 @@ class _Readability:
                 group.append(lead)
             group.append(el)
         for el in reversed(before):
-            _move(el, best, first=True)
+            self.move(el, best, first=True)
         for el in after:
-            _move(el, best)
+            self.move(el, best)
 
     def quote_lead(self, el):
         """The sentence ending in ":" that introduces a quoted block, if ``el`` quotes one."""
@@ -718,7 +729,7 @@ class _Readability:
                 break
             if el in around_best or el.tag in _NOT_ELEMENTS:
                 continue
-            names = f"{el.attrs.get('class') or ''} {el.id or ''}"
+            names = f"{el.attributes.get('class') or ''} {el.id or ''}"
             if len(names) < 3 or not _EDITORIAL_LEAD.search(names.lower()):
                 continue
             if self.link_density(el) > 0.2 or chosen.intersection(_ancestors(el)):
@@ -756,12 +767,12 @@ class _Readability:
         """The best candidate (with what joins it) and the siblings that belong to the article."""
         lead = self.lead_paragraph(best)
         if lead is not None:
-            _move(lead, best, first=True)
+            self.move(lead, best, first=True)
         threshold = max(10, candidates[best] * 0.2)
         self.heading_preamble(candidates, best, threshold)
         self.merge_segments(candidates, best, threshold)
         for lead in reversed(self.editorial_leads(best)):
-            _move(lead, best, first=True)
+            self.move(lead, best, first=True)
         parent = best.parent
         if parent is None:
             return [best]
@@ -786,6 +797,8 @@ class _Readability:
     # -- 4. cleaning ---------------------------------------------------------------------------
 
     def sanitize(self, nodes: list, candidates: dict) -> None:
+        self.changed = True  # (from here on elements are removed)
+
         def select(selector: str) -> list:
             found = []
             for root in nodes:
@@ -796,12 +809,12 @@ class _Readability:
             if _class_weight(heading) < 0 or self.link_density(heading, fresh=True) > 0.33:
                 heading.decompose(recursive=False)
         for p in select("p"):
-            if _CALL_TO_ACTION.search(p.text()) and self.link_density(p, fresh=True) > 0.2:
+            if _CALL_TO_ACTION.search(p.text_lexbor()) and self.link_density(p, fresh=True) > 0.2:
                 p.decompose(recursive=False)
         for el in select("form, textarea"):
             el.decompose(recursive=False)
         for el in select("iframe"):
-            host = _URL_HOST.match(el.attrs.get("src") or "")
+            host = _URL_HOST.match(el.attributes.get("src") or "")
             if host and host.group(1).lower() in _VIDEO_HOSTS:
                 self.videos.add(el)
             else:
@@ -838,18 +851,6 @@ class _Readability:
                         break
         return keep
 
-    def count_paragraphs(self, el) -> int:
-        n = 0
-        as_paragraph, loose_runs, el_id = self.as_paragraph, self.loose_runs, el.mem_id
-        for block in el.css("p, div"):  # (one selector pass: each css() call walks the subtree)
-            if block.tag == "p":
-                n += 1
-                continue
-            if block in as_paragraph and block.mem_id != el_id:
-                n += 1
-            n += loose_runs.get(block, 0)
-        return n
-
     @staticmethod
     def link_limit(el) -> float:
         """The link density above which a block without a positive class goes: lists and
@@ -863,14 +864,25 @@ class _Readability:
         if weight + candidates.get(el, 0) < 0:
             el.decompose(recursive=False)
             return
-        text = el.text()
+        text = el.text_lexbor()
         if text.count(",") >= 10:
             return
-        p = self.count_paragraphs(el)
-        img = li = inputs = embeds = 0
-        for found in el.css("img, li, input, embed"):  # (one selector pass, counted by tag)
+        # Paragraphs (readability's <p>s: the divs it turns into ones, and their loose text
+        # too), images, list items, inputs, embeds and links, from one selector pass.
+        p = img = li = inputs = embeds = 0
+        as_paragraph, loose_runs, el_id = self.as_paragraph, self.loose_runs, el.mem_id
+        links = []
+        for found in el.css("p, div, img, li, input, embed, a"):
             tag = found.tag
-            if tag == "img":
+            if tag == "p":
+                p += 1
+            elif tag == "div":
+                if found in as_paragraph and found.mem_id != el_id:
+                    p += 1
+                p += loose_runs.get(found, 0)
+            elif tag == "a":
+                links.append(found)
+            elif tag == "img":
                 img += 1
             elif tag == "li":
                 li += 1
@@ -880,7 +892,7 @@ class _Readability:
                 inputs += 1
         li -= 100
         length = _clean_len(text)
-        density = self.link_density(el, fresh=True, total=length)
+        density = self.link_density(el, fresh=True, total=length, links=links)
         remove = (
             (p and img > 1 + p * 1.3)
             or (li > p and el.tag not in ("ol", "ul"))
@@ -916,8 +928,8 @@ class _Readability:
             nodes = [self.body]
         else:
             nodes = self.article(candidates, best)
-            # (only the best block has changed since it was measured: segments may have joined it)
-            length = _clean_len(best.text())
+            # (only the best block may have changed since it was measured: segments may have joined it)
+            length = self.length_now(best)
             have = sum(self.readable(n) for n in nodes if not _same(n, best)) + length * (
                 1 - self.link_density(best, fresh=True, total=length)
             )
@@ -929,11 +941,15 @@ class _Readability:
             )
         self.sanitize(nodes, candidates)
         nodes = [n for n in nodes if n.parent is not None or _same(n, self.body)]
-        text = self.text(nodes)
+        furniture = lexbor_furniture(nodes)  # captions, credits, promos (page_cleanup)
+        text = block_text(nodes, self.videos, {el.mem_id for el in furniture})  # the text without them
         # readability retries when the article's HTML is under 250 characters; its text is
-        # shorter than its HTML, so only a short text needs the HTML measured.
-        if self.ruthless and len(text) < _RETRY_LENGTH and sum(len(n.html or "") for n in nodes) < _RETRY_LENGTH:
-            return None
-        if lexbor_drop_furniture(nodes):  # captions, credits, promos (page_cleanup)
-            text = self.text(nodes)
+        # shorter than its HTML, so only a short text needs the HTML measured.  (The text with
+        # the furniture is never shorter than without: only a short one needs it read too.)
+        if self.ruthless and len(text) < _RETRY_LENGTH:
+            with_furniture = self.text(nodes) if furniture else text
+            if len(with_furniture) < _RETRY_LENGTH and sum(len(n.html or "") for n in nodes) < _RETRY_LENGTH:
+                return None
+        for el in furniture:
+            el.decompose(recursive=False)
         return drop_label_lines(text)

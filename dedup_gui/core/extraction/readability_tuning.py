@@ -55,10 +55,11 @@ import lxml.etree
 from readability import Document
 from readability.readability import REGEXES
 
-from dedup_gui.core.extraction.page_cleanup import PARAGRAPH_CHARS, PARAGRAPH_TAGS, lexbor_size, lxml_size
+from dedup_gui.core.extraction.page_cleanup import PARAGRAPH_CHARS, PARAGRAPH_TAGS, PrefixSize, lexbor_size, lxml_size
 
 #: Commas other than ASCII's that score: Readability.js's ``REGEXPS.commas`` and ``、``.
-EXTRA_COMMAS = "\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001"
+#: (The common CJK ones first: :func:`has_extra_commas` stops at the first found.)
+EXTRA_COMMAS = "\uff0c\u3001\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32"
 #: An article with less than this share of the page's readable text may be a piece of it.
 FRAGMENT_SHARE = 0.4
 #: The whole article: the lowest ancestor holding at least this share of the readable text...
@@ -201,6 +202,42 @@ def holds_article(el, body, size, paragraph_chars, page: dict, bound=None) -> bo
         page["paragraphs"] = paragraph_chars(body)
     limit = ARTICLE_SHARE * page["paragraphs"]
     return page["paragraphs"] > 0 and el_size > limit and paragraph_chars(el) > limit
+
+
+def lexbor_not_articles(unlikely: list, body, page: dict) -> list:
+    """The unlikely candidates of a lexbor tree that go: those with a negative class weight,
+    and those that do not hold the article (:func:`holds_article`).  The body's size is counted
+    only as far as each candidate needs (:class:`~.page_cleanup.PrefixSize`: most are under a
+    fifth of a part of the body), unless ``page`` has it.
+
+    Args:
+        unlikely: ``(node, class weight)`` of each unlikely candidate.
+        body: the body node (scripts, styles and overlays removed).
+        page: the body's measures (:func:`holds_article`), ``{}`` or with its ``"size"``.
+
+    Returns:
+        The nodes to remove (list), in the order of ``unlikely``.
+    """
+    bounds: dict[int, int] = {}
+
+    def bound(node) -> int:  # (at least its lexbor_size: the text's length, whitespace and all)
+        n = bounds.get(node.mem_id)
+        if n is None:
+            n = bounds[node.mem_id] = len(node.text_lexbor())
+        return n
+
+    prefix = None
+    out = []
+    for el, weight in unlikely:
+        if weight >= 0 and "size" not in page:
+            prefix = prefix or PrefixSize(body.text_lexbor())
+            if prefix.within(bound(el), ARTICLE_MIN_TEXT_SHARE):
+                out.append(el)  # (holds_article's first test, decided on part of the body)
+                continue
+            page["size"] = prefix.size  # (the whole body's)
+        if weight < 0 or not holds_article(el, body, lexbor_size, lexbor_paragraph_chars, page, bound):
+            out.append(el)
+    return out
 
 
 def lexbor_sentence_lists(root, class_weight) -> list:
