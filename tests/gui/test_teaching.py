@@ -267,11 +267,14 @@ def test_a_figure_is_drawn_off_the_gui_thread_at_the_panels_size(qtbot):
         threads.append(threading.current_thread())
         fig.add_subplot().plot([0, 1], [0, 1], gid="line")
 
+    rendered = []
+    panel.rendered.connect(lambda: rendered.append(1))  # connected once, never disconnected: see below
     panel.draw(chart)
     assert panel.is_busy()
-    with qtbot.waitSignal(panel.rendered, timeout=LONG):
-        pass
-    qtbot.waitUntil(lambda: not panel.is_busy(), timeout=LONG)
+    # Not qtbot.waitSignal: its disconnect on leaving ran Python (PySide's disconnectNotify) under
+    # Qt's signal lock, a garbage collection there deleted a Python-owned QObject, whose
+    # destructor waited for the same lock: the whole suite hung once in a clean CI run.
+    qtbot.waitUntil(lambda: bool(rendered) and not panel.is_busy(), timeout=LONG)
     assert threads and threading.main_thread() not in threads
     image, ratio = panel.canvas.image, panel.canvas.devicePixelRatioF()
     assert (image.width(), image.height()) == (
