@@ -194,3 +194,32 @@ def test_cluster_count_columns_fit_their_widest_text(qtbot, sample_scan):
     for column in (1, 2):
         view.tree.resizeColumnToContents(column)  # what Qt's own measuring gives
     assert all(abs(a - header.sectionSize(c)) <= 4 for a, c in zip(ours, (1, 2)))
+
+
+def test_the_garbage_collector_never_destroys_a_live_qobject(qtbot, sample_scan):
+    # A job's relay had no Qt parent: left in a cycle with its job's wrapper once the view was
+    # gone, it was destroyed by the cyclic collector wherever that ran, once inside Qt's signal
+    # lock (a disconnect calling into Python), and its destructor waited for that lock: a clean
+    # CI run hung.  Every QObject the collector finds must already be deleted on the Qt side.
+    from PySide6.QtCore import QObject
+    from shiboken6 import Shiboken
+
+    from dedup_gui.gui.teaching import TeachingWindow
+
+    gc.collect()
+    for _ in range(2):
+        panel = TeachingWindow(sample_scan)  # views with background jobs, closed as a user closes them
+        panel.show()
+        qtbot.waitUntil(lambda p=panel: not p.is_busy(), timeout=60_000)
+        panel.close()
+        panel.deleteLater()
+        del panel
+    qtbot.wait(50)  # the deferred deletes
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        live = [type(o).__name__ for o in gc.garbage if isinstance(o, QObject) and Shiboken.isValid(o)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert live == []

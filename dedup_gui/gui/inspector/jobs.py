@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
 
 #: While a job runs, the GUI thread collects the young generations this often (ms): often, so
 #: that each collection walks only the objects made in the last tenth of a second.
@@ -160,11 +160,15 @@ def gc_pause() -> _GcPause:
 
 
 class _Relay(QObject):
-    """Carries a pool thread's outcome to a :class:`LatestJob`.  It has no Qt parent, so Python
-    owns it and the running closure keeps it alive: when the view (and its job) is deleted
-    while a submission runs, the pool thread still emits on a live object (emitting on the
-    deleted job itself crashed the process), and Qt has dropped the connection to the deleted
-    receiver, so the outcome goes nowhere."""
+    """Carries a pool thread's outcome to a :class:`LatestJob`.  It outlives the job: when the
+    view (and its job) is deleted while a submission runs, the pool thread still emits on a
+    live object (emitting on the deleted job itself crashed the process), and Qt has dropped
+    the connection to the deleted receiver, so the outcome goes nowhere.
+
+    Its Qt parent is the application, not the job and not none: a parentless relay was owned
+    by Python and, left in a reference cycle with its job's wrapper, destroyed by the cyclic
+    garbage collector at whatever point the collector ran, once inside Qt's signal lock (a
+    disconnect calling into Python), where its destructor waited for that lock for ever."""
 
     outcome = Signal(int, bool, object)  # generation, ok, value; emitted from a pool thread
 
@@ -187,7 +191,7 @@ class LatestJob(QObject):
         super().__init__(parent)
         self._generation = 0
         self._pending = -1  # generation still running, or -1
-        self._relay = _Relay()
+        self._relay = _Relay(QCoreApplication.instance())  # see _Relay: never freed by the collector
         self._outcome = self._relay.outcome
         self._outcome.connect(self._deliver)  # queued: the receiver lives in the GUI thread
 
