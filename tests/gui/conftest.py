@@ -7,6 +7,8 @@ import time
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QLineEdit
 
 from dedup_gui.core.model import (
     Cluster,
@@ -185,3 +187,15 @@ def open_scanned(qtbot, fake_scan, folder, result: ScanResult, timeout: int = 60
         win.start_scan(folder)
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=timeout)
     return win
+
+
+class ClaimingLineEdit(QLineEdit):
+    """A line edit that claims every Ctrl key in ShortcutOverride, as X11's claims Ctrl+E ("end
+    of line"); the offscreen platform's claims none, so window-shortcut tests use this one."""
+
+    def event(self, e):
+        """Accept a Ctrl key's ShortcutOverride (the shortcut never sees it); the rest as usual."""
+        if e.type() == QEvent.Type.ShortcutOverride and e.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            e.accept()
+            return True
+        return super().event(e)

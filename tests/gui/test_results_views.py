@@ -538,24 +538,15 @@ def test_window_shortcuts_work_while_the_filter_box_has_the_focus(qtbot, make_wi
     # On X11 a line edit claims Ctrl+E ("end of line") before any shortcut sees it, so File >
     # Export did nothing from the filter box.  The offscreen platform's line edit does not claim
     # it, so a box that claims every Ctrl key stands in for X11's here.
-    from PySide6.QtCore import QEvent
-    from PySide6.QtWidgets import QLineEdit
-
     from dedup_gui.gui.export_dialog import ExportDialog
-
-    class ClaimingBox(QLineEdit):
-        def event(self, e):
-            if e.type() == QEvent.Type.ShortcutOverride and e.modifiers() & Qt.KeyboardModifier.ControlModifier:
-                e.accept()
-                return True
-            return super().event(e)
+    from tests.gui.conftest import ClaimingLineEdit
 
     asked = []
     monkeypatch.setattr(ExportDialog, "exec", lambda self: asked.append(1) or ExportDialog.DialogCode.Rejected)
     win = make_window(sample_scan)
     win.show()
     qtbot.waitExposed(win)
-    box = ClaimingBox(win.pairs_panel)
+    box = ClaimingLineEdit(win.pairs_panel)
     box.show()
     box.setFocus()
     qtbot.waitUntil(box.hasFocus)
@@ -569,6 +560,7 @@ def test_window_shortcuts_work_while_the_filter_box_has_the_focus(qtbot, make_wi
     qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     assert box.selectedText() == "audax"
     # the window's own filter boxes pass the window's shortcuts on (an event the filter ignores)
+    from PySide6.QtCore import QEvent
     from PySide6.QtGui import QKeyEvent
 
     override = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
@@ -595,17 +587,8 @@ def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, m
     # A spin box hands a key's ShortcutOverride to its line edit, which on X11 claims Ctrl+E
     # ("end of line"): File > Export did nothing from the thresholds panel.  The offscreen line
     # edit claims nothing, so a line edit that claims every Ctrl key stands in for X11's.
-    from PySide6.QtCore import QEvent
-    from PySide6.QtWidgets import QLineEdit
-
     from dedup_gui.gui.export_dialog import ExportDialog
-
-    class ClaimingEdit(QLineEdit):
-        def event(self, e):
-            if e.type() == QEvent.Type.ShortcutOverride and e.modifiers() & Qt.KeyboardModifier.ControlModifier:
-                e.accept()
-                return True
-            return super().event(e)
+    from tests.gui.conftest import ClaimingLineEdit
 
     asked = []
     monkeypatch.setattr(ExportDialog, "exec", lambda self: asked.append(1) or ExportDialog.DialogCode.Rejected)
@@ -615,7 +598,7 @@ def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, m
     panel = win.thresholds_panel
     boxes = (panel.content_same, panel.content_partial, panel.layout_same, panel.hamming_k)
     for n, box in enumerate(boxes, 1):
-        box.setLineEdit(ClaimingEdit(box))
+        box.setLineEdit(ClaimingLineEdit(box))
         box.setFocus()
         qtbot.waitUntil(box.hasFocus)
         qtbot.keyClick(box, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)

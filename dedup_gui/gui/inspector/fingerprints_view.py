@@ -14,10 +14,8 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFrame,
     QGridLayout,
     QHeaderView,
-    QScrollArea,
     QStyle,
     QTableWidget,
     QTableWidgetItem,
@@ -29,7 +27,7 @@ from dedup_gui.core.fingerprints.simhash import BITS, hamming_distance, to_bits
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.inspector.widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label
+from dedup_gui.gui.inspector.widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label, scroll_body
 from dedup_gui.gui.plain import plain_tooltip
 
 #: Cell fill by (bit, differs): 1 bits dark, 0 bits light; differing bits red.
@@ -183,14 +181,7 @@ class FingerprintsView(QWidget):
         layout.addWidget(self.sets_label)
         layout.addWidget(self.methods_label)
         layout.addWidget(self.methods_table, 1)
-        # In a small window the tab scrolls rather than drawing its rows over each other.
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(body)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        scroll_body(self, body)
         self.setMinimumSize(620, 260)
         self.clear()
 

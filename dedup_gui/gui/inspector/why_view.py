@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import classify, explain_pair
 from dedup_gui.core.views.colors import TYPE_COLORS
-from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
+from dedup_gui.gui.inspector.widgets import pair_pages, plain_label, scroll_body
 
 _ROWS = ("same content", "an important part shared", "no important part shared")
 _COLUMNS = ("same layout", "different layout")
@@ -60,13 +60,7 @@ class WhyView(QWidget):
         layout.addWidget(plain_label("Page notes", bold=True))
         layout.addWidget(self.notes_label)
         layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(body)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroll)
+        scroll_body(self, body)
         self.setMinimumSize(480, 260)
         self.clear()
 

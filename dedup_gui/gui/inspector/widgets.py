@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPalette
-from PySide6.QtWidgets import QLabel, QSizePolicy
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from dedup_gui.core.model import Page, Pair, ScanResult
 from dedup_gui.gui.elide import elide_path
@@ -84,6 +84,18 @@ def plain_label(text: str = "", bold: bool = False, muted: bool = False, wrap: b
         label.setPalette(palette)
     label.setText(text)
     return label
+
+
+def scroll_body(owner: QWidget, body: QWidget) -> None:
+    """Make ``body`` the whole of ``owner`` inside a frameless scroll area, so that a tab
+    squeezed below ``body``'s natural size scrolls rather than drawing its rows over each other."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    scroll.setWidget(body)
+    outer = QVBoxLayout(owner)
+    outer.setContentsMargins(0, 0, 0, 0)
+    outer.addWidget(scroll)
 
 
 def pair_pages(result: ScanResult, pair: Pair) -> tuple[Page, Page]:
