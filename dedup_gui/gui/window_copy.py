@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QMessageBox, QProgressDialog
 
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.core.reports.copy_kept import CopyReport, check_destination, copy_kept
+from dedup_gui.gui.copy_destination_dialog import CopyDestinationDialog
 from dedup_gui.gui.file_actions import show_in_folder
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.plain import plain_message_box
@@ -29,25 +30,25 @@ class CopyKeptPages:
         copy_job: the background job (a :class:`LatestJob`), made on first use.
         copy_dialog: the progress dialog of the copy running, or ``None``.
         copy_notice: the last message box about a copy (finished or failed), or ``None``.
+        copy_destination_dialog: the last dialog that asked where to copy, or ``None``.
     """
 
     copy_job: LatestJob | None = None
     copy_dialog: QProgressDialog | None = None
     copy_notice: QMessageBox | None = None
+    copy_destination_dialog: CopyDestinationDialog | None = None
     _copy_token: CancelToken | None = None
 
     def ask_copy_kept(self) -> None:
         """File > Copy the Kept Pages to a New Folder…: ask for a new or empty folder outside
-        the scanned one, then copy (:meth:`copy_kept_to`)."""
+        the scanned one (:class:`CopyDestinationDialog`, window-modal), then copy
+        (:meth:`copy_kept_to`)."""
         if self.result is None:
             self.statusBar().showMessage("Scan a folder first: then its kept pages can be copied", 8000)
             return
-        start = str(Path(self.result.root).parent)
-        folder = QFileDialog.getExistingDirectory(
-            self, "Copy the Kept Pages to a New Folder (new or empty, outside the scanned folder)", start
-        )
-        if folder:
-            self.copy_kept_to(folder)
+        dialog = self.copy_destination_dialog = CopyDestinationDialog(self.result.root, self)
+        dialog.accepted.connect(lambda: self.copy_kept_to(dialog.destination()))
+        dialog.open()
 
     def copy_kept_to(self, destination: str | Path) -> bool:
         """Copy the kept pages of the result shown (its keep decisions) to ``destination`` in

@@ -13,7 +13,7 @@ import pytest
 from dedup_gui.core.model import KeepPolicy, ScanSettings
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import NullProgress, ScanCancelled
-from dedup_gui.core.reports.copy_kept import check_destination, copy_kept, copy_plan
+from dedup_gui.core.reports.copy_kept import check_destination, copy_kept, copy_plan, suggest_destination
 from tests.conftest import SAMPLES
 
 #: The pages the sample scan's keep plan drops (README "Keep clusters"; test_report's keep CSV).
@@ -104,6 +104,19 @@ class CancelAfter(NullProgress):
 
     def cancelled(self) -> bool:
         return self.left <= 0
+
+
+def test_the_suggested_destination_is_a_new_name_beside_the_scan(tmp_path):
+    # "<name>-kept", and the next number while that name is a file or a folder with files in it
+    site = tmp_path / "site"
+    site.mkdir()
+    assert suggest_destination(site) == tmp_path / "site-kept"
+    (tmp_path / "site-kept").mkdir()
+    assert suggest_destination(site) == tmp_path / "site-kept"  # empty: the copy may use it
+    (tmp_path / "site-kept" / "x.html").write_text("x")
+    (tmp_path / "site-kept-2").write_text("a file")
+    assert suggest_destination(site) == tmp_path / "site-kept-3"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site-kept", "site-kept-2"]  # nothing made
 
 
 def test_a_cancelled_copy_leaves_nothing_behind(sample_scan, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QThreadPool
+from PySide6.QtWidgets import QFileDialog
 
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.gui.main_window import MainWindow
@@ -46,4 +47,36 @@ def test_copy_the_kept_pages_from_the_window(qtbot, tmp_path):
     assert "left out 1 duplicate page." in win.copy_notice.text()
     assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()) == [
         "style.css", "v1/a.html", "v2/a.html"]  # fmt: skip
+    win.close()
+
+
+def test_a_new_folder_typed_in_the_copy_dialog_is_made(qtbot, tmp_path, monkeypatch):
+    # Qt's folder chooser refused a typed new name ("Directory not found"): the dialog takes
+    # a typed path, says what will happen, and enables Copy only where the copy is allowed
+    site = tmp_path / "site"
+    for sub in ("v1", "v2"):
+        (site / sub).mkdir(parents=True)
+        (site / sub / "a.html").write_text(BODY)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: "")  # old code's chooser, cancelled
+    win = MainWindow(settings=ScanSettings(workers=1, use_cache=False))
+    qtbot.addWidget(win)
+    win.show()
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.start_scan(site)
+    qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
+    win.copy_kept_action.trigger()
+    dialog = win.copy_destination_dialog
+    assert dialog is not None and dialog.isVisible()
+    # the offer is a new folder beside the scan, which the copy accepts
+    assert dialog.path_edit.text() == str((tmp_path / "site-kept").resolve())
+    assert dialog.copy_button.isEnabled()
+    dialog.path_edit.setText(str(site / "inside"))
+    assert not dialog.copy_button.isEnabled() and dialog.verdict.text().startswith("Refused: the copy must be")
+    out = tmp_path / "new" / "deeper"
+    dialog.path_edit.setText(str(out))
+    assert dialog.copy_button.isEnabled()
+    assert dialog.verdict.text() == f"A new folder: {out.resolve()} will be made"
+    dialog.copy_button.click()
+    qtbot.waitUntil(lambda: out.is_dir() and not win.copy_is_running() and win.copy_dialog is None, timeout=LONG)
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == ["v2/a.html"]
     win.close()

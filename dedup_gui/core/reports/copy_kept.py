@@ -146,6 +146,29 @@ def check_destination(root: str | Path, destination: str | Path) -> Path:
     return target
 
 
+def suggest_destination(root: str | Path) -> Path:
+    """A new folder beside ``root`` to offer for its deduplicated copy: ``<root>-kept``, or
+    ``<root>-kept-2``, ``-3``… when that name is taken by a file or a folder that is not empty.
+
+    Args:
+        root: the scanned folder.
+
+    Returns:
+        The suggested destination (Path), absolute; it passes :func:`check_destination`
+        unless ``root`` is the file system's root.
+    """
+    source = Path(root).expanduser().resolve()
+    first = source.parent / f"{source.name or 'pages'}-kept"
+    for n in range(1, 1000):  # bounded: under "/" every candidate lies inside the scan
+        candidate = first if n == 1 else first.with_name(f"{first.name}-{n}")
+        try:
+            check_destination(source, candidate)
+        except (ValueError, OSError):
+            continue
+        return candidate
+    return first
+
+
 def _new_folder_mode(parent: Path) -> int:
     """The permission bits a plain ``mkdir`` gets in ``parent`` (0o777 less the umask, or what
     a default ACL gives), found by making one: ``os.umask`` can only be read by setting it, for
