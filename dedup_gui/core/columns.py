@@ -417,6 +417,23 @@ def distance_counts_by_type(result: ScanResult, bits: int = 64) -> dict[DupType,
     return out
 
 
+def compared_counts_by_distance(result: ScanResult, bits: int = 64) -> np.ndarray:
+    """How many scored (compared) pairs lie at each Hamming distance, whatever their type: the
+    pairs a histogram bar's click lists (:func:`dedup_gui.core.views.selection.pairs_at_distance`),
+    where the histogram's bars count every pair of pages.
+
+    Args:
+        result: a scan.
+        bits: the fingerprints' width; distances run from 0 to ``bits``.
+
+    Returns:
+        np.int64 array of ``bits + 1`` counts.
+    """
+    if not result.pairs:
+        return np.zeros(bits + 1, dtype=np.int64)
+    return np.bincount(pair_columns(result).hamming_distance, minlength=bits + 1)[: bits + 1].astype(np.int64)
+
+
 def type_counts(result: ScanResult) -> dict[DupType, int]:
     """Number of pairs of each type in ``result``, in :data:`~dedup_gui.core.model.TYPE_ORDER`
     order (dict[DupType, int]; one C pass over the type column)."""

@@ -7,6 +7,7 @@ import doctest
 import numpy as np
 import pytest
 
+from dedup_gui.core.columns import compared_counts_by_distance
 from dedup_gui.core.model import (
     DupType,
     Page,
@@ -133,11 +134,22 @@ def test_texts(sample_scan):
     assert types_text([DupType.PARTIAL, DupType.FULL]) == "full duplicate, partial duplicate"
     counts = hamming_histogram(np.array([p.simhash for p in sample_scan.pages if p.has_text], np.uint64))
     by_type = type_counts_by_distance(sample_scan)
+    compared = compared_counts_by_distance(sample_scan)
     assert counts[6] >= 1
     pairs = "pair" if counts[6] == 1 else "pairs"
-    assert (
-        bar_text(counts, by_type, 6) == f"Hamming distance 6 bits: {counts[6]:,} {pairs} of pages; 1 layout duplicate"
+    # the bar counts every pair of pages, but a click lists only the compared ones: both are said,
+    # and the compared count is the length of that list
+    listed = len(pairs_at_distance(sample_scan, 6))
+    assert 1 <= listed <= counts[6] and compared[6] == listed
+    said = "all compared" if listed == counts[6] else f"{listed:,} compared"
+    assert bar_text(counts, compared, by_type, 6) == (
+        f"Hamming distance 6 bits: {counts[6]:,} {pairs} of pages, {said}; 1 layout duplicate"
     )
     one = np.zeros(65, np.int64)
     one[3] = 1
-    assert bar_text(one, {}, 3) == "Hamming distance 3 bits: 1 pair of pages"
+    assert bar_text(one, np.zeros(65, np.int64), {}, 3) == "Hamming distance 3 bits: 1 pair of pages, none compared"
+    many = np.zeros(65, np.int64)
+    many[20] = 78
+    some = np.zeros(65, np.int64)
+    some[20] = 20
+    assert bar_text(many, some, {}, 20) == "Hamming distance 20 bits: 78 pairs of pages, 20 compared"

@@ -244,18 +244,25 @@ def hover_text(result: ScanResult, indices: list[int], limit: int = 3) -> str:
     return "\n".join(blocks)
 
 
-def bar_text(all_pairs: np.ndarray, by_type: dict[DupType, np.ndarray], distance: int) -> str:
-    """What the histogram says about one bar, e.g. ``"Hamming distance 6 bits: 1 pair of pages;
-    1 layout duplicate"`` (str, plain text).
+def bar_text(all_pairs: np.ndarray, compared: np.ndarray, by_type: dict[DupType, np.ndarray], distance: int) -> str:
+    """What the histogram says about one bar, e.g. ``"Hamming distance 6 bits: 78 pairs of pages,
+    20 compared; 1 layout duplicate"`` (str, plain text).
+
+    The bar counts every pair of pages, but only the candidate pairs were compared (and a click
+    on the bar lists those), so both counts are said.
 
     Args:
         all_pairs: 65 counts of all pairs of pages (:func:`~dedup_gui.core.views.histogram.hamming_histogram`).
+        compared: 65 counts of the compared pairs
+            (:func:`~dedup_gui.core.columns.compared_counts_by_distance`).
         by_type: classified pairs per type and distance
             (:func:`~dedup_gui.core.views.histogram.type_counts_by_distance`).
         distance: the bar (bits).
     """
     n = int(all_pairs[distance]) if all_pairs is not None else 0
-    parts = [f"Hamming distance {distance} bits: {n:,} pair{'s' if n != 1 else ''} of pages"]
+    m = int(compared[distance]) if compared is not None else 0
+    head = f"Hamming distance {distance} bits: {n:,} pair{'s' if n != 1 else ''} of pages"
+    parts = [head + (", none compared" if not m else ", all compared" if m == n else f", {m:,} compared")]
     typed = [f"{int(by_type[t][distance]):,} {t.label}" for t in TYPE_ORDER if t in by_type and by_type[t][distance]]
     if typed:
         parts.append(", ".join(typed))

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox
 
-from dedup_gui.core.columns import distance_counts_by_type
+from dedup_gui.core.columns import compared_counts_by_distance, distance_counts_by_type
 from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.views.charts import Palette, histogram_figure
@@ -45,6 +45,7 @@ class HistogramView(ChartView):
     Attributes:
         counts: the 65 all-pairs counts (``np.int64``), or ``None`` while computing / no scan.
         by_type: classified pairs per type and distance (dict[DupType, np.ndarray]).
+        compared: compared pairs per distance, whatever their type (65 ``np.int64``).
 
     Signals:
         distance_clicked(int): a bar was clicked; its Hamming distance in bits.
@@ -58,6 +59,7 @@ class HistogramView(ChartView):
         super().__init__("histogram", parent)
         self.counts: np.ndarray | None = None
         self.by_type: dict[DupType, np.ndarray] = {}
+        self.compared = np.zeros(65, dtype=np.int64)
         self._result: ScanResult | None = None
         self._pages_key: tuple[int, int] | None = None
         self._selected_distance: int | None = None
@@ -89,10 +91,12 @@ class HistogramView(ChartView):
         if result is None:
             self._cancel()
             self._pages_key, self.counts, self.by_type = None, None, {}
+            self.compared = np.zeros(65, dtype=np.int64)
             self.status_label.setText("No scan result yet")
             self.redraw()
             return
         self.by_type = distance_counts_by_type(result)  # vectorized: a million pairs in tens of ms
+        self.compared = compared_counts_by_distance(result)
         key = (id(result.pages), len(result.pages))  # re-classification keeps the pages list
         if key != self._pages_key:
             self._pages_key = key
@@ -220,7 +224,7 @@ class HistogramView(ChartView):
 
     def _on_motion(self, x: float, y: float) -> None:
         distance = self._distance_of(x, y)
-        text = "" if distance is None else bar_text(self.counts, self.by_type, distance)
+        text = "" if distance is None else bar_text(self.counts, self.compared, self.by_type, distance)
         if text != self.canvas.toolTip():
             self.canvas.setToolTip(text)
 
