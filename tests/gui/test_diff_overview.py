@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor
 
 from dedup_gui.core.model import DupType, Pair, PairScores, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.views.diff_overview import OverviewMark, overview_marks
+from dedup_gui.gui.inspector import text_diff_view
 from dedup_gui.gui.inspector.overview_strip import MARK_COLORS
 from dedup_gui.gui.inspector.text_diff_view import TextDiffView
 
@@ -102,3 +103,29 @@ def test_a_click_on_a_strip_scrolls_both_panes_there(qtbot, view):
     qtbot.mouseClick(right, Qt.MouseButton.LeftButton, pos=QPoint(right.width() // 2, right.height() - 1))
     assert visible(view.left_edit, len(LEFT)) and visible(view.right_edit, len(RIGHT))
     assert view.current == 1
+
+
+@pytest.mark.parametrize(
+    ("tail_right", "headline"),
+    [
+        (
+            "and the right text ends otherwise.",
+            "no changes in the first 5,000 characters, but the texts differ after them",
+        ),
+        ("and both texts end alike.", "no changes in the first 5,000 characters (the texts are identical)"),
+    ],
+)
+def test_past_the_compared_characters_no_change_is_not_called_no_changes(qtbot, make_page, monkeypatch,
+                                                                         tail_right, headline):  # fmt: skip
+    # only the first TEXT_LIMIT characters are compared; a change after them used to be
+    # headlined "no changes" (the tester's two 21 MB pages). The limit is made small here.
+    monkeypatch.setattr(text_diff_view, "TEXT_LIMIT", 5000)
+    same = "\n".join(PARAGRAPHS)[:6000]
+    pages = [make_page("left.html", 7000, 1, text=same + "and both texts end alike."),
+             make_page("right.html", 7000, 2, text=same + tail_right)]  # fmt: skip
+    result = ScanResult("/scan", pages, [], [], [], Thresholds(), ScanSettings())
+    view = TextDiffView()
+    qtbot.addWidget(view)
+    view.set_pair(result, Pair(0, 1, PairScores(0.9, 0.9, 1.0, 3, 0.9), DupType.CONTENT), Thresholds())
+    qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)
+    assert view.status_label.text().startswith(headline + "; 100% of the left text")

@@ -222,6 +222,8 @@ class TextDiffView(QWidget):
         self._changes: list[DiffChunk] = []
         self._key: tuple | None = None
         self._page_notes: list[str] = []
+        self._cut = False  # a text of the pair shown is longer than TEXT_LIMIT
+        self._differ_past_limit = False
         self._syncing = False
         self._job = LatestJob(self)
         self._job.finished.connect(self._show_diff)
@@ -315,7 +317,11 @@ class TextDiffView(QWidget):
             for side, page in (("left", a), ("right", b))
             if not page.has_text
         ]
-        if max(len(a.main_text), len(b.main_text)) > TEXT_LIMIT:
+        self._cut = max(len(a.main_text), len(b.main_text)) > TEXT_LIMIT
+        # memcmp of the whole texts (milliseconds for 21 MB): past the limit, "no changes"
+        # would otherwise hide a change that is there
+        self._differ_past_limit = self._cut and a.main_text != b.main_text
+        if self._cut:
             self._page_notes.append(
                 f"only the first {TEXT_LIMIT:,} characters of each text are compared and shown (the left text has "
                 f"{len(a.main_text):,}, the right {len(b.main_text):,}); the whole texts are in the JSON export"
@@ -359,6 +365,12 @@ class TextDiffView(QWidget):
         notes = list(diff.notes)
         n = len(self._changes)
         count = "no changes" if n == 0 else f"{n:,} change" + ("s" if n != 1 else "")
+        if self._cut:
+            count += f" in the first {TEXT_LIMIT:,} characters"
+            if n == 0:
+                count += (
+                    ", but the texts differ after them" if self._differ_past_limit else " (the texts are identical)"
+                )
         self.status_label.setText(
             f"{count}; {percent(diff.shared_a)} of the left text and {percent(diff.shared_b)} "
             "of the right text are shared"
