@@ -349,7 +349,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""
         self.session.update(result)
         for panel in (self.pairs_panel, self.pages_panel):
-            if panel.record_filter_label().startswith(("Cluster", "Keep cluster")):
+            if panel.record_filter_label().startswith(("Group", "Keep cluster")):
                 panel.clear_record_filter()  # clusters are numbered anew
             panel.model.update_result(result)  # sorts and filters by the new types, in one go
         self.clusters_view.set_result(result)

@@ -72,7 +72,7 @@ def test_clusters_of_the_samples(sample_scan):
     summary = next(s for s in summaries if s.cluster.id == cluster_id)
     assert {sample_scan.pages[p].path for p in summary.cluster.pages} == set(AUDAX)
     assert summary.pair_count == 1 and summary.types_text == "layout duplicate"
-    assert summary.main_type is DupType.LAYOUT and summary.title == f"Cluster {cluster_id}"
+    assert summary.main_type is DupType.LAYOUT and summary.title == f"Group {cluster_id}"
     assert summary.page_types == (frozenset({DupType.LAYOUT}),) * 2
     assert cluster_pairs(sample_scan, summary.cluster) == [audax]
     # a threshold that makes the layout pair distinct dissolves its cluster

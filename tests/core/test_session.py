@@ -65,7 +65,7 @@ def test_distance_filter_lists_the_pairs_at_that_distance():
 
 def test_cluster_choice_filters_the_cluster_and_picks_a_pair():
     choice = cluster_choice(ties(), 1)
-    assert choice.label == "Cluster 1" and choice.pairs == [0, 1, 2, 3, 4] and choice.pages == (0, 1, 2, 3)
+    assert choice.label == "Group 1" and choice.pairs == [0, 1, 2, 3, 4] and choice.pages == (0, 1, 2, 3)
     assert choice.target(None) == 0  # nothing selected: the cluster's first pair
     assert choice.target(3) == 3  # the selected pair is in the cluster: kept
     page_choice = cluster_choice(ties(), 1, page=3)

@@ -152,7 +152,7 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     audax = pair_index(sample_scan, AUDAX)
     cluster = next(c for c in sample_scan.clusters if sample_scan.pairs[audax].left in c.pages)
     top = model.cluster_index(cluster.id)
-    assert top.data() == f"Cluster {cluster.id}"
+    assert top.data() == f"Group {cluster.id}"
     assert model.index(top.row(), 1).data() == "2" and model.index(top.row(), 2).data() == "layout"
     assert model.rowCount(top) == 2
     assert {model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for r in range(2)} == set(AUDAX)  # the whole paths
@@ -169,7 +169,7 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     assert other != cluster.id
     view.tree.setCurrentIndex(top)
     panel = win.pairs_panel
-    assert panel.model.rowCount() == 1 and panel.filter_chip.text() == f"Cluster {cluster.id} ×"
+    assert panel.model.rowCount() == 1 and panel.filter_chip.text() == f"Group {cluster.id} ×"
     assert win.current_pair_index() == audax
     assert win.pages_panel.model.rowCount() == 2
     assert view.highlighted_cluster() == cluster.id

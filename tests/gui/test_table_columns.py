@@ -50,7 +50,7 @@ def test_a_wide_pairs_table_gives_its_spare_width_to_the_paths(qtbot, long_paths
     header, viewport = panel.view.horizontalHeader(), panel.view.viewport().width()
     sizes = [header.sectionSize(c) for c in range(header.count())]
     # the columns fill the table, and the two path columns are wider than every other column
-    # (before, the last column, "Cluster", took the spare width and paths were cut at 420 px)
+    # (before, the last column, "Cluster" (now "Group"), took the spare width and paths were cut at 420 px)
     assert sum(sizes) == viewport
     assert min(sizes[0], sizes[1]) > max(sizes[2:])
     assert abs(sizes[0] - sizes[1]) <= 1  # the spare width is shared equally

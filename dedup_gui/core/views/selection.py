@@ -135,8 +135,8 @@ class ClusterSummary:
 
     @property
     def title(self) -> str:
-        """``"Cluster 3"`` (str)."""
-        return f"Cluster {self.cluster.id}"
+        """``"Group 3"``: a near-duplicate group (str)."""
+        return f"Group {self.cluster.id}"
 
     @property
     def types_text(self) -> str:

@@ -199,7 +199,7 @@ class ClusterChoice:
     """What choosing a cluster (or one of its pages) in the cluster tree does to the tables.
 
     Attributes:
-        label: the filter chip's text, e.g. ``"Cluster 3"`` (str).
+        label: the filter chip's text, e.g. ``"Group 3"`` (a near-duplicate group) (str).
         pairs: the pairs table's records: the cluster's pairs (list[int], ascending).
         pages: the pages table's records: the cluster's pages (tuple[int, ...]).
         page: the chosen page (index into ``result.pages``), or -1 for the cluster itself.
@@ -239,7 +239,7 @@ def cluster_choice(result: ScanResult | None, cluster_id: int, page: int = -1) -
         return None
     pairs = cluster_pairs(result, cluster)
     page_pair = first_pair_of_page(result, page, among=pairs) if page >= 0 else None
-    return ClusterChoice(f"Cluster {cluster_id}", pairs, tuple(cluster.pages), page, page_pair)
+    return ClusterChoice(f"Group {cluster_id}", pairs, tuple(cluster.pages), page, page_pair)
 
 
 def keep_cluster_choice(result: ScanResult | None, keep_id: int, page: int = -1) -> ClusterChoice | None:

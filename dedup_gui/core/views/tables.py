@@ -87,7 +87,7 @@ class PagesTable(TableState):
     Record ``i`` is ``result.pages[i]``.
     """
 
-    COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Cluster", "Status",
+    COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Group", "Status",
                "Near duplicates", "Closest match", "Keep", "Canonical")  # fmt: skip
     PATH_COLUMNS = frozenset({0})
     NUMERIC = frozenset({3, 4, 6, 8})
@@ -250,7 +250,7 @@ class PairsTable(TableState):
         "Layout similarity",
         "Hamming distance",
         "Jaccard",
-        "Cluster",
+        "Group",
     )
     NUMERIC = frozenset(range(3, 9))
     PATH_COLUMNS = frozenset({0, 1})

@@ -1,7 +1,7 @@
 """The near-duplicate groups as a tree (the clusters view's "Near-duplicate groups" mode): each
 group (union-find over the duplicate pairs), then its pages.
 
-Top level: one row per group ("Cluster 3", its page count, its duplicate types in short words,
+Top level: one row per group ("Group 3", its page count, its duplicate types in short words,
 a colour square of its closest type, how many of its pages to drop); under it, its pages with the
 types of their duplicate pairs and what the keep clusters say of each.  The summaries come from
 :func:`dedup_gui.core.views.selection.cluster_summaries`.  Page paths are plain data, shown
@@ -36,14 +36,14 @@ _Index = QModelIndex | QPersistentModelIndex
 class ClustersModel(GroupTreeModel):
     """Two-level model: clusters, then each cluster's pages.
 
-    Columns: "Cluster / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
+    Columns: "Group / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
     clusters say: pages to drop in a cluster; ``keep #k`` or ``drop #k (type)`` for a page).
 
     Args:
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("Cluster / page", "Pages", "Types", "Keep")
+    COLUMNS = ("Group / page", "Pages", "Types", "Keep")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
