@@ -146,7 +146,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.errors_model = ErrorsModel(self)
         self.pairs_panel = TablePanel(self.pairs_model, with_duplicates_only=True)
         self.pages_panel = TablePanel(self.pages_model)
-        self.errors_panel = TablePanel(self.errors_model, with_type_filter=False)
+        self.errors_panel = TablePanel(self.errors_model, with_type_filter=False, with_details=True)
         self.histogram_view = HistogramView()
         self.map_view = MapView()
         self.tabs = QTabWidget()

@@ -29,6 +29,8 @@ from dedup_gui.core.model import KeepPolicy
 from dedup_gui.core.views.reprioritize import ReprioritizeState
 
 _KEY = Qt.ItemDataRole.UserRole
+_DEFAULT_SIZE = (620, 520)  # pixels; wider when a criterion's text needs it
+_SLACK = 8  # pixels beside the widest criterion, so that rounding never brings the scroll bar back
 
 
 class ReprioritizeDialog(QDialog):
@@ -114,8 +116,19 @@ class ReprioritizeDialog(QDialog):
         layout.addWidget(folder_box, 1)
         layout.addWidget(self.problem_label)
         layout.addWidget(self.buttons)
-        self.resize(620, 520)
         self._fill()
+        self.resize(max(_DEFAULT_SIZE[0], self._width_for_criteria()), _DEFAULT_SIZE[1])
+
+    def _width_for_criteria(self) -> int:
+        """The dialog's width at which every criterion reads in full, with no horizontal scroll
+        bar (pixels, int): the list's widest item (check box included), its frame and a
+        vertical scroll bar's room, beside the Up and Down buttons and the layout's margins."""
+        items = self.criteria.sizeHintForColumn(0)
+        frame = 2 * self.criteria.frameWidth() + self.criteria.verticalScrollBar().sizeHint().width()
+        buttons = max(self.up_button.sizeHint().width(), self.down_button.sizeHint().width())
+        layout = self.layout()
+        margins = layout.contentsMargins()
+        return items + frame + buttons + layout.spacing() + margins.left() + margins.right() + _SLACK
 
     # --- drawing the state --------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ def test_pages_model_has_one_row_per_page_read(qapp, result):
     assert model.columnCount() == 12
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(12)] == [
         "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Group", "Status", "Near\nduplicates",
-        "Closest match", "Keep", "Canonical"]  # fmt: skip
+        "Closest\nmatch", "Keep", "Canonical"]  # fmt: skip
     assert column(model, 0)[-1] == "c/empty.html"
     alpha = [model.data(model.index(0, c)) for c in range(11)]
     # the fixture's pages all have the same bytes (sha1 0...0): one keep cluster, delta (which

@@ -131,3 +131,20 @@ def test_typing_a_pattern_makes_the_rule_prefer_matching_pages(qtbot, fake_scan,
         ok(dialog)
     assert kept() == site
     win.close()
+
+
+def test_every_criterion_reads_in_full_at_the_dialog_s_first_size(qtbot):
+    # Issue 20 (a new user's first hour): at 620 px the criteria list had a horizontal scroll
+    # bar, its longest line ("matches the preferred pattern: …") cut at the right edge.
+    from dedup_gui.core.model import KeepPolicy
+    from dedup_gui.gui.reprioritize_dialog import ReprioritizeDialog
+
+    dialog = ReprioritizeDialog(KeepPolicy(), "/scan")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    lst = dialog.criteria
+    assert not lst.horizontalScrollBar().isVisible()
+    assert lst.horizontalScrollBar().maximum() == 0
+    widest = max(lst.visualItemRect(lst.item(i)).right() for i in range(lst.count()))
+    assert widest <= lst.viewport().width()

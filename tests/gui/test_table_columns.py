@@ -4,11 +4,12 @@ columns, not to small number columns, and paths are shown whole when there is ro
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QStyle
 
-from dedup_gui.core.model import DupType, Pair, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.model import DupType, FileError, Pair, ScanResult, ScanSettings, Thresholds
 from dedup_gui.gui.elide import elide_path
-from dedup_gui.gui.tables.models import PagesModel, PairsModel
+from dedup_gui.gui.tables.models import ErrorsModel, PagesModel, PairsModel
 from dedup_gui.gui.tables.table_panel import TablePanel
 from tests.gui.conftest import make_page, scores
 
@@ -100,3 +101,63 @@ def test_the_containment_column_fits_the_few_cells_that_name_the_inner_page(qtbo
     text = panel.model.cell_text(1_000, 4)
     assert text == "0.766 (right in left)"
     assert panel.view.horizontalHeader().sectionSize(4) >= panel.view.fontMetrics().horizontalAdvance(text) + 4
+
+
+def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
+    # Issue 20 (a new user's first hour): in a 1600-px window (a table about 1,090 px wide beside
+    # the clusters panel) the pages table's last columns, Keep and Canonical, were past the
+    # right edge: every text column stopped giving way at 110 px.
+    pages = [make_page(p, 10 + i, i, title=f"A long page title about regional elections, part {i}",
+                       url=f"https://news.example.org/2024/politics/regional-elections/part-{i}/")
+             for i, p in enumerate(LONG)]  # fmt: skip
+    pairs = [Pair(0, 1, scores(0.99, 1), DupType.FULL), Pair(1, 2, scores(0.98, 2), DupType.FULL)]
+    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    panel = shown_panel(qtbot, PagesModel(), result, 1100)
+    header, viewport = panel.view.horizontalHeader(), panel.view.viewport().width()
+    last = header.count() - 1
+    assert panel.model.headerData(last, Qt.Orientation.Horizontal) == "Canonical"
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= viewport
+    qtbot.waitUntil(lambda: panel.view.horizontalScrollBar().maximum() == 0, timeout=2000)  # nothing to scroll
+    # the number columns and Canonical keep their contents' width; the path keeps its first
+    # folder and file name; every text column keeps at least its title's width
+    contents = panel.content_widths()
+    for column in (3, 4, 6, 8):
+        assert header.sectionSize(column) == contents[column]
+    assert elided(panel, 0)[0].endswith("/index.html")
+    for column in (1, 2, 7, 9, 10):
+        assert header.sectionSize(column) >= panel.columns.header_width(column)
+    assert panel.model.headerData(9, Qt.Orientation.Horizontal) == "Closest\nmatch"  # two lines, narrow
+
+
+def test_the_errors_table_gives_its_spare_width_to_the_reason(qtbot):
+    # Issue 20: a long reason was cut at 420 px while the file column took the spare width.
+    reason = ("could not be decoded: 'utf-8' codec can't decode byte 0xe9 in position 1234: invalid "
+              "continuation byte; tried the meta charset windows-1252 and the HTTP header")  # fmt: skip
+    errors = [FileError("a/broken.html", reason), FileError("b/huge.html", "too large (60 MB)")]
+    result = ScanResult("/scan", [make_page("ok.html", 10, 1)], errors, [], [], Thresholds(), ScanSettings())
+    panel = shown_panel(qtbot, ErrorsModel(), result, 1400)
+    header = panel.view.horizontalHeader()
+    assert header.sectionSize(1) >= panel.view.fontMetrics().horizontalAdvance(reason)
+    assert sum(header.sectionSize(c) for c in range(3)) == panel.view.viewport().width()
+
+
+def test_the_errors_tab_shows_the_selected_row_s_whole_reason(qtbot):
+    # Issue 20: a reason wider than its cell could not be read in full anywhere but a tooltip.
+    reason = "could not be decoded: " + "a very long explanation, " * 12 + "the end"
+    result = ScanResult("/scan", [make_page("ok.html", 10, 1)], [FileError("a/broken.html", reason)], [], [],
+                        Thresholds(), ScanSettings())  # fmt: skip
+    model = ErrorsModel()
+    model.set_result(result)
+    panel = TablePanel(model, with_type_filter=False, with_details=True)
+    qtbot.addWidget(panel)
+    panel.resize(600, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.details.isVisible() and panel.details.wordWrap()
+    assert panel.details.text() == "Select a row to read its whole text here."
+    panel.select_first_row()
+    assert panel.details.text() == f"a/broken.html\n{reason}"
+    # the label wraps inside the panel: the whole reason is on screen
+    assert panel.details.width() <= panel.width()
+    label = panel.details
+    qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()) > 3 * label.fontMetrics().height())

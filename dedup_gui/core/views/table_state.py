@@ -74,6 +74,9 @@ class TableState:
     ELASTIC: frozenset[int] = frozenset()
     #: Columns of file paths: a narrow one keeps the file name whole.
     PATH_COLUMNS: frozenset[int] = frozenset()
+    #: Text columns worth reading whole (the errors' reason): fitted to their whole text, not
+    #: capped as other text columns are, and given spare width with the path columns.
+    WIDE_TEXT: frozenset[int] = frozenset()
     #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
     #: has no record at all (``""``: none).
     EMPTY_VIEW = ""

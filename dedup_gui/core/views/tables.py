@@ -400,6 +400,7 @@ class ErrorsTable(TableState):
     COLUMNS = ("File", "Reason", "Kind")
     PATH_COLUMNS = frozenset({0})
     ELASTIC = frozenset({0, 1})
+    WIDE_TEXT = frozenset({1})
     EMPTY_VIEW = "errors"
 
     def __init__(self) -> None:

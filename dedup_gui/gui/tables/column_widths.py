@@ -26,6 +26,10 @@ from dedup_gui.gui.tables.table_model import ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
+#: A text column's least width when the columns do not fit even with every elastic column at
+#: :data:`_MIN_ELASTIC_WIDTH` (the pages table at 1600 px hid Keep and Canonical): the widest line
+#: of its title, or this (pixels); its whole text is in its tooltip.
+_MIN_TEXT_WIDTH = 64
 _MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
 _NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
 _TEXT_PADDING = 12
@@ -68,7 +72,9 @@ class ColumnSizer:
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(SIZE_SAMPLE_ROWS)
         header.setStretchLastSection(False)  # spare width goes to the path columns (spread_to_paths)
-        self._path_widths: dict[int, int] = {}  # path column -> its fitted width (fit_columns)
+        # the columns that take spare width: paths, and text worth reading whole (errors' reasons)
+        self._spare_columns = model.PATH_COLUMNS | model.WIDE_TEXT
+        self._path_widths: dict[int, int] = {}  # spare column -> its fitted width (fit_columns)
         self._path_floors: dict[int, int] = {}  # path column -> width of its short forms (content_widths)
         self._sizing = False  # the sizer, not the user, is resizing columns
         self._spread_width = -1  # the viewport width the path columns were last spread over
@@ -129,9 +135,14 @@ class ColumnSizer:
         """Size columns to their contents (:meth:`content_widths`), then shrink the model's
         elastic text columns (paths, titles) so that all columns fit in ``available`` pixels.
 
-        Path columns take their whole paths' width (other text columns at most
-        :data:`_MAX_COLUMN_WIDTH`), and width left over goes to the path columns, now and
-        whenever the table is resized (:meth:`spread_to_paths`), never to small number columns.
+        Path columns (and :attr:`~dedup_gui.core.views.table_state.TableState.WIDE_TEXT`
+        ones) take their whole text's width (other text columns at most
+        :data:`_MAX_COLUMN_WIDTH`), and width left over goes to them, now and whenever the
+        table is resized (:meth:`spread_to_paths`), never to small number columns.  When the
+        columns do not fit even with the elastic ones at their least widths, the elastic text
+        columns that are not paths give way further, down to their titles' width (at least
+        :data:`_MIN_TEXT_WIDTH`), so that the last columns (the pages' Keep and Canonical)
+        stay in sight.
 
         Args:
             available: the width the columns should fill (pixels).
@@ -139,11 +150,12 @@ class ColumnSizer:
         header = self.view.horizontalHeader()
         paths = self.model.PATH_COLUMNS
         numeric = self.model.NUMERIC
+        whole = self._spare_columns
         widths = [
             w + _NUMBER_PADDING
             if c in numeric
             else w + _TEXT_PADDING
-            if c in paths
+            if c in whole
             else min(w + _TEXT_PADDING, _MAX_COLUMN_WIDTH)
             for c, w in enumerate(self.content_widths())
         ]
@@ -152,21 +164,31 @@ class ColumnSizer:
         floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
         elastic = [c for c in self.model.ELASTIC if widths[c] > floor[c]]
         excess = sum(widths) - available
-        slack = sum(widths[c] - floor[c] for c in elastic)
-        if excess > 0 and slack > 0:
-            share = min(1.0, excess / slack)
-            for c in elastic:
-                widths[c] -= int((widths[c] - floor[c]) * share + 0.999)
+        self._shrink(widths, elastic, floor, excess)
+        excess = sum(widths) - available
+        if excess > 0:  # still too wide: the text columns that are not paths give way further
+            least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - paths}
+            self._shrink(widths, [c for c in least if widths[c] > least[c]], least, excess)
         with self._sizer_resizing():
             for col, width in enumerate(widths):
                 header.resizeSection(col, width)
-        self._path_widths = {c: widths[c] for c in paths if c < len(widths)}
+        self._path_widths = {c: widths[c] for c in whole if c < len(widths)}
         # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
         self.spread_to_paths(self.view.viewport().width() if self.view.isVisible() else available)
 
+    @staticmethod
+    def _shrink(widths: list[int], columns, floor, excess: int) -> None:
+        """Take up to ``excess`` pixels from ``columns`` of ``widths`` (in place), from each in
+        proportion to its width above its ``floor`` (a mapping or list by column), none below it."""
+        slack = sum(widths[c] - floor[c] for c in columns)
+        if excess > 0 and slack > 0:
+            share = min(1.0, excess / slack)
+            for c in columns:
+                widths[c] -= min(int((widths[c] - floor[c]) * share + 0.999), widths[c] - floor[c])
+
     def spread_to_paths(self, available: int) -> None:
-        """Give the width the columns leave free in ``available`` pixels to the path columns,
-        in equal parts on top of their fitted widths (with no width free: their fitted widths).
+        """Give the width the columns leave free in ``available`` pixels to the path columns
+        (and :attr:`~dedup_gui.core.views.table_state.TableState.WIDE_TEXT` ones), in equal parts on top of their fitted widths (with no width free: their fitted widths).
 
         Args:
             available: the table's width for its columns (pixels).

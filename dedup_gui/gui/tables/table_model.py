@@ -64,10 +64,12 @@ class ResultTableModel(QAbstractTableModel):
     ELASTIC: frozenset[int] = frozenset()
     #: Columns of file paths: a narrow one keeps the file name whole (:class:`~dedup_gui.gui.tables.column_widths.PathDelegate`).
     PATH_COLUMNS: frozenset[int] = frozenset()
+    #: Text columns shown whole when there is room (:attr:`TableState.WIDE_TEXT`).
+    WIDE_TEXT: frozenset[int] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS"):
+        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS", "WIDE_TEXT"):
             setattr(cls, name, getattr(cls.TABLE, name))
 
     def __init__(self, parent=None) -> None:
@@ -215,10 +217,12 @@ class ResultTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles for the horizontal header (numeric ones on two lines, to stay narrow)."""
+        """Column titles for the horizontal header: numeric ones and the text columns that give up
+        width (not paths) on two lines ("Closest" over "match"), to stay narrow."""
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             title = self.COLUMNS[section]
-            return title.replace(" ", "\n", 1) if section in self.NUMERIC else title
+            two_lines = section in self.NUMERIC or (section in self.ELASTIC and section not in self.PATH_COLUMNS)
+            return title.replace(" ", "\n", 1) if two_lines else title
         shared = self.table.shared_folders()
         if role == Qt.ItemDataRole.ToolTipRole and section in self.PATH_COLUMNS and shared:
             return plain_tooltip(f"Paths in {shared} (the folder every page shares, left out of the cells)")

@@ -55,6 +55,8 @@ class TablePanel(QWidget):
         model: the table model (the panel does not take ownership of its data).
         with_type_filter: show the duplicate-type combo (``False`` for the errors table).
         with_duplicates_only: show the "Show duplicates only" check box.
+        with_details: show, under the table, the current row's file and its whole text
+            (:attr:`details`; the errors table, whose reasons a cell cuts).
         parent: the Qt parent widget, or ``None``.
 
     Signals:
@@ -70,7 +72,7 @@ class TablePanel(QWidget):
     record_filter_changed = Signal(str)
 
     def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
-                 with_duplicates_only: bool = False, parent=None) -> None:  # fmt: skip
+                 with_duplicates_only: bool = False, with_details: bool = False, parent=None) -> None:  # fmt: skip
         super().__init__(parent)
         self.model = model
         #: Called as ``menu_extras(menu, record)`` to add commands to a row's context menu.
@@ -155,6 +157,24 @@ class TablePanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
         layout.addWidget(self.view)
+        #: The current row's path and whole text, word-wrapped and selectable (``with_details``).
+        self.details = QLabel()
+        self.details.setObjectName("details")
+        self.details.setTextFormat(Qt.TextFormat.PlainText)  # a path or reason may hold markup
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setVisible(with_details)
+        self._update_details(-1)
+        if with_details:
+            self.current_record_changed.connect(self._update_details)
+        layout.addWidget(self.details)
+
+    def _update_details(self, record: int) -> None:
+        if record < 0:
+            self.details.setText("Select a row to read its whole text here.")
+            return
+        columns = sorted(self.model.PATH_COLUMNS | self.model.WIDE_TEXT)
+        self.details.setText("\n".join(self.model.display(record, c) for c in columns))
 
     def apply_text_filter(self) -> None:
         """Filter by the file-name box now (typing applies it after a short pause)."""
