@@ -165,16 +165,29 @@ def restore_window_layout(window, settings: AppSettings) -> None:
     mode = settings.text("view/clusters_mode", "keep")
     if mode in (key for key, _label in window.clusters_view.MODES):
         window.clusters_view.set_mode(mode)
+    for panel in (window.pairs_panel, window.pages_panel, window.errors_panel):
+        table = panel.model.table
+        stored = settings.text(f"view/hidden_columns/{table.EMPTY_VIEW}", _columns_text(table.HIDDEN))
+        panel.set_hidden_columns(int(c) for c in stored.split(",") if c.strip().isdigit())
 
 
 def save_window_layout(window, settings: AppSettings) -> None:
     """Remember a main window's geometry, layout, splitter sizes, view options (the pairs'
-    duplicates-only filter, the histogram's log scale, the clusters panel's mode) and thresholds."""
+    duplicates-only filter, the histogram's log scale, the clusters panel's mode, the tables'
+    hidden columns) and thresholds."""
     settings.set_byte_array("window/geometry", window.saveGeometry())
     settings.set_byte_array("window/state", window.saveState())
     settings.set_byte_array("window/splitter", window.splitter.saveState())
     settings.set_flag("view/duplicates_only", window.pairs_panel.duplicates_only())
     settings.set_flag("view/histogram_log", window.histogram_view.log_check.isChecked())
     settings.set_text("view/clusters_mode", window.clusters_view.mode())
+    for panel in (window.pairs_panel, window.pages_panel, window.errors_panel):
+        table = panel.model.table
+        settings.set_text(f"view/hidden_columns/{table.EMPTY_VIEW}", _columns_text(table.hidden_columns()))
     settings.set_thresholds(window.thresholds())
     settings.sync()
+
+
+def _columns_text(columns) -> str:
+    """Column numbers as a settings value: ``"4,5"`` (str; ``""`` for none)."""
+    return ",".join(str(c) for c in sorted(columns))

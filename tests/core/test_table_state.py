@@ -220,3 +220,22 @@ def test_paths_sort_in_natural_order_numbers_as_numbers():
     errors.sort(0)
     assert [errors.display(r, 0) for r in shown(errors)] == ["crawl.warc.gz#9000", "crawl.warc.gz#20001"]
     assert pages.sort_key(1, 0) < pages.sort_key(0, 0) and errors.sort_key(1, 0) < errors.sort_key(0, 0)
+
+
+def test_hidden_columns_are_view_state_and_one_column_always_stays():
+    # the pages table hides Template lines (4) and SimHash (5) at first: both are in the
+    # Fingerprints tab, and without them Keep and Canonical fit a 1600-px window
+    pages = PagesTable()
+    assert pages.hidden_columns() == {4, 5}
+    assert pages.set_column_hidden(5, False) and pages.hidden_columns() == {4}
+    assert not pages.set_column_hidden(5, False)  # no change
+    errors = ErrorsTable()  # File, Reason, Kind
+    assert errors.hidden_columns() == set()
+    assert errors.set_column_hidden(0, True) and errors.set_column_hidden(2, True)
+    assert not errors.set_column_hidden(1, True) and errors.hidden_columns() == {0, 2}  # the last one stays
+    with pytest.raises(IndexError):
+        errors.set_column_hidden(3, True)
+    errors.set_hidden_columns([0, 1, 2])  # a stored value hiding everything: all shown
+    assert errors.hidden_columns() == set()
+    errors.set_hidden_columns([1, 7, -1])  # numbers from another version are ignored
+    assert errors.hidden_columns() == {1}

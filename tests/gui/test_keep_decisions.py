@@ -78,8 +78,8 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     assert win.clusters_view.mode() == "keep" and win.clusters_view.mode_combo.currentText() == "Keep clusters"
     assert win.clusters_view.summary_label.text() == "1 keep cluster: 2 pages to drop"
     assert tree_rows(win) == [
-        ("Keep cluster 1", "3", "", "drop 2"),
-        ("a.html", "", "", "kept (first path)", "bold"),
+        ("Keep cluster 1 (first path)", "3", "", "drop 2"),
+        ("a.html", "", "", "kept", "bold"),
         ("b.html", "", "full", "drop"),
         ("c.html", "", "full", "drop"),
     ]
@@ -89,10 +89,18 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     assert win.pairs_panel.filter_chip.text() == "Keep cluster 1 ×" and win.pairs_panel.model.rowCount() == 3
     assert win.current_pair_index() == 1  # a-c, c's first (most similar) pair among the three
     assert win.pages_panel.model.rowCount() == 3
+    # the line under the tree says the row in full: "kept (newest version folder)" was cut to
+    # "kept (new…" in the Keep column; the rule is now in the wide cluster row and here
+    view = win.clusters_view
+    assert view.details.text() == "c.html\ndrop: full duplicate of a.html, which is kept"
+    view.tree.setCurrentIndex(model.index(0, 0, model.index(0, 0)))
+    assert view.details.text() == "a.html\nkept: the page to keep of keep cluster 1 (chosen by: first path)"
+    view.tree.setCurrentIndex(model.index(0, 0))
+    assert view.details.text() == "Keep cluster 1: keep 1 page, drop 2 (the page to keep was chosen by: first path)"
     # the switch shows the near-duplicate groups again
     win.cluster_mode_actions["groups"].trigger()
     assert win.clusters_view.mode() == "groups" and win.clusters_view.tree.model() is win.clusters_view.model
-    assert win.clusters_view.summary_label.text() == "1 cluster of 3 pages"
+    assert win.clusters_view.summary_label.text() == "1 near-duplicate group of 3 pages"
 
 
 def test_keep_this_page_instead_from_the_tree_survives_thresholds_and_rescans(qtbot, window, site, tmp_path):
@@ -106,8 +114,8 @@ def test_keep_this_page_instead_from_the_tree_survives_thresholds_and_rescans(qt
     assert action.shortcut().toString() == "Ctrl+K"
     rekept(qtbot, win, action.trigger)
     expected = [
-        ("Keep cluster 1", "3", "", "drop 2"),
-        ("b.html", "", "", "kept (your choice)", "bold"),
+        ("Keep cluster 1 (your choice)", "3", "", "drop 2"),
+        ("b.html", "", "", "kept", "bold"),
         ("a.html", "", "full", "drop"),
         ("c.html", "", "full", "drop"),
     ]
@@ -138,14 +146,26 @@ def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, win
     assert menu.actions()[0].objectName() == "keep-instead" and not menu.actions()[0].isEnabled()
     menu = win.pages_panel.context_menu(2)
     rekept(qtbot, win, menu.actions()[0].trigger)
-    assert tree_rows(win)[1] == ("c.html", "", "", "kept (your choice)", "bold")
+    assert tree_rows(win)[0][0] == "Keep cluster 1 (your choice)" and tree_rows(win)[1] == (
+        "c.html",
+        "",
+        "",
+        "kept",
+        "bold",
+    )
     # Ctrl+K (Decide > Keep This Page Instead) on the pages table's current page: a replaces c
     win.show_tab(win.pages_panel)
     win.pages_panel.clear_record_filter()
     assert win.pages_panel.select_record(0)
     assert win.keep_instead_action.shortcut().toString() == "Ctrl+K"
     rekept(qtbot, win, win.keep_instead_action.trigger)
-    assert tree_rows(win)[1] == ("a.html", "", "", "kept (your choice)", "bold")
+    assert tree_rows(win)[0][0] == "Keep cluster 1 (your choice)" and tree_rows(win)[1] == (
+        "a.html",
+        "",
+        "",
+        "kept",
+        "bold",
+    )
     assert win.scan_result.keep_policy.chosen == ("a.html",)  # one choice per keep cluster
     assert keep_column(win)["c.html"] == "duplicate of a.html"
     # a page in no keep cluster: the status bar says so, nothing changes

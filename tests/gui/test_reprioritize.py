@@ -54,7 +54,13 @@ def ok(dialog) -> None:
 
 def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtbot, window, tmp_path):
     win = window
-    assert tree_rows(win)[1] == ("v2/a.html", "", "", "kept (newest version folder)", "bold")
+    assert tree_rows(win)[0][0] == "Keep cluster 1 (newest version folder)" and tree_rows(win)[1] == (
+        "v2/a.html",
+        "",
+        "",
+        "kept",
+        "bold",
+    )
     assert win.reprioritize_action.shortcut().toString() == "Ctrl+Shift+R"
     assert "Re-prioritize" in win.reprioritize_action.text()
     win.reprioritize_action.trigger()
@@ -69,8 +75,8 @@ def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtb
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         ok(dialog)
     assert tree_rows(win) == [
-        ("Keep cluster 1", "2", "", "drop 1"),
-        ("v1/a.html", "", "", "kept (longest main content)", "bold"),
+        ("Keep cluster 1 (longest main content)", "2", "", "drop 1"),
+        ("v1/a.html", "", "", "kept", "bold"),
         ("v2/a.html", "", "full", "drop"),
     ]
     assert win.result.pairs is win.scan_result.pairs  # only the keep stage ran again
@@ -79,7 +85,13 @@ def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtb
     with qtbot.waitSignal(win.scan_ended, timeout=LONG):
         win.rescan()
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
-    assert tree_rows(win)[1] == ("v1/a.html", "", "", "kept (longest main content)", "bold")
+    assert tree_rows(win)[0][0] == "Keep cluster 1 (longest main content)" and tree_rows(win)[1] == (
+        "v1/a.html",
+        "",
+        "",
+        "kept",
+        "bold",
+    )
 
 
 def test_a_drag_a_reference_folder_and_an_empty_rule_in_the_dialog(qtbot, window):
@@ -101,7 +113,13 @@ def test_a_drag_a_reference_folder_and_an_empty_rule_in_the_dialog(qtbot, window
     assert dialog.add_folder("v1") and dialog.folders.item(0).text() == "v1"
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         ok(dialog)
-    assert tree_rows(win)[1] == ("v1/a.html", "", "", "kept (reference folder)", "bold")
+    assert tree_rows(win)[0][0] == "Keep cluster 1 (reference folder)" and tree_rows(win)[1] == (
+        "v1/a.html",
+        "",
+        "",
+        "kept",
+        "bold",
+    )
 
 
 def test_typing_a_pattern_makes_the_rule_prefer_matching_pages(qtbot, fake_scan, samples_dir, sample_scan):

@@ -143,21 +143,21 @@ def test_clusters_tree_on_the_samples(qtbot, make_window, sample_scan):
     view, model = win.clusters_view, win.clusters_view.model
     view.set_mode("groups")  # the tree shows the keep clusters until asked for the groups
     assert view.cluster_count() == 7 == len(sample_scan.clusters)
-    assert view.summary_label.text() == "7 clusters of 14 pages"
+    assert view.summary_label.text() == "7 near-duplicate groups of 14 pages"
     import dataclasses
 
     view.set_result(dataclasses.replace(sample_scan, clusters=sample_scan.clusters[:1]))
-    assert view.summary_label.text() == "1 cluster of 2 pages"  # not "1 clusters"
+    assert view.summary_label.text() == "1 near-duplicate group of 2 pages"  # not "1 near-duplicate groups"
     view.set_result(sample_scan)
     audax = pair_index(sample_scan, AUDAX)
     cluster = next(c for c in sample_scan.clusters if sample_scan.pairs[audax].left in c.pages)
     top = model.cluster_index(cluster.id)
-    assert top.data() == f"Group {cluster.id}"
-    assert model.index(top.row(), 1).data() == "2" and model.index(top.row(), 2).data() == "layout"
+    assert top.data() == f"Group {cluster.id} (layout)"  # its types beside its title, in the wide column
+    assert model.index(top.row(), 1).data() == "2"
     assert model.rowCount(top) == 2
     assert {model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for r in range(2)} == set(AUDAX)  # the whole paths
     assert {model.index(r, 0, top).data() for r in range(2)} == {"…/spring-audax-2023.html", "…/spring-audax-2024.html"}
-    assert model.index(0, 2, top).data() == "layout"
+    assert model.index(0, 2, top).data() == ""  # no keep advice for a layout pair
 
     # selecting a pair highlights its cluster
     win.select_pair(audax)
@@ -188,25 +188,32 @@ def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_win
     win = make_window(sample_scan)
     win.clusters_view.set_mode("groups")
     model = win.clusters_view.model
-    assert model.headerData(3, Qt.Orientation.Horizontal) == "Keep"
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(3)] == ["Group / page", "Pages", "Keep"]
 
     def rows(path_in_cluster):
         top = next(model.index(r, 0) for r in range(model.rowCount())
                    if path_in_cluster in {model.index(i, 0, model.index(r, 0)).data(Qt.ItemDataRole.ToolTipRole)
                                           for i in range(model.rowCount(model.index(r, 0)))})  # fmt: skip
         pages = {
-            model.index(i, 0, top).data(Qt.ItemDataRole.ToolTipRole): model.index(i, 3, top)
+            model.index(i, 0, top).data(Qt.ItemDataRole.ToolTipRole): model.index(i, 2, top)
             for i in range(model.rowCount(top))
         }
-        return model.index(top.row(), 3).data(), {path: index.data() for path, index in pages.items()}, pages
+        return model.index(top.row(), 2).data(), {path: index.data() for path, index in pages.items()}, pages
 
     cluster, pages, indexes = rows("print/night-ride-safety.html")
     kept = pages["site/articles/night-ride-safety.html"]
     assert cluster == "drop 1" and kept.startswith("keep #")
     number = kept.removeprefix("keep #")
-    assert pages["print/night-ride-safety.html"] == f"drop #{number} (content)"
+    assert pages["print/night-ride-safety.html"] == f"drop #{number}"  # short: the names keep the room
     tip = indexes["print/night-ride-safety.html"].data(Qt.ItemDataRole.ToolTipRole)
     assert tip == f"Keep cluster {number}: a page to drop, content duplicate of the page kept"
+    # the line under the tree says the selected row in full, its whole path first
+    view = win.clusters_view
+    view.tree.setCurrentIndex(indexes["print/night-ride-safety.html"])
+    assert view.details.text() == (
+        f"print/night-ride-safety.html\ncontent duplicate; Keep cluster {number}: a page to drop, "
+        "content duplicate of the page kept"
+    )
     cluster, pages, _ = rows(AUDAX[0])
     assert cluster == "" and pages == {AUDAX[0]: "", AUDAX[1]: ""}
 
@@ -326,6 +333,17 @@ def test_recent_folders_and_layout_are_remembered(qtbot, make_window, result, tm
     win.pairs_panel.set_duplicates_only(True)
     win.clusters_view.set_mode("groups")  # the near-duplicate groups instead of the default keep clusters
     win.thresholds_dock.hide()
+    # the pages table hides Template lines and SimHash at first; the header's menu shows or
+    # hides any column, and the choice is remembered
+    pages_header = win.pages_panel.view.horizontalHeader()
+    assert [c for c in range(12) if pages_header.isSectionHidden(c)] == [4, 5]
+    menu = win.pages_panel.column_menu()
+    shown = {a.text(): a for a in menu.actions() if a.isCheckable()}
+    assert [t for t, a in shown.items() if not a.isChecked()] == ["Template lines", "SimHash"]
+    with qtbot.waitSignal(win.pages_panel.columns_changed):
+        shown["SimHash"].setChecked(True)
+    shown["URL"].setChecked(False)
+    assert [c for c in range(12) if pages_header.isSectionHidden(c)] == [2, 4]
     win.close()
 
     again = make_window(result, scan=False)
@@ -334,6 +352,8 @@ def test_recent_folders_and_layout_are_remembered(qtbot, make_window, result, tm
     assert restored[0] / sum(restored) == pytest.approx(sizes[0] / sum(sizes), abs=0.02)
     assert again.pairs_panel.duplicates_only()
     assert again.clusters_view.mode() == "groups"
+    assert again.pages_panel.model.table.hidden_columns() == {2, 4}
+    assert [c for c in range(12) if again.pages_panel.view.horizontalHeader().isSectionHidden(c)] == [2, 4]
     assert not again.thresholds_dock.isVisible()
     again.recent_menu.aboutToShow.emit()
     recent = next(a for a in again.recent_menu.actions() if a.text() == folder)

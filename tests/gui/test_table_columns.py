@@ -121,12 +121,20 @@ def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
     # the number columns and Canonical keep their contents' width; the path keeps its first
     # folder and file name; every text column keeps at least its title's width
     contents = panel.content_widths()
-    for column in (3, 4, 6, 8):
+    assert [c for c in range(header.count()) if header.isSectionHidden(c)] == [4, 5]  # Template lines, SimHash
+    for column in (3, 6, 8):
         assert header.sectionSize(column) == contents[column]
     assert elided(panel, 0)[0].endswith("/index.html")
     for column in (1, 2, 7, 9, 10):
         assert header.sectionSize(column) >= panel.columns.header_width(column)
     assert panel.model.headerData(9, Qt.Orientation.Horizontal) == "Closest\nmatch"  # two lines, narrow
+    # every column shown (the header's menu): still all in sight, the text columns giving way
+    every = [a for a in panel.column_menu().actions() if a.text() == "Show All Columns"][0]
+    every.trigger()
+    assert not any(header.isSectionHidden(c) for c in range(header.count()))
+    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= panel.view.viewport().width()
+    for column in (3, 4, 6, 8):
+        assert header.sectionSize(column) == contents[column]
 
 
 def test_the_errors_table_gives_its_spare_width_to_the_reason(qtbot):

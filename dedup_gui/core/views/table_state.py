@@ -80,6 +80,9 @@ class TableState:
     #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
     #: has no record at all (``""``: none).
     EMPTY_VIEW = ""
+    #: Columns hidden until the user shows them (the header's menu): ones few users read, so
+    #: that the rest fit in the window.
+    HIDDEN: frozenset[int] = frozenset()
 
     def __init__(self) -> None:
         self._shown: ScanResult | None = None  # the result shown, for the empty-table line
@@ -95,6 +98,39 @@ class TableState:
         self._records: np.ndarray | None = None  # the record filter: sorted unique records
         self._masks: dict[str, np.ndarray] = {}  # "type"/"text"/"records" -> mask over records
         self._shared = ""  # folders every path of the table shares, left out of its path cells
+        self._hidden = set(self.HIDDEN)  # columns not shown
+
+    # --- which columns are shown -------------------------------------------------------------
+
+    def hidden_columns(self) -> frozenset[int]:
+        """The columns not shown (frozenset of column numbers); :attr:`HIDDEN` at first."""
+        return frozenset(self._hidden)
+
+    def set_column_hidden(self, col: int, hidden: bool) -> bool:
+        """Hide or show column ``col``; the last column shown cannot be hidden.
+
+        Args:
+            col: the column (0-based).
+            hidden: ``True`` to hide it.
+
+        Returns:
+            Whether the column's state changed (bool).
+
+        Raises:
+            IndexError: no such column.
+        """
+        if not 0 <= col < len(self.COLUMNS):
+            raise IndexError(f"no column {col} in a table of {len(self.COLUMNS)}")
+        if hidden == (col in self._hidden) or (hidden and len(self._hidden) + 1 >= len(self.COLUMNS)):
+            return False
+        (self._hidden.add if hidden else self._hidden.discard)(col)
+        return True
+
+    def set_hidden_columns(self, columns: Iterable[int]) -> None:
+        """Show every column but ``columns`` (numbers out of range are ignored, as are
+        stored settings from another version; at least one column stays shown)."""
+        wanted = {c for c in columns if 0 <= c < len(self.COLUMNS)}
+        self._hidden = wanted if len(wanted) < len(self.COLUMNS) else set()
 
     # --- what subclasses provide -----------------------------------------------------------
 

@@ -32,11 +32,12 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.model import ScanResult
 from dedup_gui.gui.elide import ElideRightDelegate
 from dedup_gui.gui.file_actions import file_menu
+from dedup_gui.gui.plain import SafeLabel
 from dedup_gui.gui.tables.groups_model import ClustersModel
 from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
 
-#: The "Keep" column's widest (pixels): room for "drop 1,234" and "kept (longest…"; the rest of
-#: the reason is in the tooltip, the page names take the room.
+#: The "Keep" column's widest (pixels): room for "drop 1,234", "kept" and "drop #1,234"; the
+#: page names take the room, and the line under the tree says each row in full.
 _KEEP_WIDTH = 90
 #: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
 KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
@@ -123,6 +124,13 @@ class ClustersView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
         layout.addWidget(self.tree, 1)
+        #: The current row in full (its whole path, what to keep and why), word-wrapped and
+        #: selectable: the tree's columns are narrow in a side panel.
+        self.details = SafeLabel("")
+        self.details.setObjectName("details")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.details)
         self.set_mode("keep")
         self.set_result(None)
 
@@ -148,9 +156,11 @@ class ClustersView(QWidget):
             self.mode_combo.setCurrentIndex(keys.index(mode))
         self.tree.setModel(self.keep_model if mode == "keep" else self.model)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.tree.selectionModel().currentRowChanged.connect(self._update_details)
+        self._update_details(self.tree.currentIndex())
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
+        for column in range(1, self.tree.model().columnCount()):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         self._fit_count_columns()
         self._update_summary()
@@ -172,6 +182,7 @@ class ClustersView(QWidget):
             self._quiet = False
         self._fit_count_columns()
         self._update_summary()
+        self._update_details(self.tree.currentIndex())
 
     def _update_summary(self) -> None:
         result = self._result
@@ -186,36 +197,36 @@ class ClustersView(QWidget):
             pages = sum(len(c.pages) for c in result.clusters)
             n = len(result.clusters)
             self.summary_label.setText(
-                f"{n:,} cluster{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}"
+                f"{n:,} near-duplicate group{'' if n == 1 else 's'} of {pages:,} page{'' if pages == 1 else 's'}"
             )
 
     def _fit_count_columns(self) -> None:
-        # The "Pages", "Types"/"Link" and "Keep" columns get the width of their widest
+        # The "Pages", "Link" (keep mode) and "Keep" columns get the width of their widest
         # cluster-row text, measured here with the font: resizeColumnToContents() would ask the
         # Python model for 200 rows x every role, tenths of a second when a large result arrives.
         plain = self.tree.fontMetrics()
         metrics = {1: plain, 2: plain, 3: plain}
         header = self.tree.header()
         padding = 2 * (self.tree.style().pixelMetric(self.tree.style().PixelMetric.PM_FocusFrameHMargin) + 1)
+        padding += plain.averageCharWidth() // 2  # the style's item margin: a pixel short elided "keep #2…"
         if self._mode == "keep":
             texts = self.keep_model.widest_texts()
             bold = QFont(self.tree.font())
             bold.setBold(True)
-            metrics[3] = QFontMetrics(bold)  # the kept page's "kept (reason)" is bold ("Link" is empty there)
+            metrics[3] = QFontMetrics(bold)  # the kept page's "kept" is bold ("Link" is empty there)
             padding += metrics[3].averageCharWidth()  # bold text is drawn with a wider margin
         else:
             summaries = self.model.summaries()
             texts = {
                 1: {f"{len(s.cluster.pages):,}" for s in summaries},
-                2: {s.short_types_text for s in summaries},  # at most 15 different texts
                 # and, for the page rows, the longest advice a page can get
-                3: {self.model.drop_text(s.cluster.id) for s in summaries} | {self.model.widest_advice()},
+                2: {self.model.drop_text(s.cluster.id) for s in summaries} | self.model.widest_advice(),
             }
         for column, values in texts.items():
             width = max((metrics[column].horizontalAdvance(text) for text in values), default=0) + padding
             width = max(width, header.sectionSizeHint(column))
-            # the page names get the room: "kept (longest main content)" is cut, whole in its tooltip
-            header.resizeSection(column, min(width, _KEEP_WIDTH) if column == 3 else width)
+            # the page names get the room
+            header.resizeSection(column, min(width, _KEEP_WIDTH) if column == len(texts) else width)
 
     def cluster_count(self) -> int:
         """Near-duplicate groups of the result shown (int)."""
@@ -316,6 +327,10 @@ class ClustersView(QWidget):
         """The page of the current row (index into ``result.pages``), or ``None`` for a cluster
         row or no row."""
         return self.current_model().page_at(self.tree.currentIndex())
+
+    def _update_details(self, current: QModelIndex, _previous: QModelIndex | None = None) -> None:
+        self.details.setText(self.current_model().details(current))
+        self.details.setVisible(current.isValid())
 
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if self._quiet or not current.isValid():

@@ -148,11 +148,14 @@ class ColumnSizer:
             available: the width the columns should fill (pixels).
         """
         header = self.view.horizontalHeader()
-        paths = self.model.PATH_COLUMNS
+        hidden = self.model.table.hidden_columns()
+        paths = self.model.PATH_COLUMNS - hidden
         numeric = self.model.NUMERIC
-        whole = self._spare_columns
+        whole = self._spare_columns - hidden
         widths = [
-            w + _NUMBER_PADDING
+            0  # a hidden column takes no width (its section keeps its own for when it is shown)
+            if c in hidden
+            else w + _NUMBER_PADDING
             if c in numeric
             else w + _TEXT_PADDING
             if c in whole
@@ -162,16 +165,17 @@ class ColumnSizer:
         # a path column keeps room for its first folder and file name ("v1.11/…/index.html")
         floors = {c: max(_MIN_ELASTIC_WIDTH, self._path_floors.get(c, 0) + _TEXT_PADDING) for c in paths}
         floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
-        elastic = [c for c in self.model.ELASTIC if widths[c] > floor[c]]
+        elastic = [c for c in self.model.ELASTIC - hidden if widths[c] > floor[c]]
         excess = sum(widths) - available
         self._shrink(widths, elastic, floor, excess)
         excess = sum(widths) - available
         if excess > 0:  # still too wide: the text columns that are not paths give way further
-            least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - paths}
+            least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - paths - hidden}
             self._shrink(widths, [c for c in least if widths[c] > least[c]], least, excess)
         with self._sizer_resizing():
             for col, width in enumerate(widths):
-                header.resizeSection(col, width)
+                if col not in hidden:
+                    header.resizeSection(col, width)
         self._path_widths = {c: widths[c] for c in whole if c < len(widths)}
         # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
         self.spread_to_paths(self.view.viewport().width() if self.view.isVisible() else available)
@@ -197,7 +201,8 @@ class ColumnSizer:
         if not self._path_widths:
             return
         header = self.view.horizontalHeader()
-        others = sum(header.sectionSize(c) for c in range(header.count()) if c not in self._path_widths)
+        others = sum(header.sectionSize(c) for c in range(header.count())
+                     if c not in self._path_widths and not header.isSectionHidden(c))  # fmt: skip
         spare = max(available - others - sum(self._path_widths.values()), 0)
         share, rest = divmod(spare, len(self._path_widths))
         with self._sizer_resizing():

@@ -1,15 +1,17 @@
 """The near-duplicate groups as a tree (the clusters view's "Near-duplicate groups" mode): each
 group (union-find over the duplicate pairs), then its pages.
 
-Top level: one row per group ("Group 3", its page count, its duplicate types in short words,
-a colour square of its closest type, how many of its pages to drop); under it, its pages with the
-types of their duplicate pairs and what the keep clusters say of each.  The summaries come from
+Top level: one row per group ("Group 3 (full, layout)": its duplicate types in short words, a
+colour square of its closest type, its page count, how many of its pages to drop); under it, its
+pages and what the keep clusters say of each (the types of a page's pairs are in its tooltip and
+in the line under the tree, so that the page names keep the room).  The summaries come from
 :func:`dedup_gui.core.views.selection.cluster_summaries`.  Page paths are plain data, shown
 without the folders a group's pages all share (:mod:`dedup_gui.core.views.paths`).
 
 A group joins pages by any chain of duplicate pairs, so it says nothing about what to keep; the
 "Keep" column shows the keep clusters (:mod:`dedup_gui.core.pipeline.keep_clusters`): "keep #2" marks
-the page kept in keep cluster 2, "drop #2 (full)" a page to drop for it (a full duplicate of it).
+the page kept in keep cluster 2, "drop #2" a page to drop for it (how it duplicates the kept
+page is in its tooltip and in the line under the tree).
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.core.views.selection import ClusterSummary, cluster_summaries, types_text
 from dedup_gui.gui.plain import plain_tooltip
-from dedup_gui.gui.tables.keep_clusters_model import SHORT_LINK
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
 from dedup_gui.gui.tables.tree_model import GroupTreeModel
 
@@ -36,14 +37,15 @@ _Index = QModelIndex | QPersistentModelIndex
 class ClustersModel(GroupTreeModel):
     """Two-level model: clusters, then each cluster's pages.
 
-    Columns: "Group / page", "Pages" (page count of a cluster), "Types", "Keep" (what the keep
-    clusters say: pages to drop in a cluster; ``keep #k`` or ``drop #k (type)`` for a page).
+    Columns: "Group / page" (a group's title and types, a page's path), "Pages" (page count of
+    a group), "Keep" (what the keep clusters say: pages to drop in a group; ``keep #k`` or
+    ``drop #k`` for a page).
 
     Args:
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("Group / page", "Pages", "Types", "Keep")
+    COLUMNS = ("Group / page", "Pages", "Keep")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -72,13 +74,17 @@ class ClustersModel(GroupTreeModel):
         n = self._drops.get(cluster_id, 0)
         return f"drop {n:,}" if n else ""
 
-    def widest_advice(self) -> str:
-        """About the widest "Keep" text of a page row (str; "" when nothing is to be kept)."""
-        return f"drop #{max(k.id for k in self._keep_of.values())} (same text)" if self._keep_of else ""
+    def widest_advice(self) -> set[str]:
+        """About the widest "Keep" texts of a page row (set of str; empty when nothing is to be
+        kept): ``keep #k`` and ``drop #k`` with the largest keep cluster id."""
+        if not self._keep_of:
+            return set()
+        widest = max(k.id for k in self._keep_of.values())
+        return {f"keep #{widest}", f"drop #{widest}"}
 
     def advice(self, page: int) -> tuple[str, str]:
         """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
-        ``("drop #2 (full)", "Keep cluster 2: a page to drop, a full duplicate of the page kept")``;
+        ``("drop #2", "Keep cluster 2: a page to drop, a full duplicate of the page kept")``;
         ``("", "")`` for a page in no keep cluster.  No page-derived text."""
         k = self._keep_of.get(page)
         if k is None:
@@ -86,10 +92,29 @@ class ClustersModel(GroupTreeModel):
         if page == k.keep:
             return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
         link = k.links[k.duplicates.index(page)]
-        return (
-            f"drop #{k.id} ({SHORT_LINK.get(link, link)})",
-            f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept",
-        )
+        return f"drop #{k.id}", f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept"
+
+    @staticmethod
+    def title(summary: ClusterSummary) -> str:
+        """A group row's first cell: ``"Group 3 (full, layout)"``, its duplicate types in short
+        words (str)."""
+        types = summary.short_types_text
+        return f"{summary.title} ({types})" if types else summary.title
+
+    def details(self, index: _Index) -> str:
+        """What a row says in full, for the line under the tree (plain text, may hold a path;
+        ``""`` for no row): a group's pages, pairs and types, or a page's whole path, the types
+        of its duplicate pairs and what the keep clusters say of it."""
+        summary = self.cluster_at(index)
+        if summary is None or self._result is None:
+            return ""
+        page = self.page_at(index)
+        if page is None:
+            pages, pairs = len(summary.cluster.pages), summary.pair_count
+            return f"{summary.title}: {pages:,} pages, {pairs:,} duplicate pairs ({summary.types_text})"
+        types = types_text(summary.page_types[index.row()])
+        advice = self.advice(page)[1]
+        return f"{self._result.pages[page].path}\n{types}" + (f"; {advice}" if advice else "")
 
     def summaries(self) -> list[ClusterSummary]:
         """The clusters shown, in row order (list[ClusterSummary])."""
@@ -132,15 +157,13 @@ class ClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                title, count = show_control_characters(summary.title), f"{len(summary.cluster.pages):,}"
-                return (title, count, summary.short_types_text, self.drop_text(summary.cluster.id))[col]
+                title, count = self.title(summary), f"{len(summary.cluster.pages):,}"
+                return (title, count, self.drop_text(summary.cluster.id))[col]
             if col == 0:  # the part of the path that tells the cluster's pages apart
                 paths = tuple(self._result.pages[i].path for i in summary.cluster.pages)
                 return show_control_characters(cluster_labels(paths)[index.row()])  # a path is untrusted
-            if col == 3:
-                return self.advice(page)[0]
-            return types_text(summary.page_types[index.row()], short=True) if col == 2 else ""
-        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col in (0, 3):
+            return self.advice(page)[0] if col == 2 else ""
+        if role == Qt.ItemDataRole.ToolTipRole and page is not None and col in (0, 2):
             return plain_tooltip(self._result.pages[page].path) if col == 0 else self.advice(page)[1] or None
         if role == Qt.ItemDataRole.ToolTipRole and page is None:  # no page-derived text in tooltips
             pages, pairs = len(summary.cluster.pages), summary.pair_count

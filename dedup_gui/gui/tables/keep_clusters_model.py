@@ -1,5 +1,5 @@
-"""The keep clusters as a tree: each keep cluster, then its kept page (first, in bold, marked
-"kept" with the reason) and the pages to drop for it.
+"""The keep clusters as a tree: each keep cluster (with the rule that chose its page to keep),
+then its kept page (first, in bold, marked "kept") and the pages to drop for it.
 
 A keep cluster (:mod:`dedup_gui.core.pipeline.keep_clusters`) is a page to keep and its full or
 content duplicates; unlike the near-duplicate groups, it says what to do.  The user's "Keep this
@@ -36,10 +36,11 @@ SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 class KeepClustersModel(GroupTreeModel):
     """Two-level model: keep clusters, then each one's pages, the kept page first.
 
-    Columns: "Keep cluster / page", "Pages" (a keep cluster's page count), "Link" (how a dropped
-    page duplicates the kept one: ``full``, ``content``, ``identical``, ``same text``,
-    ``near-copy``), "Keep" (``drop <n>`` for a keep cluster; ``kept (<reason>)`` for its kept
-    page, ``drop`` for the others).  The kept page's row is bold.
+    Columns: "Keep cluster / page" (``Keep cluster <id> (<reason>)``: the reason is the keep
+    rule that chose, in the wide column where it reads whole), "Pages" (a keep cluster's page
+    count), "Link" (how a dropped page duplicates the kept one: ``full``, ``content``,
+    ``identical``, ``same text``, ``near-copy``), "Keep" (``drop <n>`` for a keep cluster;
+    ``kept`` for its kept page, ``drop`` for the others).  The kept page's row is bold.
 
     Args:
         parent: the Qt parent object, or ``None``.
@@ -106,12 +107,30 @@ class KeepClustersModel(GroupTreeModel):
     def widest_texts(self) -> dict[int, set[str]]:
         """About the widest texts of the "Pages", "Link" and "Keep" columns, by column (for
         sizing them without asking every row)."""
-        reasons = {k.reason for k in self._clusters}
         return {
             1: {f"{len(k.pages):,}" for k in self._clusters},
             2: {"same text", "near-copy", "identical"},
-            3: {f"kept ({r})" for r in reasons} | {f"drop {len(k.duplicates):,}" for k in self._clusters},
+            3: {"kept"} | {f"drop {len(k.duplicates):,}" for k in self._clusters},
         }
+
+    def details(self, index: _Index) -> str:
+        """What a row says in full, for the line under the tree (plain text, may hold a path;
+        ``""`` for no row): a keep cluster and the rule that chose its page to keep, or a
+        page's whole path and what to do with it."""
+        cluster = self.cluster_at(index)
+        if cluster is None or self._result is None:
+            return ""
+        page = self.page_at(index)
+        drops = len(cluster.duplicates)
+        if page is None:
+            return (f"Keep cluster {cluster.id}: keep 1 page, drop {drops:,} "
+                    f"(the page to keep was chosen by: {cluster.reason})")  # fmt: skip
+        path = self._result.pages[page].path
+        if page == cluster.keep:
+            return f"{path}\nkept: the page to keep of keep cluster {cluster.id} (chosen by: {cluster.reason})"
+        link = cluster.links[cluster.duplicates.index(page)]
+        kept = self._result.pages[cluster.keep].path
+        return f"{path}\ndrop: {link_label(link)} of {kept}, which is kept"
 
     # --- QAbstractItemModel -------------------------------------------------------------------
 
@@ -130,7 +149,7 @@ class KeepClustersModel(GroupTreeModel):
             rows = self.rows_of(cluster)
             return cluster_labels(tuple(self._result.pages[i].path for i in rows))[rows.index(page)]
         if page == cluster.keep:
-            return f"kept ({cluster.reason})" if col == 3 else ""
+            return "kept" if col == 3 else ""
         if col == 2:
             link = cluster.links[cluster.duplicates.index(page)]
             return SHORT_LINK.get(link, link)
@@ -145,7 +164,7 @@ class KeepClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                return (f"Keep cluster {cluster.id}", f"{len(cluster.pages):,}", "",
+                return (f"Keep cluster {cluster.id} ({cluster.reason})", f"{len(cluster.pages):,}", "",
                         f"drop {len(cluster.duplicates):,}")[col]  # fmt: skip
             return show_control_characters(self._page_text(cluster, page, col))  # a path is untrusted
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:

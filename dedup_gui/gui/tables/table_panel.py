@@ -64,12 +64,14 @@ class TablePanel(QWidget):
         visible_rows_changed(int, int): rows shown after filtering, and records in the model.
         record_activated(int): Enter (or a double click) on a row; its record.
         record_filter_changed(str): the record filter's label, ``""`` when it was cleared.
+        columns_changed(): the user hid or showed a column (the header's right-click menu).
     """
 
     current_record_changed = Signal(int)
     visible_rows_changed = Signal(int, int)
     record_activated = Signal(int)
     record_filter_changed = Signal(str)
+    columns_changed = Signal()
 
     def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
                  with_duplicates_only: bool = False, with_details: bool = False, parent=None) -> None:  # fmt: skip
@@ -113,6 +115,9 @@ class TablePanel(QWidget):
         #: The columns' widths (:class:`~dedup_gui.gui.tables.column_widths.ColumnSizer`).
         self.columns = ColumnSizer(self.view, model)
         self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # model order until a click
+        self.view.horizontalHeader().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.horizontalHeader().customContextMenuRequested.connect(self._show_column_menu)
+        self.apply_hidden_columns()
         self.view.setSortingEnabled(True)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_changed)
         self.view.activated.connect(self._on_activated)
@@ -298,6 +303,57 @@ class TablePanel(QWidget):
         """Fit the columns in ``available`` pixels, spare width to the path columns:
         :meth:`ColumnSizer.fit_columns <dedup_gui.gui.tables.column_widths.ColumnSizer.fit_columns>`."""
         self.columns.fit_columns(available)
+
+    # --- which columns are shown (the header's menu) ------------------------------------------
+
+    def set_column_hidden(self, col: int, hidden: bool) -> bool:
+        """Hide or show column ``col`` and fit the columns again; emits :attr:`columns_changed`.
+
+        Returns:
+            Whether it changed (bool; the last column shown stays).
+        """
+        if not self.model.table.set_column_hidden(col, hidden):
+            return False
+        self.apply_hidden_columns()
+        view = self.view
+        self.fit_columns(view.width() - 2 * view.frameWidth() - view.verticalScrollBar().sizeHint().width())
+        self.columns_changed.emit()
+        return True
+
+    def set_hidden_columns(self, columns) -> None:
+        """Show every column but ``columns`` (an iterable of column numbers; remembered ones)."""
+        self.model.table.set_hidden_columns(columns)
+        self.apply_hidden_columns()
+
+    def apply_hidden_columns(self) -> None:
+        """Hide the view's columns that the table state says are hidden, show the others."""
+        hidden = self.model.table.hidden_columns()
+        for col in range(self.model.columnCount()):
+            self.view.setColumnHidden(col, col in hidden)
+
+    def column_menu(self) -> QMenu:
+        """The header's menu: one checkable entry per column, checked when it is shown, and
+        "Show All Columns" (QMenu; the last shown column cannot be unchecked)."""
+        menu = QMenu(self)
+        menu.addSection("Columns shown")
+        hidden = self.model.table.hidden_columns()
+        last = len(hidden) + 1 == len(self.model.COLUMNS)
+        for col, title in enumerate(self.model.COLUMNS):
+            action = menu.addAction(title.replace("\n", " "))
+            action.setCheckable(True)
+            action.setChecked(col not in hidden)
+            action.setEnabled(col in hidden or not last)
+            action.toggled.connect(lambda checked, c=col: self.set_column_hidden(c, not checked))
+        menu.addSeparator()
+        every = menu.addAction("Show All Columns")
+        every.setEnabled(bool(hidden))
+        every.triggered.connect(lambda: [self.set_column_hidden(c, False) for c in sorted(hidden)])
+        return menu
+
+    def _show_column_menu(self, pos: QPoint) -> None:
+        menu = self.column_menu()
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.view.horizontalHeader().mapToGlobal(pos))
 
     def _on_text_changed(self, _text: str) -> None:
         self._text_timer.start()
