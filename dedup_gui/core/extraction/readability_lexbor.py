@@ -43,6 +43,11 @@ The steps, in readability-lxml's order and with its patterns and numbers:
 The text is then laid out like :func:`dedup_gui.core.extraction.extract.element_text`: one block per
 line, whitespace collapsed, ``<pre>`` lines kept.
 
+One pass (:class:`_Readability`) is built from modules of its own: the class-name patterns and
+node helpers in :mod:`.readability_nodes`, the tree and its measures (text length, link density)
+in :mod:`.readability_measures`, step 3 in :mod:`.readability_article`, step 4 in
+:mod:`.readability_cleanup`; steps 1, 2, 5, 6 and 7 are here.
+
 Known differences from readability-lxml: lexbor parses as browsers do (HTML5), libxml2 does not,
 so misnested markup (a link around blocks, unclosed tables) can give a different tree and so a
 different pick; and an empty element that readability would keep beside long siblings is
@@ -55,61 +60,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from dedup_gui.core.extraction.dom_text import block_text
 from dedup_gui.core.extraction.lexbor_lengths import Summary, gather, summarize, summary_len
 from dedup_gui.core.extraction.lexbor_lengths import clean_len as _clean_len
-from dedup_gui.core.extraction.page_cleanup import (
-    _OVERLAY_HINT,
-    drop_label_lines,
-    is_overlay_name,
-    lexbor_drop_overlays,
-    lexbor_furniture,
-)
+from dedup_gui.core.extraction.page_cleanup import drop_label_lines, lexbor_drop_overlays, lexbor_furniture
+from dedup_gui.core.extraction.readability_article import ArticleChoice
+from dedup_gui.core.extraction.readability_cleanup import ArticleCleanup
+from dedup_gui.core.extraction.readability_nodes import MIN_LEN, in_tags, names_kind, names_weight, same_node
 from dedup_gui.core.extraction.readability_tuning import (
     FRAGMENT_SHARE,
-    LEAD_LEVELS,
-    LEAD_NOT_IN,
     extra_commas,
     has_extra_commas,
-    is_lead_paragraph,
     lexbor_not_articles,
     lexbor_own_text,
-    lexbor_sentence_lists,
-    whole_article,
 )
-from dedup_gui.core.text.word_patterns import words_pattern
 
-
-def _words(alternation: str) -> re.Pattern:
-    """An alternation of literal words compiled as a prefix tree (searched faster: word_patterns)."""
-    return re.compile(words_pattern(alternation.split("|")))
-
-
-# readability-lxml 0.9's patterns (readability/readability.py), matched on lower-cased names.
-_UNLIKELY_WORDS = (
-    "combx|comment|community|disqus|extra|foot|header|menu|remark|rss|shoutbox|sidebar|sponsor|"
-    "ad-break|agegate|pagination|pager|popup|tweet|twitter"
-)
-_UNLIKELY = _words(_UNLIKELY_WORDS)
-_MAYBE_CANDIDATE = _words("and|article|body|column|content|main|shadow")
-# Every name that is an overlay's or an unlikely candidate's holds one of these (lower case).
-_NAMES_HINT = _words(f"{_UNLIKELY_WORDS}|{_OVERLAY_HINT.pattern}")
-_POSITIVE = _words("article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
-_NEGATIVE = _words(
-    "combx|comment|com-|contact|foot|footer|footnote|masthead|media|meta|outbrain|promo|related|"
-    "scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
-)
-_EDITORIAL_LEAD = re.compile(r"(?:^|[\s_-])(?:subhead|story[\s_-]*lead|standfirst|dek|subtitle)(?:$|[\s_-])")
 _DISPLAY_NONE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)", re.I
 )
-_CALL_TO_ACTION = re.compile(r"^\s*(?:sign up|subscribe|download|get the latest)\b", re.I)
-_SENTENCE_END = re.compile(r"\.( |$)")
-_URL_HOST = re.compile(r"https?://([^/:?#]+)", re.I)
 
 _DROP_TAGS = frozenset({"script", "style", "noscript", "template", "link"})
 # Dropped for their tag, or checked for hidden / display: none / a dialog role.
@@ -122,14 +94,6 @@ _PARAGRAPH_PASS = f"{_DIV_BLOCKS}, td, a"  # the blocks, the paragraphs to score
 _FRAME_TAGS = frozenset({"main", "article", "math", "pre", "code"})
 _SCORED = frozenset({"p", "pre", "td", "blockquote"})  # paragraphs whatever they hold
 _INLINE = frozenset("a b cite code em font i small span strong sub sup u".split())
-_TAG_SCORE = {"div": 5, "article": 5, "pre": 3, "td": 3, "blockquote": 3}
-_TAG_SCORE.update(dict.fromkeys("address ol ul dl dd dt li form aside".split(), -3))
-_TAG_SCORE.update(dict.fromkeys("h1 h2 h3 h4 h5 h6 th header footer nav".split(), -5))
-_FRAMES = ("form", "aside", "nav")
-_NOT_ELEMENTS = ("-text", "-comment")
-_ABOVE_ARTICLE = frozenset({"body", "html", "-document"})  # never the whole article
-_VIDEO_HOSTS = frozenset({"youtube.com", "www.youtube.com", "vimeo.com", "www.vimeo.com"})
-_MIN_LEN = 25  # readability-lxml's min_text_length
 _RETRY_LENGTH = 250  # readability-lxml's retry_length
 
 
@@ -175,188 +139,17 @@ def _passes(html: str, tree: LexborHTMLParser | None, whole: bool, commas: Calla
     """The ruthless pass, and the second one if it found too little: ``(text, whether the
     article was a piece of the page)``; ``commas()``: whether the page has other scripts' commas."""
     for ruthless in (True, False):
-        one = _Readability(html, ruthless, tree if ruthless else None, whole, commas)
+        parsed = tree if ruthless and tree is not None else LexborHTMLParser(lexbor_input(html))
+        one = _Readability(parsed, ruthless, whole, commas)
         found = one.run()
         if found is not None:
             return found, one.fragment
     return "", False
 
 
-@lru_cache(maxsize=1 << 16)
-def _names_kind(names: str) -> int:
-    """What an element's "id class" string says: 0 nothing, 1 an overlay, 2 an unlikely candidate."""
-    lowered = names.lower()
-    if _NAMES_HINT.search(lowered) is None:  # (most names: one search answers)
-        return 0
-    if is_overlay_name(names):
-        return 1
-    if _UNLIKELY.search(lowered) and not _MAYBE_CANDIDATE.search(lowered):
-        return 2
-    return 0
-
-
-@lru_cache(maxsize=1 << 16)
-def _weight(cls: str | None, ident: str | None) -> int:
-    """readability's class weight: -25 for a negative and +25 for a positive class, and the same
-    again for the id."""
-    weight = 0
-    for feature in (cls, ident):
-        if feature:
-            feature = feature.lower()
-            if _NEGATIVE.search(feature):
-                weight -= 25
-            if _POSITIVE.search(feature):
-                weight += 25
-    return weight
-
-
-def _class_weight(node) -> int:
-    # readability gives <body> the id "readabilityBody" before scoring ("body" is a positive word)
-    attrs = node.attributes
-    return _weight(attrs.get("class"), "readabilityBody" if node.tag == "body" else attrs.get("id"))
-
-
-def _classes(node) -> set[str]:
-    return set((node.attributes.get("class") or "").split())
-
-
-def _same(a, b) -> bool:
-    """Whether two selectolax nodes are one node.  (``==`` compares serialized HTML, so two
-    identical paragraphs would be "equal" and each test costs two serializations.)"""
-    return a is not None and b is not None and a.mem_id == b.mem_id
-
-
-def _ancestors(node) -> list:
-    out = []
-    p = node.parent
-    while p is not None:
-        out.append(p)
-        p = p.parent
-    return out
-
-
-def _in_tags(node, tags, self_too: bool = False) -> bool:
-    """Whether ``node`` (if ``self_too``) or one of its ancestors has one of ``tags``."""
-    p = node if self_too else node.parent
-    while p is not None:
-        if p.tag in tags:
-            return True
-        p = p.parent
-    return False
-
-
-def _previous_element(node):
-    prev = node.prev
-    while prev is not None and prev.tag in _NOT_ELEMENTS:
-        prev = prev.prev
-    return prev
-
-
-def _move(node, into, first: bool = False) -> None:
-    """Move ``node`` into ``into`` as its first or last child, with the text that follows it (as
-    lxml moves an element with its tail)."""
-    moving = [node]
-    nxt = node.next
-    while nxt is not None and nxt.tag == "-text":
-        moving.append(nxt)
-        nxt = nxt.next
-    anchor = None
-    if first:  # before the first element child, after any leading text (lxml's insert(0, ...))
-        anchor = into.first_child
-        while anchor is not None and anchor.tag == "-text":
-            anchor = anchor.next
-    for n in moving:
-        if anchor is not None:
-            anchor.insert_before(n, move=True)
-        else:
-            into.insert_child(n, move=True)
-
-
-class _Readability:
-    """One pass of the algorithm over one freshly parsed page (the tree is changed in place)."""
-
-    def __init__(
-        self,
-        html: str,
-        ruthless: bool,
-        tree: LexborHTMLParser | None = None,
-        whole: bool = False,
-        commas: Callable[[], bool] = lambda: True,
-    ):
-        self.tree = tree if tree is not None else LexborHTMLParser(lexbor_input(html))
-        self.other_commas = commas  # whether the page has commas of other scripts (readability_tuning)
-        self.whole = whole  # start from the whole article (readability_tuning.whole_article)
-        self.fragment = False  # the article built was a piece of the page
-        # readability falls back to the whole document when there is no <body> (a frameset)
-        self.body = self.tree.body or self.tree.root
-        self.ruthless = ruthless
-        self._text_len: dict[int, int] = {}  # mem_id -> text length (the first measure)
-        self._link_density: dict[int, float] = {}  # mem_id -> link density (the first measure)
-        # Lengths and link lengths gathered while scoring (lexbor_lengths), true until the tree changes.
-        self._gathered: dict[int, int] = {}
-        self._links: dict[int, int] = {}
-        self.changed = False  # the tree has changed since it was scored (moves, removals)
-        self.as_paragraph: set = set()  # <div>s without blocks, which readability turns into <p>
-        self.loose_runs: dict = {}  # <div> -> how many runs of loose text readability wraps in <p>
-        self.videos: set = set()  # video iframes, which readability keeps with the text "VIDEO"
-        self.anchors: list = []  # the body's <a> elements when its paragraphs are found
-
-    # -- measures ----------------------------------------------------------------------------
-
-    def text_length(self, node) -> int:
-        key = node.mem_id  # (int keys: a node key costs a call of LexborNode.__eq__ per lookup)
-        n = self._text_len.get(key)
-        if n is None:
-            n = None if self.changed else self._gathered.get(key)
-            self._text_len[key] = n = _clean_len(node.text_lexbor()) if n is None else n
-        return n
-
-    def length_now(self, node) -> int:
-        """The node's text length in the tree as it is now (nothing kept)."""
-        if not self.changed:
-            n = self._text_len.get(node.mem_id)
-            if n is None:
-                n = self._gathered.get(node.mem_id)
-            if n is not None:
-                return n
-        return _clean_len(node.text_lexbor())
-
-    def link_density(self, node, fresh: bool = False, total: int | None = None, links: list | None = None) -> float:
-        """Share of the node's text inside links; ``fresh`` measures the tree as it is now
-        (cleaning removes elements), otherwise the first measure is kept; ``total``: the node's
-        text length now, if known (with ``fresh``); ``links``: its ``<a>`` elements now, if known."""
-        density = None if fresh else self._link_density.get(node.mem_id)
-        if density is None:
-            if total is None:
-                total = self.length_now(node) if fresh else self.text_length(node)
-            if total:
-                # (the gathered link lengths: their links' lengths are all kept already)
-                known = None if self.changed else self._links.get(node.mem_id)
-                if known is None:
-                    lengths, known = self._text_len, 0
-                    for a in node.css("a") if links is None else links:
-                        key = a.mem_id
-                        n = lengths.get(key)
-                        if n is None:
-                            n = lengths[key] = _clean_len(a.text_lexbor())
-                        known += n
-                density = known / total
-            else:
-                density = 0.0
-            if not fresh:
-                self._link_density[node.mem_id] = density
-        return density
-
-    def tag(self, node) -> str:
-        return "p" if node in self.as_paragraph else node.tag
-
-    def move(self, node, into, first: bool = False) -> None:
-        """:func:`_move`, noting that the tree has changed."""
-        self.changed = True
-        _move(node, into, first)
-
-    def node_score(self, node) -> float:
-        return _class_weight(node) + _TAG_SCORE.get(self.tag(node), 0)
+class _Readability(ArticleChoice, ArticleCleanup):
+    """One pass of the algorithm over one freshly parsed page (the tree is changed in place); the
+    arguments are :class:`~.readability_measures.PassMeasures`'s."""
 
     # -- 1. what never counts ----------------------------------------------------------------
 
@@ -393,7 +186,7 @@ class _Readability:
             attrs = el.attributes  # (its "id" is el.id: one call for both)
             ident, cls = attrs.get("id"), attrs.get("class")
             names = f"{ident or ''} {cls or ''}"
-            kind = _names_kind(names) if len(names) > 2 else 0
+            kind = names_kind(names) if len(names) > 2 else 0
             if not kind or el.tag in ("body", "html"):
                 continue
             if kind == 2:
@@ -409,12 +202,12 @@ class _Readability:
                         while node is not None and node not in holds_frame:
                             holds_frame.add(node)
                             node = node.parent
-                if el in holds_frame or (has_code and _in_tags(el, ("pre", "code"), self_too=True)):
+                if el in holds_frame or (has_code and in_tags(el, ("pre", "code"), self_too=True)):
                     continue
             if kind == 1:
                 overlays.append(el)
             else:
-                unlikely.append((el, _weight(cls, ident)))  # (its class weight: never a body's)
+                unlikely.append((el, names_weight(cls, ident)))  # (its class weight: never a body's)
         # Scripts and styles first: an overlay is kept when it holds most of the page's text,
         # an unlikely candidate when it holds most of its paragraphs (readability_tuning).
         for el in doomed:
@@ -496,7 +289,7 @@ class _Readability:
             else:
                 summary = known[whole.mem_id] = summarize(text)
                 length = summary_len(summary)
-            if parent is None or length < _MIN_LEN:
+            if parent is None or length < MIN_LEN:
                 continue
             grandparent = parent.parent
             for node in (parent, grandparent):
@@ -517,395 +310,6 @@ class _Readability:
         for node in candidates:
             candidates[node] *= 1 - self.link_density(node)
         return candidates
-
-    # -- 3. the article ------------------------------------------------------------------------
-
-    def best(self, candidates: dict):
-        if not candidates:
-            return None
-        ranked = sorted(candidates, key=candidates.__getitem__, reverse=True)
-        best = ranked[0]
-        for node in ranked:
-            if "articleBody" in (node.attributes.get("itemprop") or "").split() and self.link_density(node) <= 0.1:
-                best = node
-                break
-        nested = set(best.css("article"))
-        if nested:
-            for node in ranked:
-                if (
-                    node in nested
-                    and not _same(node, best)
-                    and self.text_length(node) >= 250
-                    and candidates[node] >= candidates[best] * 0.25
-                ):
-                    best = node
-                    break
-        if self.whole:
-            best = self.whole_article(candidates, best)
-        best = self.semantic_article(candidates, best)
-        return self.semantic_main(candidates, best)
-
-    def readable(self, node) -> float:
-        """Text length outside links (the first measure)."""
-        return self.text_length(node) * (1 - self.link_density(node))
-
-    def whole_article(self, candidates: dict, best):
-        """The ancestor of ``best`` that holds the whole article
-        (:func:`~dedup_gui.core.extraction.readability_tuning.whole_article`), scored as ``best`` at least."""
-        chain = ((a, self.readable(a), self.link_density(a)) for a in _ancestors(best) if a.tag not in _ABOVE_ARTICLE)
-        whole = whole_article(chain, self.readable(self.body))
-        if whole is None:
-            return best
-        candidates[whole] = max(candidates.get(whole, self.node_score(whole)), candidates[best])
-        return whole
-
-    def semantic_article(self, candidates: dict, best):
-        """A best candidate inside a form, aside or nav gives way to the ``<article>`` with the
-        most list-item text, if that scores higher."""
-        if not _in_tags(best, _FRAMES, self_too=True):
-            return best
-        found = []
-        assert self.body is not None  # run() stops first on a page without one
-        for article in self.body.css("article"):
-            if _in_tags(article, _FRAMES, self_too=True):
-                continue
-            density = self.link_density(article)
-            if density > 0.25:
-                continue
-            score = self.node_score(article)
-            items = 0
-            for li in article.css("li:not(:has(li))"):
-                text = li.text()
-                length = _clean_len(text)
-                if length < _MIN_LEN or self.link_density(li) > 0.25:
-                    continue
-                items += 1
-                score += 1 + (text.count(",") + 1) + min(length / 100, 3)
-            if items:
-                found.append((score * (1 - density), article))
-        if not found:
-            return best
-        score, article = max(found, key=lambda pair: pair[0])
-        if score <= candidates[best]:
-            return best
-        candidates[article] = score
-        return article
-
-    def semantic_main(self, candidates: dict, best):
-        """Outside any ``<article>``, a ``<main>`` around the best candidate that has at least twice
-        its text (and 500 characters) and few links takes its place."""
-        main = None
-        node = best
-        while node is not None:
-            if node.tag == "article":
-                return best
-            if main is None and node.tag == "main" and not _same(node, best):
-                main = node
-            node = node.parent
-        if main is None or self.text_length(main) < max(500, self.text_length(best) * 2):
-            return best
-        if self.link_density(main) > 0.15:
-            return best
-        candidates[main] = self.node_score(main)
-        return main
-
-    def heading_preamble(self, candidates: dict, best, threshold: float) -> None:
-        prev = _previous_element(best)
-        if prev is None or prev in candidates:
-            return
-        if prev.tag != "h2" and prev.css_first("h2") is None:
-            return
-        if self.text_length(prev) < _MIN_LEN or self.link_density(prev) > 0.2:
-            return
-        candidates[prev] = threshold
-
-    def merge_segments(self, candidates: dict, best, threshold: float) -> None:
-        """Other blocks of the same article - same tag and content class, elsewhere in the same
-        ``<article>``/``<main>`` or positively named frame - join the best one, in page order."""
-        best_classes = _classes(best)
-        content_classes = {c for c in best_classes if _POSITIVE.search(c.lower())}
-        best_ancestors = _ancestors(best)
-        frame = next((a for a in best_ancestors if a.tag in ("article", "main")), None)
-        neutral = (
-            not content_classes
-            and best.tag != "article"
-            and bool(best_classes)
-            and frame is not None
-            and frame.tag == "article"
-        )
-        if not content_classes and best.tag != "article" and not neutral:
-            return
-        segment_threshold = max(10, candidates[best] * 0.05) if neutral else threshold
-        best_parent = best.parent
-        around_best = set(best_ancestors)
-        parent_classes = _classes(best_parent) if best_parent is not None else set()
-
-        def matching(el) -> bool:
-            if _same(el, best) or el not in candidates:
-                return False
-            classless_article = not content_classes and el.tag == "article"
-            if candidates[el] < segment_threshold and not classless_article:
-                return False
-            if _same(el.parent, best_parent) or el.tag != best.tag:
-                return False
-            classes = _classes(el)
-            if content_classes and not content_classes & classes:
-                return False
-            if neutral and classes != best_classes:
-                return False
-            if classless_article and (el.parent is None or not parent_classes & _classes(el.parent)):
-                return False
-            if self.link_density(el) > 0.2:
-                return False
-            return el not in around_best and best not in set(_ancestors(el))
-
-        if frame is None:
-            segments = [c for c in candidates if matching(c)]
-            if not segments:
-                return
-            holders = set()
-            for segment in segments:
-                holders.update(_ancestors(segment))
-            frame = next(
-                (
-                    a
-                    for a in best_ancestors
-                    if a in holders and _POSITIVE.search(f"{a.attributes.get('class') or ''} {a.id or ''}".lower())
-                ),
-                None,
-            )
-            if frame is None:
-                return
-        selected: set = set()
-        before: list = []
-        after: list = []
-        after_best = False
-        for el in frame.traverse():
-            if el.tag in _NOT_ELEMENTS:
-                continue
-            if _same(el, best):
-                after_best = True
-                continue
-            if not matching(el) or selected.intersection(_ancestors(el)):
-                continue
-            selected.add(el)
-            group = after if after_best else before
-            lead = self.quote_lead(el)
-            if lead is not None:
-                selected.add(lead)
-                group.append(lead)
-            group.append(el)
-        for el in reversed(before):
-            self.move(el, best, first=True)
-        for el in after:
-            self.move(el, best)
-
-    def quote_lead(self, el):
-        """The sentence ending in ":" that introduces a quoted block, if ``el`` quotes one."""
-        if el.css_first("blockquote") is None:
-            return None
-        for container in (el, el.parent):
-            if container is None:
-                continue
-            lead = _previous_element(container)
-            if lead is None or _in_tags(lead, ("aside", "nav"), self_too=True):
-                continue
-            text = " ".join(lead.text().split())
-            if len(text) >= _MIN_LEN and text.endswith(":"):
-                return lead
-        return None
-
-    def editorial_leads(self, best) -> list:
-        """Standfirsts, deks and subtitles before the best block in its ``<article>``/``<main>``."""
-        best_ancestors = _ancestors(best)
-        frame = next((a for a in best_ancestors if a.tag in ("article", "main")), None)
-        if frame is None:
-            return []
-        around_best = set(best_ancestors)
-        leads: list = []
-        chosen: set = set()
-        for el in frame.traverse():
-            if _same(el, best):
-                break
-            if el in around_best or el.tag in _NOT_ELEMENTS:
-                continue
-            names = f"{el.attributes.get('class') or ''} {el.id or ''}"
-            if len(names) < 3 or not _EDITORIAL_LEAD.search(names.lower()):
-                continue
-            if self.link_density(el) > 0.2 or chosen.intersection(_ancestors(el)):
-                continue
-            leads.append(el)
-            chosen.add(el)
-        return leads
-
-    def lead_paragraph(self, best):
-        """The lead paragraph right before the best block, outside it
-        (:func:`~dedup_gui.core.extraction.readability_tuning.lead_paragraph_of`), or ``None``."""
-        node = best
-        for _ in range(LEAD_LEVELS):
-            prev = _previous_element(node)
-            while prev is not None and not _clean_len(prev.text()):
-                prev = _previous_element(prev)
-            if prev is not None:
-                break
-            node = node.parent
-            if node is None or node.tag in _ABOVE_ARTICLE or node.tag in ("article", "main"):
-                return None
-        else:
-            return None
-        paragraphs = [prev] if prev.tag == "p" else prev.css("p")
-        if len(paragraphs) != 1:
-            return None
-        lead = paragraphs[0]
-        text = " ".join(lead.text().split())
-        links = sum(_clean_len(a.text()) for a in lead.css("a"))
-        weights = (_class_weight(prev), _class_weight(lead))
-        framed = _in_tags(lead, LEAD_NOT_IN, self_too=True)
-        return lead if is_lead_paragraph(text, _clean_len(prev.text()), links, weights, framed) else None
-
-    def article(self, candidates: dict, best) -> list:
-        """The best candidate (with what joins it) and the siblings that belong to the article."""
-        lead = self.lead_paragraph(best)
-        if lead is not None:
-            self.move(lead, best, first=True)
-        threshold = max(10, candidates[best] * 0.2)
-        self.heading_preamble(candidates, best, threshold)
-        self.merge_segments(candidates, best, threshold)
-        for lead in reversed(self.editorial_leads(best)):
-            self.move(lead, best, first=True)
-        parent = best.parent
-        if parent is None:
-            return [best]
-        kept = []
-        sibling = parent.first_child
-        while sibling is not None:
-            if sibling.tag not in _NOT_ELEMENTS:
-                keep = _same(sibling, best) or candidates.get(sibling, float("-inf")) >= threshold
-                if not keep and self.tag(sibling) == "p":
-                    first = sibling.first_child
-                    leading = (first.text_content or "") if first is not None and first.tag == "-text" else ""
-                    density = self.link_density(sibling)
-                    if (len(leading) > 80 and density < 0.25) or (
-                        len(leading) <= 80 and density == 0 and _SENTENCE_END.search(leading)
-                    ):
-                        keep = True
-                if keep:
-                    kept.append(sibling)
-            sibling = sibling.next
-        return kept
-
-    # -- 4. cleaning ---------------------------------------------------------------------------
-
-    def sanitize(self, nodes: list, candidates: dict) -> None:
-        self.changed = True  # (from here on elements are removed)
-
-        def select(selector: str) -> list:
-            found = []
-            for root in nodes:
-                found.extend(root.css(selector))  # the root itself too, when it matches
-            return found
-
-        for heading in select("h1, h2, h3, h4, h5, h6"):
-            if _class_weight(heading) < 0 or self.link_density(heading, fresh=True) > 0.33:
-                heading.decompose(recursive=False)
-        for p in select("p"):
-            if _CALL_TO_ACTION.search(p.text_lexbor()) and self.link_density(p, fresh=True) > 0.2:
-                p.decompose(recursive=False)
-        for el in select("form, textarea"):
-            el.decompose(recursive=False)
-        for el in select("iframe"):
-            host = _URL_HOST.match(el.attributes.get("src") or "")
-            if host and host.group(1).lower() in _VIDEO_HOSTS:
-                self.videos.add(el)
-            else:
-                el.decompose(recursive=False)
-        preserved = self.preserved(nodes)
-        for tag in ("table", "ul", "div", "aside", "header", "footer", "section"):
-            for el in reversed(select(tag)):
-                if el not in self.as_paragraph and el not in preserved:
-                    self.clean_conditionally(el, candidates)
-
-    def preserved(self, nodes: list) -> set:
-        """Lists under a "Table of contents" heading, lists of sentences, and blocks introducing a quote."""
-        keep: set = set()
-        for root in nodes:
-            for heading in root.css("h2, h3, h4"):
-                if " ".join(heading.text().split()).lower() != "table of contents":
-                    continue
-                el = heading.next
-                while el is not None and el.tag in _NOT_ELEMENTS:
-                    el = el.next
-                if el is not None and el.tag == "ul":
-                    keep.update((el, *el.css("ul")))
-            keep.update(lexbor_sentence_lists(root, _class_weight))
-            for quote in root.css("blockquote"):
-                # A block ending in ":" right before an element that holds a quote introduces
-                # it: it and the divs and sections in it stay.
-                for holder in _ancestors(quote):
-                    lead = _previous_element(holder)
-                    if lead is not None:
-                        text = " ".join(lead.text().split())
-                        if len(text) >= _MIN_LEN and text.endswith(":"):
-                            keep.update(lead.css("div, section"))  # lead itself too, if it is one
-                    if _same(holder, root):
-                        break
-        return keep
-
-    @staticmethod
-    def link_limit(el) -> float:
-        """The link density above which a block without a positive class goes: lists and
-        sections inside an article or main may have a few more links."""
-        if el.tag in ("ul", "section") and _in_tags(el, ("main", "article")):
-            return 0.25
-        return 0.2
-
-    def clean_conditionally(self, el, candidates: dict) -> None:
-        weight = _class_weight(el)
-        if weight + candidates.get(el, 0) < 0:
-            el.decompose(recursive=False)
-            return
-        text = el.text_lexbor()
-        if text.count(",") >= 10:
-            return
-        # Paragraphs (readability's <p>s: the divs it turns into ones, and their loose text
-        # too), images, list items, inputs, embeds and links, from one selector pass.
-        p = img = li = inputs = embeds = 0
-        as_paragraph, loose_runs, el_id = self.as_paragraph, self.loose_runs, el.mem_id
-        links = []
-        for found in el.css("p, div, img, li, input, embed, a"):
-            tag = found.tag
-            if tag == "p":
-                p += 1
-            elif tag == "div":
-                if found in as_paragraph and found.mem_id != el_id:
-                    p += 1
-                p += loose_runs.get(found, 0)
-            elif tag == "a":
-                links.append(found)
-            elif tag == "img":
-                img += 1
-            elif tag == "li":
-                li += 1
-            elif tag == "embed":
-                embeds += 1
-            elif (found.attributes.get("type") or "").lower() != "hidden":  # input[type=hidden i]
-                inputs += 1
-        li -= 100
-        length = _clean_len(text)
-        density = self.link_density(el, fresh=True, total=length, links=links)
-        remove = (
-            (p and img > 1 + p * 1.3)
-            or (li > p and el.tag not in ("ol", "ul"))
-            or inputs > p / 3
-            or (length < _MIN_LEN and (img == 0 or img > 2))
-            or (weight < 25 and density > self.link_limit(el))
-            or (weight >= 25 and density > 0.5)
-            or (embeds == 1 and length < 75)
-            or embeds > 1
-            or not length
-        )
-        if remove:
-            el.decompose(recursive=False)
 
     # -- text ----------------------------------------------------------------------------------
 
@@ -930,7 +334,7 @@ class _Readability:
             nodes = self.article(candidates, best)
             # (only the best block may have changed since it was measured: segments may have joined it)
             length = self.length_now(best)
-            have = sum(self.readable(n) for n in nodes if not _same(n, best)) + length * (
+            have = sum(self.readable(n) for n in nodes if not same_node(n, best)) + length * (
                 1 - self.link_density(best, fresh=True, total=length)
             )
             # (the body's text length bounds its readable text: its links are measured only if needed)
@@ -940,7 +344,7 @@ class _Readability:
                 and have < FRAGMENT_SHARE * self.readable(self.body)
             )
         self.sanitize(nodes, candidates)
-        nodes = [n for n in nodes if n.parent is not None or _same(n, self.body)]
+        nodes = [n for n in nodes if n.parent is not None or same_node(n, self.body)]
         furniture = lexbor_furniture(nodes)  # captions, credits, promos (page_cleanup)
         text = block_text(nodes, self.videos, {el.mem_id for el in furniture})  # the text without them
         # readability retries when the article's HTML is under 250 characters; its text is
