@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import shutil
 import signal
 import sys
 import time
@@ -63,16 +64,18 @@ class TerminalProgress:
         self.stage: str | None = None
         self.named: str | None = None  # the step without a count last named
         self.last = 0.0
+        self.shown = 0  # characters of the live line last written
 
-    def update(self, stage: str, done: int, total: int) -> None:
+    def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Show ``done`` of ``total`` for ``stage`` (a step with no count, ``total <= 0``, is
-        named once)."""
+        named once); on a terminal, ``detail`` (the slow pages in flight) follows the count,
+        the line cut to the terminal's width so that it can be rewritten in place."""
         eta = self.eta.eta(stage, done, total)
         if total <= 0:
             if stage != self.named:
                 if self.live and self.stage is not None:
                     self.stream.write("\n")
-                    self.stage = None
+                    self.stage, self.shown = None, 0
                 self.stream.write(f"{show(stage)}...\n")
                 self.stream.flush()
                 self.named = stage
@@ -81,7 +84,7 @@ class TerminalProgress:
         if stage != self.stage:
             if self.live and self.stage is not None:
                 self.stream.write("\n")
-            self.stage = stage
+            self.stage, self.shown = stage, 0
             if not self.live:
                 count = f" ({total})" if total > 1 else ""  # a one-step stage has nothing to count
                 self.stream.write(f"{show(stage)}{count}...\n")
@@ -99,10 +102,17 @@ class TerminalProgress:
             if eta >= 0.5
             else ", less than a second left"
         )
-        self.stream.write(f"\r{show(stage)}: {done}/{total}{left}    ")
+        line = f"{show(stage)}: {done}/{total}{left}"
+        if detail and done < total:
+            line += f" — {show(detail)}"
+        width = shutil.get_terminal_size().columns - 1  # a wrapped line cannot be rewritten
+        line = line if len(line) <= width else line[: max(0, width - 1)] + "…"
+        self.stream.write(f"\r{line.ljust(self.shown)}")  # spaces cover a longer line before
+        self.shown = len(line)
         if done >= total:
             self.stream.write("\n")
             self.stage = None
+            self.shown = 0
         self.stream.flush()
 
     def cancelled(self) -> bool:

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 
@@ -22,8 +23,15 @@ class ScanCancelled(Exception):
 class Progress(Protocol):
     """What a long job reports to."""
 
-    def update(self, stage: str, done: int, total: int) -> None:
-        """Report that ``done`` of ``total`` items of ``stage`` (e.g. ``"reading pages"``) are done."""
+    def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
+        """Report that ``done`` of ``total`` items of ``stage`` (e.g. ``"reading pages"``) are done.
+
+        ``detail`` says, for people, what the stage is busy with when that is worth saying
+        (items that are slow, see :func:`in_flight_text`), e.g. ``"still reading big.html
+        (21 MB) for 12 s"``; ``""`` when there is nothing to add.  Stages that have slow items
+        report again every fraction of a second with the same ``done``, so the detail's
+        seconds count up.
+        """
 
     def cancelled(self) -> bool:
         """Return ``True`` once the user asked to stop."""
@@ -32,7 +40,7 @@ class Progress(Protocol):
 class NullProgress:
     """A progress that ignores updates and is never cancelled."""
 
-    def update(self, stage: str, done: int, total: int) -> None:
+    def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Ignore the update."""
 
     def cancelled(self) -> bool:
@@ -61,6 +69,75 @@ class CancelToken:
         return self._event.is_set()
 
 
+#: Seconds an item must have been in flight before progress names it (:func:`in_flight_text`):
+#: a couple of seconds, so ordinary pages, done in a fraction of one, never flicker by.
+SLOW_ITEM_SECONDS = 2.0
+
+#: How many times the recent time per item a stage may go without finishing one before its
+#: time-left estimate is withdrawn (:class:`EtaEstimator`).
+STALL_FACTOR = 3.0
+
+#: The most items :func:`in_flight_text` names; the rest are counted.
+MAX_NAMED_ITEMS = 3
+
+
+def format_size(size: int) -> str:
+    """A size in bytes for people, in SI units as file managers show them: ``"850 bytes"``,
+    ``"12 kB"``, ``"2.4 MB"``, ``"21 MB"``, ``"1.3 GB"`` (str).
+
+    Args:
+        size: bytes (int >= 0).
+    """
+    if size < 1000:
+        return f"{size} bytes"
+    value = float(size)
+    for unit in ("kB", "MB", "GB", "TB"):
+        value /= 1000
+        if value < 999.5 or unit == "TB":
+            break
+    return f"{value:.1f} {unit}" if value < 9.95 else f"{value:.0f} {unit}"
+
+
+@dataclass(frozen=True)
+class InFlight:
+    """An item a stage started and has not finished, for :func:`in_flight_text`.
+
+    Attributes:
+        name: what to call it, e.g. the page's path relative to the scanned folder (str).
+        size: its size in bytes, or ``None`` when not known (a WARC record).
+        started: when it started, on the ``time.monotonic`` clock (float seconds).
+    """
+
+    name: str
+    size: int | None
+    started: float
+
+
+def in_flight_text(items: Sequence[InFlight], now: float, verb: str = "reading") -> str:
+    """Say which items a stage is still busy with, the longest-running first, e.g.
+    ``"still reading big-a.html (21 MB) for 12 s, big-b.html (21 MB) for 11 s"``; at most
+    :data:`MAX_NAMED_ITEMS` are named, then ``", and 2 more"`` (str; ``""`` for no items).
+
+    The caller passes the items worth naming (those in flight for :data:`SLOW_ITEM_SECONDS`
+    or more): while they run, the count of finished items does not move, and without this
+    the user cannot tell a slow page from a hung scan.
+
+    Args:
+        items: the items in flight.
+        now: the current time on the clock of ``InFlight.started`` (float seconds).
+        verb: what the stage does to an item (str, e.g. ``"reading"``).
+    """
+    if not items:
+        return ""
+    ordered = sorted(items, key=lambda item: (item.started, item.name))
+    named = []
+    for item in ordered[:MAX_NAMED_ITEMS]:
+        size = f" ({format_size(item.size)})" if item.size is not None else ""
+        named.append(f"{item.name}{size} for {max(0, int(now - item.started))} s")
+    more = len(ordered) - len(named)
+    return f"still {verb} " + ", ".join(named) + (f", and {more} more" if more else "")
+
+
 class EtaEstimator:
     """Estimates the seconds left in a stage, for people: nothing until the rate is known, then
     a figure that counts down smoothly instead of jumping with every update.
@@ -74,6 +151,10 @@ class EtaEstimator:
       done ``min_fraction`` of its items, or has run ``patience`` seconds (a huge stage).
     * The returned figure counts down between updates and moves towards each new raw estimate
       with the time constant ``smoothing``.
+    * No estimate is given while the stage is stalled: no item has finished for ``stall``
+      seconds and for three times the recent time per item.  A stage waiting on a few huge
+      items (two 21 MB pages after five small ones) has no rate to go by; the rate of the items
+      before them counted down to "less than a second left" for half a minute.
 
     Args:
         clock: a monotonic clock in seconds (for tests); defaults to ``time.monotonic``.
@@ -82,6 +163,9 @@ class EtaEstimator:
         patience: seconds after which an estimate is given even below ``min_fraction`` (float).
         window: seconds of recent updates the rate is measured over (float).
         smoothing: time constant of the smoothing, seconds (float; 0 = no smoothing).
+        stall: seconds without a finished item after which the stage may count as stalled
+            (float; defaults to :data:`SLOW_ITEM_SECONDS`, when progress starts naming the
+            items in flight).
     """
 
     def __init__(
@@ -92,6 +176,7 @@ class EtaEstimator:
         patience: float = 20.0,
         window: float = 8.0,
         smoothing: float = 2.0,
+        stall: float | None = None,
     ) -> None:
         self._clock = clock
         self.min_seconds = min_seconds
@@ -99,6 +184,7 @@ class EtaEstimator:
         self.patience = patience
         self.window = window
         self.smoothing = smoothing
+        self.stall = SLOW_ITEM_SECONDS if stall is None else stall
         self._stage: str | None = None
         self._samples: deque[tuple[float, int]] = deque()
         self._first: tuple[float, int] | None = None
@@ -136,6 +222,9 @@ class EtaEstimator:
         (t0, d0), (t1, d1) = samples[0], samples[-1]
         if d1 <= d0 or t1 <= t0:
             return self._countdown(now)
+        if now - t1 > max(self.stall, STALL_FACTOR * (t1 - t0) / (d1 - d0)):
+            self._shown = None  # stalled: the old rate says nothing; start afresh after it
+            return None
         raw = (total - done) / ((d1 - d0) / (t1 - t0))
         if self._shown is None or self.smoothing <= 0:
             estimate = raw

@@ -181,7 +181,7 @@ class ExportRunner(QObject):
             self.dialog.deleteLater()
             self.dialog = None
 
-    def _on_progress(self, _id: int, _stage: str, done: int, total: int) -> None:
+    def _on_progress(self, _id: int, _stage: str, done: int, total: int, _detail: str = "") -> None:
         if self.dialog is not None and total > 0:
             self.dialog.setMaximum(total)
             self.dialog.setValue(min(done, total))

@@ -107,10 +107,11 @@ class ScanStatus(QWidget):
         self.cancel_button.setEnabled(True)
         self.cancel_button.show()
 
-    def update_progress(self, stage: str, done: int, total: int) -> None:
+    def update_progress(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Show that ``done`` of ``total`` items of ``stage`` are done: the whole scan's share
         done on the bar, the step and its count in the label, with the time left in the step
-        once it can be estimated."""
+        once it can be estimated, then ``detail`` (the slow pages in flight, e.g. "still
+        reading big.html (21 MB) for 12 s", from the engine; ``""`` for none)."""
         fraction = self._overall.update(stage, done, total)
         if self.progress_bar.maximum() != BAR_STEPS:
             self.progress_bar.setRange(0, BAR_STEPS)
@@ -123,6 +124,8 @@ class ScanStatus(QWidget):
         if eta and count > 1:
             eta += " in this step"
         text = f"{text} — {eta}" if eta else text
+        if detail and done < total:
+            text += f"; {detail}" if eta else f" — {detail}"
         if text != self.label.text():
             self.label.setText(text)
 

@@ -93,7 +93,7 @@ class CopyKeptPages:
         if self._copy_token is not None:
             self._copy_token.cancel()
 
-    def _on_copy_progress(self, _id: int, _stage: str, done: int, total: int) -> None:
+    def _on_copy_progress(self, _id: int, _stage: str, done: int, total: int, _detail: str = "") -> None:
         if self.copy_dialog is not None and total > 0:
             self.copy_dialog.setMaximum(total)
             self.copy_dialog.setValue(min(done, total))

@@ -201,9 +201,9 @@ class ScanControl:
     def _is_current(self, scan_id: int) -> bool:
         return self._thread is not None and scan_id == self.session.scan_id
 
-    def _on_progress(self, scan_id: int, stage: str, done: int, total: int) -> None:
+    def _on_progress(self, scan_id: int, stage: str, done: int, total: int, detail: str) -> None:
         if self._is_current(scan_id) and not self._thread.token.is_set():
-            self.scan_status.update_progress(stage, done, total)
+            self.scan_status.update_progress(stage, done, total, detail)
 
     def _on_succeeded(self, scan_id: int, result: ScanResult) -> None:
         if not self._is_current(scan_id):

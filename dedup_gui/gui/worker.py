@@ -52,10 +52,11 @@ class QtProgress(QObject):
         clock: a monotonic clock in seconds (for tests).
 
     Signals:
-        updated(int, str, int, int): scan id, stage, done, total.
+        updated(int, str, int, int, str): scan id, stage, done, total, and the detail (the
+            slow items in flight, ``""`` for none; see ``core.progress.Progress.update``).
     """
 
-    updated = Signal(int, str, int, int)
+    updated = Signal(int, str, int, int, str)
 
     def __init__(
         self,
@@ -72,12 +73,12 @@ class QtProgress(QObject):
         self._stage: str | None = None
         self._last = 0.0
 
-    def update(self, stage: str, done: int, total: int) -> None:
+    def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Emit :attr:`updated` unless an update of this stage was emitted very recently."""
         now = self._clock()
         if stage != self._stage or done >= total or now - self._last >= self._min_interval:
             self._stage, self._last = stage, now
-            self.updated.emit(self._scan_id, stage, done, total)
+            self.updated.emit(self._scan_id, stage, done, total, detail)
 
     def cancelled(self) -> bool:
         """Return ``True`` once the token was cancelled (bool)."""

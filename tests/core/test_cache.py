@@ -158,7 +158,7 @@ def test_a_cancelled_scan_keeps_the_pages_it_analysed(tmp_path):
     class CancelAfterFive:
         read = 0
 
-        def update(self, stage, done, total):
+        def update(self, stage, done, total, detail=""):
             if stage.startswith("reading"):
                 self.read = done
 

@@ -138,7 +138,7 @@ def test_cancel_stops_the_scan():
         def __init__(self):
             self.calls = 0
 
-        def update(self, stage, done, total):
+        def update(self, stage, done, total, detail=""):
             self.calls += 1
 
         def cancelled(self):

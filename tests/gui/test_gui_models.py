@@ -156,8 +156,8 @@ def test_qt_progress_throttles_and_reads_the_token(qapp):
     progress.update("reading pages", 2, 10)  # interval passed: emitted
     progress.update("reading pages", 10, 10)  # last: emitted
     progress.update("comparing pairs", 0, 3)  # new stage: emitted
-    assert seen == [(7, "reading pages", 0, 10), (7, "reading pages", 2, 10),
-                    (7, "reading pages", 10, 10), (7, "comparing pairs", 0, 3)]  # fmt: skip
+    assert seen == [(7, "reading pages", 0, 10, ""), (7, "reading pages", 2, 10, ""),
+                    (7, "reading pages", 10, 10, ""), (7, "comparing pairs", 0, 3, "")]  # fmt: skip
     assert progress.cancelled() is False
     token.cancel()
     assert progress.cancelled() is True

@@ -350,9 +350,9 @@ def test_cancel_stops_a_real_scan(qtbot, make_window, tmp_path, monkeypatch):
         def __init__(self, progress):
             self.inner = progress
 
-        def update(self, stage, done, total):
+        def update(self, stage, done, total, detail=""):
             time.sleep(0.05)
-            self.inner.update(stage, done, total)
+            self.inner.update(stage, done, total, detail)
 
         def cancelled(self):
             return self.inner.cancelled()

@@ -10,15 +10,24 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
 from dedup_gui.core.model import FileError, Page, ScanSettings
 from dedup_gui.core.pipeline.features import load_page
 from dedup_gui.core.pipeline.loading import NotAPageError, PageReadError, SourceFile
 from dedup_gui.core.pipeline.subprocess_guard import exit_with_parent
-from dedup_gui.core.progress import STAGE_READ, Progress, check_cancel
+from dedup_gui.core.progress import (
+    SLOW_ITEM_SECONDS,
+    STAGE_READ,
+    InFlight,
+    Progress,
+    check_cancel,
+    in_flight_text,
+)
 
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
 WORKER_NICENESS = 5
@@ -41,6 +50,41 @@ def analyse_file(source: SourceFile, settings: ScanSettings) -> Page | FileError
         return FileError(source.path, "ran out of memory while analysing the page")
     except Exception as exc:  # one bad file must never stop the scan
         return FileError(source.path, f"could not be analysed: {type(exc).__name__}: {exc}")
+
+
+#: Seconds between two looks at the pages in flight: progress is reported again (the seconds
+#: of a slow page count up) and Cancel is honoured within this time.
+POLL_SECONDS = 0.2
+
+
+class SlowPages:
+    """Names the pages that have been in flight for :data:`SLOW_ITEM_SECONDS` or more, for the
+    ``detail`` of a progress report (:func:`~dedup_gui.core.progress.in_flight_text`).
+
+    Args:
+        files: the pages of the stage, indexed as the runner indexes them.
+    """
+
+    def __init__(self, files: list[SourceFile]) -> None:
+        self.files = files
+        self._sizes: dict[int, int | None] = {}
+
+    def size(self, i: int) -> int | None:
+        """The size of page ``i`` in bytes, looked up once (int), or ``None`` for a WARC record
+        or a file that cannot be looked at."""
+        if i not in self._sizes:
+            source = self.files[i]
+            try:
+                self._sizes[i] = None if source.record is not None else os.stat(source.abspath).st_size
+            except OSError:
+                self._sizes[i] = None
+        return self._sizes[i]
+
+    def detail(self, running: Iterable[tuple[int, float]], now: float) -> str:
+        """The detail for the pages ``running`` as ``(index, start time)`` (``time.monotonic``
+        seconds) at ``now`` (str; ``""`` when none is slow yet)."""
+        slow = [(i, start) for i, start in running if now - start >= SLOW_ITEM_SECONDS]
+        return in_flight_text([InFlight(self.files[i].path, self.size(i), start) for i, start in slow], now)
 
 
 #: The most worker processes per core (:func:`max_workers`).
@@ -148,6 +192,7 @@ class _PagePool:
         in_flight: dict = {}
         done_count = 0
         limit = self.settings.page_timeout
+        slow = SlowPages(self.files)
         try:
             while queue or solo or in_flight:
                 check_cancel(progress)
@@ -165,7 +210,7 @@ class _PagePool:
                         submit_failed = True
                         break
                     in_flight[future] = (i, time.monotonic(), source is solo)
-                done = set() if submit_failed else wait(in_flight, timeout=0.2, return_when=FIRST_COMPLETED)[0]
+                done = set() if submit_failed else wait(in_flight, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)[0]
                 failed: list[int] = []
                 for future in done:
                     i, _start, alone = in_flight.pop(future)
@@ -203,7 +248,8 @@ class _PagePool:
                         (solo if alone else queue).append(i)
                     in_flight.clear()
                     self._kill()
-                progress.update(STAGE_READ, done_count, total)
+                running = [(i, start) for i, start, _alone in in_flight.values()]
+                progress.update(STAGE_READ, done_count, total, detail=slow.detail(running, now))
         finally:
             if self.pool is not None:
                 if in_flight or queue or solo:
@@ -282,12 +328,50 @@ def analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progr
     # where the per-page time and memory limits apply: one pathological page (100,000 nested
     # elements) must not hang the scan.
     if settings.workers == 1 or total == 0:
-        results: list = [None] * total
-        for i, source in enumerate(files):
-            check_cancel(progress)
-            results[i] = analyse_file(source, settings)
-            if on_result is not None:
-                on_result(i, results[i])
-            progress.update(STAGE_READ, i + 1, total)
-        return results
+        return _analyse_here(files, settings, progress, on_result)
     return _PagePool(files, settings, workers).run(progress, on_result)
+
+
+def _in_daemon_thread(source: SourceFile, settings: ScanSettings) -> Future:
+    """Start :func:`analyse_file` on ``source`` in a daemon thread; return its future.
+
+    A daemon thread, not a ``ThreadPoolExecutor``'s, whose threads are joined when Python
+    exits: Ctrl+C on a huge page must end the program at once, not after the page."""
+    future: Future = Future()
+
+    def run() -> None:
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(analyse_file(source, settings))
+            except BaseException as exc:  # handed to the waiting thread, which raises it
+                future.set_exception(exc)
+
+    threading.Thread(target=run, name="dedup-page", daemon=True).start()
+    return future
+
+
+def _analyse_here(files: list[SourceFile], settings: ScanSettings, progress: Progress, on_result=None) -> list:
+    """Analyse the pages one at a time in this process (``workers=1``: no time or memory limit).
+
+    Each page runs in a helper thread while this one looks at it every :data:`POLL_SECONDS`,
+    so a slow page is named in the progress and Cancel is honoured at once; a cancelled page
+    finishes in the background and its outcome is dropped.
+    """
+    total = len(files)
+    results: list = [None] * total
+    slow = SlowPages(files)
+    for i, source in enumerate(files):
+        check_cancel(progress)
+        start = time.monotonic()
+        future = _in_daemon_thread(source, settings)
+        while True:
+            try:
+                results[i] = future.result(timeout=POLL_SECONDS)
+                break
+            except TimeoutError:
+                check_cancel(progress)
+                progress.update(STAGE_READ, i, total, detail=slow.detail([(i, start)], time.monotonic()))
+        if on_result is not None:
+            on_result(i, results[i])
+        progress.update(STAGE_READ, i + 1, total)
+    return results

@@ -154,7 +154,7 @@ class HistogramView(ChartView):
         self.progress_bar.show()
         self._job.submit(result_histogram, result, self._progress)
 
-    def _on_progress(self, _id: int, _stage: str, done: int, total: int) -> None:
+    def _on_progress(self, _id: int, _stage: str, done: int, total: int, _detail: str = "") -> None:
         if self._job.is_running() and total > 0:
             self.progress_bar.setRange(0, total)
             self.progress_bar.setValue(done)

@@ -84,8 +84,8 @@ class RelayProgress:
         self._relay = relay
         self._token = token
 
-    def update(self, stage: str, done: int, total: int) -> None:
-        """Forward ``done`` of ``total`` items of ``stage``."""
+    def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
+        """Forward ``done`` of ``total`` items of ``stage`` (``detail`` is not shown here)."""
         try:
             self._relay.progressed.emit(stage, done, total)
         except RuntimeError:  # the view was closed meanwhile
