@@ -4,19 +4,21 @@ finishes; before, a scan stuck on two 21 MB pages said "reading pages: 0 of 7" f
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import threading
 import time
 
 import pytest
 
-from dedup_gui.core.model import Page, ScanSettings
-from dedup_gui.core.pipeline import executors
+from dedup_gui.core.model import Page, ScanSettings, Thresholds
+from dedup_gui.core.pipeline import executors, measures, scan
 from dedup_gui.core.pipeline.executors import _PagePool, analyse_all
 from dedup_gui.core.pipeline.loading import discover
 from dedup_gui.core.progress import STAGE_READ, EtaEstimator, InFlight, ScanCancelled, format_size, in_flight_text
 
 from .pool_tasks import slow_on_marked_files
+from .views_fixtures import page
 
 
 class Recorder:
@@ -120,3 +122,53 @@ def test_a_slow_page_read_in_this_process_is_named_and_cancel_does_not_wait_for_
     named = next(r for r in progress.reports if r[3])
     assert named[:3] == (STAGE_READ, 3, 4)  # ok0-2 done, slow.html (4th in path order) running
     assert waited < 2.0  # cancelled within a poll of the naming, not after the page
+
+
+class _Cancelling(Recorder):
+    """A recorder whose cancel flag the test sets."""
+
+    def __init__(self) -> None:
+        super().__init__([])
+        self.stop = threading.Event()
+
+    def cancelled(self):
+        return self.stop.is_set()
+
+
+def test_comparing_two_huge_texts_names_them_and_cancel_does_not_wait(monkeypatch):
+    # After reading two 21 MB pages, "finding candidate pairs: 1 of 1" stood for 12 s while their
+    # texts were measured, and Cancel waited for the measure. The stage now names the pair in
+    # flight and stops at once when cancelled (the measure running finishes on its own).
+    release = threading.Event()
+
+    def slow_similarity(a, b):
+        release.wait(10)
+        return 0.5
+
+    monkeypatch.setattr(measures, "text_similarity", slow_similarity)
+    monkeypatch.setattr(scan, "SLOW_ITEM_SECONDS", 0.3)
+    pages = [dataclasses.replace(page(name), sha1=str(i) * 40, text_hash=str(i) * 40)
+             for i, name in enumerate(("big-a.html", "big-b.html"))]  # fmt: skip
+    progress = _Cancelling()
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(_run(scan.score_pairs, pages, progress)))
+    worker.start()
+    deadline = time.monotonic() + 5
+    while not any(r[3] for r in progress.reports) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    details = [r for r in progress.reports if r[3]]
+    assert details and re.fullmatch(r"still comparing the texts of big-a\.html and big-b\.html for \d s", details[0][3])
+    assert details[0][:3] == ("comparing pairs", 0, 1)
+    progress.stop.set()
+    stopped = time.monotonic()
+    worker.join(5)
+    assert time.monotonic() - stopped < 1.0 and outcome == ["cancelled"]  # not waiting for the measure
+    release.set()
+
+
+def _run(score_pairs, pages, progress) -> str:
+    try:
+        score_pairs(pages, [(0, 1)], Thresholds(), progress)
+    except ScanCancelled:
+        return "cancelled"
+    return "finished"

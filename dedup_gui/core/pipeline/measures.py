@@ -11,9 +11,10 @@
 
 from __future__ import annotations
 
+import time
 import zlib
-from collections.abc import Sequence
-from concurrent.futures import Executor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, wait
 
 from rapidfuzz.distance import Levenshtein
 
@@ -108,6 +109,10 @@ def pair_scores(a: Page, b: Page) -> PairScores:
     return PairMeasurer()(a, b)
 
 
+#: How often :meth:`PairMeasurer.prepare` calls its ``watch`` while texts are measured (seconds).
+WATCH_SECONDS = 0.2
+
+
 class PairMeasurer:
     """:func:`pair_scores` for the many pairs of one scan, doing each page's and each text's part
     once: a page's normalized text and template string are made once (for the last
@@ -150,7 +155,12 @@ class PairMeasurer:
             content = text_similarity(self._text(a), self._text(b))
         return content, containment(a.shingles, b.shingles), jaccard(a.shingles, b.shingles)
 
-    def prepare(self, pairs: Sequence[tuple[Page, Page]], pool: Executor | None = None) -> None:
+    def prepare(
+        self,
+        pairs: Sequence[tuple[Page, Page]],
+        pool: Executor | None = None,
+        watch: Callable[[list[tuple[Page, Page]], float], None] | None = None,
+    ) -> None:
         """Measure the main texts of many pairs at once, so that the calls for these pairs only
         look them up: the Levenshtein distances run in ``pool``'s threads (rapidfuzz computes
         large ones with the GIL released, :func:`~dedup_gui.core.text.align.plain_distance`, so
@@ -160,6 +170,10 @@ class PairMeasurer:
             pairs: ``(left, right)`` pages about to be measured (at most about
                 :data:`CACHE_PAGES`: the texts of each call are kept until the next one).
             pool: a thread pool; ``None`` measures in this thread.
+            watch: called every :data:`WATCH_SECONDS` while the pool measures, with the pairs
+                still being measured and when they started (``time.monotonic`` seconds): two
+                huge texts take seconds, and the caller reports them or cancels (an exception
+                it raises propagates; the measures already running finish in the pool).
         """
         jobs: dict[tuple[str, str], tuple[Page, Page]] = {}
         for a, b in pairs:
@@ -170,10 +184,15 @@ class PairMeasurer:
         if len(self._text_scores) + len(jobs) > self.CACHE_PAGES:
             self._text_scores.clear()
         texts = [(self._text(a), self._text(b)) for a, b in jobs.values()]
-        if pool is None or len(jobs) < 2:
+        if pool is None:
             contents = [text_similarity(ta, tb) for ta, tb in texts]
         else:
-            contents = list(pool.map(lambda ab: text_similarity(*ab), texts))
+            started = time.monotonic()
+            futures = [pool.submit(text_similarity, ta, tb) for ta, tb in texts]
+            while wait(futures, timeout=WATCH_SECONDS).not_done:
+                if watch is not None:
+                    watch([pair for pair, f in zip(jobs.values(), futures) if not f.done()], started)
+            contents = [f.result() for f in futures]
         for (key, (a, b)), content in zip(jobs.items(), contents):
             self._text_scores[key] = self._text_measures(a, b, content)
 

@@ -13,6 +13,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from dedup_gui.core.gil_friendly import sorted_in_slices
@@ -41,12 +42,15 @@ from dedup_gui.core.pipeline.site_template import SiteTemplates, strip_templates
 from dedup_gui.core.pipeline.walk import is_warc_name, link_skip_reasons
 from dedup_gui.core.pipeline.warc import expand_archives
 from dedup_gui.core.progress import (  # the stage names stay part of this module's interface
+    SLOW_ITEM_SECONDS,
     STAGE_CACHE,
     STAGE_CANDIDATES,
     STAGE_MEASURE,
+    InFlight,
     NullProgress,
     Progress,
     check_cancel,
+    in_flight_text,
 )
 
 
@@ -165,13 +169,14 @@ def score_pairs(
     pool = ThreadPoolExecutor(max_workers=_measure_threads(), thread_name_prefix="pair-measures")
     try:
         for n, (i, j) in enumerate(candidates):
-            if n % MEASURE_BATCH == 0:  # the next batch's text distances, on every core
-                check_cancel(progress)
-                batch = candidates[n : n + MEASURE_BATCH]
-                measure.prepare([(pages[a], pages[b]) for a, b in batch if key(a, b) not in known], pool)
             if n % step == 0:
                 check_cancel(progress)
                 progress.update(STAGE_MEASURE, n, total)
+            if n % MEASURE_BATCH == 0:  # the next batch's text distances, on every core
+                check_cancel(progress)
+                batch = candidates[n : n + MEASURE_BATCH]
+                watch = partial(_watch_measures, progress, n, total)
+                measure.prepare([(pages[a], pages[b]) for a, b in batch if key(a, b) not in known], pool, watch)
             scores = known.get(key(i, j))
             if scores is None:
                 scores = measure(pages[i], pages[j])
@@ -180,13 +185,25 @@ def score_pairs(
                 scores = replace(scores, templates_known=not scores.templates_known)  # learned per scan
             pairs.append(Pair(i, j, scores, classify(scores, thresholds)))
     finally:
-        pool.shutdown(cancel_futures=True)
+        # not waiting: on cancel, a measure of two huge texts still running finishes on its own
+        pool.shutdown(wait=False, cancel_futures=True)
         if paused:
             gc.enable()
     if cache:
         cache.store_scores(fresh)
     progress.update(STAGE_MEASURE, total, total)
     return sort_pairs(pairs, pages)
+
+
+def _watch_measures(progress: Progress, done: int, total: int, running: list[tuple[Page, Page]], started: float) -> None:
+    """While a batch's texts are measured: stop on cancel, and once it has taken
+    :data:`SLOW_ITEM_SECONDS`, name the pairs still measured (two 21 MB texts take seconds, with
+    the count standing still)."""
+    check_cancel(progress)
+    now = time.monotonic()
+    if now - started >= SLOW_ITEM_SECONDS:
+        items = [InFlight(f"{a.path} and {b.path}", None, started) for a, b in running]
+        progress.update(STAGE_MEASURE, done, total, in_flight_text(items, now, verb="comparing the texts of"))
 
 
 def sort_pairs(pairs: list[Pair], pages: list[Page]) -> list[Pair]:
