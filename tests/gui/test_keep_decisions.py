@@ -96,6 +96,10 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     view.tree.setCurrentIndex(model.index(0, 0, model.index(0, 0)))
     assert view.details.text() == "a.html\nkept: the page to keep of keep cluster 1 (chosen by: first path)"
     view.tree.setCurrentIndex(model.index(0, 0))
+    # a narrow panel elides "Keep cluster 5 (longest main content)": its tooltip has it whole
+    assert model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole) == (
+        "Keep cluster 1: keep 1 page, drop 2 (decided by: first path)"
+    )
     assert view.details.text() == "Keep cluster 1: keep 1 page, drop 2 (the page to keep was chosen by: first path)"
     # the switch shows the near-duplicate groups again
     win.cluster_mode_actions["groups"].trigger()

@@ -195,7 +195,9 @@ def score_pairs(
     return sort_pairs(pairs, pages)
 
 
-def _watch_measures(progress: Progress, done: int, total: int, running: list[tuple[Page, Page]], started: float) -> None:
+def _watch_measures(
+    progress: Progress, done: int, total: int, running: list[tuple[Page, Page]], started: float
+) -> None:
     """While a batch's texts are measured: stop on cancel, and once it has taken
     :data:`SLOW_ITEM_SECONDS`, name the pairs still measured (two 21 MB texts take seconds, with
     the count standing still)."""

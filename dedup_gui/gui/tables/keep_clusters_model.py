@@ -171,10 +171,10 @@ class KeepClustersModel(GroupTreeModel):
             return self._bold
         if role == Qt.ItemDataRole.ToolTipRole and col == 0 and page is not None and self._result is not None:
             return plain_tooltip(self._result.pages[page].path)  # the whole path, as plain text
+        if role == Qt.ItemDataRole.ToolTipRole and page is None:  # the whole title, in a narrow panel too
+            return (f"Keep cluster {cluster.id}: keep 1 page, drop {len(cluster.duplicates):,} "
+                    f"(decided by: {cluster.reason})")  # fmt: skip
         if role == Qt.ItemDataRole.ToolTipRole and col != 0:  # no other page-derived text in tooltips
-            if page is None:
-                return (f"Keep cluster {cluster.id}: keep 1 page, drop {len(cluster.duplicates):,} "
-                        f"(decided by: {cluster.reason})")  # fmt: skip
             if page == cluster.keep:
                 return f"The page to keep ({cluster.reason} decided); right-click another page to keep it instead"
             link = cluster.links[cluster.duplicates.index(page)]
