@@ -745,3 +745,20 @@ def test_presentation_mode_at_1280x800_shows_the_whole_hamming_view_without_scro
     assert_whole_without_scrolling(window, view, labels)
     assert view.readings[0].text().startswith("read as hex 0x58")
     window.presentation.set_active(False)
+
+
+def test_presentation_mode_at_1280x800_shows_the_first_gallery_type_whole_and_scrolls_to_the_rest(qtbot, window):
+    # Issue 20: 2 x 2 cards at twice the font size cut the first type's excerpts at the bottom of
+    # the first screen.  Presenting, the cards stand one under the other: the first is whole on
+    # the first screen and the scroll bar shows that more follows.
+    view = window.show_tab(3)
+    fit_presentation(qtbot, window)
+    first = view.cards[TYPE_ORDER[0]]
+    viewport = view.scroll.viewport()
+    bottom = first.mapTo(viewport, first.rect().bottomRight())
+    assert first.mapTo(viewport, first.rect().topLeft()).y() >= 0 and bottom.y() <= viewport.height()
+    assert bottom.x() <= viewport.width()
+    assert view.scroll.verticalScrollBar().isVisible() and view.scroll.verticalScrollBar().maximum() > 0
+    window.presentation.set_active(False)
+    second = view.cards[TYPE_ORDER[1]]
+    qtbot.waitUntil(lambda: second.geometry().top() == first.geometry().top(), timeout=LONG)  # 2 x 2 again
