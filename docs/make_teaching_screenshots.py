@@ -117,6 +117,15 @@ def main() -> int:
     for width, height in ((1280, 800), (1600, 1000)):
         window.resize(width, height)
         shoot(app, window, f"teaching-presentation-jaccard-{width}x{height}.png")
+    window.resize(1280, 800)  # the SimHash and Hamming views whole, without scrolling, on a 1280 x 800 projector
+    window.show_tab(0)
+    view.select_page("site/articles/spring-audax-2024.html")
+    settle(app, window)
+    view.go_to(12)
+    shoot(app, window, "teaching-presentation-simhash-1280x800.png")
+    window.show_tab(2)
+    window.hamming_view.select_pages("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
+    shoot(app, window, "teaching-presentation-hamming-1280x800.png")
     window.presentation.set_active(False)
     window.close()
     return 0

@@ -675,3 +675,90 @@ def test_the_teach_action_opens_on_and_follows_the_pair_selected_in_the_main_win
     assert shown(teach) == (a, (a, b), (a, b))
     teach.close()
     window.close()
+
+
+def fit_presentation(qtbot, window, size=(1280, 800)) -> None:
+    """Presentation mode in a window of ``size`` (as on a projector of that size; the test's
+    screen is smaller, so the window leaves full screen and is resized)."""
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    qtbot.wait(50)
+
+
+def assert_whole_without_scrolling(window, view, labels) -> None:
+    """The view's scroll area has nothing to scroll, and each label is inside its viewport with
+    all its text: a wrapped one as tall as its lines, another as wide as its text."""
+    scroll = window.tabs.currentWidget()
+    assert scroll.verticalScrollBar().maximum() == 0, scroll.verticalScrollBar().maximum()
+    assert scroll.horizontalScrollBar().maximum() == 0
+    viewport = scroll.viewport().rect()
+    for label in labels:
+        rect = label.rect().translated(label.mapTo(scroll.viewport(), label.rect().topLeft()))
+        assert viewport.contains(rect), (label.text(), rect, viewport)
+        if label.wordWrap():
+            assert label.height() >= label.heightForWidth(label.width()), label.text()
+        else:
+            assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()), label.text()
+
+
+def test_presentation_mode_at_1280x800_shows_the_whole_simhash_view_without_scrolling(qtbot, window):
+    # Issue 20: at 1280x800 in presentation mode the SimHash view needed 651 pixels of scrolling
+    # (the 64-bit board in four blocks of 16 cells was 744 pixels tall).  Now the explanation is
+    # beside the text box, the board two blocks of 32 snug cells, the table in the height left.
+    view = window.show_tab(0)
+    assert view.select_page(AUDAX[1])
+    wait_steps(qtbot, view, page_of(window.result, AUDAX[1]).main_text)
+    fit_presentation(qtbot, window)
+    labels = [view.step_label, view.fingerprint_label, view.note_label]
+    for position in (12, view.last_position()):  # a feature (hash, ± weight, sums) and the sign step
+        view.go_to(position)
+        qtbot.wait(20)
+        assert_whole_without_scrolling(window, view, labels)
+        board = view.board
+        assert board.height() >= board.heightForWidth(board.width())  # every block of cells
+        last = board.cell_rect(len(board.row_names()) - 1, 63)
+        assert last.right() <= board.width() and last.bottom() <= board.height()
+        assert board.cell_rect(0, 31).top() == board.cell_rect(0, 0).top()  # 32 cells a line, not 16
+    assert_whole_without_scrolling(window, view, [view.explain_label])  # beside the text box
+    assert view.table.height() >= view.table.minimumHeight() > 2 * view.table.verticalHeader().defaultSectionSize()
+    chooser = view.source_combo
+    assert chooser.width() > chooser.fontMetrics().horizontalAdvance(chooser.currentText())  # the path whole
+    window.presentation.set_active(False)
+    assert not view.board.compact and view.explain_label.minimumHeight() == 0
+
+
+def test_presentation_mode_at_1280x800_shows_the_whole_hamming_view_without_scrolling(qtbot, window):
+    # Issue 20: the Hamming view needed 120 pixels of scrolling there; now each reading is beside
+    # its field and the bit rows are snug.
+    view = window.show_tab(2)
+    assert view.select_pages(*AUDAX)
+    fit_presentation(qtbot, window)
+    labels = [view.result_label, view.blocks_label, *view.readings]
+    assert_whole_without_scrolling(window, view, labels)
+    grid = view.grid
+    assert grid.height() >= grid.heightForWidth(grid.width())
+    view.set_values("58", "0b1011")  # long readings wrap beside their fields
+    qtbot.wait(20)
+    assert_whole_without_scrolling(window, view, labels)
+    assert view.readings[0].text().startswith("read as hex 0x58")
+    window.presentation.set_active(False)
+
+
+def test_presentation_mode_at_1280x800_shows_the_first_gallery_type_whole_and_scrolls_to_the_rest(qtbot, window):
+    # Issue 20: 2 x 2 cards at twice the font size cut the first type's excerpts at the bottom of
+    # the first screen.  Presenting, the cards stand one under the other: the first is whole on
+    # the first screen and the scroll bar shows that more follows.
+    view = window.show_tab(3)
+    fit_presentation(qtbot, window)
+    first = view.cards[TYPE_ORDER[0]]
+    viewport = view.scroll.viewport()
+    bottom = first.mapTo(viewport, first.rect().bottomRight())
+    assert first.mapTo(viewport, first.rect().topLeft()).y() >= 0 and bottom.y() <= viewport.height()
+    assert bottom.x() <= viewport.width()
+    assert view.scroll.verticalScrollBar().isVisible() and view.scroll.verticalScrollBar().maximum() > 0
+    window.presentation.set_active(False)
+    second = view.cards[TYPE_ORDER[1]]
+    qtbot.waitUntil(lambda: second.geometry().top() == first.geometry().top(), timeout=LONG)  # 2 x 2 again

@@ -101,6 +101,7 @@ class ExampleCard(QGroupBox):
         super().__init__(parent)
         self.dup = dup
         self.paths: tuple[str, str] | None = None
+        self.excerpt_lines = 6  # most lines of an excerpt box
         number = TYPE_ORDER.index(dup) + 1
         self.setTitle(f"Type {number}: {dup.label}")
         swatch = QFrame()
@@ -141,11 +142,16 @@ class ExampleCard(QGroupBox):
         outer.addLayout(body, 1)
         self.show_pair(None, None)
 
+    def set_excerpt_lines(self, lines: int) -> None:
+        """Let each excerpt box grow to ``lines`` text lines at most."""
+        self.excerpt_lines = lines
+        self._fit_excerpts()
+
     def _fit_excerpts(self) -> None:
         line = self.fontMetrics().height()
         for edit in self.excerpts:
             edit.setMinimumHeight(line * 3 + 12)
-            edit.setMaximumHeight(line * 6 + 12)  # its own size hint would make the cards scroll
+            edit.setMaximumHeight(line * self.excerpt_lines + 12)  # its own size hint would make the cards scroll
 
     def changeEvent(self, event) -> None:  # noqa: N802
         """Fit the excerpts to a new font (presentation mode)."""
@@ -215,21 +221,30 @@ class GalleryView(QWidget):
                                               for c in self.cards.values()])  # fmt: skip
         self.cards = {dup: ExampleCard(dup) for dup in TYPE_ORDER[:4]}
         inner = QWidget()
-        grid = QGridLayout(inner)
-        for i, card in enumerate(self.cards.values()):
+        self._grid = QGridLayout(inner)
+        for card in self.cards.values():
             card.open_requested.connect(self.open_pair)
-            grid.addWidget(card, i // 2, i % 2)
+        self.set_presentation(False)
         self.intro_label = plain_label(
             "A page has content (the main text) and layout (its template, the DOM tags). Comparing both "
             "sorts a pair into one of four duplicate types; here is the scan's most similar pair of each.",
             wrap=True)  # fmt: skip
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(inner)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(inner)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro_label)
-        layout.addWidget(scroll, 1)
+        layout.addWidget(self.scroll, 1)
+
+    def set_presentation(self, on: bool) -> None:
+        """Presenting: the cards one under the other, their excerpts three lines at most, so the
+        first type is whole on the first screen at 1280x800 (2 x 2 at twice the font size cut its
+        excerpts); the scroll bar shows the rest.  Otherwise 2 x 2."""
+        for i, card in enumerate(self.cards.values()):
+            self._grid.removeWidget(card)
+            self._grid.addWidget(card, *((i, 0) if on else (i // 2, i % 2)))
+            card.set_excerpt_lines(3 if on else 6)
 
     def set_result(self, result: ScanResult | None) -> None:
         """Show the scan's example pair of each type and start computing their layout diffs."""

@@ -178,19 +178,14 @@ class HammingView(QWidget):
         self.choosers = (PageChooser(extra=(TYPED,)), PageChooser(extra=(TYPED,)))
         self.edits = (QLineEdit(), QLineEdit())
         self.readings = (plain_label(wrap=True), plain_label(wrap=True))
-        grid = QGridLayout()
-        for n, (name, chooser, edit, reading) in enumerate(zip((ROW_A, ROW_B), self.choosers, self.edits,
-                                                               self.readings)):  # fmt: skip
+        self._inputs = QGridLayout()
+        for n, (name, chooser, edit) in enumerate(zip((ROW_A, ROW_B), self.choosers, self.edits)):
             edit.setPlaceholderText("a 64-bit fingerprint: hex (0x…) or binary (0b…)")
             edit.textEdited.connect(lambda _t, c=chooser: self._typed(c))
             chooser.page_changed.connect(lambda page, e=edit: self._chosen(page, e))
-            grid.addWidget(plain_label(f"{name}:", bold=True, selectable=False), 2 * n, 0)
-            grid.addWidget(chooser, 2 * n, 1)
-            grid.addWidget(edit, 2 * n, 2)
-            reading.setAlignment(Qt.AlignmentFlag.AlignRight)  # under the field it explains
-            grid.addWidget(reading, 2 * n + 1, 1, 1, 2)
-        grid.setColumnStretch(1, 2)
-        grid.setColumnStretch(2, 1)
+            self._inputs.addWidget(plain_label(f"{name}:", bold=True, selectable=False), 2 * n, 0)
+            self._inputs.addWidget(chooser, 2 * n, 1)
+            self._inputs.addWidget(edit, 2 * n, 2)
         self.grid = CellGrid(min_cell=16, max_cell=36, max_per_line=32, tall=1.5)
         self.result_label = plain_label(bold=True, wrap=True)
         self.blocks_label = plain_label(wrap=True)
@@ -202,14 +197,44 @@ class HammingView(QWidget):
             "Jain and Das Sarma (WWW 2007) call 64-bit fingerprints at most k = 3 bits apart near "
             "duplicates.", wrap=True)  # fmt: skip
         layout = QVBoxLayout(self)
-        layout.addLayout(grid)
+        margins = layout.contentsMargins()
+        self._margins = (margins.left(), margins.top(), margins.right(), margins.bottom())
+        layout.addLayout(self._inputs)
         layout.addWidget(explain)
         layout.addWidget(self.grid)
         layout.addWidget(self.result_label)
         layout.addWidget(self.blocks_label)
         layout.addWidget(self.error_label)
         layout.addStretch(1)
+        self.presenting = False
+        self._arrange_inputs()
         self.set_values(TOY_A, TOY_B)
+
+    def set_presentation(self, on: bool) -> None:
+        """Fit presentation mode's large fonts in a 1280x800 window without scrolling (issue 20:
+        the view needed 835 pixels of height in 715): each reading beside its field rather than
+        under it, snug bit rows (:meth:`CellGrid.set_compact`) and narrower margins."""
+        self.presenting = on
+        layout = self.layout()
+        layout.setContentsMargins(*((4, 4, 4, 4) if on else self._margins))
+        layout.setSpacing(4 if on else -1)
+        self._inputs.setVerticalSpacing(4 if on else -1)
+        self.grid.set_compact(on)
+        self._arrange_inputs()
+
+    def _arrange_inputs(self) -> None:
+        """Each reading under its field (normal) or at its right (presenting), wrapped there."""
+        grid = self._inputs
+        for n, reading in enumerate(self.readings):
+            grid.removeWidget(reading)
+            if self.presenting:
+                reading.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+                grid.addWidget(reading, 2 * n, 3)
+            else:
+                reading.setAlignment(Qt.AlignmentFlag.AlignRight)  # under the field it explains
+                grid.addWidget(reading, 2 * n + 1, 1, 1, 2)
+        for column, stretch in enumerate((0, 3, 2, 2) if self.presenting else (0, 2, 1, 0)):
+            grid.setColumnStretch(column, stretch)
 
     def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:
         """List the scan's pages and start on ``pair`` (two page paths: the pair selected in the
@@ -267,6 +292,7 @@ class HammingView(QWidget):
                 continue
             values.append(typed.value)
             reading.setText("the page's SimHash, in hex" if chooser.page() is not None else typed.reading())
+        self.error_label.setVisible(bool(errors))  # no empty line's height and spacing
         if errors:
             self.error_label.setText("\n".join(errors))
             self.steps = None

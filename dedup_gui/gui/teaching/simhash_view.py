@@ -8,16 +8,19 @@ heaviest first), N + 1 is the sign step that gives the fingerprint.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSlider,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -48,6 +51,7 @@ from dedup_gui.gui.teaching.widgets import (
     CellRow,
     PageChooser,
     plain_label,
+    set_vertical_policy,
     signed,
     sum_fill,
 )
@@ -148,33 +152,82 @@ class SimhashView(QWidget):
         self.table.clicked.connect(lambda index: self.go_to(index.row() + 1))
         self.note_label = plain_label(wrap=True)
 
-        top = QHBoxLayout()
-        top.addWidget(plain_label("Text:", selectable=False))
-        top.addWidget(self.source_combo, 1)
-        top.addWidget(self.eight_bit_check)
-        explain = plain_label(
+        self._source_row = QWidget()
+        source = QHBoxLayout(self._source_row)
+        source.setContentsMargins(0, 0, 0, 0)
+        source.addWidget(plain_label("Text:", selectable=False))
+        source.addWidget(self.source_combo, 1)
+        self.explain_label = plain_label(
             "Each feature (a word, or a CJK character bigram) is weighted by its count and hashed "
             "(MD5). Every sum starts at 0; a feature adds its weight where its hash has a 1 and "
             "subtracts it where it has a 0. The sign step: fingerprint bit = 1 where the sum is "
             "positive (Charikar 2002).", wrap=True)  # fmt: skip
+        self.explain_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.explain_label.installEventFilter(self)
+        self._top = QGridLayout()
         controls = QHBoxLayout()
         for w in (self.first_button, self.previous_button, self.next_button, self.last_button, self.play_button,
                   self.speed_slider, self.speed_label):  # fmt: skip
             controls.addWidget(w)
         controls.addStretch(1)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(explain)
-        layout.addWidget(self.text_edit)
+        margins = layout.contentsMargins()
+        self._margins = (margins.left(), margins.top(), margins.right(), margins.bottom())
+        layout.addLayout(self._top)
         layout.addLayout(controls)
         layout.addWidget(self.step_label)
         layout.addWidget(self.board)
         layout.addWidget(self.fingerprint_label)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.note_label)
+        self.presenting = False
+        self._arrange_top()
         self._fit_to_font()
         self._update_buttons()
         self.recompute()
+
+    def set_presentation(self, on: bool) -> None:
+        """Fit presentation mode's large fonts in a 1280x800 window without scrolling (issue 20:
+        the view needed 1,366 pixels of height there): the explanation beside the text box rather
+        than above it, the board in two blocks of 32 snug cells (:meth:`CellGrid.set_compact`),
+        narrower margins, and the features table in the height left over."""
+        self.presenting = on
+        layout = self.layout()
+        layout.setContentsMargins(*((4, 4, 4, 4) if on else self._margins))
+        layout.setSpacing(3 if on else -1)
+        self._top.setSpacing(3 if on else -1)
+        self.board.set_compact(on)
+        self._arrange_top()
+        self._fit_to_font()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Presenting: keep the explanation as tall as its wrapped lines at its width (a grid
+        spanning rows gives a label its size hint's height, 224 pixels for 140 of text)."""
+        if watched is self.explain_label and event.type() == QEvent.Type.Resize:
+            self._fit_explanation()
+        return super().eventFilter(watched, event)
+
+    def _fit_explanation(self) -> None:
+        label = self.explain_label
+        need = label.heightForWidth(label.width()) if self.presenting else 0
+        if need != label.minimumHeight():
+            label.setMinimumHeight(need)
+
+    def _arrange_top(self) -> None:
+        """Normal: the source row, the explanation and the text box one under the other;
+        presenting: the source row, the 8-bit switch and the text box at the left, the
+        explanation at the right."""
+        top, on = self._top, self.presenting
+        cells = ((0, 0, 1, 1), (1, 0, 1, 1), (0, 1, 3, 1), (2, 0, 1, 1)) if on else (
+            (0, 0, 1, 1), (0, 1, 1, 1), (1, 0, 1, 2), (2, 0, 1, 2))  # fmt: skip
+        for widget, cell in zip((self._source_row, self.eight_bit_check, self.explain_label, self.text_edit), cells):
+            top.removeWidget(widget)
+            top.addWidget(widget, *cell)
+        for column, stretch in enumerate((5, 7) if on else (1, 0)):
+            top.setColumnStretch(column, stretch)
+        top.setRowStretch(2, 1 if on else 0)
+        set_vertical_policy(self.explain_label, QSizePolicy.Policy.Ignored if on else QSizePolicy.Policy.Preferred)
+        self._fit_explanation()
 
     def changeEvent(self, event) -> None:  # noqa: N802
         """Fit the table's rows and the text box to a new font (presentation mode)."""
@@ -184,11 +237,20 @@ class SimhashView(QWidget):
 
     def _fit_to_font(self) -> None:
         line = self.fontMetrics().height()
-        self.table.verticalHeader().setDefaultSectionSize(line + 6)
+        row = line + (2 if self.presenting else 6)
+        self.table.verticalHeader().setDefaultSectionSize(row)
         small = QFont(self.font())
         small.setPointSizeF((small.pointSizeF() if small.pointSizeF() > 0 else 10.0) * 0.8)
         self.table.horizontalHeader().setFont(small)
         self.text_edit.setMaximumHeight(line * 4 + 12)
+        self.text_edit.setMinimumHeight(line * 2 + 12 if self.presenting else 0)
+        # presenting: the text box and the table take the height left over (the scroll area lays
+        # the view out at its preferred height, so theirs is ignored), at least two lines each
+        header = QFontMetrics(small).height() + 8
+        scroll_bar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.table.setMinimumHeight(header + 2 * row + scroll_bar + 4 if self.presenting else 0)
+        for widget in (self.text_edit, self.table):
+            set_vertical_policy(widget, QSizePolicy.Policy.Ignored if self.presenting else QSizePolicy.Policy.Expanding)
         if self.steps is not None:
             self._size_columns(self.steps.bits)
 

@@ -64,6 +64,14 @@ def plain_label(text: str = "", bold: bool = False, wrap: bool = False, selectab
     return label
 
 
+def set_vertical_policy(widget: QWidget, policy: QSizePolicy.Policy) -> None:
+    """Change only the vertical size policy of ``widget`` (e.g. ``Ignored``: a layout asked for
+    its preferred height counts only its minimum)."""
+    sizes = widget.sizePolicy()
+    sizes.setVerticalPolicy(policy)
+    widget.setSizePolicy(sizes)
+
+
 _BLACK, _WHITE = QColor("#000000"), QColor("#ffffff")
 
 
@@ -186,6 +194,9 @@ class CellGrid(QWidget):
         max_per_line: most columns per line (e.g. 32 for larger cells); ``None`` for all.
         tall: cell height in text lines (1 = just fits a line).
         parent: the Qt parent widget, or ``None``.
+
+    Attributes:
+        compact: presentation mode's snug grid (:meth:`set_compact`).
     """
 
     _GAP = 3  # pixels between groups of four columns
@@ -199,6 +210,7 @@ class CellGrid(QWidget):
         self.max_cell = max_cell
         self.max_per_line = max_per_line
         self.tall = tall
+        self.compact = False
         self._columns = 0
         self._rows: list[CellRow] = []
         self._header = ""
@@ -227,6 +239,21 @@ class CellGrid(QWidget):
         self.min_cell, self.max_cell = min_cell, max_cell
         self._fit_height()
         self.update()
+
+    def set_compact(self, on: bool) -> None:
+        """Snug cells for presentation mode: lines of up to 32 cells as long as cells of ``min_cell``
+        pixels allow (the cell text shrinks to fit rather than the lines halve: at twice the font
+        size the 64-bit board took four blocks of 16, 744 pixels at 1280x800), rows one text line
+        tall and closer together."""
+        self.compact = on
+        self._fit_height()
+        self.update()
+
+    def _row_gap(self) -> int:
+        return 0 if self.compact else self._ROW_GAP  # compact: the cells' own 1-pixel seams part the rows
+
+    def _block_gap(self) -> int:
+        return 6 if self.compact else self._BLOCK_GAP
 
     def _fit_height(self) -> None:
         """Keep the minimum height at what the current width needs (for containers such as
@@ -275,7 +302,7 @@ class CellGrid(QWidget):
     def _layout(self, width: int) -> tuple[float, float, float, int, float]:
         """``(label_width, cell_width, cell_height, columns_per_line, header_height)`` for a widget
         width (cached until the rows, the cell limits or the font change)."""
-        key = (width, self._version, self.font().key(), self.min_cell, self.max_cell)
+        key = (width, self._version, self.font().key(), self.min_cell, self.max_cell, self.compact)
         if self._layout_cache is None or self._layout_cache[0] != key:
             self._layout_cache = (key, self._compute_layout(width))
         return self._layout_cache[1]
@@ -285,9 +312,10 @@ class CellGrid(QWidget):
         label_w = max([fm.horizontalAdvance(r.name) for r in self._rows] + [0]) + 10
         sfm = QFontMetricsF(self._small_font())
         text_w = max([sfm.horizontalAdvance(t) for r in self._rows for t in r.texts] + [0]) + 6
-        need = max(float(self.min_cell), text_w)
+        need = float(self.min_cell) if self.compact else max(float(self.min_cell), text_w)
         per_line = max(1, self._columns)
-        while self.max_per_line and per_line > self.max_per_line and per_line % 2 == 0:
+        most = min(self.max_per_line or per_line, 32 if self.compact else per_line)  # compact: two lines of 64
+        while per_line > most and per_line % 2 == 0:
             per_line //= 2
         while per_line > 8 and per_line % 2 == 0 and label_w + per_line * need + (per_line // 4) * self._GAP > width:
             per_line //= 2
@@ -295,13 +323,21 @@ class CellGrid(QWidget):
         cell_w = max(need, min(float(self.max_cell), room))
         if self.big_cells():
             cell_h = max(fm.height() + 6, min(cell_w * 0.55, fm.height() * 3.2))
+        elif self.compact:
+            cell_h = fm.height() + 2  # the row's name, drawn at the widget's font, just fits
         else:
             cell_h = max(fm.height() + 6, min(cell_w, fm.height() * self.tall))
-        return label_w, cell_w, cell_h, per_line, fm.height() + 2
+        return label_w, cell_w, cell_h, per_line, QFontMetricsF(self._header_font()).height() + 2
 
     def big_cells(self) -> bool:
         """``True`` in the blackboard mode (wide cells allowed): digits are drawn large (bool)."""
         return self.max_cell > 60
+
+    def _header_font(self) -> QFont:
+        """The column numbers' font: three quarters of the widget's (QFont)."""
+        font = QFont(self.font())
+        font.setPointSizeF(max(6.0, (self.font().pointSizeF() or 10.0) * 0.75))
+        return font
 
     def _small_font(self) -> QFont:
         font = QFont(self.font())
@@ -333,8 +369,8 @@ class CellGrid(QWidget):
             return self._metrics().height() * 2
         _, _, cell_h, per_line, header_h = self._layout(width)
         blocks = self._blocks(per_line)
-        block_h = header_h + len(self._rows) * (cell_h + self._ROW_GAP)
-        return int(blocks * block_h + (blocks - 1) * self._BLOCK_GAP + 4)
+        block_h = header_h + len(self._rows) * (cell_h + self._row_gap())
+        return int(blocks * block_h + (blocks - 1) * self._block_gap() + 4)
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802
         """Yes: wrapping makes the height depend on the width."""
@@ -356,8 +392,8 @@ class CellGrid(QWidget):
     def _rect(self, geometry: tuple[float, float, float, int, float], row: int, column: int) -> QRectF:
         label_w, cell_w, cell_h, per_line, header_h = geometry
         block, col = divmod(column, per_line)
-        block_h = header_h + len(self._rows) * (cell_h + self._ROW_GAP)
-        top = block * (block_h + self._BLOCK_GAP) + header_h + row * (cell_h + self._ROW_GAP)
+        block_h = header_h + len(self._rows) * (cell_h + self._row_gap())
+        top = block * (block_h + self._block_gap()) + header_h + row * (cell_h + self._row_gap())
         left = label_w + col * cell_w + (col // 4) * self._GAP
         return QRectF(left, top, cell_w, cell_h)
 
@@ -374,8 +410,7 @@ class CellGrid(QWidget):
         if self._font_cache is None or self._font_cache[0] != geometry:
             self._font_cache = (geometry, self._cell_font(cell_w, cell_h))
         cell_font = self._font_cache[1]
-        header_font = QFont(self.font())
-        header_font.setPointSizeF(max(6.0, (self.font().pointSizeF() or 10.0) * 0.75))
+        header_font = self._header_font()
         text_color = self.palette().color(QPalette.ColorRole.WindowText)
         muted = blend(text_color, self.palette().color(QPalette.ColorRole.Window), 0.45)
         hfm = QFontMetricsF(header_font)
@@ -390,10 +425,11 @@ class CellGrid(QWidget):
                                 header_h)  # fmt: skip
                 painter.drawText(header, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, str(column))
             if col_in_line == 0:
-                painter.setFont(self.font())
+                painter.setFont(header_font)  # the header row is as tall as the header font
                 painter.setPen(muted)
                 painter.drawText(QRectF(0, rect0.top() - header_h, label_w - 6, header_h),
                                  Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, self._header)  # fmt: skip
+                painter.setFont(self.font())
                 painter.setPen(text_color)
                 for r, row in enumerate(self._rows):
                     rr = self._rect(geometry, r, column)
