@@ -127,7 +127,7 @@ CALLS = {
     "fast": "print(load_path(path, replace(ScanSettings(), extractor='fast')).notes)",
     "resiliparse": "print(load_path(path, replace(ScanSettings(), extractor='resiliparse')).notes)",
     "clean_html": "print(len(clean_html(open(path).read())) > 0)",
-    "page_layout": "print(page_layout(SimpleNamespace(path='p', abspath=path, has_text=False)).tags)",
+    "page_layout": "print(page_layout(SimpleNamespace(path='p', abspath=path, has_text=False, tag_sequence=())).tags)",
 }
 PRELUDE = (
     "import sys\nfrom dataclasses import replace\nfrom types import SimpleNamespace\n"

@@ -5,7 +5,8 @@ import pytest
 
 from dedup_gui.core.extraction.extract import parse_html
 from dedup_gui.core.extraction.template import CONTENT_TAG
-from dedup_gui.core.model import DupType
+from dedup_gui.core.model import DupType, ScanSettings
+from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.text.diff import diff_tokens, text_diff
 from dedup_gui.core.views.histogram import hamming_histogram, result_histogram, type_counts_by_distance
@@ -78,6 +79,29 @@ def test_layout_diff_of_the_content_duplicate(sample_scan):
     counts = d.counts()
     assert counts["kept"] + counts["substituted"] + counts["deleted"] == len(a.template().tags)
     assert counts["kept"] + counts["substituted"] + counts["inserted"] == len(b.template().tags)
+
+
+def test_the_layout_diff_shows_the_pairs_own_layout_similarity(sample_scan, tmp_path):
+    # The layout diff read the file again with lxml and found the content span again from the
+    # main text: on the real site it said 0.953 where the pair said 1.000 (the span of a page
+    # whose text lost the site's template lines), and 0.806 against 0.804 (lexbor adds the
+    # <tbody> a browser adds, lxml does not). It now aligns the scan's own tags and span.
+    for pair in sample_scan.pairs:
+        a, b = sample_scan.pages[pair.left], sample_scan.pages[pair.right]
+        d = template_diff(page_layout(a), page_layout(b))
+        assert d.similarity == pair.scores.layout_similarity, (a.path, b.path)
+    rows = "".join(f"<tr><td>cell {i}</td></tr>" for i in range(3))
+    for name, extra in (("a.html", ""), ("b.html", "<tr><td>one more row</td></tr>")):
+        (tmp_path / name).write_text(
+            f"<html><body><nav class='menu'><a href='/'>home</a></nav><table>{rows}{extra}</table>"
+            f"<article><p>{'Words of an article about tables. ' * 30}</p></article></body></html>"
+        )
+    scan = scan_folder(tmp_path, ScanSettings(use_cache=False, workers=1))
+    (pair,) = scan.pairs
+    a, b = (page_layout(scan.pages[i]) for i in (pair.left, pair.right))
+    assert "tbody" in a.tags  # the scan's tree, as a browser builds it
+    assert a.regions[a.tags.index("a")] == "nav" and a.regions[a.tags.index("tbody")] == "body"
+    assert template_diff(a, b).similarity == pair.scores.layout_similarity
 
 
 def test_histogram_equals_brute_force():

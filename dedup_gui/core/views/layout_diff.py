@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import lxml.etree
@@ -177,12 +178,15 @@ def element_regions(root) -> PageLayout:
 
 def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024, root: str | None = None,
                 follow_links: bool = False) -> PageLayout:  # fmt: skip
-    """Re-read a page's file and return its tags with regions, and its main-content span.
+    """A page's tags with their regions and its main-content span, as the scan measured them.
 
-    Tags with over 1,000 attributes are cut first, as the scan cut them
-    (:func:`~dedup_gui.core.extraction.attribute_bound.bound_attributes`): the same elements, in good time.
-    The span is found in this tree from the page's main text, as the scan found it in its own
-    tree (:func:`~dedup_gui.core.extraction.template.content_span`).
+    The tags and the span are the page's own (``page.tag_sequence``, ``page.content_span``:
+    the scan's parser, the span found before the site's template lines left the main text),
+    so the layout similarity shown is the pair's measure.  Only the regions come from reading
+    the file again (lxml, which names ids and classes); where that tree differs from the scan's
+    (lexbor adds the ``<tbody>`` a browser adds), they are carried over element by element
+    (:func:`carry_regions`).  Tags with over 1,000 attributes are cut first, as the scan cut
+    them (:func:`~dedup_gui.core.extraction.attribute_bound.bound_attributes`).
 
     Args:
         page: the page.
@@ -194,12 +198,59 @@ def page_layout(page: Page, max_bytes: int = 50 * 1024 * 1024, root: str | None 
     Raises:
         PageReadError: the file can no longer be read, or now leads out of ``root``.
     """
-    root = read_page_tree(page.path, page.abspath, root, max_bytes, follow_links)
-    layout = element_regions(root)
-    if not page.has_text:
-        return layout
-    _tags, parents, texts, _visible = lxml_facts(root)
-    return replace(layout, content_span=content_span(parents, texts, page.main_text))
+    tree = read_page_tree(page.path, page.abspath, root, max_bytes, follow_links)
+    read = element_regions(tree)
+    scanned = tuple(page.tag_sequence)
+    if not scanned:  # a page from before the scan kept its tags: the file's own
+        if not page.has_text or tree is None:
+            return read
+        _tags, parents, texts, _visible = lxml_facts(tree)
+        return replace(read, content_span=content_span(parents, texts, page.main_text))
+    regions = read.regions if read.tags == scanned else carry_regions(read.tags, read.regions, scanned)
+    return PageLayout(scanned, regions, page.content_span if page.has_text else None)
+
+
+def carry_regions(tags: Sequence[str], regions: Sequence[str], target: Sequence[str],
+                  lookahead: int = 4) -> tuple[str, ...]:  # fmt: skip
+    """The regions of ``tags`` carried over to ``target``, a tag sequence of the same page
+    from another parser, in one linear walk: equal tags take their region; an element only in
+    ``target`` (a ``<tbody>``) takes the region of the element before it; one only in ``tags``
+    is skipped.  A mismatch is resolved by looking up to ``lookahead`` elements ahead on
+    either side, else both are taken as one element changed.
+
+    Args:
+        tags, regions: the elements read and their regions (equal lengths).
+        target: the elements to give regions (the scan's tag sequence).
+        lookahead: how far a run of extra elements is looked for (elements).
+
+    Returns:
+        One region per element of ``target`` (tuple[str, ...]).
+
+    Example:
+        >>> carry_regions(("table", "tr", "td"), ("main", "main", "main"), ("table", "tbody", "tr", "td"))
+        ('main', 'main', 'main', 'main')
+    """
+    out: list[str] = []
+    i = j = 0
+    while j < len(target):
+        if i >= len(tags):
+            out.append(out[-1] if out else "body")
+            j += 1
+        elif tags[i] == target[j]:
+            out.append(regions[i])
+            i += 1
+            j += 1
+        elif target[j + 1 : j + 1 + lookahead].count(tags[i]):  # elements only in target
+            skip = target.index(tags[i], j + 1)
+            out.extend([out[-1] if out else regions[i]] * (skip - j))
+            j = skip
+        elif tags[i + 1 : i + 1 + lookahead].count(target[j]):  # elements only in tags
+            i = tags.index(target[j], i + 1)
+        else:  # one element changed
+            out.append(regions[i])
+            i += 1
+            j += 1
+    return tuple(out)
 
 
 def template_diff(a: PageLayout, b: PageLayout) -> LayoutDiff:
