@@ -60,11 +60,22 @@ def short_path(path: str) -> str:
 
 
 class ElideRightDelegate(QStyledItemDelegate):
-    """Draws a column's text cut at its end ("kept (longest…"): for a capped column whose
-    text starts with what matters and whose whole text is in the tooltip, where the view's
-    middle elision would cut the word that matters."""
+    """Draws a column's text cut at its end ("Keep cluster 5 (longest main…"): for text that
+    starts with what matters and whose whole text is in the tooltip, where the view's middle
+    elision would cut the word that matters.
+
+    Args:
+        parent: the view.
+        top_level_only: only a tree's top-level rows (its group titles; the rows under them,
+            paths, keep the view's own elision).
+    """
+
+    def __init__(self, parent=None, top_level_only: bool = False) -> None:
+        super().__init__(parent)
+        self._top_level_only = top_level_only
 
     def initStyleOption(self, option: QStyleOptionViewItem, index) -> None:  # noqa: N802 (Qt API)
-        """The default style option, with right elision."""
+        """The default style option, with right elision (where it applies)."""
         super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideRight
+        if not self._top_level_only or not index.parent().isValid():
+            option.textElideMode = Qt.TextElideMode.ElideRight

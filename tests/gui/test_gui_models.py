@@ -33,6 +33,11 @@ def test_pages_model_has_one_row_per_page_read(qapp, result):
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(12)] == [
         "File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Group", "Status", "Near\nduplicates",
         "Closest\nmatch", "Keep", "Canonical"]  # fmt: skip
+    # a header's tooltip says what its values are: "Near duplicates 2" beside "Closest match
+    # 0.221" read as a contradiction when the two duplicates were layout duplicates
+    tip = model.headerData(9, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("The compared page with the highest content similarity") and "layout" in tip
+    assert all(model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) for c in (3, 6, 8, 10, 11))
     assert column(model, 0)[-1] == "c/empty.html"
     alpha = [model.data(model.index(0, c)) for c in range(11)]
     # the fixture's pages all have the same bytes (sha1 0...0): one keep cluster, delta (which

@@ -128,6 +128,10 @@ def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
     for column in (1, 2, 7, 9, 10):
         assert header.sectionSize(column) >= panel.columns.header_width(column)
     assert panel.model.headerData(9, Qt.Orientation.Horizontal) == "Closest\nmatch"  # two lines, narrow
+    # the path tells the rows apart: it is cut only once the other text columns have given way
+    # (the real site's pages read "advance/e…y/index.html" beside a half-empty Title column)
+    if header.sectionSize(0) < contents[0]:
+        assert all(header.sectionSize(c) <= 110 for c in (1, 2, 7, 9, 10)), [header.sectionSize(c) for c in range(12)]
     # every column shown (the header's menu): still all in sight, the text columns giving way
     every = [a for a in panel.column_menu().actions() if a.text() == "Show All Columns"][0]
     every.trigger()

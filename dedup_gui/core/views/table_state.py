@@ -83,6 +83,8 @@ class TableState:
     #: Columns hidden until the user shows them (the header's menu): ones few users read, so
     #: that the rest fit in the window.
     HIDDEN: frozenset[int] = frozenset()
+    #: What a column's values are, for its header's tooltip (column -> plain text).
+    HEADER_TIPS: dict[int, str] = {}
 
     def __init__(self) -> None:
         self._shown: ScanResult | None = None  # the result shown, for the empty-table line

@@ -96,6 +96,17 @@ class PagesTable(TableState):
     #: Template lines and SimHash are shown per page in the Fingerprints tab; hidden here so
     #: that Keep and Canonical fit at 1600 px without cutting titles and statuses.
     HIDDEN = frozenset({4, 5})
+    HEADER_TIPS = {
+        3: "Words of the page's main text",
+        4: "Lines of the page's text that its site repeats on most pages (the site's template), left out of the main text",
+        5: "The 64-bit SimHash of the main text, in hex",
+        6: "The near-duplicate group of the page: pages joined by any chain of duplicate pairs",
+        8: "How many compared pages are duplicates of this one, of any type",
+        9: "The compared page with the highest content similarity, and that similarity; a layout "
+        "duplicate may have a low one",
+        10: "What to do with the page: kept, or a duplicate of the page to keep",
+        11: "Whether the address the page states as canonical is the page kept for it: good, bad, none or malformed",
+    }
 
     def __init__(self) -> None:
         super().__init__()
@@ -259,6 +270,16 @@ class PairsTable(TableState):
     PATH_COLUMNS = frozenset({0, 1})
     ELASTIC = frozenset({0, 1})
     EMPTY_VIEW = "pairs"
+    HEADER_TIPS = {
+        2: "The duplicate type the thresholds give the pair (full, content, layout, partial) or distinct",
+        3: "Content similarity: normalized Levenshtein similarity of the two main texts, 0 to 1",
+        4: "Containment: the share of the smaller main text's shingles found in the other's, 0 to 1",
+        5: "Layout similarity: normalized Levenshtein similarity of the two templates' tag sequences "
+        "(each page without its main content), 0 to 1",
+        6: "Hamming distance of the two SimHash fingerprints, in bits (of 64)",
+        7: "Jaccard similarity of the two main texts' shingle sets, 0 to 1",
+        8: "The near-duplicate group of the pair: pages joined by any chain of duplicate pairs",
+    }
 
     def __init__(self) -> None:
         super().__init__()

@@ -114,7 +114,8 @@ class ClustersView(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setResizeContentsPrecision(200)  # rows measured when sizing a column
-        self.tree.setItemDelegateForColumn(3, ElideRightDelegate(self.tree))  # "kept (longest…"
+        # a keep cluster's title and rule, a group's title and types: cut at their end
+        self.tree.setItemDelegateForColumn(0, ElideRightDelegate(self.tree, top_level_only=True))
         self._quiet = False
         self._mode = ""
         top = QHBoxLayout()

@@ -138,7 +138,9 @@ class ColumnSizer:
         Path columns (and :attr:`~dedup_gui.core.views.table_state.TableState.WIDE_TEXT`
         ones) take their whole text's width (other text columns at most
         :data:`_MAX_COLUMN_WIDTH`), and width left over goes to them, now and whenever the
-        table is resized (:meth:`spread_to_paths`), never to small number columns.  When the
+        table is resized (:meth:`spread_to_paths`), never to small number columns.  Short of
+        width, the other text columns give way first (to :data:`_MIN_ELASTIC_WIDTH`), then
+        the paths (to their first folder and file name): the paths tell the rows apart.  When the
         columns do not fit even with the elastic ones at their least widths, the elastic text
         columns that are not paths give way further, down to their titles' width (at least
         :data:`_MIN_TEXT_WIDTH`), so that the last columns (the pages' Keep and Canonical)
@@ -165,9 +167,11 @@ class ColumnSizer:
         # a path column keeps room for its first folder and file name ("v1.11/…/index.html")
         floors = {c: max(_MIN_ELASTIC_WIDTH, self._path_floors.get(c, 0) + _TEXT_PADDING) for c in paths}
         floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
-        elastic = [c for c in self.model.ELASTIC - hidden if widths[c] > floor[c]]
-        excess = sum(widths) - available
-        self._shrink(widths, elastic, floor, excess)
+        # the paths tell the rows apart: the other text columns give way first, then the paths
+        # down to their first folder and file name, then the others down to their titles
+        texts = [c for c in self.model.ELASTIC - hidden - paths if widths[c] > floor[c]]
+        self._shrink(widths, texts, floor, sum(widths) - available)
+        self._shrink(widths, [c for c in paths if widths[c] > floor[c]], floor, sum(widths) - available)
         excess = sum(widths) - available
         if excess > 0:  # still too wide: the text columns that are not paths give way further
             least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - paths - hidden}

@@ -218,7 +218,8 @@ class ResultTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         """Column titles for the horizontal header: numeric ones and the text columns that give up
-        width (not paths) on two lines ("Closest" over "match"), to stay narrow."""
+        width (not paths) on two lines ("Closest" over "match"), to stay narrow; as tooltips,
+        what the values are (:attr:`TableState.HEADER_TIPS`)."""
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             title = self.COLUMNS[section]
             two_lines = section in self.NUMERIC or (section in self.ELASTIC and section not in self.PATH_COLUMNS)
@@ -226,6 +227,8 @@ class ResultTableModel(QAbstractTableModel):
         shared = self.table.shared_folders()
         if role == Qt.ItemDataRole.ToolTipRole and section in self.PATH_COLUMNS and shared:
             return plain_tooltip(f"Paths in {shared} (the folder every page shares, left out of the cells)")
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return self.table.HEADER_TIPS.get(section)
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
