@@ -424,6 +424,19 @@ def test_the_window_fits_a_laptop_screen(qtbot, sample_scan):
     window.show()
     hint = window.minimumSizeHint()
     assert hint.width() <= 1024 and hint.height() <= 660, hint
+    # with a result, the clusters panel's summary set its least width (the real site's
+    # "75 near-duplicate groups of 1,325 pages" made the window at least 1,062 px wide)
+    window._set_result(sample_scan)
+    window.clusters_view.set_mode("groups")
+    window.clusters_view.summary_label.setText("75 near-duplicate groups of 1,325 pages")
+    # and so did the histogram's count line (1,190 px in all on the real site)
+    window.tabs.setCurrentWidget(window.histogram_view)
+    window.histogram_view.status_label.setText(
+        "Hamming distances of all 878,475 pairs of pages; 9,296 within k = 3 bits; the classified pairs below"
+    )
+    qtbot.wait(50)  # the layouts take the new texts
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1024 and hint.height() <= 660, hint
 
 
 def test_no_garbage_collection_runs_in_a_pool_thread(qtbot, sample_scan, monkeypatch):

@@ -147,6 +147,7 @@ class ChartView(QWidget):
         self.renderer.failed.connect(lambda reason: self.status_label.setText(f"Could not draw the chart: {reason}"))
         self.status_label = QLabel()
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.status_label.setWordWrap(True)  # a long count line must not set the window's least width
         self.progress_bar = QProgressBar()
         self.progress_bar.setFixedWidth(180)
         self.progress_bar.hide()

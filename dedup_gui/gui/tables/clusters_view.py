@@ -97,6 +97,7 @@ class ClustersView(QWidget):
         self.mode_combo.currentIndexChanged.connect(lambda i: self.set_mode(self.MODES[i][0]))
         self.summary_label = QLabel()
         self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary_label.setWordWrap(True)  # its width is not the panel's least width
         self.tree = QTreeView()
         self.tree.setUniformRowHeights(True)  # fast at thousands of clusters
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
