@@ -352,6 +352,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
             if panel.record_filter_label().startswith(("Group", "Keep cluster")):
                 panel.clear_record_filter()  # clusters are numbered anew
             panel.model.update_result(result)  # sorts and filters by the new types, in one go
+            panel.columns.grow_to_widest_texts()  # "distinct (marked by you)" now in the type column
         self.clusters_view.set_result(result)
         self.histogram_view.set_result(result)
         self.map_view.set_result(result)

@@ -364,9 +364,14 @@ class PairsTable(TableState):
         return str(key) if col == 6 else format_score(key)
 
     def widest_text(self, col: int) -> str | None:
-        """The containment column's widest form, ``"0.000 (right in left)"``: most cells are a
-        bare number, and a sample of rows missed the few that say which page lies inside."""
-        return f"{format_score(0.0)} (right in left)" if col == 4 and self._pairs else None
+        """The widest form of a column a sample of rows may miss: the containment's
+        ``"0.000 (right in left)"`` (most cells are a bare number), and a type cell of a pair
+        the user marked, ``"distinct (marked by you)"`` (a few pairs among thousands)."""
+        if col == 4 and self._pairs:
+            return f"{format_score(0.0)} (right in left)"
+        if col == 2 and any(p.not_duplicate for p in self._pairs):
+            return f"{DupType.DISTINCT.label} ({MARKED_SHORT})"
+        return None
 
     def sort_key(self, record: int, col: int) -> Any:
         """Sort value: scores as float, Hamming distance and cluster as int (empty = -1), the

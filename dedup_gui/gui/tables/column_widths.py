@@ -184,6 +184,27 @@ class ColumnSizer:
         # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
         self.spread_to_paths(self.view.viewport().width() if self.view.isVisible() else available)
 
+    def grow_to_widest_texts(self) -> None:
+        """Widen the columns that are not elastic to their :meth:`~ResultTableModel.widest_text`
+        when it got wider (a re-classified result: a pair marked "distinct (marked by you)"),
+        the width taken from the path columns; cheap, unlike :meth:`fit_columns`, which
+        measures 200 rows."""
+        header = self.view.horizontalHeader()
+        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        grown = False
+        for col in range(header.count()):
+            text = self.model.widest_text(col)
+            if text is None or col in self.model.ELASTIC or header.isSectionHidden(col):
+                continue
+            width = self.view.fontMetrics().horizontalAdvance(text) + margin + (
+                _NUMBER_PADDING if col in self.model.NUMERIC else _TEXT_PADDING)  # fmt: skip
+            if width > header.sectionSize(col):
+                with self._sizer_resizing():
+                    header.resizeSection(col, width)
+                grown = True
+        if grown and self._spread_width > 0:
+            self.spread_to_paths(self._spread_width)
+
     @staticmethod
     def _shrink(widths: list[int], columns, floor, excess: int) -> None:
         """Take up to ``excess`` pixels from ``columns`` of ``widths`` (in place), from each in
