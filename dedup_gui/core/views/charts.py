@@ -243,7 +243,8 @@ def map_figure(
 
     The regions are named in a key below the axes (a figure legend, laid out as the regions
     are: layout and full duplicates above, partial and content duplicates below), each name
-    with its region's shade and its points' colour.  Written inside the regions, the names
+    with its region's shade and its points' colour; a last entry names the distinct pairs'
+    colour (they lie in the layout and partial regions, below the containment threshold).  Written inside the regions, the names
     covered points (and the narrow full and content regions could not hold theirs).
 
     Returns:
@@ -275,8 +276,13 @@ def map_figure(
         key[dup] = (swatch, dot)
     names = {dup: dup.label if dup in (DupType.FULL, DupType.CONTENT) else
              f"{dup.label} (if containment >= {t.content_partial:g})" for dup in key}  # fmt: skip
-    order = (DupType.LAYOUT, DupType.PARTIAL, DupType.FULL, DupType.CONTENT)  # by columns: as the regions lie
-    legend = fig.legend([key[d] for d in order], [names[d] for d in order], loc="outside lower center", ncols=2,
+    # the distinct pairs' grey dots lie in the layout and partial regions: their own entry
+    key[DupType.DISTINCT] = (Line2D([], [], linestyle="none", marker="o", markersize=5,
+                                    markerfacecolor=TYPE_COLORS[DupType.DISTINCT], markeredgecolor=palette.foreground,
+                                    markeredgewidth=0.3),)  # fmt: skip
+    names[DupType.DISTINCT] = f"distinct (containment < {t.content_partial:g})"
+    order = (DupType.LAYOUT, DupType.PARTIAL, DupType.FULL, DupType.CONTENT, DupType.DISTINCT)  # as the regions lie
+    legend = fig.legend([key[d] for d in order], [names[d] for d in order], loc="outside lower center", ncols=3,
                         fontsize="small", frameon=False, handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
     legend.set_gid("regions")
     for text, dup in zip(legend.get_texts(), order, strict=True):
