@@ -243,8 +243,8 @@ def map_figure(
 
     The regions are named in a key below the axes (a figure legend, laid out as the regions
     are: layout and full duplicates above, partial and content duplicates below), each name
-    with its region's shade and its points' colour; a last entry names the distinct pairs'
-    colour (they lie in the layout and partial regions, below the containment threshold).  Written inside the regions, the names
+    with its region's shade and its points' colour; under partial, an entry names the distinct
+    pairs' colour (they lie in the layout and partial regions, below the containment threshold).  Written inside the regions, the names
     covered points (and the narrow full and content regions could not hold theirs).
 
     Returns:
@@ -281,8 +281,9 @@ def map_figure(
                                     markerfacecolor=TYPE_COLORS[DupType.DISTINCT], markeredgecolor=palette.foreground,
                                     markeredgewidth=0.3),)  # fmt: skip
     names[DupType.DISTINCT] = f"distinct (containment < {t.content_partial:g})"
-    order = (DupType.LAYOUT, DupType.PARTIAL, DupType.FULL, DupType.CONTENT, DupType.DISTINCT)  # as the regions lie
-    legend = fig.legend([key[d] for d in order], [names[d] for d in order], loc="outside lower center", ncols=3,
+    # by columns, as the regions lie; distinct under partial, on the left where its dots are
+    order = (DupType.LAYOUT, DupType.PARTIAL, DupType.DISTINCT, DupType.FULL, DupType.CONTENT)
+    legend = fig.legend([key[d] for d in order], [names[d] for d in order], loc="outside lower center", ncols=2,
                         fontsize="small", frameon=False, handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
     legend.set_gid("regions")
     for text, dup in zip(legend.get_texts(), order, strict=True):
