@@ -135,9 +135,14 @@ class ScanStatus(QWidget):
         self.label.setText("Cancelling…")
 
     def finish(self, message: str) -> None:
-        """Leave the running state and show ``message`` (e.g. ``"Scan cancelled"``)."""
-        self.label.setText(message)
-        self.label.setToolTip(plain_tooltip(message.replace(". Note: ", ".\nNote: ")) if len(message) > 80 else "")
+        """Leave the running state and show ``message`` (e.g. ``"Scan cancelled"``); the notes
+        of a scan's summary (``". Note: ..."``) are counted on the line and read in its tooltip,
+        so that the counts stay in view in a status bar of any width."""
+        line, *notes = message.split(". Note: ")
+        if notes:
+            line += f"; {len(notes)} note{'s' if len(notes) > 1 else ''} (hover to read)"
+        self.label.setText(line)
+        self.label.setToolTip(plain_tooltip(message.replace(". Note: ", ".\nNote: ")) if message != line else "")
         self.progress_bar.hide()
         self.cancel_button.hide()
 

@@ -50,3 +50,17 @@ def test_the_window_names_a_slow_page_while_it_is_read(qtbot, tmp_path, monkeypa
     qtbot.waitUntil(lambda: not window.is_scanning(), timeout=20_000)
     assert "zz-big.html" not in label.text()
     window.close()
+
+
+def test_a_finished_scans_notes_are_counted_on_the_line_and_read_in_its_tooltip(qtbot):
+    # The status line ran off a 1600-px window ("… Note: warc/trail-"), notes first to go
+    # and, with a long note, the counts too; the notes are now in the tooltip, counted.
+    status = ScanStatus()
+    qtbot.addWidget(status)
+    line = "Scanned 18 files: 7 duplicate pairs of 7 compared; 0 errors (0.1 s)"
+    status.finish(f"{line}. Note: learned the template of 1 site. Note: warc/trail-crawl.warc.gz: 10 records")
+    assert status.label.text() == f"{line}; 2 notes (hover to read)"
+    tip = status.label.toolTip()
+    assert "Note: learned the template of 1 site." in tip and "Note: warc/trail-crawl.warc.gz: 10 records" in tip
+    status.finish("Scan cancelled")
+    assert (status.label.text(), status.label.toolTip()) == ("Scan cancelled", "")
