@@ -104,6 +104,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
         self._showing = 0  # number of the newest result hand-over (_set_result)
         self._showing_pending = False  # its later steps have not run yet
+        self._status_after_update: str | None = None  # said instead of the next update's summary
         self.error_box: QMessageBox | None = None
         self._image_dir = str(Path.home())
         self._export_format = "html"  # File > Export… offers the format used last
@@ -266,8 +267,11 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
 
     # --- views ------------------------------------------------------------------------------
 
-    def _set_result(self, result: ScanResult | None, shown: Callable[[], None] | None = None) -> None:
+    def _set_result(self, result: ScanResult | None, shown: Callable[[], None] | None = None,
+                    scan: ScanResult | None = None) -> None:  # fmt: skip
         """Show a new scan's result (or nothing) in every view, and select its first duplicate.
+        ``scan`` is the scan's own result when ``result`` is a re-classification of it (a result
+        given back after a cancelled scan), else ``None``.
 
         The tables are filled now; the clusters, the charts and the first duplicate's pair
         follow in later turns of the event loop, so that the window repaints in between: done
@@ -275,9 +279,10 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         ``shown`` is called when every step has run (not if another result came first).
         """
         self._reclassify_job.cancel()
+        self._status_after_update = None
         self._showing += 1
         showing = self._showing
-        self.session.show(result)
+        self.session.show(result, scan)
         for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
             panel.clear_record_filter()
             panel.model.set_result(result)
@@ -356,7 +361,8 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.clusters_view.set_result(result)
         self.histogram_view.set_result(result)
         self.map_view.set_result(result)
-        self.scan_status.finish(summarize(result))
+        self.scan_status.finish(self._status_after_update or summarize(result))
+        self._status_after_update = None
         self._show_pair(self.pairs_panel.current_record())
         self._update_tab_titles()
 

@@ -109,8 +109,8 @@ class ScanControl:
     def start_scan(self, folder: str | Path) -> None:
         """Scan ``folder`` in a worker thread, cancelling a scan that is still running."""
         self._abandon_scan()
-        # A rescan that is cancelled or fails gives the previous result of this folder back.
-        scan_id = self.session.begin_scan(folder)
+        # The result shown (of any folder) is kept aside: a scan that is cancelled or fails gives it back.
+        scan_id = self.session.begin_scan(folder, self.current_pair_index())
         self.setWindowTitle(self.session.title())
         self.app_settings.add_recent_folder(self.folder)
         self._set_result(None)
@@ -129,7 +129,8 @@ class ScanControl:
         thread.start()
 
     def cancel_scan(self) -> None:
-        """Ask the running scan, if any, to stop; the window then says "Scan cancelled"."""
+        """Ask the running scan, if any, to stop; the window then shows again what it showed
+        before that scan (if anything) and says so."""
         if self._thread is not None:
             self._thread.cancel()
             self.scan_status.cancelling()
@@ -209,7 +210,7 @@ class ScanControl:
         if not self._is_current(scan_id):
             return
         self._thread = None
-        self.session.previous_result = None
+        self.session.drop_previous()
         freeze_long_lived()  # before collection resumes (the scan thread's end resumes it)
         self.scan_status.finish(summarize(result))
 
@@ -224,29 +225,46 @@ class ScanControl:
         if not self._is_current(scan_id):
             return
         self._thread = None
-        restored = self._restore_previous_result()
-        self.scan_status.finish(scan_end_text("cancelled", restored))
+        self._end_without_result("cancelled")
         self.scan_ended.emit("cancelled")
 
-    def _restore_previous_result(self) -> bool:
-        """Show the folder's previous result again after a cancelled or failed rescan (bool:
-        whether there was one)."""
+    def _end_without_result(self, outcome: str, message: str = "") -> str:
+        """After a cancelled or failed scan, show again what was shown before it began (the
+        session's :class:`~dedup_gui.core.views.session.ShownScan`: its folder in the title,
+        its result in every view, its pair selected) and say so in the status line.
+
+        Args:
+            outcome: ``"cancelled"`` or ``"failed"``.
+            message: the failure's message (for ``"failed"``).
+
+        Returns:
+            The folder whose scan ended (str).
+        """
+        folder = self.folder
         previous = self.session.take_previous()
+        self.setWindowTitle(self.session.title())
+        text = scan_end_text(outcome, folder, None if previous is None else previous.folder, message)
+        self.scan_status.finish(text)
         if previous is None:
-            return False
-        self._set_result(previous)
-        if self.session.needs_reclassify(previous):
+            return folder
+
+        def reselect() -> None:
+            if previous.pair is not None:
+                self.select_pair(previous.pair, show_table=False)
+
+        self._set_result(previous.result, reselect, scan=previous.scan_result)
+        if self.session.is_stale(previous):
+            self._status_after_update = text  # not the summary: the scan's end stays said
             self.apply_thresholds(self.session.thresholds)  # after the hand-over: its job is not cancelled
-        return True
+        return folder
 
     def _on_failed(self, scan_id: int, message: str, details: str) -> None:
         if not self._is_current(scan_id):
             return
         self._thread = None
-        restored = self._restore_previous_result()
-        self.scan_status.finish(scan_end_text("failed", restored, message))
+        folder = self._end_without_result("failed", message)
         box = plain_message_box(
-            QMessageBox.Icon.Critical, "Scan failed", f"The scan of {self.folder} failed:\n\n{message}", self
+            QMessageBox.Icon.Critical, "Scan failed", f"The scan of {folder} failed:\n\n{message}", self
         )
         box.setDetailedText(details)
         box.open()  # not modal to the application: the window stays usable

@@ -1,6 +1,6 @@
 """The main window's session and status lines without Qt (:mod:`dedup_gui.core.views.session`):
 what a scan says when it ends, the tab titles, the histogram and cluster filters, and the
-folder/previous-result bookkeeping of a rescan.  No QApplication."""
+folder/previous-result bookkeeping of a scan that is cancelled or fails.  No QApplication."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.views.session import (
     APP_NAME,
     Session,
+    ShownScan,
     cluster_choice,
     distance_filter,
     remembered_scan_settings,
@@ -43,11 +44,21 @@ def test_scan_stages_skip_the_cache_lookup_without_the_cache():
 def test_tab_titles_and_scan_end_lines():
     assert tab_title("Pairs", 1234, 1234) == "Pairs (1,234)"
     assert tab_title("Pages", 12, 1234) == "Pages (12 of 1,234)"
-    assert scan_end_text("cancelled", False) == "Scan cancelled"
-    assert scan_end_text("cancelled", True) == "Scan cancelled; showing the previous scan"
-    assert scan_end_text("failed", False, "disk gone") == "Scan failed: disk gone"
+    # Issue 20: a cancelled scan of B said "Scan cancelled" and showed nothing; the line now
+    # names the folder scanned and the one whose results are shown again.
+    assert scan_end_text("cancelled", "/s/b") == "Scan of b cancelled"
+    assert scan_end_text("cancelled", "/s/b", "/s/a") == "Scan of b cancelled: showing the last results, of a"
+    assert scan_end_text("cancelled", "/s/a", "/s/a") == "Rescan of a cancelled: showing its last results"
+    assert scan_end_text("failed", "/s/b", None, "disk gone") == "Scan of b failed: disk gone"
+    assert scan_end_text("failed", "/s/b", "/s/a", "disk gone") == (
+        "Scan of b failed: disk gone; showing the last results, of a"
+    )
+    # two folders of the same name: their whole paths tell them apart
+    assert scan_end_text("cancelled", "/x/site", "/y/site") == (
+        "Scan of /x/site cancelled: showing the last results, of /y/site"
+    )
     with pytest.raises(ValueError, match="'finished'"):
-        scan_end_text("finished", False)
+        scan_end_text("finished", "/s/b")
 
 
 def test_remembered_settings_fall_back_to_the_default_extractor():
@@ -73,23 +84,56 @@ def test_cluster_choice_filters_the_cluster_and_picks_a_pair():
     assert cluster_choice(ties(), 2) is None and cluster_choice(None, 1) is None
 
 
-def test_a_rescan_keeps_the_folders_previous_result(tmp_path):
+def test_a_scan_keeps_what_was_shown_to_give_back(tmp_path):
+    # Issue 20: cancelling a scan of folder B threw the results of folder A away; the session
+    # now keeps what was shown (of any folder) until the new scan finishes.
     session = Session(ScanSettings(), Thresholds())
     assert session.title() == APP_NAME
-    folder = tmp_path / "site"
+    folder, other = tmp_path / "site", tmp_path / "other"
     folder.mkdir()
+    other.mkdir()
     first = ties(root=str(folder.resolve()))
-    assert session.begin_scan(folder) == 1 and session.previous_result is None
+    assert session.begin_scan(folder) == 1 and session.previous is None  # nothing shown yet
     session.show(first)
     assert session.cluster_of == {0: 1, 1: 1, 2: 1, 3: 1}
-    assert session.begin_scan(str(folder) + "/.") == 2  # the same folder, spelt otherwise
+    assert session.begin_scan(str(folder) + "/.", pair=3) == 2  # the same folder, spelt otherwise
     assert session.folder == str(folder.resolve()) and session.title() == f"{folder.resolve()} — {APP_NAME}"
-    assert session.previous_result is first
+    assert session.previous == ShownScan(str(folder.resolve()), first, first, 3)
     session.show(None)
-    assert session.take_previous() is first and session.take_previous() is None
+    assert session.take_previous() == ShownScan(str(folder.resolve()), first, first, 3)
+    assert session.take_previous() is None
+
+    # another folder: its scan keeps the first folder's result, and giving it back makes that
+    # folder the session's again (the window title follows)
+    regraded = dataclasses.replace(first, thresholds=dataclasses.replace(Thresholds(), layout_same=0.9))
+    session.show(regraded, scan=first)
+    assert session.scan_result is first and session.result is regraded
+    session.begin_scan(other)
+    session.show(None)
+    assert session.folder == str(other.resolve())
+    session.begin_scan(tmp_path)  # a third scan while the second runs: the first result stays kept
+    shown = session.take_previous()
+    assert shown == ShownScan(str(folder.resolve()), first, regraded, None)
+    assert session.folder == str(folder.resolve()) and session.title() == f"{folder.resolve()} — {APP_NAME}"
+    assert session.is_stale(shown)  # shown under layout_same=0.9, the thresholds in force are the defaults
+
     session.show(first)
-    session.begin_scan(tmp_path)  # another folder: nothing to give back
-    assert session.previous_result is None
+    session.begin_scan(other)
+    session.drop_previous()  # the scan finished
+    assert session.previous is None and session.take_previous() is None
+    assert session.folder == str(other.resolve())
+
+
+def test_a_result_given_back_is_stale_when_a_keep_choice_had_not_reached_it():
+    # A keep choice made just before a scan began is in the scan's own result only (the
+    # re-keep of the shown one was cancelled by the scan): giving it back re-classifies.
+    session = Session(ScanSettings(), Thresholds())
+    scan = ties()
+    assert not session.is_stale(ShownScan("/s", scan, scan))
+    chosen = dataclasses.replace(scan, keep_policy=dataclasses.replace(scan.keep_policy, chosen=("b.html",)))
+    assert session.is_stale(ShownScan("/s", chosen, scan))
+    marked = dataclasses.replace(scan, not_duplicates=(("a.html", "b.html"),))
+    assert session.is_stale(ShownScan("/s", marked, scan))
 
 
 def test_reclassified_results_and_settings():

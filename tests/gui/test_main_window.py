@@ -209,7 +209,7 @@ def test_cancel_stops_the_scan_and_the_window_keeps_working(qtbot, make_window, 
     assert time.monotonic() - start < 30
     assert ended.args == ["cancelled"]
     assert slow.outcomes == ["cancelled"]  # the scan function really got ScanCancelled
-    assert window.scan_status.label.text() == "Scan cancelled"
+    assert window.scan_status.label.text() == f"Scan of {tmp_path.name} cancelled"
     assert not window.scan_status.cancel_button.isVisible()
     assert window.pages_model.rowCount() == 0
 
@@ -256,7 +256,7 @@ def test_engine_error_is_reported_not_raised(qtbot, make_window, fake_scan, tmp_
     with qtbot.waitSignal(window.scan_ended, timeout=LONG) as ended:
         window.start_scan(tmp_path)
     assert ended.args == ["failed"]
-    assert window.scan_status.label.text() == "Scan failed: RuntimeError: disk <b>on fire</b>"
+    assert window.scan_status.label.text() == f"Scan of {tmp_path.name} failed: RuntimeError: disk <b>on fire</b>"
     box = window.error_box
     assert box is not None and box.isVisible()
     assert box.textFormat() == Qt.TextFormat.PlainText
@@ -375,7 +375,7 @@ def test_cancel_stops_a_real_scan(qtbot, make_window, tmp_path, monkeypatch):
         qtbot.mouseClick(window.scan_status.cancel_button, Qt.MouseButton.LeftButton)
     assert ended.args == ["cancelled"]
     assert outcomes == ["ScanCancelled"]
-    assert window.scan_status.label.text() == "Scan cancelled"
+    assert window.scan_status.label.text() == "Scan of progress cancelled"
     assert window.result is None and window.pairs_model.rowCount() == 0
 
 
@@ -396,7 +396,7 @@ def test_a_cancelled_rescan_gives_the_previous_result_back(qtbot, make_window, f
         window.cancel_scan()
     assert ended.args == ["cancelled"]
     assert window.pages_model.rowCount() == 5 and window.result is not None
-    assert window.scan_status.label.text() == "Scan cancelled; showing the previous scan"
+    assert window.scan_status.label.text() == f"Rescan of {tmp_path.name} cancelled: showing its last results"
 
 
 def test_a_result_is_handed_over_in_steps_that_yield_to_the_event_loop(qtbot, make_window, sample_scan):

@@ -146,27 +146,66 @@ def export_done_text(path: str | Path) -> str:
     return f"Wrote {p.name}{size}"
 
 
-def scan_end_text(outcome: str, restored: bool, message: str = "") -> str:
+def _folder_names(folder: str, other: str) -> tuple[str, str]:
+    """Short names of two folders for a status line: their last parts, or their whole paths
+    when those are the same name for two different folders (or empty, as for ``/``)."""
+    a, b = Path(folder).name, Path(other).name
+    if not a or not b or (a == b and folder != other):
+        return folder, other
+    return a, b
+
+
+def scan_end_text(outcome: str, folder: str, shown: str | None = None, message: str = "") -> str:
     """The status line of a scan that did not finish.
 
     Args:
         outcome: ``"cancelled"`` or ``"failed"``.
-        restored: whether the folder's previous result is shown again.
+        folder: the folder (or WARC file) whose scan ended (str).
+        shown: the folder whose last result is shown again (:meth:`Session.take_previous`),
+            or ``None`` when there was none.
         message: the failure's message (for ``"failed"``).
 
     Returns:
-        E.g. ``"Scan cancelled; showing the previous scan"`` (str).
+        E.g. ``"Scan of b cancelled: showing the last results, of a"``, ``"Rescan of a
+        cancelled: showing its last results"`` or ``"Scan of b failed: OSError: gone"`` (str).
 
     Raises:
         ValueError: another ``outcome``.
+
+    Example:
+        >>> scan_end_text("cancelled", "/s/b", "/s/a")
+        'Scan of b cancelled: showing the last results, of a'
     """
+    name, shown_name = _folder_names(folder, shown or folder)
+    kind = "Rescan" if shown == folder else "Scan"
     if outcome == "cancelled":
-        text = "Scan cancelled"
+        text, glue = f"{kind} of {name} cancelled", ": "
     elif outcome == "failed":
-        text = f"Scan failed: {message}"
+        text, glue = f"{kind} of {name} failed: {message}", "; "
     else:
         raise ValueError(f"no status line for outcome {outcome!r}")
-    return text + ("; showing the previous scan" if restored else "")
+    if shown is None:
+        return text
+    tail = "showing its last results" if shown == folder else f"showing the last results, of {shown_name}"
+    return text + glue + tail
+
+
+@dataclass(frozen=True)
+class ShownScan:
+    """What the window showed when a scan began, given back if that scan is cancelled or fails
+    (as dupeGuru leaves the last results when a scan is cancelled).
+
+    Attributes:
+        folder: the folder of the result, resolved (str).
+        scan_result: its scan's own result, which threshold changes re-classify (:class:`ScanResult`).
+        result: the result the views showed (:class:`ScanResult`).
+        pair: the pair selected then (index into ``result.pairs``), or ``None``.
+    """
+
+    folder: str
+    scan_result: ScanResult
+    result: ScanResult
+    pair: int | None = None
 
 
 @dataclass(frozen=True)
@@ -266,8 +305,8 @@ def keep_cluster_choice(result: ScanResult | None, keep_id: int, page: int = -1)
 
 
 class Session:
-    """What the window works on: the folder, the scan's result and the result shown, the folder's
-    previous result during a rescan, the scan settings and thresholds in force.
+    """What the window works on: the folder, the scan's result and the result shown, what was
+    shown before the scan that is running, the scan settings and thresholds in force.
 
     Args:
         settings: the settings of the next scan (:class:`ScanSettings`).
@@ -280,7 +319,8 @@ class Session:
         scan_result: the scan's own result, which threshold changes re-classify, or ``None``.
         result: the result every view shows (the scan re-classified under the thresholds in
             force), or ``None``.
-        previous_result: the folder's result before a rescan that is running, or ``None``.
+        previous: what was shown before the scan that is running, to show again if it is
+            cancelled or fails (:class:`ShownScan`), or ``None``.
         cluster_of: page index -> cluster id of :attr:`result` (dict[int, int]).
         scan_id: number of the newest scan (int); older scans' signals are ignored.
     """
@@ -291,38 +331,63 @@ class Session:
         self.folder: str | None = None
         self.scan_result: ScanResult | None = None
         self.result: ScanResult | None = None
-        self.previous_result: ScanResult | None = None
+        self.previous: ShownScan | None = None
         self.cluster_of: dict[int, int] = {}
         self.scan_id = 0
 
-    def begin_scan(self, folder: str | Path) -> int:
-        """Start scanning ``folder``: it becomes the session's folder (``~`` expanded, resolved);
-        a rescan of the same folder keeps the result shown as :attr:`previous_result`.
+    def begin_scan(self, folder: str | Path, pair: int | None = None) -> int:
+        """Start scanning ``folder``: it becomes the session's folder (``~`` expanded, resolved).
+        The result shown until now (of this folder or another) is kept as :attr:`previous`;
+        while another scan was running (nothing shown), the one kept before stays.
+
+        Args:
+            folder: the folder (or WARC file) to scan.
+            pair: the pair selected now (index into ``result.pairs``), or ``None``.
 
         Returns:
             The new scan's id (int).
         """
         self.scan_id += 1
+        if self.folder is not None and self.scan_result is not None and self.result is not None:
+            self.previous = ShownScan(self.folder, self.scan_result, self.result, pair)
         self.folder = str(Path(folder).expanduser().resolve())
-        previous = self.scan_result
-        self.previous_result = previous if previous is not None and previous.root == self.folder else None
         return self.scan_id
 
     def title(self) -> str:
         """The window title: ``"<folder> — Duplicate Page Inspector"``, or the name alone (str)."""
         return APP_NAME if self.folder is None else f"{self.folder} — {APP_NAME}"
 
-    def show(self, result: ScanResult | None) -> None:
-        """A new scan's result (or nothing) is shown: it is both the scan's and the shown result."""
-        self.scan_result = result
+    def show(self, result: ScanResult | None, scan: ScanResult | None = None) -> None:
+        """A new result (or nothing) is shown.
+
+        Args:
+            result: the result every view shows, or ``None``.
+            scan: its scan's own result when ``result`` is a re-classification of it (a
+                :class:`ShownScan` given back); ``None``: ``result`` is the scan's own.
+        """
+        self.scan_result = result if scan is None else scan
         self.result = result
         self.cluster_of = {} if result is None else result.cluster_of()
 
-    def take_previous(self) -> ScanResult | None:
-        """The folder's previous result, to show again after a cancelled or failed rescan (or
-        ``None``); it is forgotten."""
-        previous, self.previous_result = self.previous_result, None
+    def take_previous(self) -> ShownScan | None:
+        """What was shown before the scan that was cancelled or failed (or ``None``); its
+        folder becomes the session's again and it is forgotten.  The caller shows it."""
+        previous, self.previous = self.previous, None
+        if previous is not None:
+            self.folder = previous.folder
         return previous
+
+    def drop_previous(self) -> None:
+        """The scan finished: what was shown before it is not needed any more."""
+        self.previous = None
+
+    def is_stale(self, shown: ShownScan) -> bool:
+        """Whether a :class:`ShownScan` given back must be re-classified from its scan's own
+        result: the thresholds changed since, or a keep choice or ignore-list change made
+        just before the scan began had not reached the result shown yet (bool)."""
+        result, scan = shown.result, shown.scan_result
+        return (self.needs_reclassify(result) or result.keep_policy != scan.keep_policy
+                or result.not_duplicates != scan.not_duplicates)  # fmt: skip
 
     def is_current(self, result: ScanResult) -> bool:
         """Whether a re-classified ``result`` is of the scan shown (the same pages) (bool)."""
@@ -335,8 +400,8 @@ class Session:
 
     def set_keep_policy(self, policy: KeepPolicy) -> None:
         r"""The user's keep decisions changed: the scan's own result takes keep policy ``policy``
-        (so re-classifications keep it; its pair columns are shared), and the folder's previous
-        result is left as it was.  The result shown follows when its re-kept version is
+        (so re-classifications keep it; its pair columns are shared), and :attr:`previous` is
+        left as it was.  The result shown follows when its re-kept version is
         given to :meth:`update`."""
         if self.scan_result is not None and self.scan_result.keep_policy != policy:
             scan = dataclasses.replace(self.scan_result, keep_policy=policy)
