@@ -63,8 +63,8 @@ class TeachingWindow(QMainWindow):
 
     Args:
         result: the scan whose pages the views offer (``None``: typed text and toy examples only).
-        labels_csv: the labels file of the method comparison (default: the bundled samples'
-            ``EXPECTED.csv``).
+        labels_csv: the labels file of the method comparison for every scan (default: the
+            scan's own, :meth:`.methods_view.MethodsView.set_scan`).
         parent: the main window, or ``None``; the teaching window stays a window of its own.
         pair: the two page paths to start on (see :meth:`show_pair`), or ``None``.
 
@@ -152,6 +152,7 @@ class TeachingWindow(QMainWindow):
         """
         self.result = result
         self.pair = pair
+        self.methods_view.set_scan(result)
         views = [self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view]
         front = self.current_view()
         self._pending = [view for view in views if view is not front]
