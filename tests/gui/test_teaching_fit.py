@@ -9,6 +9,7 @@ import dataclasses
 
 import pytest
 from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtGui import QGuiApplication
 
 from dedup_gui.gui.teaching import TeachingWindow
 from dedup_gui.gui.teaching.methods_view import SAMPLE_LABELS
@@ -22,6 +23,15 @@ def _join_background_jobs():
     """Let no background computation outlive its test."""
     yield
     QThreadPool.globalInstance().waitForDone(LONG)
+
+
+def test_the_window_opens_within_the_screen(qtbot, sample_scan):
+    # at 1280x860 it was taller than an 800-pixel projector (the offscreen screen is 800 x 800)
+    window = TeachingWindow(sample_scan)
+    qtbot.addWidget(window)
+    room = QGuiApplication.primaryScreen().availableGeometry()
+    assert window.width() <= room.width() * 0.9 and window.height() <= room.height() * 0.9
+    assert (window.width(), window.height()) == (min(1280, int(room.width() * 0.9)), min(860, int(room.height() * 0.9)))
 
 
 def test_presentation_mode_at_1280x800_gives_the_pr_chart_room_and_keeps_its_words_inside(qtbot, sample_scan):
