@@ -65,28 +65,33 @@ def test_presentation_mode_at_1280x800_gives_the_pr_chart_room_and_keeps_its_wor
         assert fig.bbox.x0 - 1 <= bb.x0 and bb.x1 <= fig.bbox.x1 + 1, text.get_text()
         assert fig.bbox.y0 - 1 <= bb.y0 and bb.y1 <= fig.bbox.y1 + 1, text.get_text()
     window.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
     window.close()
 
 
-def renamed_scan(sample_scan, root, paths):
-    pages = [dataclasses.replace(sample_scan.pages[i], path=p) for i, p in enumerate(paths)]
-    return dataclasses.replace(sample_scan, root=str(root), pages=pages, errors=[])
+def moved_scan(sample_scan, root):
+    """The sample scan as if its folder were ``root`` (the same pages and pairs)."""
+    return dataclasses.replace(sample_scan, root=str(root))
 
 
 def test_the_method_comparison_uses_the_labels_beside_the_scanned_folder(qtbot, sample_scan, tmp_path):
     # a scan of shared/pairs/pages used the samples' EXPECTED.csv, not shared/pairs/labels.csv
     (tmp_path / "pages").mkdir()
     labels = tmp_path / "labels.csv"
-    labels.write_text("left,right,type\npages/a.html,pages/b.html,full\n", encoding="utf-8")
-    window = TeachingWindow(renamed_scan(sample_scan, tmp_path / "pages", ["a.html", "b.html"]))
+    labels.write_text(
+        "left,right,type\npages/site/articles/night-ride-safety.html,pages/print/night-ride-safety.html,content\n",
+        encoding="utf-8",
+    )
+    window = TeachingWindow(moved_scan(sample_scan, tmp_path / "pages"))
     qtbot.addWidget(window)
     view = window.methods_view
     assert view.labels_path() == labels
     assert "labels: ../labels.csv (1 pairs)" in view.labels_label.text()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)  # the views given the scan
 
 
 def test_with_no_labels_for_the_scan_the_tab_says_so_and_uses_no_others(qtbot, sample_scan, tmp_path):
-    window = TeachingWindow(renamed_scan(sample_scan, tmp_path, ["a.html", "b.html"]))
+    window = TeachingWindow(moved_scan(sample_scan, tmp_path))  # no CSV there or in its parent
     qtbot.addWidget(window)
     view = window.methods_view
     assert view.path_edit.text() == "" and view.labels_path() != SAMPLE_LABELS
@@ -99,4 +104,5 @@ def test_with_no_labels_for_the_scan_the_tab_says_so_and_uses_no_others(qtbot, s
     assert view.labels_path() == SAMPLE_LABELS
     assert "labels: EXPECTED.csv (16 pairs)" in view.labels_label.text()
     qtbot.waitUntil(lambda: view.run is not None, timeout=LONG)  # the tab in view: run at once
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
     window.close()

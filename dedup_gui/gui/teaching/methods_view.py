@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -425,6 +425,7 @@ class MethodsView(QWidget):
         for table in (self.methods_table, self.confusion_table):
             table.resizeRowsToContents()
         self.balance()
+        QTimer.singleShot(0, self.balance)  # again once the tables' headers have their final widths
 
     @staticmethod
     def _table_height(table: QTableWidget) -> int:
@@ -442,8 +443,8 @@ class MethodsView(QWidget):
         above the figure and the figure the whole width.
 
         Every part gets those as minimum heights, the figure :data:`FIGURE_LINES` lines of
-        text (:data:`FIGURE_LINES_UNDER` under the matrix): on a small screen (large fonts in presentation mode) the tab scrolls rather than
-        squeezing them.
+        text (:data:`FIGURE_LINES_UNDER` under the matrix): on a small screen (large fonts in
+        presentation mode) the tab scrolls rather than squeezing them.
         """
         line = self.fontMetrics().height()
         t = self.confusion_table
@@ -452,7 +453,10 @@ class MethodsView(QWidget):
         width = self.splitter.width()
         beside = width - need_width >= FIGURE_WIDTH_LINES * line
         need_figure = (FIGURE_LINES if beside else FIGURE_LINES_UNDER) * line
-        self.bottom.setOrientation(Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical)
+        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if orientation != self.bottom.orientation():
+            self.bottom.setOrientation(orientation)
+            QTimer.singleShot(0, self.balance)  # once the splitter has laid its parts out that way
         self.plot.setMinimumHeight(need_figure)
         self.bottom.widget(0).setMinimumHeight(0 if beside else need_matrix)
         need_top = self.tables_height()
