@@ -280,6 +280,8 @@ METHOD_COLORS = dict(zip(METHOD_KEYS, (
     "#1f77b4", "#aec7e8", "#d62728", "#ff7f0e", "#ffbb78", "#2ca02c",
     "#98df8a", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#17becf",
 )))  # fmt: skip
+#: Height of one legend entry of :func:`pr_figure` (points: a "small" font line and its spacing).
+LEGEND_ROW_POINTS = 14.0
 _SINGLE_MARKERS = {"bytes": "s", "text": "D", "imatch": "^", "url": "v", "classifier": "*"}
 
 
@@ -347,8 +349,13 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs\n({report.positives} duplicates); '
                  "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium",
                  loc="left")  # fmt: skip
+    # as many columns as a short figure needs for the legend's height (a legend taller than the
+    # figure collapsed the axes to nothing); a figure's inches shrink as its dpi grows
+    # (presentation mode), so this holds at any text size
+    entries = len(ax.get_legend_handles_labels()[1])
+    rows = max(1, int((0.85 * fig.get_figheight() * 72 - 10) / LEGEND_ROW_POINTS))
     legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", facecolor=palette.background,
-                       edgecolor=palette.muted)  # fmt: skip
+                       edgecolor=palette.muted, ncols=max(1, math.ceil(entries / rows)))  # fmt: skip
     for text in legend.get_texts():
         text.set_color(palette.foreground)
     return fig

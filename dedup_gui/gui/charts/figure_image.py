@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QImage, QPainter, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from dedup_gui.core.views.text_fit import fit_texts
 from dedup_gui.gui.inspector.jobs import LatestJob
 
 #: Dots per inch of a figure at font scale 1 (matplotlib's default).
@@ -60,6 +61,8 @@ def render_figure(chart: Chart, width: int, height: int, dpi: float) -> tuple[Fi
     fig = new_figure(width, height, dpi)
     extra = chart(fig)
     fig.canvas.draw()
+    if fit_texts(fig):  # a title or legend ran past the edge: wrapped, drawn again
+        fig.canvas.draw()
     if callable(extra):
         extra = extra(fig)
     pixels = fig.canvas.buffer_rgba()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
@@ -43,6 +44,11 @@ __all__ = [
     "TeachingWindow",
 ]
 
+#: The size the window opens at where the screen has room (pixels).
+PREFERRED_SIZE = (1280, 860)
+#: The most of the screen's available width and height the window opens at (an 800-pixel
+#: projector: 720 pixels, with room for the window's frame and the desktop's panels).
+SCREEN_SHARE = 0.9
 #: The tabs, in order.
 #: How often the window looks whether the next view can be given the scan (ms).
 PENDING_INTERVAL_MS = 50
@@ -58,13 +64,26 @@ TAB_TITLES = (
 SHORT_TAB_TITLES = ("SimHash", "Jaccard", "Hamming", "Four types", "Methods")
 
 
+def initial_size(window: QWidget) -> tuple[int, int]:
+    """The size the teaching window opens at: :data:`PREFERRED_SIZE`, at most
+    :data:`SCREEN_SHARE` of the available geometry of the screen it opens on (its parent's, or
+    the primary screen) (``(width, height)`` in pixels)."""
+    parent = window.parentWidget()
+    screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return PREFERRED_SIZE
+    room = screen.availableGeometry()
+    width, height = PREFERRED_SIZE
+    return min(width, int(room.width() * SCREEN_SHARE)), min(height, int(room.height() * SCREEN_SHARE))
+
+
 class TeachingWindow(QMainWindow):
     """A window with a tab per teaching view and a presentation mode (F11).
 
     Args:
         result: the scan whose pages the views offer (``None``: typed text and toy examples only).
-        labels_csv: the labels file of the method comparison (default: the bundled samples'
-            ``EXPECTED.csv``).
+        labels_csv: the labels file of the method comparison for every scan (default: the
+            scan's own, :meth:`.methods_view.MethodsView.set_scan`).
         parent: the main window, or ``None``; the teaching window stays a window of its own.
         pair: the two page paths to start on (see :meth:`show_pair`), or ``None``.
 
@@ -125,7 +144,7 @@ class TeachingWindow(QMainWindow):
         toolbar.addAction(self.presentation.action)
         self.addToolBar(toolbar)
         self.toolbar = toolbar
-        self.resize(1280, 860)
+        self.resize(*initial_size(self))
         self._pending: list[QWidget] = []  # views still to be given the scan (set_result)
         self._idle_ticks = 0
         self._pending_timer = QTimer(self)
@@ -152,6 +171,7 @@ class TeachingWindow(QMainWindow):
         """
         self.result = result
         self.pair = pair
+        self.methods_view.set_scan(result)
         views = [self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view]
         front = self.current_view()
         self._pending = [view for view in views if view is not front]

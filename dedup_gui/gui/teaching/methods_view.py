@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,7 +33,8 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate
 from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods, pr_figure
-from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.core.evaluation.scan_labels import find_scan_labels
+from dedup_gui.core.model import TYPE_ORDER, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
@@ -44,6 +45,12 @@ SAMPLE_LABELS = Path(__file__).resolve().parents[3] / "resources" / "samples" / 
 METHOD_HEADERS = ("method", "default", "precision", "recall", "F1", "TP", "FP", "FN", "TN", "best", "best F1")
 #: Height of the precision/recall figure at least, in lines of text (it scales with the font).
 FIGURE_LINES = 15
+#: Width of the figure beside the confusion matrix at least, in lines of text: with less room
+#: (presentation mode at 1280x800) the figure goes under the matrix, across the whole width
+#: (beside it, its legend squeezed the curves to some 100 pixels and its title ran off the edge).
+FIGURE_WIDTH_LINES = 36
+#: Height of the figure under the matrix at least, in lines of text (its legend in one column).
+FIGURE_LINES_UNDER = 20
 _GOOD = QColor("#c8e6c9")
 _BAD = QColor("#ffcdd2")
 
@@ -114,7 +121,8 @@ class MethodsView(QWidget):
     matrix, and the precision/recall figure.
 
     Args:
-        labels_csv: the labels file to start with (default: the bundled samples' EXPECTED.csv).
+        labels_csv: the labels file to use whatever the scan (``None``: the scan's own, see
+            :meth:`set_scan`; the bundled samples' EXPECTED.csv until a scan is given).
         parent: the Qt parent widget, or ``None``.
 
     Signals:
@@ -123,6 +131,8 @@ class MethodsView(QWidget):
 
     Attributes:
         path_edit, browse_button, run_button, cancel_button, progress_bar, status_label: the bar.
+        labels_label: which labels are used and why (the rule of
+            :mod:`dedup_gui.core.evaluation.scan_labels`).
         methods_table: one row per method at its default threshold.
         confusion_table: labelled type (rows) x predicted type (columns).
         summary_label: pairs, accuracy and macro-F1 of the classifier.
@@ -143,6 +153,8 @@ class MethodsView(QWidget):
         self._job.finished.connect(self._show)
         self._job.failed.connect(self._failed)
         self._auto_ran = False
+        self._chosen = labels_csv is not None  # a file given or chosen stands for every scan
+        self.labels_label = plain_label(wrap=True)
 
         self.path_edit = QLineEdit(str(labels_csv or SAMPLE_LABELS))
         self.path_edit.setToolTip("LABELS.csv: columns left, right, type (paths relative to its folder)")
@@ -205,9 +217,12 @@ class MethodsView(QWidget):
         self.splitter.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
+        layout.addWidget(self.labels_label)
         layout.addWidget(self.status_label)
         layout.addWidget(self.splitter, 1)
         self.status_label.setText("Press Run to apply every method to the labelled pairs.")
+        self.labels_label.setText(f"labels: {Path(labels_csv).name} (chosen)" if labels_csv else
+                                  "labels: the bundled samples' EXPECTED.csv (no scan)")  # fmt: skip
 
     @staticmethod
     def _table(headers) -> QTableWidget:
@@ -225,8 +240,54 @@ class MethodsView(QWidget):
         return Path(self.path_edit.text().strip())
 
     def set_labels(self, path: str | Path) -> None:
-        """Name another labels file (does not run)."""
+        """Name another labels file (does not run); it stands for later scans too."""
+        self._chosen = True
         self.path_edit.setText(str(path))
+        self.labels_label.setText(f"labels: {Path(path).name} (chosen)")
+
+    def set_scan(self, result: ScanResult | None) -> None:
+        """Use the labels that belong to the scanned folder, unless a file was given or chosen.
+
+        The rule is :func:`dedup_gui.core.evaluation.scan_labels.find_scan_labels` (a labels CSV in
+        the scanned folder or its parent whose pairs name pages of the scan); the tab says which
+        file it found, or that none fits (then the field is empty and "Labels CSV…" chooses one).
+        Without a scan: the bundled samples' EXPECTED.csv.  New labels are run when the tab is
+        in view, else the next time it is shown.
+        """
+        if self._chosen:
+            return
+        if result is None:
+            path, note = SAMPLE_LABELS, "labels: the bundled samples' EXPECTED.csv (no scan)"
+        else:
+            found = find_scan_labels(result)
+            if found is None:
+                path = None
+                note = ("labels: no labels CSV in the scanned folder or its parent names its pages; "
+                        "choose one with “Labels CSV…”")  # fmt: skip
+            else:
+                path = found.path
+                within = "" if found.in_scan == found.pairs else f", {found.in_scan:,} of them in the scan"
+                note = f"labels: {found.shown} ({found.pairs:,} pairs{within}), found beside the scanned folder"
+        self.labels_label.setText(note)
+        text = str(path) if path else ""
+        if text == self.path_edit.text():
+            return
+        self.path_edit.setText(text)
+        self._token.cancel()
+        self._job.cancel()
+        self._forget_run()
+        self._auto_ran = False
+        if path is None:
+            self._end("No labels for this scan.")
+        elif self.isVisible():
+            self.start()
+
+    def _forget_run(self) -> None:
+        """Empty the tables of a run on other labels."""
+        self.run = None
+        for table in (self.methods_table, self.confusion_table):
+            table.setRowCount(0)
+        self.summary_label.clear()
 
     def ask_labels(self) -> None:
         """Choose a labels CSV in a file dialog, then run."""
@@ -364,6 +425,7 @@ class MethodsView(QWidget):
         for table in (self.methods_table, self.confusion_table):
             table.resizeRowsToContents()
         self.balance()
+        QTimer.singleShot(0, self.balance)  # again once the tables' headers have their final widths
 
     @staticmethod
     def _table_height(table: QTableWidget) -> int:
@@ -376,26 +438,39 @@ class MethodsView(QWidget):
 
     def balance(self) -> None:
         """Give the methods table the height its rows need and the confusion matrix the width
-        its columns need (at most half the width) beside the figure.
+        its columns need (at most half the width) beside the figure, or, where the figure
+        would be narrower than :data:`FIGURE_WIDTH_LINES` lines of text beside it, the matrix
+        above the figure and the figure the whole width.
 
-        Both parts get those as minimum heights, with room for the figure: on a small screen
-        (large fonts in presentation mode) the tab scrolls rather than squeezing them.
+        Every part gets those as minimum heights, the figure :data:`FIGURE_LINES` lines of
+        text (:data:`FIGURE_LINES_UNDER` under the matrix): on a small screen (large fonts in
+        presentation mode) the tab scrolls rather than squeezing them.
         """
         line = self.fontMetrics().height()
+        t = self.confusion_table
+        need_width = t.verticalHeader().width() + t.horizontalHeader().length() + 2 * t.frameWidth() + 4
+        need_matrix = self._table_height(t) + 6 * line  # its title, the summary's lines
+        width = self.splitter.width()
+        beside = width - need_width >= FIGURE_WIDTH_LINES * line
+        need_figure = (FIGURE_LINES if beside else FIGURE_LINES_UNDER) * line
+        orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if orientation != self.bottom.orientation():
+            self.bottom.setOrientation(orientation)
+            QTimer.singleShot(0, self.balance)  # once the splitter has laid its parts out that way
+        self.plot.setMinimumHeight(need_figure)
+        self.bottom.widget(0).setMinimumHeight(0 if beside else need_matrix)
         need_top = self.tables_height()
-        need_bottom = max(self._table_height(self.confusion_table) + 6 * line, FIGURE_LINES * line)
+        need_bottom = max(need_matrix, need_figure) if beside else need_matrix + need_figure + self.bottom.handleWidth()
         self._top.setMinimumHeight(need_top)
         self.bottom.setMinimumHeight(need_bottom)
         total = sum(self.splitter.sizes())
         if total > 0:
             top = max(min(need_top, total - need_bottom), 0)
             self.splitter.setSizes([top, total - top])
-        width = sum(self.bottom.sizes())
-        if width > 0:
-            t = self.confusion_table
-            need = t.verticalHeader().width() + t.horizontalHeader().length() + 2 * t.frameWidth() + 4
-            left = min(need, width // 2)
-            self.bottom.setSizes([left, width - left])
+        room = sum(self.bottom.sizes())
+        if room > 0:
+            first = min(need_width, room // 2) if beside else need_matrix
+            self.bottom.setSizes([first, room - first])
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         """Share the new room again."""

@@ -54,6 +54,7 @@ from dedup_gui.gui.teaching.widgets import (
     set_vertical_policy,
     signed,
     sum_fill,
+    wrapped_height,
 )
 
 
@@ -209,7 +210,7 @@ class SimhashView(QWidget):
 
     def _fit_explanation(self) -> None:
         label = self.explain_label
-        need = label.heightForWidth(label.width()) if self.presenting else 0
+        need = wrapped_height(label, label.width()) if self.presenting else 0
         if need != label.minimumHeight():
             label.setMinimumHeight(need)
 

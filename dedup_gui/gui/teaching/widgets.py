@@ -64,6 +64,19 @@ def plain_label(text: str = "", bold: bool = False, wrap: bool = False, selectab
     return label
 
 
+def wrapped_height(label: QLabel, width: int) -> int:
+    """The height a word-wrapped plain-text label needs at ``width`` (int, pixels).
+
+    ``QLabel.heightForWidth`` is never less than the label's minimum height, so a minimum set
+    from it never shrinks again (the SimHash view's explanation kept a line too many, and a
+    scroll bar, once laid out narrower); this measures the text alone, as ``QLabel`` does."""
+    m = label.contentsMargins()
+    inner = max(1, width - m.left() - m.right() - 2 * label.margin())
+    flags = int(label.alignment()) | int(Qt.TextFlag.TextWordWrap)
+    text = label.fontMetrics().boundingRect(0, 0, inner, 1 << 20, flags, label.text())
+    return text.height() + m.top() + m.bottom() + 2 * label.margin()
+
+
 def set_vertical_policy(widget: QWidget, policy: QSizePolicy.Policy) -> None:
     """Change only the vertical size policy of ``widget`` (e.g. ``Ignored``: a layout asked for
     its preferred height counts only its minimum)."""
