@@ -186,10 +186,18 @@ class VennWidget(QWidget):
             painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
             if self._show_elements and items:
                 painter.setFont(self.font())
-                shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
                 body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
-                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(shown))
+                lines = self.element_lines(items, body.width())
+                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
         painter.end()
+
+    def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
+        """A region's elements as drawn: the first :data:`VENN_ELEMENTS`, then "…", each cut
+        at its end to the region's ``width`` (pixels) with "…", not clipped mid-letter at the
+        region's edges ("ower indee" in presentation mode) (list[str])."""
+        fm = QFontMetricsF(self.font())
+        shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
+        return [fm.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in shown]
 
     def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
         """Each region's label as drawn: ``(where, text, the region's box, its elements)``, left
