@@ -296,6 +296,10 @@ def test_hamming_view_marks_exactly_the_differing_bits(qtbot, window, sample_sca
     assert view.grid.row_texts(ROW_A) == [str(x) for x in bits64(a)]
     assert view.result_label.text().startswith(f"Hamming distance {n} bits; near-duplicate threshold k = 3")
     assert "not near duplicates" in view.result_label.text()
+    # the 5 differing bits fall in blocks 1, 2 and 4: block 3 alone is equal
+    assert view.blocks_label.text().endswith("Here block 3 is equal (green).")
+    view.set_values(0x58, 0xFFFF_FFFF_FFFF_FFFF)  # every block differs ("Here blocks none are equal")
+    assert view.blocks_label.text().endswith("Here no block is equal, so the block index would not find this pair.")
     # two pages' SimHashes
     assert view.select_pages(*AUDAX)
     pa, pb = (page_of(sample_scan, p) for p in AUDAX)

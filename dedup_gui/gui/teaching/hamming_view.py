@@ -324,8 +324,7 @@ class HammingView(QWidget):
         self.blocks_label.setText(
             f"Finding such pairs fast (Manku et al. 2007): cut the 64 bits into k + 1 = {len(blocks)} blocks. "
             f"Fingerprints at most k bits apart agree exactly on at least one block, so an index on each block "
-            f"finds them. Here {'block' if len(same) == 1 else 'blocks'} "
-            f"{', '.join(same) if same else 'none'} {'is' if len(same) == 1 else 'are'} equal (green)."
+            f"finds them. {blocks_equal_text(same)}"
         )  # fmt: skip
         where = ", ".join(map(str, s.differing)) if s.differing else "none"
         verdict = "near duplicates" if s.distance <= self.k else "not near duplicates"
@@ -343,3 +342,19 @@ class HammingView(QWidget):
     def marked_count(self) -> int:
         """Bit positions marked as differing (int)."""
         return len(self.grid.marked_columns())
+
+
+def blocks_equal_text(same: list[str]) -> str:
+    """Which blocks two fingerprints agree on, as a sentence (str): ``"Here block 2 is equal
+    (green)."``, ``"Here blocks 1, 3 are equal (green)."``, or, with none, that no block is
+    equal and so the block index would not find the pair ("Here blocks none are equal" read
+    as garbled).
+
+    Args:
+        same: the numbers (1-based, as text) of the blocks that are equal.
+    """
+    if not same:
+        return "Here no block is equal, so the block index would not find this pair."
+    if len(same) == 1:
+        return f"Here block {same[0]} is equal (green)."
+    return f"Here blocks {', '.join(same)} are equal (green)."
