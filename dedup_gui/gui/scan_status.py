@@ -57,6 +57,7 @@ class ScanStatus(QWidget):
         self._eta_factory = eta_factory
         self._eta = eta_factory()
         self._overall = OverallProgress()
+        self._bar: QStatusBar | None = None  # the window's status bar, once placed in it
         self.label = QLabel("Ready")
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # messages may quote file names
         # A long message (a scan's notes) is cut at the window's edge, not widening the window;
@@ -89,6 +90,7 @@ class ScanStatus(QWidget):
         bar.addPermanentWidget(self.cancel_button)
         self.setParent(bar)
         self.hide()
+        self._bar = bar
 
     def start(self, folder: str, stages: Sequence[tuple[str, float]] = SCAN_STAGES) -> None:
         """Enter the running state for a scan of ``folder``.
@@ -101,6 +103,8 @@ class ScanStatus(QWidget):
         """
         self._eta = self._eta_factory()
         self._overall = OverallProgress(stages)
+        if self._bar is not None:  # an earlier confirmation ("Wrote …") would hide the steps
+            self._bar.clearMessage()
         self.label.setText(f"Scanning {folder}…")
         self.progress_bar.setRange(0, 0)  # busy until the first update
         self.progress_bar.show()
