@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
-from dedup_gui.export import DEFAULT_NAMES, EXPORT_FORMATS, default_suffix, export
+from dedup_gui.export import DEFAULT_NAMES, EXPORT_FORMATS, default_suffix, export, format_for
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.worker import QtProgress
@@ -69,6 +69,7 @@ class ExportDialog(QDialog):
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         self.format_combo.currentIndexChanged.connect(self._fix_suffix)
+        self.path_edit.textEdited.connect(self._follow_suffix)
         path_row = QHBoxLayout()
         path_row.addWidget(self.path_edit, 1)
         path_row.addWidget(browse)
@@ -97,8 +98,25 @@ class ExportDialog(QDialog):
         return key, path, self.only_shown.isChecked()
 
     def _confirm(self) -> None:
-        """Accept, asking first before an existing file is replaced."""
+        """Accept, asking first before an existing file is replaced, or before a folder that
+        does not exist yet is made for it (as Copy the Kept Pages makes its new folder)."""
         path = self.choice()[1]
+        folder = Path(path).expanduser().parent if path else None
+        if folder is not None and not folder.exists():
+            box = plain_message_box(QMessageBox.Icon.Question, "Export Report",
+                                    f"The folder {folder} does not exist. Make it and write {Path(path).name} there?",
+                                    self)  # fmt: skip
+            box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+            box.setDefaultButton(QMessageBox.StandardButton.Yes)
+            if box.exec() != QMessageBox.StandardButton.Yes:
+                return
+            try:
+                folder.mkdir(parents=True)
+            except OSError as exc:
+                plain_message_box(
+                    QMessageBox.Icon.Warning, "Export Report", f"Could not make {folder}: {exc}", self
+                ).exec()
+                return
         if path and Path(path).exists():
             box = plain_message_box(QMessageBox.Icon.Question, "Export Report",
                                     f"{Path(path).name} already exists in {Path(path).parent}. Replace it?", self)  # fmt: skip
@@ -107,6 +125,21 @@ class ExportDialog(QDialog):
             if box.exec() != QMessageBox.StandardButton.Yes:
                 return
         self.accept()
+
+    def _follow_suffix(self, text: str) -> None:
+        """A typed suffix of another format chooses that format ("report.xlsx" with "HTML
+        report" chosen wrote HTML into an .xlsx file); ``.csv`` keeps any CSV format chosen."""
+        suffix = Path(text.strip()).suffix.lower()
+        key = self.format_combo.currentData()
+        if not suffix or suffix == default_suffix(key):
+            return
+        try:
+            wanted = format_for(text.strip())
+        except ValueError:  # no format has that suffix: the suffix is added at export
+            return
+        self.format_combo.blockSignals(True)  # keep the typed name as it is
+        self.format_combo.setCurrentIndex(self.format_combo.findData(wanted))
+        self.format_combo.blockSignals(False)
 
     def _fix_suffix(self, _index: int) -> None:
         text = self.path_edit.text().strip()

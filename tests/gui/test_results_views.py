@@ -495,6 +495,32 @@ def test_the_export_dialog_names_files_by_format_and_asks_before_replacing(qtbot
     assert dialog.result() == ExportDialog.DialogCode.Accepted
 
 
+def test_a_typed_suffix_picks_its_format_and_a_new_folder_is_made_on_a_yes(qtbot, tmp_path, monkeypatch):
+    # A second tester typed "typed.xlsx" with "HTML report" chosen: the .xlsx file held HTML.
+    # And a report to a folder that did not exist failed, where the copy makes its folder.
+    from PySide6.QtWidgets import QMessageBox
+
+    from dedup_gui.gui.export_dialog import ExportDialog
+
+    dialog = ExportDialog(6, 6, str(tmp_path), fmt="html")
+    qtbot.addWidget(dialog)
+    target = tmp_path / "new" / "deeper" / "typed.xlsx"
+    dialog.path_edit.clear()
+    qtbot.keyClicks(dialog.path_edit, str(target))  # typed: textEdited, as a user's keys
+    assert dialog.choice()[:2] == ("xlsx", str(target))  # the name as typed, the format it names
+    dialog.format_combo.setCurrentIndex(dialog.format_combo.findData("keep-csv"))
+    dialog.path_edit.clear()
+    qtbot.keyClicks(dialog.path_edit, str(tmp_path / "plan.csv"))
+    assert dialog.choice()[0] == "keep-csv"  # any CSV format keeps a .csv name
+    dialog.path_edit.clear()
+    qtbot.keyClicks(dialog.path_edit, str(target))
+    asked = []
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: asked.append(box.text()) or QMessageBox.StandardButton.Yes)
+    dialog._confirm()
+    assert asked == [f"The folder {target.parent} does not exist. Make it and write typed.xlsx there?"]
+    assert target.parent.is_dir() and dialog.result() == ExportDialog.DialogCode.Accepted
+
+
 def test_screenshot_of_a_named_pair_and_view(qtbot, make_window, sample_scan, tmp_path, capsys):
     from dedup_gui.gui.screenshot import Screenshotter
 
