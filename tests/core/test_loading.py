@@ -255,6 +255,20 @@ def _outside_fixture(tmp_path: Path) -> Path:
     return root
 
 
+def test_a_loop_of_file_links_is_called_a_loop_not_broken(tmp_path: Path) -> None:
+    # a_link -> b_link -> a_link: a tester found it listed as a "broken symbolic link"
+    (tmp_path / "ok.html").write_text("<p>ok</p>")
+    os.symlink("b_link.html", tmp_path / "a_link.html")
+    os.symlink("a_link.html", tmp_path / "b_link.html")
+    os.symlink("missing.html", tmp_path / "gone.html")
+    found = discover(tmp_path)
+    assert sorted((e.path, e.reason) for e in found.errors) == [
+        ("a_link.html", "a loop of symbolic links"),
+        ("b_link.html", "a loop of symbolic links"),
+        ("gone.html", "broken symbolic link"),
+    ]
+
+
 def test_discover_does_not_follow_links_out_of_the_folder(tmp_path: Path) -> None:
     root = _outside_fixture(tmp_path)
     found = discover(root)

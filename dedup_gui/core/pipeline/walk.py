@@ -20,6 +20,7 @@ Hard links cannot be told from the file itself: the first path in walk order is 
 from __future__ import annotations
 
 import bisect
+import errno
 import heapq
 import os
 import stat
@@ -305,7 +306,10 @@ class _Walk:
         try:
             st = entry.stat(follow_symlinks=True)
         except OSError as exc:
-            reason = "broken symbolic link" if entry.is_symlink() else f"cannot be read: {exc.strerror or exc}"
+            if entry.is_symlink():  # a loop of links (a -> b -> a) ends nowhere, as a broken one does
+                reason = "a loop of symbolic links" if exc.errno == errno.ELOOP else "broken symbolic link"
+            else:
+                reason = f"cannot be read: {exc.strerror or exc}"
             self.errors.append(FileError(shown, reason))
             return False
         link = entry.is_symlink()
