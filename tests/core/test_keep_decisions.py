@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from dedup_gui.core.model import KeepPolicy, Thresholds
+from dedup_gui.core.model import DupType, KeepPolicy, Thresholds
 from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.views.decisions import (
@@ -184,6 +184,17 @@ def test_page_keep_columns_exact_values():
     # after "keep this page instead" on c, the Keep column follows
     table.update_result(with_policy(result, policy_keeping(result, 2)))
     assert [table.display(r, 10) for r in range(5)] == ["duplicate of c.html", "duplicate of c.html", "kept", "", ""]
+
+
+def test_a_page_with_only_layout_or_partial_duplicates_is_kept_with_a_word_not_a_blank():
+    # A tester read the real site's blank Keep cells as missing data: 103 pages with near
+    # duplicates, all layout or partial ones, so in no keep cluster and nothing to drop.
+    pages = [page(p) for p in ("a.html", "b.html", "c.html")]
+    result = result_of(pages, [pair(0, 1, DupType.LAYOUT, 0.4), pair(1, 2, DISTINCT, 0.1)])
+    table = PagesTable()
+    table.set_result(result)
+    assert [table.display(r, 10) for r in range(3)] == [
+        "kept (no full or content duplicate)", "kept (no full or content duplicate)", ""]  # fmt: skip
 
 
 def test_page_keep_columns_of_a_result_without_pairs():

@@ -76,12 +76,18 @@ def page_keep_columns(result: ScanResult) -> PageKeepColumns:
     return PageKeepColumns(near, best, other, kept)
 
 
+#: The "Keep" cell of a page with layout or partial duplicates only: kept, nothing to drop.
+NO_STRONG_DUPLICATE = "kept (no full or content duplicate)"
+
+
 def keep_text(result: ScanResult, columns: PageKeepColumns, page: int) -> str:
     """The "Keep" cell of page ``page``: ``"kept"``, ``"duplicate of <path of the kept page>"``,
-    or ``""`` for a page in no keep cluster (str)."""
+    ``"kept (no full or content duplicate)"`` for a page whose duplicates are all layout or
+    partial ones (nothing to drop: a blank read as missing data), or ``""`` for a page with no
+    duplicate (str)."""
     kept = int(columns.kept_page[page])
     if kept == NOT_IN_KEEP_CLUSTER:
-        return ""
+        return NO_STRONG_DUPLICATE if columns.near_duplicates[page] else ""
     return "kept" if kept == page else f"duplicate of {result.pages[kept].path}"
 
 
