@@ -15,10 +15,10 @@ from dedup_gui.core.model import ScanSettings, Thresholds
 from dedup_gui.gui import worker as worker_module
 from dedup_gui.gui.main_window import APP_NAME, MainWindow
 from tests.gui.conftest import open_scanned
-from tests.gui.test_keep_decisions import rekept, tree_rows, triangle
+from tests.gui.test_copy_kept import BODY
+from tests.gui.test_keep_decisions import B_KEPT_ROWS, rekept, tree_rows, triangle
 
 LONG = 60_000
-BODY = "<html><body><p>" + " ".join(f"word{i}" for i in range(80)) + "</p></body></html>"
 
 
 @pytest.fixture(autouse=True)
@@ -148,12 +148,7 @@ def test_a_cancelled_rescan_keeps_the_keep_decision_made_before(qtbot, fake_scan
     site.mkdir()
     win = open_scanned(qtbot, fake_scan, site, triangle(), LONG)
     rekept(qtbot, win, win.clusters_view.context_menu(1).actions()[0].trigger)  # keep b.html instead
-    expected = [
-        ("Keep cluster 1 (your choice)", "3", "", "drop 2"),
-        ("b.html", "", "", "kept", "bold"),
-        ("a.html", "", "full", "drop"),
-        ("c.html", "", "full", "drop"),
-    ]
+    expected = B_KEPT_ROWS
     assert tree_rows(win) == expected
     cancel_a_scan_of(qtbot, win, fake_scan, site)
     assert win.scan_status.label.text() == "Rescan of site cancelled: showing its last results"

@@ -68,6 +68,15 @@ def keep_column(win: MainWindow) -> dict[str, str]:
     return {model.index(r, 0).data(): model.index(r, 10).data() for r in range(model.rowCount())}
 
 
+#: The tree of :func:`triangle` after "Keep This Page Instead" on b.html.
+B_KEPT_ROWS = [
+    ("Keep cluster 1 (your choice)", "3", "", "drop 2"),
+    ("b.html", "", "", "kept", "bold"),
+    ("a.html", "", "full", "drop"),
+    ("c.html", "", "full", "drop"),
+]
+
+
 def rekept(qtbot, win: MainWindow, trigger) -> None:
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         trigger()
@@ -117,13 +126,7 @@ def test_keep_this_page_instead_from_the_tree_survives_thresholds_and_rescans(qt
     assert action.text() == "Keep This Page Instead" and action.isEnabled()
     assert action.shortcut().toString() == "Ctrl+K"
     rekept(qtbot, win, action.trigger)
-    expected = [
-        ("Keep cluster 1 (your choice)", "3", "", "drop 2"),
-        ("b.html", "", "", "kept", "bold"),
-        ("a.html", "", "full", "drop"),
-        ("c.html", "", "full", "drop"),
-    ]
-    assert tree_rows(win) == expected
+    assert tree_rows(win) == B_KEPT_ROWS
     assert view.current_page() == 1  # the chosen page is selected in its keep cluster
     assert keep_column(win) == {"a.html": "duplicate of b.html", "b.html": "kept", "c.html": "duplicate of b.html",
                                 "d.html": ""}  # fmt: skip
@@ -134,13 +137,13 @@ def test_keep_this_page_instead_from_the_tree_survives_thresholds_and_rescans(qt
 
     # a threshold change re-classifies: b stays kept
     rekept(qtbot, win, lambda: win.apply_thresholds(Thresholds(content_same=0.9)))
-    assert win.result.thresholds.content_same == 0.9 and tree_rows(win) == expected
+    assert win.result.thresholds.content_same == 0.9 and tree_rows(win) == B_KEPT_ROWS
     # a rescan of the folder (the scan knows nothing of the choice): the stored choice applies
     assert win.scan_result.keep_policy.chosen == ("b.html",)
     with qtbot.waitSignal(win.scan_ended, timeout=LONG):
         win.rescan()
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
-    assert tree_rows(win) == expected
+    assert tree_rows(win) == B_KEPT_ROWS
 
 
 def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, window):
