@@ -104,6 +104,9 @@ def test_text_diff_highlights_exactly_the_changes_core_reports(qtbot, sample_sca
     assert view.status_label.text() == (
         f"{len(changes)} changes; {pa}% of the left text and {pb}% of the right text are shared"
     )
+    # its tooltip says why "shared" is not the table's content similarity or containment
+    tip = view.status_label.toolTip()
+    assert "the diff shown here" in tip and "content similarity is the normalized Levenshtein" in tip
 
 
 def test_next_and_previous_change_select_the_change_in_both_panes(qtbot, sample_scan):

@@ -82,6 +82,15 @@ def _tint(color, tag: str) -> QTextCharFormat:
     return fmt
 
 
+#: What the headline's "shared" is, and how it differs from the pairs table's measures.
+SHARED_TIP = (
+    "Shared: the part of each text in runs of words (characters in CJK text) that are the same in the other (the diff "
+    "shown here). The pairs table measures otherwise: content similarity is the normalized Levenshtein "
+    "similarity of the two whole texts, character by character, and containment the share of the "
+    "smaller text's shingles found in the other; so the figures differ."
+)
+
+
 class _Pane(QPlainTextEdit):
     """A read-only plain-text pane whose selection stays visible when it has no focus, and which
     marks gaps (where the other text has words this one lacks) with a thin coloured bar."""
@@ -230,6 +239,8 @@ class TextDiffView(QWidget):
         self._job.failed.connect(self._show_error)
 
         self.status_label = plain_label(wrap=True)
+        # a tester read "73% shared" against the table's content similarity 0.584 as a contradiction
+        self.status_label.setToolTip(SHARED_TIP)
         self.notes_label = plain_label(muted=True, wrap=True)
         self.position_label = plain_label()
         self.prev_action = self._action("Previous change", "Shift+F8", "Alt+Up", self.previous_change)
