@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QThreadPool
 from PySide6.QtWidgets import QLineEdit
 
 from dedup_gui.core.model import (
@@ -199,3 +199,12 @@ class ClaimingLineEdit(QLineEdit):
             e.accept()
             return True
         return super().event(e)
+
+
+@pytest.fixture
+def join_background_jobs():
+    """Let no background computation outlive its test: after it, wait for Qt's global thread
+    pool (60 s at most).  A test module takes it with
+    ``pytestmark = pytest.mark.usefixtures("join_background_jobs")``."""
+    yield
+    QThreadPool.globalInstance().waitForDone(60_000)

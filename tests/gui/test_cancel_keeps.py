@@ -9,7 +9,6 @@ import csv
 import dataclasses
 
 import pytest
-from PySide6.QtCore import QThreadPool
 
 from dedup_gui.core.model import ScanSettings, Thresholds
 from dedup_gui.gui import worker as worker_module
@@ -21,11 +20,7 @@ from tests.gui.test_keep_decisions import B_KEPT_ROWS, rekept, tree_rows, triang
 LONG = 60_000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture

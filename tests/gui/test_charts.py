@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt, QThreadPool
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QFileDialog
 
@@ -19,11 +19,7 @@ AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-202
 PARTIAL = ("elsewhere/vale-gazette-cafes.html", "site/articles/cafe-stops.html")
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from PySide6.QtCore import QModelIndex, QThreadPool
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QLabel
 
 from dedup_gui.gui.teaching import TeachingWindow
@@ -20,11 +20,7 @@ NAME = f"a/x{RLO}lmth.exe"  # drawn raw: "a/xexe.html"
 SHOWN = "a/x<U+202E>lmth.exe"
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ follows the user's keep decisions, says what it wrote, and refuses a folder insi
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import QFileDialog
 
 from dedup_gui.core.model import ScanSettings
@@ -14,10 +13,7 @@ LONG = 60_000
 BODY = "<html><body><p>" + " ".join(f"word{i}" for i in range(80)) + "</p></body></html>"
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def test_copy_the_kept_pages_from_the_window(qtbot, tmp_path):

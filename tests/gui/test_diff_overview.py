@@ -5,7 +5,7 @@ first change."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt, QThreadPool
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 
 from dedup_gui.core.model import DupType, Pair, PairScores, ScanResult, ScanSettings, Thresholds
@@ -23,10 +23,7 @@ RIGHT = "\n".join(
 )
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    yield
-    QThreadPool.globalInstance().waitForDone(WAIT)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import QThreadPool
 
 from dedup_gui.core.model import Thresholds
 from dedup_gui.core.views.decisions import decisions_path
@@ -21,11 +20,7 @@ LONG = 60_000
 MARKED = "distinct (marked by you)"
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def triangle():

@@ -28,11 +28,7 @@ ZH_PAIR = ("zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html")
 WAIT = 8000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(WAIT)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def find_pair(result: ScanResult, paths: tuple[str, str]) -> Pair:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtCore import Qt
 
 from dedup_gui.core.model import Thresholds
 from dedup_gui.core.views.decisions import decisions_path
@@ -19,11 +19,7 @@ from tests.gui.conftest import open_scanned
 LONG = 60_000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def triangle():

@@ -12,7 +12,6 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from PySide6.QtCore import QThreadPool
 
 from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline.scan import scan_folder
@@ -31,10 +30,7 @@ CJK_CHARS = 300_000
 SIZES = {"word": 150_000, "lines": 50_000, "sentences": 40_000, "tags": 60_000}
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    yield
-    QThreadPool.globalInstance().waitForDone(WAIT)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QThreadPool, QUrl
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QImage, QPainter, QTextDocument
 
 from dedup_gui.core.model import ScanSettings
@@ -21,10 +21,7 @@ WAIT = 20_000
 MAX_STALL = 0.2
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    yield
-    QThreadPool.globalInstance().waitForDone(WAIT)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def colour_counts(image: QImage) -> tuple[int, int]:

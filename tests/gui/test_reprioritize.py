@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt, QThreadPool
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from dedup_gui.core.views.decisions import decisions_path
@@ -18,10 +18,7 @@ from tests.gui.test_keep_decisions import tree_rows
 LONG = 60_000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def versions():

@@ -10,7 +10,7 @@ import webbrowser
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QThreadPool, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
 from PySide6.QtWidgets import QApplication, QFileDialog
 
@@ -26,11 +26,7 @@ AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-202
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture
@@ -580,18 +576,26 @@ def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
     again.close()
 
 
-def test_window_shortcuts_work_while_the_filter_box_has_the_focus(qtbot, make_window, sample_scan, monkeypatch):
-    # On X11 a line edit claims Ctrl+E ("end of line") before any shortcut sees it, so File >
-    # Export did nothing from the filter box.  The offscreen platform's line edit does not claim
-    # it, so a box that claims every Ctrl key stands in for X11's here.
+def _window_counting_exports(qtbot, make_window, sample_scan, monkeypatch):
+    """A shown window on the samples whose Export dialog is not opened but counted: ``(window,
+    list that gets a 1 per dialog asked for)``."""
     from dedup_gui.gui.export_dialog import ExportDialog
-    from tests.gui.conftest import ClaimingLineEdit
 
-    asked = []
+    asked: list[int] = []
     monkeypatch.setattr(ExportDialog, "exec", lambda self: asked.append(1) or ExportDialog.DialogCode.Rejected)
     win = make_window(sample_scan)
     win.show()
     qtbot.waitExposed(win)
+    return win, asked
+
+
+def test_window_shortcuts_work_while_the_filter_box_has_the_focus(qtbot, make_window, sample_scan, monkeypatch):
+    # On X11 a line edit claims Ctrl+E ("end of line") before any shortcut sees it, so File >
+    # Export did nothing from the filter box.  The offscreen platform's line edit does not claim
+    # it, so a box that claims every Ctrl key stands in for X11's here.
+    from tests.gui.conftest import ClaimingLineEdit
+
+    win, asked = _window_counting_exports(qtbot, make_window, sample_scan, monkeypatch)
     box = ClaimingLineEdit(win.pairs_panel)
     box.show()
     box.setFocus()
@@ -633,14 +637,9 @@ def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, m
     # A spin box hands a key's ShortcutOverride to its line edit, which on X11 claims Ctrl+E
     # ("end of line"): File > Export did nothing from the thresholds panel.  The offscreen line
     # edit claims nothing, so a line edit that claims every Ctrl key stands in for X11's.
-    from dedup_gui.gui.export_dialog import ExportDialog
     from tests.gui.conftest import ClaimingLineEdit
 
-    asked = []
-    monkeypatch.setattr(ExportDialog, "exec", lambda self: asked.append(1) or ExportDialog.DialogCode.Rejected)
-    win = make_window(sample_scan)
-    win.show()
-    qtbot.waitExposed(win)
+    win, asked = _window_counting_exports(qtbot, make_window, sample_scan, monkeypatch)
     panel = win.thresholds_panel
     boxes = (panel.content_same, panel.content_partial, panel.layout_same, panel.hamming_k)
     for n, box in enumerate(boxes, 1):

@@ -4,7 +4,7 @@ and comes back when it times out (the summary used to be a permanent widget that
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtCore import Qt
 
 from tests.gui.conftest import open_scanned
 from tests.gui.test_ignore_list import triangle
@@ -12,11 +12,7 @@ from tests.gui.test_ignore_list import triangle
 LONG = 60_000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def test_ctrl_d_confirmation_shows_and_the_summary_comes_back(qtbot, fake_scan, tmp_path):

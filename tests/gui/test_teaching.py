@@ -33,11 +33,7 @@ LONG = 60_000
 AUDAX = ("site/articles/spring-audax-2023.html", "site/articles/spring-audax-2024.html")
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 @pytest.fixture

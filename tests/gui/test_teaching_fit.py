@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from dedup_gui.gui.teaching import TeachingWindow
@@ -18,11 +18,7 @@ from dedup_gui.gui.teaching.presentation import FIGURE_SCALE
 LONG = 60_000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    """Let no background computation outlive its test."""
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def test_the_window_opens_within_the_screen(qtbot, sample_scan):

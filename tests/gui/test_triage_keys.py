@@ -5,7 +5,7 @@ instead; the shortcuts are shown in the Decide menu."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt, QThreadPool
+from PySide6.QtCore import Qt
 
 from dedup_gui.gui.main_window import MainWindow
 from tests.core.test_keep_decisions import triangle
@@ -14,10 +14,7 @@ from tests.gui.test_keep_decisions import tree_rows
 LONG = 60_000
 
 
-@pytest.fixture(autouse=True)
-def _join_background_jobs():
-    yield
-    QThreadPool.globalInstance().waitForDone(LONG)
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
 def press(qtbot, win: MainWindow, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:

@@ -369,7 +369,7 @@ class PairsTable(TableState):
         the user marked, ``"distinct (marked by you)"`` (a few pairs among thousands)."""
         if col == 4 and self._pairs:
             return f"{format_score(0.0)} (right in left)"
-        if col == 2 and any(p.not_duplicate for p in self._pairs):
+        if col == 2 and self._columns is not None and self._columns.not_duplicate.any():  # one C pass
             return f"{DupType.DISTINCT.label} ({MARKED_SHORT})"
         return None
 

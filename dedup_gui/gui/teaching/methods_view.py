@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate
 from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods, pr_figure
-from dedup_gui.core.evaluation.scan_labels import find_scan_labels
+from dedup_gui.core.evaluation.scan_labels import ScanLabels, find_scan_labels
 from dedup_gui.core.model import TYPE_ORDER, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
@@ -154,6 +154,8 @@ class MethodsView(QWidget):
         self._job.failed.connect(self._failed)
         self._auto_ran = False
         self._chosen = labels_csv is not None  # a file given or chosen stands for every scan
+        self._labels_key: tuple[str, int] | None = None  # the scan find_scan_labels last looked at
+        self._labels_found: ScanLabels | None = None
         self.labels_label = plain_label(wrap=True)
 
         self.path_edit = QLineEdit(str(labels_csv or SAMPLE_LABELS))
@@ -259,7 +261,12 @@ class MethodsView(QWidget):
         if result is None:
             path, note = SAMPLE_LABELS, "labels: the bundled samples' EXPECTED.csv (no scan)"
         else:
-            found = find_scan_labels(result)
+            # read once per scan, not per re-classification (same pages list): the CSVs of the
+            # folder and its parent are read on the GUI thread
+            key = (result.root, id(result.pages))
+            if key != self._labels_key:
+                self._labels_key, self._labels_found = key, find_scan_labels(result)
+            found = self._labels_found
             if found is None:
                 path = None
                 note = ("labels: no labels CSV in the scanned folder or its parent names its pages; "
