@@ -247,6 +247,38 @@ def _SafeDocument(images: list):  # noqa: N802 (a class built on first use: Qt l
 # -- the window's side -------------------------------------------------------------------------
 
 
+def how_it_stopped(exitcode: int | None, error: BaseException | None = None) -> str:
+    """Say, for the user, how the drawing process ended while it drew a page, without guessing.
+
+    Args:
+        exitcode: the process's exit code as :attr:`multiprocessing.Process.exitcode` gives it:
+            ``-N`` when signal N ended it, ``N >= 0`` when it exited, ``None`` when it still runs
+            (then only the connection to it broke).
+        error: the exception the window's side got reading from the process, named when the
+            process still runs.
+
+    Returns:
+        A sentence without a final full stop (str), e.g. "the drawing process was killed
+        (signal SIGKILL), as the system does when it runs out of memory".
+    """
+    if exitcode is None:
+        what = f" ({type(error).__name__})" if error is not None else ""
+        return f"the connection to the drawing process broke{what}"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        if -exitcode == getattr(signal, "SIGKILL", None):
+            return f"the drawing process was killed ({name}), as the system does when it runs out of memory"
+        if -exitcode == getattr(signal, "SIGALRM", None):
+            return f"the drawing process reached its own time limit ({name})"
+        if -exitcode in {getattr(signal, n, None) for n in ("SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL")}:
+            return f"the drawing process crashed ({name}) while drawing the page"
+        return f"the drawing process was stopped from outside ({name})"
+    return f"the drawing process exited with code {exitcode} while drawing the page"
+
+
 class RenderService:
     """Sends pages to the drawing process, one at a time, and kills it when a page takes too long.
 
@@ -278,6 +310,17 @@ class RenderService:
         theirs.close()
         self._process, self._conn = process, mine
         self.starts += 1
+
+    def _exit_code(self, wait: float = 1.0) -> int | None:
+        # the pipe can close a moment before the process is reaped: wait briefly for its code
+        process = self._process
+        if process is None:
+            return None
+        try:
+            process.join(wait)
+        except (OSError, ValueError, AssertionError):
+            return None
+        return process.exitcode
 
     def _stop(self) -> None:
         process, conn = self._process, self._conn
@@ -342,12 +385,11 @@ class RenderService:
             except (EOFError, OSError, ValueError) as exc:
                 with self._state:
                     cancelled = self._cancelled
+                    exitcode = self._exit_code()
                     self._stop()
                 if cancelled:
                     raise RenderCancelled("superseded by a newer request") from None
-                raise RenderError(
-                    f"the drawing process stopped ({type(exc).__name__}); the page may need too much memory"
-                ) from None
+                raise RenderError(f"{how_it_stopped(exitcode, exc)}; its text is in the Text diff tab") from None
             finally:
                 with self._state:
                     self._busy = False

@@ -188,3 +188,57 @@ def test_the_drawing_process_exits_when_the_window_process_is_killed(tmp_path):
         if window.poll() is None:
             window.kill()
             window.wait()
+
+
+class _KillOnSend:
+    """A pipe end that kills the drawing process with ``sig`` as the request is sent, so the
+    window's side reads from a dead process (as when the system kills it for memory)."""
+
+    def __init__(self, conn, pid: int, sig: int) -> None:
+        self._conn, self._pid, self._sig = conn, pid, sig
+
+    def send_bytes(self, data: bytes) -> None:
+        import os
+
+        self._conn.send_bytes(data)
+        os.kill(self._pid, self._sig)
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+
+@pytest.mark.parametrize(
+    ("sig", "words"),
+    [
+        ("SIGKILL", "the drawing process was killed (SIGKILL), as the system does when it runs out of memory"),
+        ("SIGSEGV", "the drawing process crashed (SIGSEGV) while drawing the page"),
+        ("SIGTERM", "the drawing process was stopped from outside (SIGTERM)"),
+    ],
+)
+def test_a_drawing_process_that_dies_is_reported_by_how_it_died_not_by_a_guess(tmp_path, sig, words):
+    # Before, every death read "the page may need too much memory", even a crash or a kill from
+    # outside; the exit code says which it was.
+    import signal
+
+    from dedup_gui.export.render_process import RenderError
+
+    (tmp_path / "p.html").write_text(f"<html><body>{BODY}</body></html>", encoding="utf-8")
+    service = RenderService()
+    try:
+        service._ensure()
+        service._conn = _KillOnSend(service._conn, service._process.pid, getattr(signal, sig))
+        with pytest.raises(RenderError) as caught:
+            service.render("p.html", str(tmp_path / "p.html"), str(tmp_path), 10**7, 400)
+        assert str(caught.value) == f"{words}; its text is in the Text diff tab"
+        # the next page starts a new process and is drawn
+        drawn = service.render("p.html", str(tmp_path / "p.html"), str(tmp_path), 10**7, 400)
+        assert drawn.height > 0 and service.starts == 2
+    finally:
+        service.cancel()
+
+
+def test_how_it_stopped_names_an_exit_code_and_a_broken_connection():
+    from dedup_gui.export.render_process import how_it_stopped
+
+    assert how_it_stopped(3) == "the drawing process exited with code 3 while drawing the page"
+    assert how_it_stopped(None, EOFError()) == "the connection to the drawing process broke (EOFError)"
