@@ -141,6 +141,24 @@ def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
         assert header.sectionSize(column) == contents[column]
 
 
+def test_a_pages_table_too_narrow_for_every_column_scrolls_instead_of_cutting_its_texts(qtbot):
+    # A 1024-px window (a pages table about 690 px wide): the text columns gave way down to their
+    # titles' width ("no …ext", "Ku…文档") although the last columns stayed out of sight anyway,
+    # behind a scroll bar; cutting them bought nothing.
+    pages = [make_page(p, 10 + i, i, title=f"A long page title about regional elections, part {i}",
+                       url=f"https://news.example.org/2024/politics/regional-elections/part-{i}/")
+             for i, p in enumerate(LONG)]  # fmt: skip
+    pairs = [Pair(0, 1, scores(0.99, 1), DupType.FULL), Pair(1, 2, scores(0.98, 2), DupType.FULL)]
+    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    panel = shown_panel(qtbot, PagesModel(), result, 690)
+    header = panel.view.horizontalHeader()
+    qtbot.waitUntil(lambda: panel.view.horizontalScrollBar().maximum() > 0, timeout=2000)  # it scrolls
+    contents = panel.content_widths()
+    # every text column keeps its whole text, or 110 px of it (the least an elastic column takes)
+    for column in (1, 2, 7, 9, 10):
+        assert header.sectionSize(column) >= min(contents[column], 110), (column, header.sectionSize(column))
+
+
 def test_the_errors_table_gives_its_spare_width_to_the_reason(qtbot):
     # Issue 20: a long reason was cut at 420 px while the file column took the spare width.
     reason = ("could not be decoded: 'utf-8' codec can't decode byte 0xe9 in position 1234: invalid "

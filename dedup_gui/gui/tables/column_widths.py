@@ -144,7 +144,8 @@ class ColumnSizer:
         columns do not fit even with the elastic ones at their least widths, the elastic text
         columns that are not paths give way further, down to their titles' width (at least
         :data:`_MIN_TEXT_WIDTH`), so that the last columns (the pages' Keep and Canonical)
-        stay in sight.
+        stay in sight; when even that does not fit them all, they do not (the table scrolls
+        sideways, and the texts in sight stay readable).
 
         Args:
             available: the width the columns should fill (pixels).
@@ -173,9 +174,14 @@ class ColumnSizer:
         self._shrink(widths, texts, floor, sum(widths) - available)
         self._shrink(widths, [c for c in paths if widths[c] > floor[c]], floor, sum(widths) - available)
         excess = sum(widths) - available
-        if excess > 0:  # still too wide: the text columns that are not paths give way further
+        if excess > 0:  # still too wide: the text columns that are not paths give way further,
+            # but only when that brings every column into sight; else the table scrolls anyway
+            # and cutting "no usable text" to "no …ext" would buy nothing
             least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - paths - hidden}
-            self._shrink(widths, [c for c in least if widths[c] > least[c]], least, excess)
+            narrower = list(widths)
+            self._shrink(narrower, [c for c in least if narrower[c] > least[c]], least, excess)
+            if sum(narrower) <= available:
+                widths = narrower
         with self._sizer_resizing():
             for col, width in enumerate(widths):
                 if col not in hidden:
