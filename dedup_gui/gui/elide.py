@@ -10,16 +10,26 @@ from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 _MIDDLE = Qt.TextElideMode.ElideMiddle
 
 
+#: File names of a folder's index page (what a web server sends for ``…/folder/``; ``wget -r``
+#: saves every such address so): shortened, such a page is named by its folder, as its URL is.
+INDEX_NAMES = frozenset({"index.html", "index.htm", "index.shtml", "index.php", "default.htm", "default.html",
+                         "default.aspx", "default.asp"})  # fmt: skip
+
+
 def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     """``path`` shortened to fit ``width`` pixels, keeping its first folder and its file name
     whole while they fit: the folders between them give way from the front, whole, while the
     last ones fit (``v1.11/…/guide/install/index.html``, ``v1.11/…/install/index.html``), then
-    are elided from the middle (``v1.11/…/index.html``); with no room for that, the folders
-    as one are elided from the middle (``site/ar…es/river-trail.html``), then dropped
-    (``…/river-trail.html``); only a file name wider than the column is itself elided in the
-    middle.  The tables show paths without the folders all pages share, so their first folder
-    is where the pages differ (``docs/v1.10/…``, ``docs/v1.11/…``), and the file name is what
-    differs in one folder: both stay readable in a narrow column.
+    are elided from the middle; with no room for that, the folders as one are elided from the
+    middle (``site/ar…es/river-trail.html``), then dropped (``…/river-trail.html``); only a file
+    name wider than the column is itself elided in the middle.  The tables show paths without
+    the folders all pages share, so their first folder is where the pages differ
+    (``docs/v1.10/…``, ``docs/v1.11/…``), and the file name is what differs in one folder: both
+    stay readable in a narrow column.
+
+    A folder's index page (:data:`INDEX_NAMES`) that does not fit whole is named by its folder,
+    as its address is (``v1.10/…/install/``): "index.html" is the name of every page of a
+    mirrored site and told none apart ("v1.10/…/index.html" on every row).
 
     Args:
         path: a relative path with ``/`` separators.
@@ -32,10 +42,23 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     if metrics.horizontalAdvance(path) <= width:
         return path
     folder, sep, name = path.rpartition("/")
+    if sep and folder and name.lower() in INDEX_NAMES:
+        parent, parent_sep, last = folder.rpartition("/")
+        return _elide(parent, parent_sep, last + "/", metrics, width)
+    return _elide(folder, sep, name, metrics, width)
+
+
+def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) -> str:
+    # ``name`` is a file name, or a folder's name and "/" (an index page)
+    path = folder + sep + name
+    if metrics.horizontalAdvance(path) <= width:
+        return path
     name_width = metrics.horizontalAdvance(sep + name)
     ellipsis = metrics.horizontalAdvance("…")
     if not sep or name_width + ellipsis > width:
-        return metrics.elidedText(path if not sep else "…/" + name, _MIDDLE, width)
+        return _first_folder_and_name(folder, sep, name, metrics, width) or metrics.elidedText(
+            path if not sep else "…/" + name, _MIDDLE, width
+        )
     head, inner_sep, middle = folder.partition("/")
     inner = middle.split("/") if inner_sep else []
     # whole folders before cut ones: the first folder, the last folders that fit, the name
@@ -48,14 +71,32 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
         room = width - name_width - metrics.horizontalAdvance(head + inner_sep)
         if room >= ellipsis:
             return head + inner_sep + metrics.elidedText(middle, _MIDDLE, room) + sep + name
+    if name.endswith("/"):  # an index page's folder: its slug's two ends beside the first folder
+        shown = _first_folder_and_name(folder, sep, name, metrics, width)
+        if shown:
+            return shown
     return metrics.elidedText(folder, _MIDDLE, width - name_width) + sep + name
+
+
+def _first_folder_and_name(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) -> str:
+    # the first folder tells versions apart: kept whole, the name elided in its middle
+    # ("v1.10/…/acc…ebpf/"); "" when the two do not fit with a few letters of the name
+    first, inner, _rest = folder.partition("/")
+    head = (first + ("/…/" if inner else "/")) if sep else ""
+    room = width - metrics.horizontalAdvance(head)
+    if not head or room < metrics.horizontalAdvance("abc…xyz/"):
+        return ""
+    return head + metrics.elidedText(name, _MIDDLE, room)
 
 
 def short_path(path: str) -> str:
     """The shortest form :func:`elide_path` keeps whole: the first folder, ``…`` and the file
-    name (``v1.11/…/index.html``), or the path itself when it has at most one folder (str)."""
+    name (``v1.11/…/page.html``), or for an index page its folder (``v1.11/…/install/``), or
+    the path itself when it has at most one folder (str)."""
     head, sep, rest = path.partition("/")
     folders, _sep, name = rest.rpartition("/")
+    if name.lower() in INDEX_NAMES and folders:
+        return f"{head}/…/{folders.rpartition('/')[2]}/" if "/" in folders else f"{head}/{folders}/"
     return f"{head}/…/{name}" if sep and folders else path
 
 

@@ -67,10 +67,11 @@ def test_a_nested_folder_at_1280x800_shows_the_versions_and_the_whole_path_in_to
     win = window(1280, 800)
     pairs = win.pairs_panel
     # the cells leave out "docs/", the folder all pages share, and keep the version and the
-    # file name when they elide: "v1.11/…/index.html" (before: "d…l/index.html" in every cell)
+    # page's name when they elide: "v1.11/…/install/index.html", or for want of room the index
+    # page's folder, "v1.11/…/install/" (before: "d…l/index.html" in every cell)
     row = next(r for r in range(pairs.model.rowCount()) if pairs.model.pages_of(r)[0].path == NESTED[1])
     shown = visible_text(pairs, row, 0)
-    assert "v1.11" in shown and shown.endswith("index.html")
+    assert shown.startswith("v1.11/") and shown.endswith(("install/index.html", "install/"))
     assert pairs.model.index(row, 0).data(Qt.ItemDataRole.ToolTipRole) == NESTED[1]
     assert pairs.model.index(row, 0).data() == "v1.11/en/guide/install/index.html"
     for r in range(pairs.model.rowCount()):  # every cell tells its two pages apart
@@ -161,9 +162,39 @@ def test_an_elided_path_keeps_its_last_folder_while_it_fits(qtbot):
     from PySide6.QtWidgets import QApplication
 
     fm = QFontMetrics(QApplication.font())
+    path = "v1.10/en/guide/install/setup.html"
+    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/install/setup.html")) == "v1.10/…/install/setup.html"
+    roomier = fm.horizontalAdvance("v1.10/…/guide/install/setup.html")
+    assert elide_path(path, fm, roomier) == "v1.10/…/guide/install/setup.html"
+    # an index page that does not fit whole drops "index.html" first, which names no page
     path = "v1.10/en/guide/install/index.html"
-    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/install/index.html")) == "v1.10/…/install/index.html"
-    roomier = fm.horizontalAdvance("v1.10/…/guide/install/index.html")
-    assert elide_path(path, fm, roomier) == "v1.10/…/guide/install/index.html"
-    # no room for the last folder: the first folder and the file name still stay whole
-    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/index.html") + 1) == "v1.10/…/index.html"
+    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/install/index.html")) == "v1.10/en/guide/install/"
+    # no room for the last folder and the file name: an index page is named by its folder, as
+    # its address is ("v1.10/…/index.html" named every page of a mirrored site alike)
+    narrow = elide_path(path, fm, fm.horizontalAdvance("v1.10/…/index.html") + 1)
+    assert narrow.startswith("v1.10/") and narrow.endswith("/install/") and "…" in narrow, narrow
+    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/en/guide/install/")) == "v1.10/en/guide/install/"
+    # a page that is not an index page keeps its file name whole
+    assert elide_path("v1.10/en/guide/setup.html", fm, fm.horizontalAdvance("v1.10/…/setup.html")) == (
+        "v1.10/…/setup.html"
+    )
+
+
+def test_index_pages_of_a_mirror_read_apart_in_a_narrow_column(qtbot):
+    # The real site at 1280x800: every row of the pairs table read "v1.10.x/…/index.html"
+    # (147 px); the folder that names each page now shows, elided in its middle if need be.
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    from dedup_gui.gui.elide import short_path
+
+    fm = QFontMetrics(QApplication.font())
+    paths = ["v1.10.x/advance/accelerate-intra-node-tcp-with-ebpf/index.html", "v1.10.x/advance/dhcp/index.html",
+             "v1.10.x/advance/dpdk/index.html", "v1.10.x/guide/webhook/index.html"]  # fmt: skip
+    width = fm.horizontalAdvance("v1.10.x/…/accelerat…")
+    shown = [elide_path(p, fm, width) for p in paths]
+    assert len(set(shown)) == 4 and all(s.startswith("v1.10.x/") and s.endswith("/") for s in shown), shown
+    assert [s.rpartition("/")[0].rpartition("/")[2] for s in shown[1:]] == ["dhcp", "dpdk", "webhook"], shown
+    assert shown[0].startswith("v1.10.x/…/acc") and shown[0].endswith("…bpf/"), shown
+    assert all(fm.horizontalAdvance(s) <= width for s in shown)
+    assert short_path(paths[1]) == "v1.10.x/…/dhcp/" and short_path("v1.10/install/index.html") == "v1.10/install/"
