@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from dedup_gui.gui.teaching import TeachingWindow
+from dedup_gui.gui.teaching.labels_search import SEARCHING_NOTE
 from dedup_gui.gui.teaching.methods_view import SAMPLE_LABELS
 from dedup_gui.gui.teaching.presentation import FIGURE_SCALE
 
@@ -70,6 +71,11 @@ def moved_scan(sample_scan, root):
     return dataclasses.replace(sample_scan, root=str(root))
 
 
+def wait_labels(qtbot, view) -> None:
+    """Wait until the Methods tab's search for the scan's labels (off the GUI thread) is done."""
+    qtbot.waitUntil(lambda: view.labels_label.text() != SEARCHING_NOTE, timeout=LONG)
+
+
 def test_the_method_comparison_uses_the_labels_beside_the_scanned_folder(qtbot, sample_scan, tmp_path):
     # a scan of shared/pairs/pages used the samples' EXPECTED.csv, not shared/pairs/labels.csv
     (tmp_path / "pages").mkdir()
@@ -81,6 +87,7 @@ def test_the_method_comparison_uses_the_labels_beside_the_scanned_folder(qtbot, 
     window = TeachingWindow(moved_scan(sample_scan, tmp_path / "pages"))
     qtbot.addWidget(window)
     view = window.methods_view
+    wait_labels(qtbot, view)
     assert view.labels_path() == labels
     assert "labels: ../labels.csv (1 pairs)" in view.labels_label.text()
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)  # the views given the scan
@@ -90,6 +97,7 @@ def test_with_no_labels_for_the_scan_the_tab_says_so_and_uses_no_others(qtbot, s
     window = TeachingWindow(moved_scan(sample_scan, tmp_path))  # no CSV there or in its parent
     qtbot.addWidget(window)
     view = window.methods_view
+    wait_labels(qtbot, view)
     assert view.path_edit.text() == "" and view.labels_path() != SAMPLE_LABELS
     assert "no labels CSV" in view.labels_label.text() and "Labels CSV…" in view.labels_label.text()
     window.show()
@@ -97,6 +105,7 @@ def test_with_no_labels_for_the_scan_the_tab_says_so_and_uses_no_others(qtbot, s
     qtbot.wait(50)
     assert view.run is None and not view.is_busy()  # nothing run on unrelated labels
     window.set_result(sample_scan)  # the samples: their own EXPECTED.csv
+    wait_labels(qtbot, view)
     assert view.labels_path() == SAMPLE_LABELS
     assert "labels: EXPECTED.csv (16 pairs)" in view.labels_label.text()
     qtbot.waitUntil(lambda: view.run is not None, timeout=LONG)  # the tab in view: run at once

@@ -8,10 +8,23 @@ with the Agg backend on a pool thread (matplotlib's advice for threads: one figu
 non-GUI backend), and the GUI thread only paints the finished image.  Mouse positions are handed
 on in the rendered figure's display coordinates (device pixels from the bottom left, as
 matplotlib's events give them), so a view maps them through the figure's own transforms.
+
+matplotlib warns "constrained_layout not applied because axes sizes collapsed to zero" when a
+figure's titles, labels and legend leave its axes no room.  The renderings here meet that by
+design: at the transient size of a widget laid out before it has its real one (a tab shown for
+the first time, the window at its least width), and in the first of the two draws of
+:func:`render_figure` (a long title is wrapped only after it, by
+:func:`~dedup_gui.core.views.text_fit.fit_texts`; the Jaccard tab's figure at 333x384 pixels in
+presentation mode collapsed there and was laid out in the second).  The next draw or rendering
+is laid out, so the warning only filled the user's terminal: :data:`COLLAPSED_LAYOUT` is ignored, by one filter installed at import.  Not
+``warnings.catch_warnings`` around the draws: it swaps the process's filter list, which is not
+thread-safe, and draws run on pool threads.  Not skipping draws below a least size either: the
+collapse depends on the text at the figure's dpi, not on the pixels alone.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +44,14 @@ RESIZE_SETTLE_MS = 120
 
 #: Draws a chart into the (new, empty) figure it is given; runs off the GUI thread.
 Chart = Callable[[Figure], Any]
+
+#: The start of matplotlib's warning that a draw left constrained layout unapplied (a regular
+#: expression, as ``warnings.filterwarnings`` takes it).
+COLLAPSED_LAYOUT = "constrained_layout not applied because axes sizes collapsed to zero"
+# matplotlib attributes its warnings to the first caller outside matplotlib (``_api.warn_external``),
+# so the module to match is ours (this module, ``core.views.text_fit``, ``chart_view``'s save),
+# not ``matplotlib``; a collapse in anyone else's draw is still reported.
+warnings.filterwarnings("ignore", message=COLLAPSED_LAYOUT, category=UserWarning, module=r"dedup_gui\.")
 
 
 def new_figure(width: int, height: int, dpi: float) -> Figure:

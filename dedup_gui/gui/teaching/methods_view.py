@@ -33,11 +33,11 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate
 from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods, pr_figure
-from dedup_gui.core.evaluation.scan_labels import ScanLabels, find_scan_labels
 from dedup_gui.core.model import TYPE_ORDER, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
+from dedup_gui.gui.teaching.labels_search import SEARCHING_NOTE, LabelsSearch, labels_note
 from dedup_gui.gui.teaching.widgets import blend, plain_label
 
 #: The labelled pairs bundled with the sample pages.
@@ -154,8 +154,8 @@ class MethodsView(QWidget):
         self._job.failed.connect(self._failed)
         self._auto_ran = False
         self._chosen = labels_csv is not None  # a file given or chosen stands for every scan
-        self._labels_key: tuple[str, int] | None = None  # the scan find_scan_labels last looked at
-        self._labels_found: ScanLabels | None = None
+        self._labels = LabelsSearch(self)  # the scan's labels CSV, looked for off the GUI thread
+        self._labels.found.connect(self._use_scan_labels)
         self.labels_label = plain_label(wrap=True)
 
         self.path_edit = QLineEdit(str(labels_csv or SAMPLE_LABELS))
@@ -244,50 +244,45 @@ class MethodsView(QWidget):
     def set_labels(self, path: str | Path) -> None:
         """Name another labels file (does not run); it stands for later scans too."""
         self._chosen = True
+        self._labels.cancel()
         self.path_edit.setText(str(path))
         self.labels_label.setText(f"labels: {Path(path).name} (chosen)")
 
     def set_scan(self, result: ScanResult | None) -> None:
         """Use the labels that belong to the scanned folder, unless a file was given or chosen.
 
-        The rule is :func:`dedup_gui.core.evaluation.scan_labels.find_scan_labels` (a labels CSV in
-        the scanned folder or its parent whose pairs name pages of the scan); the tab says which
-        file it found, or that none fits (then the field is empty and "Labels CSV…" chooses one).
-        Without a scan: the bundled samples' EXPECTED.csv.  New labels are run when the tab is
-        in view, else the next time it is shown.
+        The search (:class:`~.labels_search.LabelsSearch`) runs off the GUI thread once per scan;
+        meanwhile the tab says it is looking, then which file it found, or that none fits (the
+        field empty: "Labels CSV…" chooses one).  Without a scan: the bundled samples'
+        EXPECTED.csv.  New labels are run when the tab is in view, else when it is next shown.
         """
         if self._chosen:
             return
         if result is None:
-            path, note = SAMPLE_LABELS, "labels: the bundled samples' EXPECTED.csv (no scan)"
+            self._labels.cancel()
+            self._use_labels(SAMPLE_LABELS, "labels: the bundled samples' EXPECTED.csv (no scan)")
+        elif self._labels.look(result):
+            self._use_scan_labels(self._labels.answer)
         else:
-            # read once per scan, not per re-classification (same pages list): the CSVs of the
-            # folder and its parent are read on the GUI thread
-            key = (result.root, id(result.pages))
-            if key != self._labels_key:
-                self._labels_key, self._labels_found = key, find_scan_labels(result)
-            found = self._labels_found
-            if found is None:
-                path = None
-                note = ("labels: no labels CSV in the scanned folder or its parent names its pages; "
-                        "choose one with “Labels CSV…”")  # fmt: skip
-            else:
-                path = found.path
-                within = "" if found.in_scan == found.pairs else f", {found.in_scan:,} of them in the scan"
-                note = f"labels: {found.shown} ({found.pairs:,} pairs{within}), found beside the scanned folder"
+            self.labels_label.setText(SEARCHING_NOTE)
+
+    def _use_scan_labels(self, found) -> None:
+        """Use the labels the search found for the scan (or none: an empty field)."""
+        if not self._chosen:
+            self._use_labels(getattr(found, "path", None), labels_note(found))
+
+    def _use_labels(self, path: Path | None, note: str) -> None:
         self.labels_label.setText(note)
         text = str(path) if path else ""
-        if text == self.path_edit.text():
-            return
-        self.path_edit.setText(text)
-        self._token.cancel()
-        self._job.cancel()
-        self._forget_run()
-        self._auto_ran = False
-        if path is None:
-            self._end("No labels for this scan.")
-        elif self.isVisible():
-            self.start()
+        if text != self.path_edit.text():
+            self.path_edit.setText(text)
+            self._token.cancel()
+            self._job.cancel()
+            self._forget_run()
+            self._auto_ran = False
+            if path is None:
+                self._end("No labels for this scan.")
+        self._run_once()
 
     def _forget_run(self) -> None:
         """Empty the tables of a run on other labels."""
@@ -326,13 +321,19 @@ class MethodsView(QWidget):
         self.failed.emit("cancelled")
 
     def is_busy(self) -> bool:
-        """``True`` while a comparison runs or its figure is drawn (bool)."""
-        return self._job.is_running() or self.plot.is_busy()
+        """``True`` while the scan's labels are looked for, a comparison runs or its figure is drawn (bool)."""
+        return self._labels.is_running() or self._job.is_running() or self.plot.is_busy()
 
     def showEvent(self, event) -> None:  # noqa: N802
         """The first time the tab is shown, run on the labels file so that it never opens empty."""
         super().showEvent(event)
-        if not self._auto_ran and self.run is None and self.labels_path().is_file():
+        self._run_once()
+
+    def _run_once(self) -> None:
+        """Run on the labels file if the tab is in view and has not run on it yet (not while the
+        scan's labels are looked for: the field still names the previous scan's)."""
+        idle = not self._auto_ran and self.run is None and not self._labels.is_running()
+        if idle and self.isVisible() and self.labels_path().is_file():
             self.start()
 
     def _progressed(self, stage: str, done: int, total: int) -> None:
