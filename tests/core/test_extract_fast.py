@@ -244,11 +244,12 @@ def test_token_count_looks_past_the_first_4096_characters(extractor: str) -> Non
     html = page(f'<nav><a href="/">Home</a> <a href="/news">News</a></nav><article><p>{paragraph}</p></article>')
     found = extract(html, extractor=extractor)
     assert (found.main_text, found.notes) == (paragraph, ())
-    # One word fewer is too few: the whole visible text, menu included, with a note.
+    # One word fewer is too few: the last resort, the whole text of the page's <article> (its
+    # marked main content: main_element), not the menu, with a note.
     short = html.replace(" here", "")
     found = extract(short, extractor=extractor)
-    assert found.main_text == "Home News\n" + paragraph.replace(" here", "")
-    assert found.notes == (f"{extractor} found no article: the main text is the whole visible text",)
+    assert found.main_text == paragraph.replace(" here", "")
+    assert found.notes == (f"{extractor} found no article: the main text is the whole text of the page's <article>",)
 
 
 HEADS = [

@@ -263,7 +263,9 @@ def body_text(root) -> str:
     return element_text(body if body is not None else root)
 
 
-def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozenset | set = frozenset()) -> str:
+def block_text(
+    nodes: list, videos: frozenset | set = frozenset(), skip: frozenset | set = frozenset(), tails: bool = True
+) -> str:
     """The visible text of lexbor nodes laid out like :func:`element_text` (each node followed
     by its tail): one block (paragraph, heading, list item...) per line.
 
@@ -271,6 +273,8 @@ def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozens
         nodes: lexbor nodes, in order.
         videos: nodes shown as the word "VIDEO" (readability keeps video frames so).
         skip: the ``mem_id`` of elements left out with their subtrees, as if removed.
+        tails: whether each node's tail (the text right after it) is its text too (``False``: an
+            element's own text only, as :func:`element_text` reads an lxml element).
 
     Returns:
         The text (str), whitespace collapsed, empty lines dropped.
@@ -319,7 +323,7 @@ def block_text(nodes: list, videos: frozenset | set = frozenset(), skip: frozens
                 tag, descend = node.tag, True
             if node is None:
                 break
-        tail = root.next
+        tail = root.next if tails else None
         while tail is not None and tail.tag == "-text":
             text = (tail.text_content or "").replace(_BREAK, " ")
             append(text.replace("\n", _BREAK) if pre_depth else text)

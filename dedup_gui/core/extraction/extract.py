@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import urljoin, urlsplit
 
@@ -34,6 +35,7 @@ from dedup_gui.core.extraction.dom_text import (  # noqa: F401  (re-exported: ca
     parse_html,
     tag_sequence,
 )
+from dedup_gui.core.extraction.main_element import describe, lexbor_main_element, lxml_main_element
 from dedup_gui.core.extraction.page_cleanup import drop_furniture, drop_label_lines, drop_overlays
 from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, lexbor_input, readability_lexbor_text
 from dedup_gui.core.extraction.readability_tuning import TunedDocument, has_extra_commas
@@ -265,7 +267,10 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
 
     When the extractor finds no article (fewer than ``min_tokens`` tokens) but the page has
     visible text, the whole visible text of the body is the main text, with a note saying so:
-    a page of text that readability cannot score (forum posts, tables) is still compared.
+    a page of text that readability cannot score (forum posts, tables) is still compared.  A page
+    that marks its main content (its ``<main>``, narrowed to its one ``<article>``:
+    :mod:`~dedup_gui.core.extraction.main_element`) gets that element's whole text instead, however
+    short: a "404 - Not found" article then has no usable text, not the site's navigation menu.
 
     ``"fast"`` parses the page once, with lexbor, for everything (:func:`lexbor_page_facts`);
     the others take the title, URL and tag sequence from lxml's tree.  Every extractor gets the
@@ -307,7 +312,9 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
     title, url = page_title(root), page_url(root, text)
     tags, parents, texts, visible = lxml_facts(root)
     content, more = main_text(text, extractor, root if extractor == "readability" else None)
-    content, found_notes = _whole_text_if_no_article(visible, content, min_tokens, extractor)
+    content, found_notes = _whole_text_if_no_article(
+        visible, content, min_tokens, extractor, lambda: _lxml_marked_text(parse_html(text))
+    )
     return Extracted(
         title=title,
         url=url,
@@ -320,13 +327,38 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
 
 
 def _whole_text_if_no_article(
-    visible: str, content: str, min_tokens: int, extractor: str
+    visible: str, content: str, min_tokens: int, extractor: str, marked: Callable[[], tuple[str, str] | None]
 ) -> tuple[str, tuple[str, ...]]:
-    """``content``, or the page's whole ``visible`` text (with a note) when ``content`` has
-    fewer than ``min_tokens`` tokens and the whole text has enough."""
-    if not _has_tokens(content, min_tokens) and _has_tokens(visible, min_tokens):
+    """``content``, or (with a note) when ``content`` has fewer than ``min_tokens`` tokens and
+    the page's whole ``visible`` text has enough: the whole text of the element the page marks
+    as its main content (``marked()``: ``(its name for the note, its text)``, ``None`` if the
+    page marks none), else ``visible``.  (``marked`` parses the page again: extraction has
+    changed the tree, and only these few pages need it.)"""
+    if _has_tokens(content, min_tokens) or not _has_tokens(visible, min_tokens):
+        return content, ()
+    found = marked()
+    if found is None:
         return visible, (f"{extractor} found no article: the main text is the whole visible text",)
-    return content, ()
+    name, whole = found
+    return whole, (f"{extractor} found no article: the main text is the whole text of the page's {name}",)
+
+
+def _lxml_marked_text(root) -> tuple[str, str] | None:
+    """``(name, text)`` of the element lxml tree ``root`` marks as its main content, or ``None``."""
+    el = lxml_main_element(root)
+    if el is None:
+        return None
+    return describe(el.tag.lower(), (el.get("role") or "").strip().lower()), element_text(el)
+
+
+def _lexbor_marked_text(text: str) -> tuple[str, str] | None:
+    """``(name, text)`` of the element page ``text`` marks as its main content (parsed with
+    lexbor), or ``None``."""
+    node = lexbor_main_element(LexborHTMLParser(lexbor_input(text)))
+    if node is None:
+        return None
+    name = describe(node.tag, (node.attributes.get("role") or "").strip().lower())
+    return name, block_text([node], tails=False)
 
 
 def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
@@ -344,7 +376,12 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
         return None
     notes: tuple[str, ...] = ()
     if not _has_tokens(content, min_tokens):  # rare: the whole visible text, as the others
-        content, notes = _whole_text_if_no_article(visible, content, min_tokens, "fast")
+        try:
+            content, notes = _whole_text_if_no_article(
+                visible, content, min_tokens, "fast", lambda: _lexbor_marked_text(text)
+            )
+        except Exception:  # a bad page must not stop the scan
+            return None
     span = content_span(parents, texts, content) if content else None
     return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes,
                      content_span=span, visible_text=visible)  # fmt: skip

@@ -43,8 +43,9 @@ from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_f
 #: 11: main text without overlays named by a state word, articles in pieces extracted whole,
 #: other scripts' commas scored, captions/promos/labels taken out: readability_tuning, page_cleanup;
 #: 16: comment threads left out of the tag sequence (comment_threads), and the extraction
-#: changes of issue 15's third round: unlikely-named boxes that hold the article kept).
-FEATURES_VERSION = "16"
+#: changes of issue 15's third round: unlikely-named boxes that hold the article kept;
+#: 17: no article found: the whole text of the page's own <main>/<article>, not the body's: main_element).
+FEATURES_VERSION = "17"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600
