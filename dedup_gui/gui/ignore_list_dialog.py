@@ -119,8 +119,20 @@ class IgnoreListDialog(QDialog):
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
         return tuple(self._shown[r] for r in rows if r < len(self._shown))
 
+    _editable = True  # Remove and Import offered (not while the window scans)
+
+    def set_editable(self, editable: bool) -> None:
+        """Offer Remove and Import (``True``), or only viewing and Export (``False``: while a
+        scan runs, the list shown is the last results' and a change would be stored under the
+        folder scanned)."""
+        if self._editable != bool(editable):
+            self._editable = bool(editable)
+            self.status_label.setText("" if editable else "A scan is running: the list can be changed once it ends.")
+        self._update_buttons()
+
     def _update_buttons(self) -> None:
-        self.remove_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+        self.remove_button.setEnabled(self._editable and bool(self.table.selectionModel().selectedRows()))
+        self.import_button.setEnabled(self._editable)
         self.export_button.setEnabled(bool(self._shown))
 
     def remove_selected(self) -> bool:

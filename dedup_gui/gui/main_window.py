@@ -17,7 +17,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QAbstractSpinBox, QDockWidget, QMainWindow, QMessageBox, QSplitter, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QDockWidget,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summarize: re-exported)
@@ -37,7 +46,7 @@ from dedup_gui.gui.charts.map_view import MapView
 from dedup_gui.gui.export_dialog import ExportRunner
 from dedup_gui.gui.inspector import PairInspector
 from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
-from dedup_gui.gui.scan_status import ScanStatus
+from dedup_gui.gui.scan_status import ScanStatus, last_results_banner
 from dedup_gui.gui.settings import AppSettings, restore_window_layout
 from dedup_gui.gui.shortcuts import WindowShortcutsFirst
 from dedup_gui.gui.tables.clusters_view import ClustersView
@@ -165,7 +174,13 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
-        self.setCentralWidget(self.splitter)
+        self.last_results_banner = last_results_banner()  # shown while a scan runs (window_scans)
+        central = QWidget()
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.last_results_banner)
+        column.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
 
         self.clusters_view = ClustersView()
         self.thresholds_panel = ThresholdsPanel(self.session.thresholds)

@@ -63,6 +63,12 @@ class ScanStatus(QWidget):
         # A long message (a scan's notes) is cut at the window's edge, not widening the window;
         # the tooltip shows it whole.
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # which results the window shows while a scan runs (the last ones, of another folder
+        # perhaps): a permanent widget, so a temporary message never hides it
+        self.shown_label = QLabel()
+        self.shown_label.setObjectName("shown-results")
+        self.shown_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.shown_label.hide()
         self.progress_bar = QProgressBar()
         self.progress_bar.setFixedWidth(220)
         self.progress_bar.setTextVisible(True)
@@ -71,6 +77,7 @@ class ScanStatus(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(self.label, 1)
+        layout.addWidget(self.shown_label)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.cancel_button)
         self.finish("Ready")
@@ -86,13 +93,14 @@ class ScanStatus(QWidget):
                 (this container is left empty and hidden).
         """
         bar.addWidget(self.label, 1)
+        bar.addPermanentWidget(self.shown_label)
         bar.addPermanentWidget(self.progress_bar)
         bar.addPermanentWidget(self.cancel_button)
         self.setParent(bar)
         self.hide()
         self._bar = bar
 
-    def start(self, folder: str, stages: Sequence[tuple[str, float]] = SCAN_STAGES) -> None:
+    def start(self, folder: str, stages: Sequence[tuple[str, float]] = SCAN_STAGES, shown: str = "") -> None:
         """Enter the running state for a scan of ``folder``.
 
         Args:
@@ -100,7 +108,11 @@ class ScanStatus(QWidget):
             stages: the scan's steps as ``(name, weight)`` in order (see
                 :class:`~dedup_gui.core.progress.OverallProgress`); the default is every stage
                 of a scan with the feature cache.
+            shown: what the window shows meanwhile, e.g. ``"Last results, of a, shown while b
+                is scanned"``, said beside the progress bar until the scan ends (``""``: nothing).
         """
+        self.shown_label.setText(shown)
+        self.shown_label.setVisible(bool(shown))
         self._eta = self._eta_factory()
         self._overall = OverallProgress(stages)
         if self._bar is not None:  # an earlier confirmation ("Wrote …") would hide the steps
@@ -147,9 +159,29 @@ class ScanStatus(QWidget):
             line += f"; {len(notes)} note{'s' if len(notes) > 1 else ''} (hover to read)"
         self.label.setText(line)
         self.label.setToolTip(plain_tooltip(message.replace(". Note: ", ".\nNote: ")) if message != line else "")
+        self.shown_label.hide()
         self.progress_bar.hide()
         self.cancel_button.hide()
 
     def _on_cancel(self) -> None:
         self.cancelling()
         self.cancel_requested.emit()
+
+
+def last_results_banner() -> QLabel:
+    """The strip above the result tables that says, while a scan runs, that the results shown
+    are the last ones (of which folder) and that deciding waits for the scan's end; hidden
+    otherwise (``objectName`` ``last-results``).
+
+    Returns:
+        The label (QLabel, plain text, word-wrapped, hidden).
+    """
+    banner = QLabel()
+    banner.setObjectName("last-results")
+    banner.setTextFormat(Qt.TextFormat.PlainText)  # it quotes folder names
+    banner.setWordWrap(True)
+    # the palette's tooltip colours: a notice that reads in light and dark themes alike
+    banner.setStyleSheet("QLabel#last-results { background: palette(tooltip-base); color: palette(tooltip-text);"
+                         " border: 1px solid palette(mid); padding: 4px 8px; }")  # fmt: skip
+    banner.hide()
+    return banner

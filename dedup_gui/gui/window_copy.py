@@ -43,6 +43,8 @@ class CopyKeptPages:
         """File > Copy the Kept Pages to a New Folder…: ask for a new or empty folder outside
         the scanned one (:class:`CopyDestinationDialog`, window-modal), then copy
         (:meth:`copy_kept_to`)."""
+        if self.refused_while_scanning():
+            return
         if self.result is None:
             self.statusBar().showMessage("Scan a folder first: then its kept pages can be copied", 8000)
             return
@@ -55,10 +57,11 @@ class CopyKeptPages:
         the background, with progress and Cancel; a message says what was written.
 
         Returns:
-            ``False`` (with a message) when the destination is refused or nothing is shown.
+            ``False`` (with a message) when the destination is refused, nothing is shown or a
+            scan runs (the last results are shown, not the folder's decisions to come).
         """
         result = self.result
-        if result is None or self.copy_is_running():
+        if result is None or self.copy_is_running() or self.refused_while_scanning():
             return False
         try:
             check_destination(result.root, destination)

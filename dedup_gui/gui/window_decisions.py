@@ -39,6 +39,30 @@ class KeepDecisions:
 
     _kept_page_pending: int | None = None  # the page just chosen, to select once its result is shown
 
+    # --- no deciding while a scan runs --------------------------------------------------------
+
+    def set_deciding_enabled(self, enabled: bool) -> None:
+        """Turn on or off every command that stores or acts on a decision: Keep This Page
+        Instead, Not a Duplicate, Re-prioritize, Copy the Kept Pages (Decide and File menus),
+        the same entries of the context menus, and the ignore list dialog's Remove and Import.
+        Off while a scan runs: the views show the last results but the session's folder is the
+        one scanned, so a decision then would be stored under that folder."""
+        for action in (self.keep_instead_action, self.not_duplicate_action, self.reprioritize_action,
+                       self.copy_kept_action):  # fmt: skip
+            action.setEnabled(enabled)
+        self.clusters_view.set_deciding_enabled(enabled)
+        if self.ignore_dialog is not None:
+            self.ignore_dialog.set_editable(enabled)
+
+    def refused_while_scanning(self) -> bool:
+        """Whether a scan runs, so that no decision may be made now; the status bar then says
+        so (bool)."""
+        if not self.is_scanning():
+            return False
+        self.statusBar().showMessage("A scan is running: decide once it ends (the results shown are the last ones)",
+                                     8000)  # fmt: skip
+        return True
+
     # --- stored choices -----------------------------------------------------------------------
 
     def load_folder_decisions(self, folder: str) -> FolderDecisions | None:
@@ -56,7 +80,8 @@ class KeepDecisions:
         """Save the folder's keep choices, keep rule and ignore list (the scan's own result's)
         beside the settings; a failure is said in the status bar."""
         base, scan = self.app_settings.decisions_dir(), self.scan_result
-        if base is None or self.folder is None or scan is None:
+        # while a scan runs, the folder is the one scanned and the result another's: never save
+        if base is None or self.folder is None or scan is None or self.is_scanning():
             return
         try:
             save_decisions(base, decisions_of(self.folder, scan))
@@ -82,6 +107,8 @@ class KeepDecisions:
         """Decide > Keep This Page Instead: keep :meth:`current_page` (bool: whether it was
         possible; the status bar says why not)."""
         page = self.current_page()
+        if self.refused_while_scanning():
+            return False
         if page is None:
             self.statusBar().showMessage("Select a page of a keep cluster (in the clusters or the pages table)", 8000)
             return False
@@ -99,7 +126,7 @@ class KeepDecisions:
             cluster; else ``True``.
         """
         result, scan = self.result, self.scan_result
-        if result is None or scan is None or self.is_scanning():
+        if result is None or scan is None or self.refused_while_scanning():
             return False
         try:
             policy = policy_keeping(result, page)
@@ -137,7 +164,9 @@ class KeepDecisions:
             ``False`` (with a status line) when there is no result to apply it to.
         """
         scan = self.scan_result
-        if scan is None or self.folder is None or self.is_scanning():
+        if self.refused_while_scanning():
+            return False
+        if scan is None or self.folder is None:
             self.statusBar().showMessage("Scan a folder first: the keep rule applies to its keep clusters", 8000)
             return False
         dialog = ReprioritizeDialog(scan.keep_policy, self.folder, self)
@@ -157,7 +186,7 @@ class KeepDecisions:
             ``False`` when there is no result; else ``True``.
         """
         result, scan = self.result, self.scan_result
-        if result is None or scan is None or self.is_scanning():
+        if result is None or scan is None or self.refused_while_scanning():
             return False
         policy = KeepPolicy(policy.order, policy.pattern, policy.reference_folders, scan.keep_policy.chosen)
         self.session.set_keep_policy(policy)
@@ -199,7 +228,7 @@ class KeepDecisions:
         action = QAction("This Page Is Kept" if kept else "Keep This Page Instead", menu)
         action.setObjectName("keep-instead")
         action.setShortcut(QKeySequence(KEEP_INSTEAD_SHORTCUT))
-        action.setEnabled(keep is not None and not kept)
+        action.setEnabled(keep is not None and not kept and not self.is_scanning())
         action.triggered.connect(lambda: self.keep_page_instead(record))
         menu.insertAction(first, action)
         menu.insertSeparator(first)

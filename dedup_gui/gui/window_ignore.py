@@ -48,6 +48,8 @@ class IgnoreDecisions:
         keep cluster when the tree has the focus, else the pairs table's current pair (bool:
         whether it was possible; the status bar says why not)."""
         page = self.clusters_view.current_page()
+        if self.refused_while_scanning():
+            return False
         if self.clusters_view.tree.hasFocus() and page is not None:
             return self.mark_page_not_duplicate(page)
         record = self.pairs_panel.current_record()
@@ -60,7 +62,7 @@ class IgnoreDecisions:
         """Mark pair ``record`` (index into ``result.pairs``) not a duplicate (bool: whether it
         was possible)."""
         result = self.result
-        if result is None:
+        if result is None or self.refused_while_scanning():
             return False
         try:
             pairs = marking_pair(result, record)
@@ -75,7 +77,7 @@ class IgnoreDecisions:
         """Mark page ``page`` (index into ``result.pages``) not a duplicate of any other page of
         its keep cluster (bool: whether it was possible)."""
         result = self.result
-        if result is None:
+        if result is None or self.refused_while_scanning():
             return False
         try:
             pairs = marking_page_against_cluster(result, page)
@@ -92,7 +94,7 @@ class IgnoreDecisions:
         """Take ``pairs`` off the ignore list: they are classified by their measures again
         (bool: whether the list changed)."""
         result = self.result
-        if result is None:
+        if result is None or self.refused_while_scanning():
             return False
         return self.set_ignore_list(unmarking(result, pairs), f"Removed {len(pairs)} pair(s) from the ignore list")
 
@@ -111,7 +113,7 @@ class IgnoreDecisions:
             ``False`` when there is no result, a scan runs, or the list is unchanged; else ``True``.
         """
         result, scan = self.result, self.scan_result
-        if result is None or scan is None or self.is_scanning() or pairs == scan.not_duplicates:
+        if result is None or scan is None or self.refused_while_scanning() or pairs == scan.not_duplicates:
             return False
         self.session.set_not_duplicates(pairs)
         self._save_folder_decisions()
@@ -142,6 +144,7 @@ class IgnoreDecisions:
             action.setShortcut(QKeySequence(NOT_DUPLICATE_SHORTCUT))
             action.triggered.connect(lambda: self.mark_pair_not_duplicate(record))
         action.setObjectName("not-duplicate")
+        action.setEnabled(not self.is_scanning())  # see set_deciding_enabled
         menu.insertAction(first, action)
         menu.insertSeparator(first)
 
@@ -152,6 +155,7 @@ class IgnoreDecisions:
                                                   self.add_not_duplicates, self, self.page_paths)  # fmt: skip
             self.results_changed.connect(self.ignore_dialog.refresh)
             self.scan_ended.connect(lambda _outcome: self.ignore_dialog.refresh())  # another folder's list
+        self.ignore_dialog.set_editable(not self.is_scanning())
         self.ignore_dialog.refresh()
         self.ignore_dialog.show()
         self.ignore_dialog.raise_()

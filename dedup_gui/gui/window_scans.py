@@ -107,13 +107,17 @@ class ScanControl:
             self.start_scan(self.folder)
 
     def start_scan(self, folder: str | Path) -> None:
-        """Scan ``folder`` in a worker thread, cancelling a scan that is still running."""
+        """Scan ``folder`` in a worker thread, cancelling a scan that is still running.
+
+        The result shown (of any folder) stays in every view, browsable, until the scan
+        ends: the title, the status line and a banner say whose it is, and the commands that
+        decide (:meth:`set_deciding_enabled`) are off meanwhile, as the session's folder is
+        the one scanned.  The folder joins File > Open Recent once its scan succeeds."""
         self._abandon_scan()
         # The result shown (of any folder) is kept aside: a scan that is cancelled or fails gives it back.
         scan_id = self.session.begin_scan(folder, self.current_pair_index())
-        self.setWindowTitle(self.session.title())
-        self.app_settings.add_recent_folder(self.folder)
-        self._set_result(None)
+        self._reclassify_job.cancel()  # a re-classification would land, as a summary, during the scan
+        self._show_scanning(True)
         collect_unfrozen()  # before the new result is frozen with the garbage of the old one's views
         decisions = self.load_folder_decisions(self.folder)
         thread = ScanThread(scan_id, self.folder, self.session.settings, self.session.thresholds,
@@ -125,7 +129,7 @@ class ScanControl:
         thread.finished.connect(self._reap_threads, _QUEUED)
         self._thread = thread
         self._threads.append(thread)
-        self.scan_status.start(self.folder, scan_stages(self.session.settings))
+        self.scan_status.start(self.folder, scan_stages(self.session.settings), self.session.scanning_text())
         thread.start()
 
     def cancel_scan(self) -> None:
@@ -182,6 +186,18 @@ class ScanControl:
         self.shutdown()
         super().closeEvent(event)
 
+    def _show_scanning(self, running: bool) -> None:
+        """Say in the title and the banner above the tables whose results are shown while a
+        scan runs (``running``), or stop saying it; the commands that decide follow."""
+        self.setWindowTitle(self.session.title())
+        text = self.session.scanning_text() if running else ""
+        if text:
+            text += (". Browse them freely; keep choices, Not a Duplicate, the ignore list, Re-prioritize and "
+                     "Copy the Kept Pages wait for the scan's end, and so do threshold changes.")  # fmt: skip
+        self.last_results_banner.setText(text)
+        self.last_results_banner.setVisible(bool(text))
+        self.set_deciding_enabled(not running)
+
     def _abandon_scan(self) -> None:
         if self._thread is not None:
             self._thread.cancel()
@@ -211,6 +227,8 @@ class ScanControl:
             return
         self._thread = None
         self.session.drop_previous()
+        self.app_settings.add_recent_folder(self.folder)  # only a scan that succeeded (per-file errors or not)
+        self._show_scanning(False)
         freeze_long_lived()  # before collection resumes (the scan thread's end resumes it)
         self.scan_status.finish(summarize(result))
 
@@ -229,9 +247,10 @@ class ScanControl:
         self.scan_ended.emit("cancelled")
 
     def _end_without_result(self, outcome: str, message: str = "") -> str:
-        """After a cancelled or failed scan, show again what was shown before it began (the
-        session's :class:`~dedup_gui.core.views.session.ShownScan`: its folder in the title,
-        its result in every view, its pair selected) and say so in the status line.
+        """After a cancelled or failed scan, go back to what was shown before it began (the
+        session's :class:`~dedup_gui.core.views.session.ShownScan`, whose result the views
+        showed all along: its folder in the title, the commands that decide on again),
+        re-classified if the thresholds changed meanwhile, and say so in the status line.
 
         Args:
             outcome: ``"cancelled"`` or ``"failed"``.
@@ -242,20 +261,14 @@ class ScanControl:
         """
         folder = self.folder
         previous = self.session.take_previous()
-        self.setWindowTitle(self.session.title())
+        self._show_scanning(False)
         text = scan_end_text(outcome, folder, None if previous is None else previous.folder, message)
         self.scan_status.finish(text)
         if previous is None:
             return folder
-
-        def reselect() -> None:
-            if previous.pair is not None:
-                self.select_pair(previous.pair, show_table=False)
-
-        self._set_result(previous.result, reselect, scan=previous.scan_result)
         if self.session.is_stale(previous):
             self._status_after_update = text  # not the summary: the scan's end stays said
-            self.apply_thresholds(self.session.thresholds)  # after the hand-over: its job is not cancelled
+            self.apply_thresholds(self.session.thresholds)  # the views show it already: re-typed in place
         return folder
 
     def _on_failed(self, scan_id: int, message: str, details: str) -> None:

@@ -19,6 +19,7 @@ from dedup_gui.core.views.session import (
     remembered_scan_settings,
     scan_end_text,
     scan_stages,
+    scanning_text,
     summarize,
     tab_title,
 )
@@ -97,7 +98,8 @@ def test_a_scan_keeps_what_was_shown_to_give_back(tmp_path):
     session.show(first)
     assert session.cluster_of == {0: 1, 1: 1, 2: 1, 3: 1}
     assert session.begin_scan(str(folder) + "/.", pair=3) == 2  # the same folder, spelt otherwise
-    assert session.folder == str(folder.resolve()) and session.title() == f"{folder.resolve()} — {APP_NAME}"
+    assert session.folder == str(folder.resolve())
+    assert session.title() == f"{folder.resolve()} (last results; rescanning) — {APP_NAME}"
     assert session.previous == ShownScan(str(folder.resolve()), first, first, 3)
     session.show(None)
     assert session.take_previous() == ShownScan(str(folder.resolve()), first, first, 3)
@@ -122,6 +124,26 @@ def test_a_scan_keeps_what_was_shown_to_give_back(tmp_path):
     session.drop_previous()  # the scan finished
     assert session.previous is None and session.take_previous() is None
     assert session.folder == str(other.resolve())
+
+
+def test_the_last_results_stay_shown_and_named_while_another_folder_is_scanned(tmp_path):
+    # Issue 20: during a scan of B every view said "No scan result yet"; A's result now stays
+    # the session's result, and the title names A (whose results they are) and B (scanned).
+    session = Session(ScanSettings(), Thresholds())
+    a, b, c = (str(tmp_path / name) for name in ("a", "b", "c"))
+    first = ties(root=a)
+    session.begin_scan(a)
+    session.show(first)
+    session.begin_scan(b)
+    assert session.result is first and session.scan_result is first and session.folder == b
+    assert session.title() == f"{a} (last results; scanning b) — {APP_NAME}"
+    assert session.scanning_text() == "Last results, of a, shown while b is scanned"
+    session.begin_scan(c)  # B replaced by C: the results shown are still A's, not B's
+    assert session.previous.folder == a and session.title() == f"{a} (last results; scanning c) — {APP_NAME}"
+    session.drop_previous()  # C finished
+    assert session.scanning_text() == "" and session.title() == f"{c} — {APP_NAME}"
+    assert scanning_text("/x/site", "/y/site") == "Last results, of /y/site, shown while /x/site is scanned"
+    assert scanning_text(a, a) == "Last results of a shown while it is rescanned"
 
 
 def test_a_result_given_back_is_stale_when_a_keep_choice_had_not_reached_it():

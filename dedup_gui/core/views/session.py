@@ -190,6 +190,27 @@ def scan_end_text(outcome: str, folder: str, shown: str | None = None, message: 
     return text + glue + tail
 
 
+def scanning_text(folder: str, shown: str) -> str:
+    """What the window says of the results it shows while another scan runs.
+
+    Args:
+        folder: the folder (or WARC file) being scanned (str).
+        shown: the folder whose last results are shown (:attr:`Session.previous`) (str).
+
+    Returns:
+        E.g. ``"Last results, of a, shown while b is scanned"`` or ``"Last results of a
+        shown while it is rescanned"`` (str).
+
+    Example:
+        >>> scanning_text("/s/b", "/s/a"), scanning_text("/s/a", "/s/a")
+        ('Last results, of a, shown while b is scanned', 'Last results of a shown while it is rescanned')
+    """
+    name, shown_name = _folder_names(folder, shown)
+    if shown == folder:
+        return f"Last results of {shown_name} shown while it is rescanned"
+    return f"Last results, of {shown_name}, shown while {name} is scanned"
+
+
 @dataclass(frozen=True)
 class ShownScan:
     """What the window showed when a scan began, given back if that scan is cancelled or fails
@@ -319,8 +340,9 @@ class Session:
         scan_result: the scan's own result, which threshold changes re-classify, or ``None``.
         result: the result every view shows (the scan re-classified under the thresholds in
             force), or ``None``.
-        previous: what was shown before the scan that is running, to show again if it is
-            cancelled or fails (:class:`ShownScan`), or ``None``.
+        previous: what was shown before the scan that is running (and stays shown while it
+            runs), whose folder is the session's again if it is cancelled or fails
+            (:class:`ShownScan`), or ``None``.
         cluster_of: page index -> cluster id of :attr:`result` (dict[int, int]).
         scan_id: number of the newest scan (int); older scans' signals are ignored.
     """
@@ -337,8 +359,9 @@ class Session:
 
     def begin_scan(self, folder: str | Path, pair: int | None = None) -> int:
         """Start scanning ``folder``: it becomes the session's folder (``~`` expanded, resolved).
-        The result shown until now (of this folder or another) is kept as :attr:`previous`;
-        while another scan was running (nothing shown), the one kept before stays.
+        The result shown until now (of this folder or another) is kept as :attr:`previous`
+        and stays shown (:attr:`result`) until the scan ends; while another scan was running,
+        the one kept before stays.
 
         Args:
             folder: the folder (or WARC file) to scan.
@@ -348,14 +371,33 @@ class Session:
             The new scan's id (int).
         """
         self.scan_id += 1
-        if self.folder is not None and self.scan_result is not None and self.result is not None:
+        # the result stays shown while the scan runs: kept once, as a scan that replaces a
+        # running one (previous set) must not take the shown result for the new folder's
+        if self.previous is None and self.folder is not None and self.scan_result is not None \
+                and self.result is not None:  # fmt: skip
             self.previous = ShownScan(self.folder, self.scan_result, self.result, pair)
         self.folder = str(Path(folder).expanduser().resolve())
         return self.scan_id
 
     def title(self) -> str:
-        """The window title: ``"<folder> — Duplicate Page Inspector"``, or the name alone (str)."""
-        return APP_NAME if self.folder is None else f"{self.folder} — {APP_NAME}"
+        """The window title: ``"<folder> — Duplicate Page Inspector"``, or the name alone; while
+        a scan runs with the last results shown, their folder and what is scanned, e.g.
+        ``"/s/a (last results; scanning b) — Duplicate Page Inspector"`` (str)."""
+        if self.folder is None:
+            return APP_NAME
+        if self.previous is None:
+            return f"{self.folder} — {APP_NAME}"
+        shown = self.previous.folder
+        name = _folder_names(self.folder, shown)[0]
+        scanning = "rescanning" if shown == self.folder else f"scanning {name}"
+        return f"{shown} (last results; {scanning}) — {APP_NAME}"
+
+    def scanning_text(self) -> str:
+        """:func:`scanning_text` of the scan running and the last results shown, or ``""``
+        when no result is kept aside (:attr:`previous`) (str)."""
+        if self.folder is None or self.previous is None:
+            return ""
+        return scanning_text(self.folder, self.previous.folder)
 
     def show(self, result: ScanResult | None, scan: ScanResult | None = None) -> None:
         """A new result (or nothing) is shown.

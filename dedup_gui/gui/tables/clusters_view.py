@@ -346,25 +346,32 @@ class ClustersView(QWidget):
 
     # --- context menu ---------------------------------------------------------------------------
 
+    _deciding = True  # the menu's decisions are offered (off while the window scans)
+
+    def set_deciding_enabled(self, enabled: bool) -> None:
+        """Offer "Keep This Page Instead" and "Not a Duplicate of Its Keep Cluster" in the
+        context menu (``True``), or show them disabled (``False``, while a scan runs)."""
+        self._deciding = bool(enabled)
+
     def context_menu(self, page: int) -> QMenu:
         """The context menu of page ``page``'s row: "Keep This Page Instead" (``objectName``
         ``keep-instead``; disabled for the page kept or a page in no keep cluster), "Not a
         Duplicate of Its Keep Cluster" (``not-duplicate``; disabled for a page in no keep
-        cluster), then the file actions (:func:`~dedup_gui.gui.file_actions.file_menu`)."""
+        cluster), both disabled by :meth:`set_deciding_enabled`, then the file actions (:func:`~dedup_gui.gui.file_actions.file_menu`)."""
         menu = file_menu([self._result.pages[page].abspath] if self._result is not None else [], self)
         first = menu.actions()[0] if menu.actions() else None
         keep = self.keep_model.keep_cluster_of(page)
         action = QAction("Keep This Page Instead" if keep is None or keep.keep != page else "This Page Is Kept", menu)
         action.setObjectName("keep-instead")
         action.setShortcut(QKeySequence(KEEP_INSTEAD_SHORTCUT))
-        action.setEnabled(keep is not None and keep.keep != page)
+        action.setEnabled(keep is not None and keep.keep != page and self._deciding)
         action.triggered.connect(lambda: self.keep_instead_requested.emit(page))
         menu.insertAction(first, action)
         ignore = QAction("Not a Duplicate of Its Keep Cluster", menu)
         ignore.setObjectName("not-duplicate")
         ignore.setShortcut(QKeySequence(NOT_DUPLICATE_SHORTCUT))
         ignore.setStatusTip("Mark this page not a duplicate of any other page of its keep cluster")
-        ignore.setEnabled(keep is not None)
+        ignore.setEnabled(keep is not None and self._deciding)
         ignore.triggered.connect(lambda: self.not_duplicate_requested.emit(page))
         menu.insertAction(first, ignore)
         menu.insertSeparator(first)
