@@ -343,3 +343,37 @@ def test_mathml_annotations_are_not_text_of_the_content_span(extractor: str) -> 
     start, end = found.content_span
     assert found.tag_sequence[start - 1] == "a"  # div#content, right after the nav's link
     assert (start, end) == (6, len(found.tag_sequence))
+
+
+def test_readability_runs_without_swapping_the_process_wide_warning_filters(monkeypatch):
+    # catch_warnings() around each readability call swapped the filters of the whole process,
+    # which is not thread-safe: the Methods tab extracts on a worker thread while charts, on
+    # other threads, rely on their own filters.  Readability's warnings are silenced once, by
+    # module, instead.
+    import warnings
+
+    from dedup_gui.core.extraction.extract import extract
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("catch_warnings() swaps the process-wide warning filters")
+
+    page = "<html><body><article><p>" + "A sentence of the article, long enough. " * 20 + "</p></article></body></html>"
+    monkeypatch.setattr(warnings, "catch_warnings", refuse)
+    assert "A sentence of the article" in extract(page, extractor="readability").main_text
+    monkeypatch.undo()
+    # a warning said from readability's modules (as lxml's FutureWarning is) is ignored; in a
+    # fresh interpreter, as the app runs (pytest resets filters added while it collects tests)
+    import subprocess
+    import sys
+
+    script = (
+        "import warnings\n"
+        "import dedup_gui.core.extraction.extract\n"
+        "for m in ('readability.readability', 'dedup_gui.core.extraction.readability_tuning', 'other.module'):\n"
+        "    warnings.warn_explicit('said by ' + m, FutureWarning, 'x.py', 1, module=m)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stderr.splitlines() if "said by" in line] == [
+        "x.py:1: FutureWarning: said by other.module"
+    ]

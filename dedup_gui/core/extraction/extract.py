@@ -52,6 +52,13 @@ _readability.html_cleaner = Cleaner(**{**_readability.html_cleaner.__dict__, "ja
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.I)
 
 
+# What readability-lxml's walks make lxml say (FutureWarning on an element's truth value) would
+# reach the user's terminal once per page: silenced for its modules, here, once.  Not with
+# catch_warnings() around each call, which swaps the process-wide filters and is not
+# thread-safe (the Methods tab extracts on a worker thread while charts draw on others).
+warnings.filterwarnings("ignore", module=r"(readability|dedup_gui\.core\.extraction\.readability_tuning)(\.|$)")
+
+
 @dataclass(frozen=True)
 class Extracted:
     """What extraction found in one page.
@@ -232,9 +239,7 @@ def main_text(text: str, extractor: str = "readability", tree=None) -> tuple[str
         return "", ()
     drop_overlays(tree)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            summary = TunedDocument(tree, other_commas=has_extra_commas(clean)).summary(html_partial=True)
+        summary = TunedDocument(tree, other_commas=has_extra_commas(clean)).summary(html_partial=True)
     except Exception as exc:  # readability raises its own Unparseable and lxml errors
         return "", (f"main-content extraction failed ({type(exc).__name__}: {exc})",)
     root = parse_html(summary)
