@@ -159,7 +159,7 @@ class _Html:
         o.append(self.h2(SECTIONS["summary"], first=True))
         o.append(f"<p><b>{_e(s.headline)}</b></p>")
         o.append(self.table())
-        o.append(f"<tr>{self.th('type')}{self.th('pairs', 'align=right')}{self.th('pages in one', 'align=right')}"
+        o.append(f"<tr>{self.th('type')}{self.th('pairs', 'align=right')}{self.th('pages in such a pair', 'align=right')}"
                  f"{self.th('what it means, what to do')}</tr>")  # fmt: skip
         o += [
             f"<tr><td width='21%'>{self.badge(row.type)}</td><td align='right' width='8%'>{row.pairs:,}</td>"

@@ -601,6 +601,26 @@ def test_reports_for_people_list_at_most_pair_limit_pairs(sample_scan):
     for t, (n, total) in report.listed_by_type.items():
         if n < total:
             assert f"{t.label.capitalize()}s (the most similar): {n:,} of {total:,} shown; the CSV, XLSX" in html
+    # the caps say why they are what they are: a tester read "1,411 of 1,946 shown" as arbitrary
+    assert "The report lists 2 pairs, its limit, shared among the types so that each shows its most similar" in html
+
+
+def test_a_report_says_how_many_pairs_the_user_marked_not_a_duplicate(sample_scan):
+    # A report exported from the window after Not a Duplicate counted those pairs as distinct
+    # without a word: a reader could not tell the analyst's marks from the measures.
+    from dataclasses import replace
+
+    from dedup_gui.core.model import DupType
+    from dedup_gui.core.reports.html import html_from_report
+    from dedup_gui.core.reports.model import build_report
+
+    pairs = list(sample_scan.pairs)
+    pairs[0] = replace(pairs[0], type=DupType.DISTINCT, not_duplicate=True)
+    marked = replace(sample_scan, pairs=pairs)
+    html = html_from_report(build_report(marked))
+    assert "1 pair marked “not a duplicate” in the window (the ignore list) counts as distinct" in html
+    assert "marked “not a duplicate”" not in html_from_report(build_report(sample_scan))
+    assert "<th class='n' title='the share of the pages scanned that are in at least one pair of this type'>" in html
 
 
 def test_every_type_is_listed_however_many_pairs_another_type_has(sample_scan):

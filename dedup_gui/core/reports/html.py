@@ -369,7 +369,7 @@ def _summary(s: ReportSummary) -> list[str]:
     keep clusters, the pages to act on, the site sections, the counts and the pairs by type."""
     out = [f"<section id='summary'>{_h2('summary')}<p class='headline'><b>{esc(s.headline)}</b></p>"]
     out.append(
-        "<table class='reading'><tr><th>type</th><th class='n'>pairs</th><th class='n'>pages in one</th>"
+        "<table class='reading'><tr><th>type</th><th class='n'>pairs</th><th class='n' title='the share of the pages scanned that are in at least one pair of this type'>pages in such a pair</th>"
         "<th>what it means, what to do</th></tr>"
     )
     out += [

@@ -101,7 +101,9 @@ TYPE_READING = {
     ),
     DupType.LAYOUT: (
         "The same template with an important part of the text shared, e.g. thin pages that differ in a "
-        "few lines. Give each page enough text of its own, or merge them into one."
+        "few lines. Give each page enough text of its own, or merge them into one. Versions of one "
+        "document (v1/, v2/) share their text by nature: there, point the old versions' canonical links "
+        "to the current one, or keep them out of the index."
     ),
     DupType.PARTIAL: (
         "Different pages that share an important part of their text, e.g. a quoted section or a repeated "
@@ -333,6 +335,12 @@ def pair_notes(report: Report, listed_by_type: dict) -> list[str]:
             renderer lists fewer (the PDF within its pages).
     """
     notes = []
+    marked = sum(1 for p in report.result.pairs if p.not_duplicate)
+    if marked:
+        notes.append(
+            f"{marked:,} pair{'s' if marked != 1 else ''} marked “not a duplicate” in the window (the ignore "
+            f"list) count{'' if marked != 1 else 's'} as distinct, whatever their measures."
+        )
     distinct_shown = sum(1 for p in report.pairs if p.type is DupType.DISTINCT)
     if distinct_shown:
         notes.append(f"{distinct_shown:,} distinct pairs are not listed.")
@@ -351,10 +359,16 @@ def listed_notes(listed_by_type: dict) -> list[str]:
     Args:
         listed_by_type: duplicate type -> ``(pairs listed, pairs in all)``.
     """
-    return [
-        shown_note(f"{t.label.capitalize()}s (the most similar)", listed, total)
-        for t, (listed, total) in listed_by_type.items()
-        if listed < total
+    cut = [(t, listed, total) for t, (listed, total) in listed_by_type.items() if listed < total]
+    if not cut:
+        return []
+    listed_all = sum(listed for listed, _total in listed_by_type.values())
+    lead = (
+        f"The report lists {listed_all:,} pairs, its limit, shared among the types so that each shows its "
+        "most similar pairs:"
+    )
+    return [lead] + [
+        shown_note(f"{t.label.capitalize()}s (the most similar)", listed, total) for t, listed, total in cut
     ]
 
 
