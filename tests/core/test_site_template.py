@@ -293,3 +293,20 @@ def test_the_template_note_counts_one_page_in_the_singular():
     )
     learned.stripped, learned.replaced = 3, 2
     assert "taken out of 3 pages' main text; 2 pages whose main text was template read their other" in learned.note()
+
+
+def test_the_why_of_two_texts_about_as_long_does_not_speak_of_a_longer_one():
+    # A teacher read on a real Chinese pair: "100 % of the shorter page is in the other (the two
+    # are about as long), but ...: one text inside a longer one is not the same content": no
+    # text was inside a longer one; the shingles are shared both ways and the texts differ in order.
+    from dedup_gui.core.model import PairScores, Thresholds
+
+    scores = PairScores(content_similarity=0.884, content_containment=1.0, layout_similarity=0.796,
+                        hamming_distance=4, jaccard=0.9, contained_side=None, templates_known=True)  # fmt: skip
+    why = explain(scores, Thresholds())
+    assert not any("longer one" in line for line in why)
+    assert why[1] == (
+        "content containment 1.000 >= 0.925 (100 % of the shorter page is in the other (the two are about as "
+        "long)), but the scan learned both pages' site template: shingles shared both ways are not the same "
+        "text, so content similarity (the texts compared word by word: reordered, repeated or changed words) decides"
+    )

@@ -130,10 +130,15 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
             "(the longer text may be the same article with template text the extractor kept)"
         )
     if not same and scores.templates_known and scores.content_containment >= t.content_same:
+        why_not = (
+            "one text inside a longer one is not the same content"
+            if scores.contained_side
+            else "shingles shared both ways are not the same text, so content similarity (the texts "
+            "compared word by word: reordered, repeated or changed words) decides"
+        )
         lines.append(
             f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
-            f"({containment_text(scores)}), but the scan learned both pages' site template: "
-            "one text inside a longer one is not the same content"
+            f"({containment_text(scores)}), but the scan learned both pages' site template: {why_not}"
         )
     if same:
         content_words = "same content"
