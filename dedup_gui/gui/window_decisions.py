@@ -233,6 +233,31 @@ class KeepDecisions:
         menu.insertAction(first, action)
         menu.insertSeparator(first)
 
+    def pairs_keep_extras(self, menu: QMenu, record: int) -> None:
+        """Put "Keep the Left Page Instead" and "Keep the Right Page Instead" (``objectName``
+        ``keep-left`` / ``keep-right``) at the top of the pairs table's context menu for pair
+        ``record`` when its two pages share a keep cluster; the side already kept reads "The
+        Left Page Is Kept", disabled.  Nothing for a pair whose pages share no keep cluster."""
+        result = self.result
+        if result is None or not 0 <= record < len(result.pairs):
+            return
+        pair = result.pairs[record]
+        keep_model = self.clusters_view.keep_model
+        cluster = keep_model.keep_cluster_of(pair.left)
+        other = keep_model.keep_cluster_of(pair.right)
+        if cluster is None or other is None or cluster.id != other.id:
+            return
+        first = menu.actions()[0] if menu.actions() else None
+        for side, page in (("left", pair.left), ("right", pair.right)):
+            kept = cluster.keep == page
+            text = f"The {side.capitalize()} Page Is Kept" if kept else f"Keep the {side.capitalize()} Page Instead"
+            action = QAction(text, menu)
+            action.setObjectName(f"keep-{side}")
+            action.setEnabled(not kept and not self.is_scanning())
+            action.triggered.connect(lambda _checked=False, page=page: self.keep_page_instead(page))
+            menu.insertAction(first, action)
+        menu.insertSeparator(first)
+
     def _connect_decisions(self) -> None:
         self.clusters_view.keep_cluster_chosen.connect(self._on_keep_cluster_chosen)
         self.clusters_view.keep_instead_requested.connect(self.keep_page_instead)

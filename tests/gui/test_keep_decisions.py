@@ -195,3 +195,18 @@ def test_the_tree_shows_what_tells_a_clusters_pages_apart_and_the_whole_path_as_
     assert sorted(labels) == ["…/a/index.html", "…/b/index.html"]
     tips = {model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for r in range(model.rowCount(top))}
     assert tips == {"news.163.com/world/asia/a/index.html", "news.163.com/world/asia/b/index.html"}
+
+
+def test_keep_either_page_of_a_pair_from_the_pairs_table(qtbot, window):
+    # An analyst triaging pairs had no "keep this one" on a pair: only the pages table and the
+    # tree offered it.  The pair a-b (full duplicates, a kept) offers to keep b instead.
+    win = window
+    names = {a.objectName(): a for a in win.pairs_panel.context_menu(0).actions()}
+    assert names["keep-left"].text() == "The Left Page Is Kept" and not names["keep-left"].isEnabled()
+    assert names["keep-right"].text() == "Keep the Right Page Instead" and names["keep-right"].isEnabled()
+    assert "not-duplicate" in names
+    rekept(qtbot, win, names["keep-right"].trigger)
+    assert tree_rows(win) == B_KEPT_ROWS
+    # c-d share no keep cluster (d is distinct): no keep entry
+    names = {a.objectName() for a in win.pairs_panel.context_menu(3).actions()}
+    assert "keep-left" not in names and "keep-right" not in names and "not-duplicate" in names
