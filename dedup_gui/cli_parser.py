@@ -193,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--keep-csv", metavar="FILE",
                       help="also write the keep plan CSV (duplicate,keep,type,similarity,reason,canonical_status,"
                       "canonical_note): each page to drop with the page to keep, of which it is a full or content "
-                      "duplicate (kept: canonical URL, else the newest version folder, else longest main content, "
+                      "duplicate (kept: canonical URL, else the newest released version folder, else longest main content, "
                       "else oldest file)")  # fmt: skip
     scan.add_argument("--copy-kept", metavar="DEST",
                       help="also write a deduplicated copy of FOLDER to DEST (a new or empty folder outside FOLDER): "

@@ -15,12 +15,15 @@ from dedup_gui.core.views.tables import PagesTable
 from tests.core.test_keep_clusters import FULL, page, pair, result_of, same_time
 
 SITE = "https://docs.example.org"
+#: Why v2/a.html is kept over the other versions: each criterion that ruled one of them out.
+V2_REASON = "canonical URL, then newest version folder"
 
 
 def versions():
     """Five versions of one document, full duplicates of each other, and a lone page.
 
-    v2/a.html states its own address, as v0 does: kept (newest version folder).  v1 points to v2 (good), v0 to
+    v2/a.html states its own address, as v0 does: kept (canonical URL, then newest version folder: the
+    canonical rules out v0.9, v1.5 and v1, the version v0).  v1 points to v2 (good), v0 to
     itself (bad), v1.5 states a malformed address (a file name inside the path), v0.9 none;
     lone.html, in no keep cluster, states its own address.
     """
@@ -74,16 +77,16 @@ def test_the_keep_plan_carries_type_similarity_reason_and_canonical_status():
         [f"{SITE}/v2/a.html#top", f"{SITE}/v2/a.html"],
     ]
     assert [r[:7] for r in rows] == [
-        ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, "newest version folder", BAD, "states no canonical address"],
-        ["v0/a.html", "v2/a.html", "full duplicate", 0.925, "newest version folder", BAD,
+        ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, V2_REASON, BAD, "states no canonical address"],
+        ["v0/a.html", "v2/a.html", "full duplicate", 0.925, V2_REASON, BAD,
          f"points to another page, not the kept one: {SITE}/v0/a.html"],
-        ["v1.5/a.html", "v2/a.html", "full duplicate", 0.935, "newest version folder", MALFORMED,
+        ["v1.5/a.html", "v2/a.html", "full duplicate", 0.935, V2_REASON, MALFORMED,
          "malformed canonical, ignored: a file name inside the path (index.htmlv1.5)"],
-        ["v1/a.html", "v2/a.html", "full duplicate", 0.945, "newest version folder", GOOD, "points to the kept page"],
+        ["v1/a.html", "v2/a.html", "full duplicate", 0.945, V2_REASON, GOOD, "points to the kept page"],
     ]  # fmt: skip
     # the keep CSV has every column, the first two named for the tools that read them
     lines = list(csv.reader(io.StringIO(render(report, "keep-csv"))))
-    assert lines[0] == KEEP_PLAN_COLUMNS and lines[4][3:6] == ["0.9450", "newest version folder", "good"]
+    assert lines[0] == KEEP_PLAN_COLUMNS and lines[4][3:6] == ["0.9450", V2_REASON, "good"]
     # the JSON has them per page to drop
     [keep] = json.loads(render(report, "json"))["keep_clusters"]
     assert [(d["path"], d["similarity"], d["canonical_status"]) for d in keep["duplicates"]] == [

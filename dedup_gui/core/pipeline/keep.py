@@ -1,10 +1,9 @@
 """Which page to keep: the keep rule, stated once, and the ranking of pages that applies it.
 
 The rule (:data:`KEEP_RULE`) prefers the page that states the canonical address, then the page
-in the newest version folder, then the page with the longest main content, then the oldest
-file; the first path in alphabetical order breaks remaining ties, so the choice never depends on
-the order files were found in.  The keep
-clusters it is applied to, pages that are each a full or content duplicate of the page kept,
+in the newest released version folder, then the page with the longest main content, then the
+oldest file; the first path in alphabetical order breaks remaining ties, so the choice never
+depends on the order files were found in.  The keep clusters it is applied to, pages that are each a full or content duplicate of the page kept,
 are built by :mod:`dedup_gui.core.pipeline.keep_clusters`.
 """
 
@@ -24,8 +23,10 @@ _CRITERION_TEXT = {
     "canonical": "the page at the canonical URL: a page that states its own address (rel=canonical, og:url or "
     "the browser's 'saved from' comment; a malformed address, such as a file name inside the path, is ignored), "
     "preferring one whose file path (or its path through a symbolic link) ends with that address's path",
-    "version": "the page in the newest version folder (stable/, current/, latest/, then v1.16.x before v1.9.x, "
-    "2024-05 before 2023-11; a version folder before other folders)",
+    "version": "the page in the newest released version folder (stable/, current/, latest/, or a version folder "
+    "a symbolic link of one of these names points to, ranked as that name; then v1.16.x before v1.9.x, 2024-05 "
+    "before 2023-11; then a pre-release: a version folder a link named dev/, next/, nightly/, unstable/, "
+    "preview/, main/ or master/ points to; a version folder before other folders)",
     "pattern": "a page whose path or URL matches the preferred pattern",
     "shortest_url": "the page with the shortest path (its URL within the site)",
     "longest_content": "the page with the longest main content",
@@ -65,6 +66,8 @@ KEEP_RULE = keep_rule_text()
 #: Folders that documentation sites name for the version readers are sent to (Read the Docs,
 #: mike): the release first, then the others, all before numbered versions.
 _NAMED_VERSIONS = {"stable": (0,), "current": (1,), "latest": (2,)}
+#: Names of links (mike's aliases) to a version not yet released: a pre-release, ranked last.
+PRE_RELEASE_NAMES = frozenset({"dev", "next", "nightly", "unstable", "preview", "main", "master"})
 #: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``, ``2024-05-01``.
 _VERSION_FOLDER = re.compile(r"v?(\d+(?:[.-]\d+)*)(?:\.x)?", re.IGNORECASE)
 #: A folder named as a language or locale: ``en``, ``zh``, ``pt-br``, ``zh_CN``, ``zh-hans``.
@@ -112,24 +115,61 @@ def _language_of(folder: str) -> str | None:
     return None
 
 
-def version_rank(path: str) -> tuple:
-    """How a page's path ranks by its version folder, newest first (a sort key: smaller is newer).
+def _link_name(path: str, address: str) -> str | None:
+    """The name of the folder link through which a page at ``path`` is also at ``address``
+    (``"stable"`` for ``v1.16.x/a.html`` at ``stable/a.html``), when that link stands where the
+    address's first version folder stands (so a link below a version folder is no version);
+    ``None`` for a link to a file or anything else (str | None)."""
+    pf, af = path.split("/"), address.split("/")
+    if pf[-1] != af[-1]:
+        return None  # a link to the file itself, not to a folder
+    common = 1
+    while common < min(len(pf), len(af)) and pf[-1 - common] == af[-1 - common]:
+        common += 1
+    at = len(af) - 1 - common  # the link: the last folder of the address before their common tail
+    if at < 0:
+        return None
+    first = next((i for i, f in enumerate(af[:-1]) if _version_of(f) or f.lower() in PRE_RELEASE_NAMES), None)
+    return af[at].lower() if first == at else None
+
+
+def version_rank(path: str, also_at: Sequence[str] = ()) -> tuple:
+    """How a page's path ranks by its version folder, newest released first (a sort key:
+    smaller is newer).
 
     The first folder of ``path`` named as a version gives its rank: ``stable``, ``current`` and
     ``latest`` first (Read the Docs and mike name them for the version readers are sent to),
-    then numbered or dated folders (``v1.16.x``, ``2.0``, ``2024-05``), newest first; a page in
-    none of them ranks last (an ``archive/`` copy is older).  Such a folder that is a link is
-    read at its target, so this matters only for real folders of those names.
+    then numbered or dated folders (``v1.16.x``, ``2.0``, ``2024-05``), newest first, then
+    pre-releases; a page in none of them ranks last (an ``archive/`` copy is older).
+
+    Sites name versions by symbolic links (mike's aliases: ``stable -> v1.16.x``, ``dev ->
+    v1.17.x``), which the scan reads once, at the target, keeping the link's address as a second
+    address (:attr:`ScanResult.also_at`).  A page also at ``stable/``, ``current/`` or
+    ``latest/`` ranks as that name; one also at a pre-release link (:data:`PRE_RELEASE_NAMES`)
+    and at no released name ranks after every released version, though its number is highest.
+
+    Args:
+        path: the page's path relative to the scanned folder (``/`` separators).
+        also_at: its other addresses through symbolic links (:attr:`ScanResult.also_at`).
+
+    Returns:
+        ``(0, name rank)`` for stable/current/latest, ``(1, negated numbers)`` for a released
+        version, ``(2, negated numbers)`` for a pre-release, ``(3,)`` for none (tuple).
 
     Example:
         >>> sorted(["v1.9.x/a.html", "v1.16.x/a.html", "print/a.html", "en/stable/a.html"], key=version_rank)
         ['en/stable/a.html', 'v1.16.x/a.html', 'v1.9.x/a.html', 'print/a.html']
+        >>> version_rank("v1.16.x/a.html", ["stable/a.html"]), version_rank("v1.17.x/a.html", ["dev/a.html"])
+        ((0, (0,)), (2, (-1, -17)))
     """
-    for folder in path.split("/")[:-1]:
-        found = _version_of(folder)
-        if found is not None:
-            return found
-    return (2,)
+    own = next((found for f in path.split("/")[:-1] if (found := _version_of(f)) is not None), (3,))
+    names = [name for address in also_at if (name := _link_name(path, address))]
+    named = [(0, _NAMED_VERSIONS[name]) for name in names if name in _NAMED_VERSIONS]
+    if named:
+        return min(own, *named)
+    if any(name in PRE_RELEASE_NAMES for name in names):
+        return (2, own[1] if own[0] == 1 else ())
+    return own
 
 
 #: Language folders whose text is written in CJK characters (the script of a page's text
@@ -272,8 +312,8 @@ class KeepChoice:
         cluster: the group's id.
         keep: index of the kept page in :attr:`ScanResult.pages`.
         duplicates: indices of the group's other pages, ascending.
-        reason: which part of the rule decided: ``"canonical URL"``, ``"longest main content"``,
-            ``"newest version folder"``, ``"oldest file"`` or ``"first path"``.
+        reason: which parts of the rule decided, in its order (:func:`keep_reason`), e.g.
+            ``"canonical URL"`` or ``"newest version folder, then first path"``.
     """
 
     cluster: int
@@ -375,8 +415,10 @@ def rank_key(
             if canonical_problem(page.url) is not None:
                 return (True, True)
             return (False, not _path_matches_url(page, result.also_at.get(page.path, ())))
-        if criterion == "version":
-            return version_rank(_address(page))
+        if criterion == "version":  # a crawl record's address is its URL: no links
+            return version_rank(
+                _address(page), () if page.record_offset is not None else result.also_at.get(page.path, ())
+            )
         if criterion == "pattern":
             return not policy.matches(page)
         if criterion == "shortest_url":
@@ -403,30 +445,38 @@ def rank_key(
 
 
 def keep_reason(keys: Sequence[tuple], policy: KeepPolicy | None = None) -> str:
-    """Which part of the rule sets the best of some pages apart from the rest.
+    """Which parts of the rule set the best of some pages apart from the rest: each criterion
+    that ruled out one of them, in the rule's order, so the reason names what decided against
+    every page dropped, not only the last tie broken.
 
     Args:
         keys: the :func:`rank_key` keys of two or more pages.
         policy: the rule the keys were made with (default :class:`KeepPolicy`).
 
     Returns:
-        The last criterion that ruled out one of the pages before a single page was left:
-        ``"your choice"``, ``"reference folder"`` or a value of :data:`CRITERIA`;
-        ``"first path"`` when they leave a tie.
+        The criteria joined by ``", then "``, each ``"your choice"``, ``"reference folder"``, a
+        value of :data:`CRITERIA`, or ``"first path"`` (a tie the criteria left) (str).
+
+    Example:
+        >>> keys = [(False, True, 0, "a"), (False, True, 1, "b"), (False, True, 0, "c")]
+        >>> keep_reason(keys, KeepPolicy(order=("version",)))
+        'newest version folder, then first path'
     """
     policy = policy or KeepPolicy()
     names = ["your choice", "reference folder", *(CRITERIA[c] for c in policy.order)]
     candidates = list(keys)
-    reason = "first path"
+    reasons = []
     for position, name in enumerate(names):
         best = min(k[position] for k in candidates)
         narrowed = [k for k in candidates if k[position] == best]
         if len(narrowed) < len(candidates):
-            reason = name  # this criterion set the kept page apart from at least one other
+            reasons.append(name)  # this criterion ruled out at least one page
         candidates = narrowed
         if len(candidates) == 1:
-            return reason
-    return "first path"  # the rule's criteria left a tie
+            break
+    else:
+        reasons.append("first path")  # the rule's criteria left a tie
+    return ", then ".join(reasons) or "first path"
 
 
 def choose_keep(

@@ -88,9 +88,10 @@ class KeepCluster:
             ``"identical bytes"``, ``"identical main text"``, ``"full"`` or ``"content"`` (the
             type of their pair, or of the pair between identical copies of them), or
             ``"near-copy"`` (both in one group of near-copies that the scan paired as a star).
-        reason: which part of the keep rule set the kept page apart from the others:
-            ``"canonical URL"``, ``"longest main content"``, ``"newest version folder"``, ``"oldest file"`` or
-            ``"first path"``.
+        reason: which parts of the keep rule set the kept page apart from the others, in
+            the rule's order (:func:`~dedup_gui.core.pipeline.keep.keep_reason`): e.g.
+            ``"canonical URL"``, ``"newest version folder"`` or ``"newest version folder, then
+            first path"`` (the version ruled out some pages, the path the rest).
         group: id of the near-duplicate group (:attr:`ScanResult.clusters`) that holds the
             keep cluster's pages, or ``None``.
     """

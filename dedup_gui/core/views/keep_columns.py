@@ -11,14 +11,16 @@ Source of the columns: Screaming Frog SEO Spider, "Content > Near Duplicates" (u
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from dedup_gui.core.columns import DISTINCT_CODE, pair_columns
-from dedup_gui.core.model import ScanResult
+from dedup_gui.core.columns import DISTINCT_CODE, TYPE_CODE, pair_columns
+from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.pipeline.canonical import CanonicalStatus, canonical_status
+from dedup_gui.core.pipeline.keep import default_script, documents_differ
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
+from dedup_gui.core.pipeline.not_duplicates import marked_page_pairs, marked_rows
 
 #: :attr:`PageKeepColumns.kept_page` of a page in no keep cluster.
 NOT_IN_KEEP_CLUSTER = -1
@@ -36,12 +38,16 @@ class PageKeepColumns:
             -1 for none; of pairs equally similar, the first in the result's order.
         kept_page: the page kept in the page's keep cluster (itself for a kept page), or
             :data:`NOT_IN_KEEP_CLUSTER` (``int64``).
+        kept_apart: for each page in no keep cluster that has full or content duplicates, why
+            they are not dropped for it nor it for them, as its "Keep" cell
+            (:func:`kept_apart_text`): ``{page index: text}``.
     """
 
     near_duplicates: np.ndarray
     closest_similarity: np.ndarray
     closest_page: np.ndarray
     kept_page: np.ndarray
+    kept_apart: dict[int, str] = field(default_factory=dict)
 
 
 def page_keep_columns(result: ScanResult) -> PageKeepColumns:
@@ -73,7 +79,81 @@ def page_keep_columns(result: ScanResult) -> PageKeepColumns:
         other[pages[head]] = others[head]
     for cluster in keep_clusters_of(result):
         kept[list(cluster.pages)] = cluster.keep
-    return PageKeepColumns(near, best, other, kept)
+    return PageKeepColumns(near, best, other, kept, _kept_apart(result, kept))
+
+
+_FULL, _CONTENT = TYPE_CODE[DupType.FULL], TYPE_CODE[DupType.CONTENT]
+
+
+def _kept_apart(result: ScanResult, kept: np.ndarray) -> dict[int, str]:
+    """:attr:`PageKeepColumns.kept_apart` of ``result``, given each page's kept page."""
+    if not result.pairs:
+        return {}
+    columns = pair_columns(result)
+    left, right, code = columns.left.astype(np.int64), columns.right.astype(np.int64), columns.type_code
+    alone = kept == NOT_IN_KEEP_CLUSTER
+    strong = (code == _FULL) | (code == _CONTENT)
+    if marked_page_pairs(result):  # a pair marked "not a duplicate" is none, even before re-classification
+        strong &= ~marked_rows(result, columns)
+    rows = np.flatnonzero(strong & (alone[left] | alone[right]))
+    if not len(rows):
+        return {}
+    paths = [p.path for p in result.pages]
+    site_script = default_script(result.pages)
+    policy = result.keep_policy
+    found: dict[int, tuple[set[int], set[str], list[int]]] = {}  # page -> (type codes, why, partners)
+    for a, b, c in zip(left[rows].tolist(), right[rows].tolist(), code[rows].tolist()):
+        why = documents_differ(paths[a], paths[b], site_script)
+        if why is None:
+            both = policy.is_reference(paths[a]) and policy.is_reference(paths[b])
+            why = "reference" if both else "cluster"
+        for page, partner in ((a, b), (b, a)):
+            if alone[page]:
+                types, reasons, partners = found.setdefault(page, (set(), set(), []))
+                types.add(c)
+                reasons.add(why if why != "cluster" or not alone[partner] else "weak")
+                partners.append(partner)
+    return {page: kept_apart_text(types, reasons, len(partners)) for page, (types, reasons, partners) in found.items()}
+
+
+#: The documents' reasons (:func:`~dedup_gui.core.pipeline.keep.documents_differ`) and the
+#: others, as :func:`kept_apart_text` words them: (one duplicate, several).
+_APART_WORDS = {
+    "moved between versions": ("another document: moved between versions", "other documents: moved between versions"),
+    "other language": ("another document: in another language", "other documents: in another language"),
+    "reference": ("in a reference folder too (both kept)", "in reference folders too (all kept)"),
+    "cluster": ("in another keep cluster", "in other keep clusters"),
+    "weak": ("kept apart by the keep rule", "kept apart by the keep rule"),
+}
+
+
+def kept_apart_text(types: set[int], reasons: set[str], count: int) -> str:
+    """The "Keep" cell of a page in no keep cluster whose full or content duplicates are kept
+    apart from it, e.g. ``"kept (its full duplicate is another document: moved between
+    versions)"`` (str).
+
+    Args:
+        types: the type codes of its strong pairs (:data:`~dedup_gui.core.columns.TYPE_CODE`
+            of ``FULL`` and ``CONTENT``).
+        reasons: why they are apart: a :func:`~dedup_gui.core.pipeline.keep.documents_differ`
+            reason (``"moved between versions"``, ``"other language"``), ``"reference"`` (both
+            in reference folders), ``"cluster"`` (the other page is in another keep cluster) or
+            ``"weak"`` (neither is in a keep cluster; the keep clusters' own rules never leave
+            two such pages apart today, so this is a safe word for a case not foreseen).
+        count: how many such pairs it has (int).
+    """
+    kind = " or ".join(name for code, name in ((_FULL, "full"), (_CONTENT, "content")) if code in types)
+    many = count > 1
+    order = ("moved between versions", "other language", "reference", "cluster", "weak")
+    words = [_APART_WORDS[r][many] for r in order if r in reasons]
+    merged: list[str] = []  # "other documents: moved between versions, in another language"
+    for w in words:
+        head, _, tail = w.partition(": ")
+        if tail and merged and merged[-1].startswith(head + ": "):
+            merged[-1] += f", {tail}"
+        else:
+            merged.append(w)
+    return f"kept (its {kind} duplicate{'s are' if many else ' is'} {'; '.join(merged)})"
 
 
 #: The "Keep" cell of a page with layout or partial duplicates only: kept, nothing to drop.
@@ -82,11 +162,16 @@ NO_STRONG_DUPLICATE = "kept (no full or content duplicate)"
 
 def keep_text(result: ScanResult, columns: PageKeepColumns, page: int) -> str:
     """The "Keep" cell of page ``page``: ``"kept"``, ``"duplicate of <path of the kept page>"``,
-    ``"kept (no full or content duplicate)"`` for a page whose duplicates are all layout or
-    partial ones (nothing to drop: a blank read as missing data), or ``""`` for a page with no
-    duplicate (str)."""
+    for a page in no keep cluster whose full or content duplicates are other documents (a page
+    that moved between versions, another language) or kept apart otherwise, why
+    (:func:`kept_apart_text`), ``"kept (no full or content duplicate)"`` for a page whose
+    duplicates are all layout or partial ones (nothing to drop: a blank read as missing data),
+    or ``""`` for a page with no duplicate (str)."""
     kept = int(columns.kept_page[page])
     if kept == NOT_IN_KEEP_CLUSTER:
+        apart = columns.kept_apart.get(page)
+        if apart is not None:
+            return apart
         return NO_STRONG_DUPLICATE if columns.near_duplicates[page] else ""
     return "kept" if kept == page else f"duplicate of {result.pages[kept].path}"
 

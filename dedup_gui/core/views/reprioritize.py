@@ -19,7 +19,8 @@ from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, KeepPolicy
 #: What each criterion means, in one line for the dialog's list (key -> text).
 CRITERION_HELP = {
     "canonical": "the page at its own canonical URL (a malformed address is ignored)",
-    "version": "the newest version folder (stable/, latest/, v2 before v1, 2024 before 2023)",
+    "version": "the newest released version folder (stable/, latest/ or a folder they link to, v2 before v1, "
+    "2024 before 2023; a folder a dev/ or nightly/ link points to after them)",
     "pattern": "a path or URL matching the pattern below",
     "shortest_url": "the shortest path",
     "longest_content": "the longest main content",
