@@ -193,3 +193,16 @@ def test_pdf_of_a_big_site_fits_30_pages_and_says_what_it_left_out(tmp_path):
         assert f"{label.capitalize()}s (the most similar):" in whole  # every type, with its "N of M shown"
     assert "Pages to act on" in whole and "Largest keep clusters" in whole
     assert "the CSV, XLSX and JSON exports hold all 300." in whole  # the keep clusters, groups
+
+
+def test_the_pdf_says_where_a_redirect_page_leads(tmp_path):
+    # a redirect page is listed among the pages without text with where it leads (as in the HTML)
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.core.reports.model import build_report
+    from dedup_gui.export.pdf import _Html, ensure_app, pdf_fonts
+
+    (tmp_path / "old.html").write_text("<html><head><meta http-equiv=refresh content='0;url=new/'></head></html>")
+    ensure_app()
+    report = build_report(scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False)))
+    assert "redirects to new/ (not in the folder)" in _Html(report, pdf_fonts(), 800).build([])

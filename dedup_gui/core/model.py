@@ -146,6 +146,10 @@ class Page:
             record in the file (bytes; its :attr:`path` is ``file.warc.gz#offset``); ``None`` for a
             page file.  Its :attr:`url` is then the record's ``WARC-Target-URI``.
         record_date: a WARC page's ``WARC-Date`` (ISO 8601 as written; ``""`` for a page file).
+        redirect: the address the page's ``<meta http-equiv="refresh">`` sends to, as written
+            (``"../../stable/advance/dhcp/"``; ``""`` when none): a client-side redirect page
+            (:mod:`dedup_gui.core.extraction.refresh`; where it leads:
+            :mod:`dedup_gui.core.pipeline.redirects`).
     """
 
     path: str
@@ -174,6 +178,7 @@ class Page:
     template_text: str = ""
     record_offset: int | None = None
     record_date: str = ""
+    redirect: str = ""
 
     @property
     def template_line_count(self) -> int:
@@ -430,6 +435,9 @@ class ScanResult:
             as ``(path, path)`` with the smaller path first, sorted (:func:`path_pair`); each
             measured pair of them is ``DISTINCT`` (:attr:`Pair.not_duplicate`) and no keep
             cluster holds both pages.  Paths that are no page of the scan are harmless.
+        link_folders: the symbolic links to folders of the scanned folder that were skipped
+            because their target was read under its own path, ``{link/: target/}``
+            (``{"stable/": "v1.16.x/"}``; :attr:`dedup_gui.core.pipeline.walk.Discovery.link_folders`).
     """
 
     root: str
@@ -447,6 +455,7 @@ class ScanResult:
     star_groups: list[tuple[int, ...]] = field(default_factory=list)
     keep_policy: KeepPolicy = field(default_factory=KeepPolicy)
     not_duplicates: tuple[tuple[str, str], ...] = ()
+    link_folders: dict[str, str] = field(default_factory=dict)
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

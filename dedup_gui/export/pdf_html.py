@@ -301,7 +301,11 @@ class _Html:
         if no_text:
             o.append(self.h3(NO_TEXT_HEADING))
             o.append("<p>" + self.muted(_e(NO_TEXT_NOTE)) + "</p>")
-            o += [f"<p>{self.page_block(p)}</p>" for p in no_text[: b.files]]
+            leads = {r.pages[i].path: x.note for i, x in rep.redirects().items()}
+            o += [
+                f"<p>{self.page_block(p)}{'<br>' + self.muted(_e(leads[p.path])) if p.path in leads else ''}</p>"
+                for p in no_text[: b.files]
+            ]
             self.cap_note("Pages without text", b.files, len(no_text))
         if r.skipped:
             o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")

@@ -39,6 +39,7 @@ from dedup_gui.core.extraction.main_element import describe, lexbor_main_element
 from dedup_gui.core.extraction.page_cleanup import drop_furniture, drop_label_lines, drop_overlays
 from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, lexbor_input, readability_lexbor_text
 from dedup_gui.core.extraction.readability_tuning import TunedDocument, has_extra_commas
+from dedup_gui.core.extraction.refresh import page_refresh
 from dedup_gui.core.extraction.template import content_span, lexbor_outline
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
 
@@ -73,6 +74,9 @@ class Extracted:
             (:func:`~dedup_gui.core.extraction.template.content_span`), or ``None``.
         visible_text: the whole page's visible text, one block per line (for learning the
             site's template: :mod:`dedup_gui.core.pipeline.site_template`).
+        refresh: the address the page's ``<meta http-equiv="refresh">`` sends to, as written
+            (:func:`~dedup_gui.core.extraction.refresh.page_refresh`; ``""`` if none): a
+            client-side redirect.
     """
 
     title: str
@@ -82,6 +86,7 @@ class Extracted:
     notes: tuple[str, ...] = ()
     content_span: tuple[int, int] | None = None
     visible_text: str = ""
+    refresh: str = ""
 
 
 def page_title(root: lxml.html.HtmlElement | None) -> str:
@@ -315,6 +320,7 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
     # Everything taken from the tree before readability changes it: then readability gets this
     # tree, not a second parse of the page.
     title, url = page_title(root), page_url(root, text)
+    refresh = "" if root is None else page_refresh((m.get("http-equiv"), m.get("content")) for m in root.iter("meta"))
     tags, parents, texts, visible = lxml_facts(root)
     content, more = main_text(text, extractor, root if extractor == "readability" else None)
     content, found_notes = _whole_text_if_no_article(
@@ -328,6 +334,7 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
         notes=(*notes, *more, *found_notes),
         content_span=content_span(parents, texts, content) if content else None,
         visible_text=visible,
+        refresh=refresh,
     )
 
 
@@ -374,6 +381,7 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     try:
         tree = LexborHTMLParser(lexbor_input(text))
         title, links, metas = lexbor_page_facts(tree)
+        refresh = page_refresh((m.attributes.get("http-equiv"), m.attributes.get("content")) for m in tree.css("meta"))
         tags, parents, texts = lexbor_outline(tree.root, lexbor_threads(tree))  # before extraction changes the tree
         visible = block_text([tree.body]) if tree.body is not None else ""
         content = readability_lexbor_text(text, tree)
@@ -389,4 +397,4 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
             return None
     span = content_span(parents, texts, content) if content else None
     return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes,
-                     content_span=span, visible_text=visible)  # fmt: skip
+                     content_span=span, visible_text=visible, refresh=refresh)  # fmt: skip

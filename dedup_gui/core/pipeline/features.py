@@ -79,6 +79,8 @@ def page_from_bytes(
         notes.append(f"declared charset {decoded.declared!r} is wrong: the bytes are valid UTF-8")
     text = text_features(found.main_text, settings, tokens)
     other, repeated = line_facts(found.visible_text, found.main_text)
+    if found.refresh:
+        notes.append(f"a client-side redirect: its meta refresh sends to {found.refresh}")
     if not text["has_text"]:
         notes.append(f"no usable main text ({len(tokens)} tokens < {settings.min_tokens})")
     return Page(
@@ -97,6 +99,7 @@ def page_from_bytes(
         content_span=found.content_span if text["has_text"] else None,
         other_lines=other,
         repeated_lines=repeated,
+        redirect=found.refresh,
         **text,
     )
 

@@ -346,4 +346,5 @@ def scan_folder(
         skip_reasons={**link_skip_reasons(found, page_paths), **archives.skip_reasons},
         also_at={p: found.also_at[p] for p in page_paths if p in found.also_at},
         star_groups=candidates.star_groups,
+        link_folders=dict(found.link_folders),
     )

@@ -226,6 +226,11 @@ def _page_cell(page, label: str | None = None) -> str:
     return "".join(parts)
 
 
+def _note_div(note: str | None) -> str:
+    """A page's redirect note under its cell in a list of pages ("" for none)."""
+    return f"<div class='note'>{esc(note)}</div>" if note else ""
+
+
 def _badge(dup: DupType) -> str:
     return f"<span class='badge' style='background:{TYPE_COLORS[dup]}'>{esc(dup.label).replace(' ', '&nbsp;')}</span>"
 
@@ -330,7 +335,8 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     no_text = report.pages_without_text()
     if no_text:
         out.append(f"<h3>{esc(NO_TEXT_HEADING)}</h3><p class='note'>{esc(NO_TEXT_NOTE)}</p><ul class='pages'>")
-        out += [f"<li>{_page_cell(p)}</li>" for p in no_text[:FILE_ROWS]]
+        leads = {r.pages[i].path: x.note for i, x in report.redirects().items()}
+        out += [f"<li>{_page_cell(p)}{_note_div(leads.get(p.path))}</li>" for p in no_text[:FILE_ROWS]]
         out.append("</ul>")
         if len(no_text) > FILE_ROWS:
             out.append(f"<p class='note'>{esc(shown_note('Pages without text', FILE_ROWS, len(no_text)))}</p>")

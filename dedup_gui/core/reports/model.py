@@ -20,6 +20,7 @@ from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanR
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
+from dedup_gui.core.pipeline.redirects import Redirect, page_redirects, redirect_counts
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.reports.excerpt import DiffExcerpt, diff_excerpt
 
@@ -194,6 +195,11 @@ class Report:
         """Pages that were read but have no usable main text (list[Page])."""
         return [p for p in self.result.pages if not p.has_text]
 
+    def redirects(self) -> dict[int, Redirect]:
+        """Where each redirect page leads: ``{page index: Redirect}``
+        (:func:`~dedup_gui.core.pipeline.redirects.page_redirects`)."""
+        return page_redirects(self.result)
+
     @property
     def created_text(self) -> str:
         """The creation time for people, e.g. ``"2026-11-30 06:30 UTC"`` (str)."""
@@ -207,13 +213,19 @@ def scan_summary(result: ScanResult) -> dict:
         result: the scan.
 
     Returns:
-        ``{"pages", "pages_without_text", "errors", "skipped", "pairs_compared",
-        "pairs_by_type": {type value: n, in TYPE_ORDER}, "clusters", "seconds", "notes"}``
-        (dict; ``notes`` is the scan's notes, list[str]).
+        ``{"pages", "pages_without_text", "redirect_pages", "redirects_to_missing", "errors",
+        "skipped", "pairs_compared", "pairs_by_type": {type value: n, in TYPE_ORDER},
+        "clusters", "seconds", "notes"}`` (dict; ``redirect_pages``: the client-side redirect
+        pages, ``redirects_to_missing``: those whose target is in the folder but no page of it
+        (:func:`~dedup_gui.core.pipeline.redirects.redirect_counts`); ``notes`` is the scan's
+        notes, list[str]).
     """
+    redirects, missing = redirect_counts(page_redirects(result))
     return {
         "pages": len(result.pages),
         "pages_without_text": sum(1 for p in result.pages if not p.has_text),
+        "redirect_pages": redirects,
+        "redirects_to_missing": missing,
         "errors": len(result.errors),
         "skipped": len(result.skipped),
         "pairs_compared": len(result.pairs),

@@ -261,6 +261,7 @@ def report_summary(report: Report) -> ReportSummary:
     stats = (
         Stat(s["pages"], "pages"),
         Stat(s["pages_without_text"], "without usable text"),
+        *((Stat(s["redirect_pages"], "redirect pages"),) if s["redirect_pages"] else ()),
         Stat(s["errors"], "files not usable"),
         Stat(s["skipped"], "other files skipped"),
         Stat(s["pairs_compared"], "pairs compared"),

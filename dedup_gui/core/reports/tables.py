@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.pipeline.canonical import BAD, NONE, canonical_status
 from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, link_label
+from dedup_gui.core.pipeline.redirects import page_status
 from dedup_gui.core.reports.model import Report
 
 #: The columns of the pairs table (the PREDICTIONS.csv columns, then the pair's group and the
@@ -87,17 +88,21 @@ def pair_rows(result: ScanResult, pairs: Sequence[Pair] | None = None) -> list[l
 def page_rows(report: Report) -> list[list[Cell]]:
     """One row per file (:data:`PAGE_COLUMNS`): the pages with their verdict, near-duplicate
     group and the page their keep cluster keeps (their own path when kept), then the files that
-    could not be used (``error``) and those skipped as not pages (``skipped``)."""
+    could not be used (``error``) and those skipped as not pages (``skipped``).  A redirect page's
+    status is ``"redirect"`` and its reason where it leads
+    (:attr:`~dedup_gui.core.pipeline.redirects.Redirect.note`)."""
     r = report.result
     cluster_of = r.cluster_of()
     no_text = f"no usable main text (fewer than {r.settings.min_tokens} tokens)"
+    redirects = report.redirects()
     rows: list[list[Cell]] = []
     for i, page in enumerate(r.pages):
         keep_cluster = report.keep_cluster_of.get(i)
+        redirect = redirects.get(i)
         rows.append([
             page.path,
-            "ok" if page.has_text else "no usable text",
-            None if page.has_text else no_text,
+            page_status(page),
+            redirect.note if redirect is not None else None if page.has_text else no_text,
             page.title or None,
             page.url or None,
             page.encoding,

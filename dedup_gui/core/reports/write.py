@@ -33,6 +33,7 @@ from dedup_gui.core.model import DupType, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
+from dedup_gui.core.pipeline.redirects import page_status
 from dedup_gui.core.pipeline.walk import is_archive_root
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
@@ -209,12 +210,14 @@ def summary_dict(result: ScanResult) -> dict:
 def _report_dict(report: Report) -> dict:
     r = report.result
     cluster_of = r.cluster_of()
+    redirects = report.redirects()
     files = []
     for i, page in enumerate(r.pages):
+        redirect = redirects.get(i)
         files.append(
             {
                 "path": page.path,
-                "status": "ok" if page.has_text else "no usable text",
+                "status": page_status(page),
                 "size_bytes": page.size,
                 "sha1": page.sha1,
                 "text_hash": page.text_hash,
@@ -231,6 +234,15 @@ def _report_dict(report: Report) -> dict:
                 "main_text": page.main_text,
                 "template_text": page.template_text,
                 "also_at": list(r.also_at.get(page.path, ())),
+                "redirect": None
+                if redirect is None
+                else {
+                    "target": redirect.target,
+                    "kind": redirect.kind,
+                    "path": redirect.path if redirect.inside else None,
+                    "page": redirect.page or None,
+                    "note": redirect.note,
+                },  # fmt: skip
             }
         )
     files += [{"path": e.path, "status": "error", "reason": e.reason} for e in r.errors]
@@ -336,6 +348,15 @@ def result_dict(result: ScanResult, pairs: Sequence[Pair] | None = None) -> dict
     return _report_dict(build_report(result, pairs, excerpt_limit=0))
 
 
+def _redirects_text(summary: dict) -> str:
+    """``", 95 redirect pages: 94 to a page not in the folder"`` for the pages line of
+    :func:`summary_text` (``""`` when the scan has no redirect page)."""
+    n, missing = summary["redirect_pages"], summary["redirects_to_missing"]
+    if not n:
+        return ""
+    return f", {n} redirect page{'' if n == 1 else 's'}: {missing} to a page not in the folder"
+
+
 def summary_text(result: ScanResult) -> str:
     """A few lines summarising a scan for the terminal.
 
@@ -357,7 +378,7 @@ def summary_text(result: ScanResult) -> str:
     lines = [
         f"{'archive:' if is_archive_root(result.root) else 'folder:':<9} {show(result.root)}",
         (
-            f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text); "
+            f"pages:    {s['pages']} ({s['pages_without_text']} without usable main text{_redirects_text(s)}); "
             f"{s['skipped']} other {'file' if s['skipped'] == 1 else 'files'} skipped"
         ),
         f"errors:   {s['errors']}",

@@ -28,6 +28,7 @@ from dedup_gui.core.columns import (
     substring_mask,
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
+from dedup_gui.core.pipeline.redirects import Redirect, page_redirects, page_status
 from dedup_gui.core.views.keep_columns import (
     PageKeepColumns,
     closest_text,
@@ -75,7 +76,8 @@ class PagesTable(TableState):
 
     Columns: file, title, URL, words (main-content tokens), template lines (lines of the
     extracted text that were the site's template and were taken out, empty when none), SimHash
-    (16 hex digits), cluster, status (``"ok"`` or ``"no usable text"``), and
+    (16 hex digits), cluster, status (``"ok"``, ``"no usable text"``, or for a redirect page
+    where it leads: :attr:`~dedup_gui.core.pipeline.redirects.Redirect.status`), and
     Screaming Frog's duplicate columns (:mod:`dedup_gui.core.views.keep_columns`): near
     duplicates (the page's duplicate pairs), closest match (highest content similarity and that
     page), keep (``"kept"``, ``"duplicate of <path>"`` or empty), canonical (whether the
@@ -118,6 +120,7 @@ class PagesTable(TableState):
         self._type_bits: np.ndarray | None = None  # record -> bit set of types, built on first use
         self._root = ""
         self._keep: PageKeepColumns | None = None  # built on first use
+        self._redirects: dict[int, Redirect] = {}
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pages of ``result``; return their number (int)."""
@@ -125,6 +128,7 @@ class PagesTable(TableState):
         self._keep = None
         self._root = "" if result is None else result.root
         self._files = [] if result is None else list(result.pages)
+        self._redirects = {} if result is None else page_redirects(result)
         self._names = [f.path.casefold() for f in self._files]
         self.set_shared_folders([f.path for f in self._files])
         self._type_bits = None
@@ -164,7 +168,7 @@ class PagesTable(TableState):
             f"{template:,}" if template else "",
             item.simhash_hex,
             "" if cluster == NO_CLUSTER else str(cluster),
-            "ok" if item.has_text else "no usable text",
+            self._redirects[record].status if record in self._redirects else page_status(item),
         )[col - 1]
 
     def keep_columns(self) -> PageKeepColumns | None:
