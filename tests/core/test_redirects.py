@@ -214,3 +214,22 @@ def test_the_real_sites_redirect_stubs(shared_dir: Path, tmp_path: Path) -> None
         "advance/dpdk/index.html": "redirects to stable/advance/dpdk/ (→ v1.16.x/advance/dpdk/index.html)",
     }
     assert [p.path for p in r.pages if not p.has_text] == ["advance/dhcp/index.html", "advance/dpdk/index.html"]
+
+
+def test_an_immediate_redirect_is_never_a_duplicate_candidate():
+    # The real site's English stubs read "Redirecting to ../../../stable/en/…" (8 tokens, just
+    # enough text) and formed a near-duplicate group of ten redirect pages.  A refresh of 0 s is
+    # a redirect as a 301 is: the page shows its target, and has no content of its own.
+    from dedup_gui.core.model import ScanSettings
+    from dedup_gui.core.pipeline.features import page_from_bytes
+
+    words = "Redirecting to the page about virtual private cloud peering in the stable docs"
+    page = ("<html><head><meta http-equiv='refresh' content='{delay}; url=../../stable/x/'></head>"
+            f"<body><p>{words}</p></body></html>")  # fmt: skip
+    now = page_from_bytes("a/index.html", "/s/a/index.html", page.format(delay=0).encode(), ScanSettings())
+    assert not now.has_text and now.redirect == "../../stable/x/"
+    assert "an immediate redirect (after 0 s): not compared, as its content is its target's" in now.notes
+    assert not any(n.startswith("no usable main text") for n in now.notes)
+    # a page that shows its text for 10 s first is compared as any page
+    later = page_from_bytes("b/index.html", "/s/b/index.html", page.format(delay=10).encode(), ScanSettings())
+    assert later.has_text and later.redirect == "../../stable/x/"

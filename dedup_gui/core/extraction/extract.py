@@ -39,7 +39,7 @@ from dedup_gui.core.extraction.main_element import describe, lexbor_main_element
 from dedup_gui.core.extraction.page_cleanup import drop_furniture, drop_label_lines, drop_overlays
 from dedup_gui.core.extraction.readability_lexbor import LexborHTMLParser, lexbor_input, readability_lexbor_text
 from dedup_gui.core.extraction.readability_tuning import TunedDocument, has_extra_commas
-from dedup_gui.core.extraction.refresh import page_refresh
+from dedup_gui.core.extraction.refresh import refresh_of
 from dedup_gui.core.extraction.template import content_span, lexbor_outline
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
 
@@ -77,6 +77,7 @@ class Extracted:
         refresh: the address the page's ``<meta http-equiv="refresh">`` sends to, as written
             (:func:`~dedup_gui.core.extraction.refresh.page_refresh`; ``""`` if none): a
             client-side redirect.
+        refresh_delay: the seconds that refresh waits (float; 0.0 without one).
     """
 
     title: str
@@ -87,6 +88,7 @@ class Extracted:
     content_span: tuple[int, int] | None = None
     visible_text: str = ""
     refresh: str = ""
+    refresh_delay: float = 0.0
 
 
 def page_title(root: lxml.html.HtmlElement | None) -> str:
@@ -320,7 +322,8 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
     # Everything taken from the tree before readability changes it: then readability gets this
     # tree, not a second parse of the page.
     title, url = page_title(root), page_url(root, text)
-    refresh = "" if root is None else page_refresh((m.get("http-equiv"), m.get("content")) for m in root.iter("meta"))
+    refresh, delay = ("", 0.0) if root is None else refresh_of((m.get("http-equiv"), m.get("content"))
+                                                               for m in root.iter("meta"))  # fmt: skip
     tags, parents, texts, visible = lxml_facts(root)
     content, more = main_text(text, extractor, root if extractor == "readability" else None)
     content, found_notes = _whole_text_if_no_article(
@@ -335,6 +338,7 @@ def extract(text: str, min_tokens: int = 8, extractor: str = "readability") -> E
         content_span=content_span(parents, texts, content) if content else None,
         visible_text=visible,
         refresh=refresh,
+        refresh_delay=delay,
     )
 
 
@@ -381,7 +385,8 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
     try:
         tree = LexborHTMLParser(lexbor_input(text))
         title, links, metas = lexbor_page_facts(tree)
-        refresh = page_refresh((m.attributes.get("http-equiv"), m.attributes.get("content")) for m in tree.css("meta"))
+        refresh, delay = refresh_of((m.attributes.get("http-equiv"), m.attributes.get("content"))
+                                    for m in tree.css("meta"))  # fmt: skip
         tags, parents, texts = lexbor_outline(tree.root, lexbor_threads(tree))  # before extraction changes the tree
         visible = block_text([tree.body]) if tree.body is not None else ""
         content = readability_lexbor_text(text, tree)
@@ -397,4 +402,5 @@ def _extract_fast(text: str, min_tokens: int) -> Extracted | None:
             return None
     span = content_span(parents, texts, content) if content else None
     return Extracted(title=title, url=_url_of(links, metas, text), main_text=content, tag_sequence=tags, notes=notes,
-                     content_span=span, visible_text=visible, refresh=refresh)  # fmt: skip
+                     content_span=span, visible_text=visible, refresh=refresh,
+                     refresh_delay=delay)  # fmt: skip

@@ -89,6 +89,27 @@ def _skip_url_label(content: str, pos: int) -> str:
     return url
 
 
+def refresh_of(metas: Iterable[tuple[str | None, str | None]]) -> tuple[str, float]:
+    """The address and delay of a page's first ``refresh`` pragma with an address.
+
+    Args:
+        metas: as for :func:`page_refresh`.
+
+    Returns:
+        ``(address as written (str), delay in seconds (float))``, or ``("", 0.0)`` when the page
+        has no refresh with an address.
+
+    >>> refresh_of([("Refresh", "0; url=../x/")])
+    ('../x/', 0.0)
+    """
+    for equiv, content in metas:
+        if (equiv or "").strip().lower() == "refresh" and content is not None:
+            found = refresh_target(content)
+            if found is not None:
+                return found[1], found[0]
+    return "", 0.0
+
+
 def page_refresh(metas: Iterable[tuple[str | None, str | None]]) -> str:
     """The address the first ``refresh`` pragma of a page sends to, as written.
 
@@ -101,9 +122,4 @@ def page_refresh(metas: Iterable[tuple[str | None, str | None]]) -> str:
         has no refresh with an address.  As in browsers, the first valid ``refresh`` pragma
         counts, whatever its delay; invalid ones are passed over.
     """
-    for equiv, content in metas:
-        if (equiv or "").strip().lower() == "refresh" and content is not None:
-            found = refresh_target(content)
-            if found is not None:
-                return found[1]
-    return ""
+    return refresh_of(metas)[0]

@@ -23,6 +23,10 @@ from dedup_gui.core.pipeline.site_template import line_facts
 from dedup_gui.core.pipeline.warc import read_record
 from dedup_gui.core.text.tokens import normalize_whitespace, tokenize
 
+#: Seconds of a meta refresh up to which the page is an immediate redirect (search engines treat
+#: a 0-second refresh as a permanent redirect): its text is not compared with others'.
+IMMEDIATE_REDIRECT = 1.0
+
 
 def normalized_text(main_text: str) -> str:
     """The form of a main text that measures compare: whitespace runs collapsed to one space."""
@@ -81,7 +85,14 @@ def page_from_bytes(
     other, repeated = line_facts(found.visible_text, found.main_text)
     if found.refresh:
         notes.append(f"a client-side redirect: its meta refresh sends to {found.refresh}")
-    if not text["has_text"]:
+    if found.refresh and found.refresh_delay <= IMMEDIATE_REDIRECT and text["has_text"]:
+        # a browser leaves at once, as for a 301: what it shows is its target's, and its few
+        # words ("Redirecting to …") are not content to duplicate
+        text["has_text"] = False
+        notes.append(
+            f"an immediate redirect (after {found.refresh_delay:g} s): not compared, as its content is its target's"
+        )
+    elif not text["has_text"]:
         notes.append(f"no usable main text ({len(tokens)} tokens < {settings.min_tokens})")
     return Page(
         path=path,
