@@ -38,6 +38,7 @@ from dedup_gui.core.evaluation.method_eval import (
     parse_methods,
     pr_figure,
 )
+from dedup_gui.core.pipeline.classify import threshold_warnings
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.pipeline.walk import is_archive_root, is_warc_name
@@ -216,11 +217,17 @@ def _cmd_scan(args) -> int:
     return 0
 
 
-def _load_scored(args):
+def _read_label_file(args, require_type: bool):
+    """The labels file of ``--pairs`` (Path) and its rows, checked before any page is read: it
+    exists, has rows and, with ``require_type`` (``evaluate``), a ``type`` column."""
     labels_path = Path(args.pairs)
     if not labels_path.is_file():
         raise ValueError(f"no such labels file: {labels_path}")
-    labels = read_labels(labels_path)
+    return labels_path, read_labels(labels_path, require_type=require_type, require_rows=True)
+
+
+def _load_scored(args, require_type: bool):
+    labels_path, labels = _read_label_file(args, require_type)
     return score_labeled_pairs(labels, labels_path.parent, thresholds_of(args), settings_of(args), TerminalProgress())
 
 
@@ -228,7 +235,7 @@ def _cmd_classify(args) -> int:
     if Path(args.output).suffix.lower() != ".csv":
         raise ValueError(f"{args.output}: the predictions file must end in .csv")
     check_writable(args.output)
-    scored = _load_scored(args)
+    scored = _load_scored(args, require_type=False)
     # left and right are written spreadsheet-safe like every CSV cell ('=x.html); read_labels
     # undoes that, so this file can be given back to classify or evaluate as LABELS.csv.
     rows = []
@@ -280,13 +287,14 @@ def _cmd_evaluate(args) -> int:
         return _cmd_extraction(args)
     if args.corpus or args.list_below is not None:
         raise ValueError("--corpus and --list-below go with --extraction")
+    _read_label_file(args, require_type=True)  # a file evaluate cannot use fails before the pages are read
     keys = parse_methods(args.methods or "all") if args.methods or args.pr_curves else None
     if args.pr_curves:
         if Path(args.pr_curves).suffix.lower() not in (".png", ".svg", ".pdf"):
             raise ValueError(f"{args.pr_curves}: --pr-curves must end in .png, .svg or .pdf")
         check_writable(args.pr_curves)
     if keys is None:
-        scored, report = _load_scored(args), None
+        scored, report = _load_scored(args, require_type=True), None
     else:
         scored, report = evaluate_methods(args.pairs, keys, thresholds_of(args), settings_of(args), TerminalProgress())
     for s in scored:
@@ -302,6 +310,16 @@ def _cmd_evaluate(args) -> int:
         atomic_write_bytes(args.pr_curves, buf.getvalue())
         print(f"wrote {show(args.pr_curves)}")
     return 0
+
+
+def _warn_thresholds(args) -> None:
+    """Print a warning to stderr for thresholds that leave a type (nearly) impossible
+    (:func:`~dedup_gui.core.pipeline.classify.threshold_warnings`): allowed, so the run goes on.
+    Raises ValueError for a threshold outside its range, as :func:`thresholds_of` does."""
+    if args.command == "evaluate" and args.extraction:
+        return  # the extractors only: no pair is classified
+    for warning in threshold_warnings(thresholds_of(args)):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def _stop_on_sigterm() -> None:
@@ -329,6 +347,7 @@ def run_cli(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     _stop_on_sigterm()
     try:
+        _warn_thresholds(args)
         return {"scan": _cmd_scan, "classify": _cmd_classify, "evaluate": _cmd_evaluate}[args.command](args)
     except (ValueError, OSError) as exc:
         print(f"error: {show(exc)}", file=sys.stderr)

@@ -225,6 +225,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.map_view.pair_clicked.connect(self._map_point_clicked)
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
+        self.thresholds_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self._connect_decisions()
         self._connect_ignore_list()
 

@@ -4,7 +4,7 @@ import pytest
 
 from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, evaluate
 from dedup_gui.core.model import DupType, Pair, PairScores, Thresholds
-from dedup_gui.core.pipeline.classify import classify, explain
+from dedup_gui.core.pipeline.classify import classify, explain, threshold_warnings
 from dedup_gui.core.pipeline.cluster import UnionFind, build_clusters
 
 T = Thresholds(layout_same=0.6)  # the rule at fixed thresholds: content_same 0.925, content_partial 0.2
@@ -64,6 +64,29 @@ def test_explain_in_words():
     assert lines[0] == "content similarity 0.970 >= 0.925"
     assert lines[-2] == "layout similarity 0.420 < 0.60 (templates: the pages without their main content)"
     assert lines[-1] == "same content and different layout => content duplicate"
+
+
+def test_inverted_or_zero_thresholds_are_named_and_the_words_hold():
+    assert threshold_warnings(Thresholds()) == []
+    assert threshold_warnings(Thresholds(content_same=0.5, content_partial=0.5)) == []  # equal: partial still possible
+    inverted = Thresholds(content_same=0.5, content_partial=0.99)
+    assert threshold_warnings(inverted) == [
+        "Content partial (0.99) is above Content same (0.50): no pair can be a layout or partial duplicate "
+        "unless its content containment reaches 0.99 while its content similarity stays below 0.50 "
+        "(a short page inside a longer one)"
+    ]
+    # What the sentence claims: half the text shared (partial at the defaults) is now distinct, a
+    # short page wholly inside a long one is still partial.
+    assert classify(scores(0.40, 0.60, 0.20, 0.30), inverted) is DupType.DISTINCT
+    assert classify(scores(0.15, 1.00, 0.20, 0.10, templates_known=True), inverted) is DupType.PARTIAL
+    assert threshold_warnings(Thresholds(content_same=0.0, layout_same=0.0)) == [
+        "Content same is 0: every pair of pages with text is a full or content duplicate",
+        "Layout same is 0: every pair shares a layout, so none is a content or partial duplicate",
+    ]
+    assert classify(scores(0.0, 0.0, 0.0, 0.0), Thresholds(content_same=0.0)) is DupType.CONTENT
+    assert threshold_warnings(Thresholds(content_partial=0.0)) == [
+        "Content partial is 0: no pair of pages with text is distinct"
+    ]
 
 
 def test_union_find_and_clusters():

@@ -80,44 +80,98 @@ class Evaluation:
     skipped: int
 
 
-def read_labels(csv_path: str | Path) -> list[LabeledPair]:
+_DELIMITERS = ",;\t"  # the separators a spreadsheet's CSV export uses
+_SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+
+def _header_fields(line: str, delimiter: str) -> list[str]:
+    """The column names of a header ``line`` split at ``delimiter``, trimmed and lower-cased."""
+    return [f.strip().lower() for f in next(csv.reader([line], delimiter=delimiter), [])]
+
+
+def _delimiter(csv_path: str | Path, line: str) -> str:
+    """The separator of a labels file from its header ``line``: :class:`csv.Sniffer`'s guess among
+    ``,``, ``;`` and tab, else the first of them that gives columns ``left`` and ``right``.
+
+    Raises:
+        ValueError: no separator gives both columns; the message names the columns found and,
+            for a header read as one column holding ``;`` or a tab, asks whether that separates it.
+    """
+    try:
+        guess = csv.Sniffer().sniff(line, delimiters=_DELIMITERS).delimiter
+    except csv.Error:  # one column, or no separator of the three
+        guess = ","
+    for delimiter in dict.fromkeys(guess + _DELIMITERS):
+        fields = _header_fields(line, delimiter)
+        if "left" in fields and "right" in fields:
+            return delimiter
+    fields = [f for f in _header_fields(line, guess) if f] if line.strip() else []
+    hint = ""
+    if len(fields) == 1:
+        hint = next(
+            (f": is the file separated by {name}?" for sep, name in ((";", "';'"), ("\t", "tabs")) if sep in fields[0]),
+            "",
+        )
+    found = ", ".join(repr(f) for f in fields) or "none"
+    raise ValueError(f"{csv_path}: needs columns 'left' and 'right' (found: {found}){hint}")
+
+
+def read_labels(csv_path: str | Path, require_type: bool = False, require_rows: bool = False) -> list[LabeledPair]:
     """Read a labels CSV.
+
+    The separator is found from the header (``,``, ``;`` or tab: :func:`_delimiter`, with
+    :class:`csv.Sniffer`); column names are matched without case and surrounding spaces
+    (``Left, Right, Type`` is read as ``left,right,type``).
 
     Args:
         csv_path: the file.
+        require_type: refuse a file without a ``type`` column (bool; ``evaluate`` needs the
+            true types), checked on the header before any row is read.
+        require_rows: refuse a file with a header and no rows (bool).
 
     Returns:
-        The rows as :class:`LabeledPair`.  A path written spreadsheet-safe, with an apostrophe
-        before a leading formula character (``'=x.html``, as in PREDICTIONS.csv and the scan's
-        CSVs), stands for the path without it (``=x.html``); :func:`.safe_text.from_spreadsheet_cell`.
+        The rows as :class:`LabeledPair` ([] for a header without rows).  A path written
+        spreadsheet-safe, with an apostrophe before a leading formula character (``'=x.html``,
+        as in PREDICTIONS.csv and the scan's CSVs), stands for the path without it
+        (``=x.html``); :func:`.safe_text.from_spreadsheet_cell`.
 
     Raises:
-        ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns, a row
-            has more fields than the header, or a ``type`` cell is not one of the five types
-            (the message names the file and line).
+        ValueError: the file is not UTF-8 text, lacks the ``left``/``right`` columns (or
+            ``type`` with ``require_type``), has no rows (with ``require_rows``), a row has
+            more fields than the header, or a ``type`` cell is not one of the five types (the
+            message names the file and line).
         OSError: the file cannot be read.
     """
     try:
-        return _read_labels(csv_path)
+        rows = _read_labels(csv_path, require_type)
     except (UnicodeDecodeError, csv.Error) as exc:
         raise ValueError(f"{csv_path}: not a UTF-8 CSV file ({exc})") from None
+    if require_rows and not rows:
+        raise ValueError(f"{csv_path}: the file has a header but no rows: no pair to score")
+    return rows
 
 
-def _read_labels(csv_path: str | Path) -> list[LabeledPair]:
+def _read_labels(csv_path: str | Path, require_type: bool) -> list[LabeledPair]:
     with open(csv_path, newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        fields = [f.strip() for f in reader.fieldnames or []]
-        if "left" not in fields or "right" not in fields:
-            raise ValueError(f"{csv_path}: needs columns 'left' and 'right' (found: {', '.join(fields) or 'none'})")
+        delimiter = _delimiter(csv_path, fh.readline())
+        fh.seek(0)
+        reader = csv.DictReader(fh, delimiter=delimiter)
+        fields = [f.strip().lower() for f in reader.fieldnames or []]
+        reader.fieldnames = fields  # the rows' keys: trimmed, lower-case
+        if require_type and "type" not in fields:
+            raise ValueError(
+                f"{csv_path}: needs a 'type' column with each pair's true type to evaluate "
+                f"(found: {', '.join(repr(f) for f in fields if f)})"
+            )
         rows = []
         for line, row in enumerate(reader, start=2):
             extra = row.pop(None, None)  # DictReader files the fields past the header under None
             if extra:
                 raise ValueError(
                     f"{csv_path}:{line}: {len(extra)} more field{'' if len(extra) == 1 else 's'} than the "
-                    f"{len(fields)} columns of the header (quote a path or name that holds a comma)"
+                    f"{len(fields)} columns of the header (quote a path or name that holds a {_SEPARATOR_NAMES[delimiter]})"
                 )
-            row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
+            row = {(k or ""): (v or "").strip() for k, v in row.items()}
             raw = row.get("type", "")
             try:
                 label = DupType(raw.lower()) if raw else None
@@ -258,7 +312,11 @@ def evaluate(scored: list[ScoredPair], thresholds: Thresholds | None = None) -> 
         confusion[s.pair.label][predicted] += 1
         n += 1
     if n == 0:
-        raise ValueError("no labelled pair could be scored (is there a 'type' column?)")
+        if not scored:
+            raise ValueError("no pair to evaluate: the labels file has no rows")
+        if all(s.pair.label is None for s in scored):
+            raise ValueError("no pair has a true type to compare with (the 'type' column is missing or empty)")
+        raise ValueError("no labelled pair could be scored (a page of each could not be read)")
     precision, recall, f1, support = {}, {}, {}, {}
     present = []
     for t in TYPE_ORDER:
@@ -287,10 +345,21 @@ def format_evaluation(ev: Evaluation) -> str:
         lines.append(f"{t.value:<{width}}" + "".join(f"{ev.confusion[t][p]:>{width}}" for p in TYPE_ORDER))
     lines.append("")
     lines.append(f"{'type':<{width}}{'precision':>11}{'recall':>9}{'F1':>8}{'support':>9}")
+    present, undefined = 0, False
     for t in TYPE_ORDER:
-        lines.append(
-            f"{t.value:<{width}}{ev.precision[t]:>11.3f}{ev.recall[t]:>9.3f}{ev.f1[t]:>8.3f}{ev.support[t]:>9d}"
-        )
+        predicted = sum(ev.confusion[x][t] for x in TYPE_ORDER)
+        # "–" where the figure is undefined (0/0), as the window's Methods tab shows it
+        precision = f"{ev.precision[t]:.3f}" if predicted else "–"
+        recall = f"{ev.recall[t]:.3f}" if ev.support[t] else "–"
+        f1 = f"{ev.f1[t]:.3f}" if ev.support[t] or predicted else "–"
+        present += bool(ev.support[t] or predicted)
+        undefined |= not (predicted and ev.support[t])
+        lines.append(f"{t.value:<{width}}{precision:>11}{recall:>9}{f1:>8}{ev.support[t]:>9d}")
     lines.append("")
     lines.append(f"macro-F1: {ev.macro_f1:.3f}   accuracy: {ev.accuracy:.3f}")
+    types = "type" if present == 1 else "types"
+    absent = " (a type with F1 – is in neither and left out)" if present < len(TYPE_ORDER) else ""
+    lines.append(f"macro-F1 is the mean F1 of the {present} {types} in the labels or the predictions{absent}")
+    if undefined:
+        lines.append("–: undefined (precision of a type never predicted, recall of a type never labelled)")
     return "\n".join(lines)

@@ -207,7 +207,7 @@ def compare_methods(rows: Sequence[PairValues], keys: Sequence[str] | None = Non
         ValueError: no rows.
     """
     if not rows:
-        raise ValueError("no labelled pair could be scored (is there a 'type' column?)")
+        raise ValueError("no labelled pair could be scored (no row has a type, or a page of each could not be read)")
     all_specs = method_specs(thresholds)
     specs = [all_specs[k] for k in (keys or METHOD_KEYS)]
     defaults, sweeps, best = {}, {}, {}
@@ -247,7 +247,8 @@ def evaluate_methods(
     """
     path = Path(labels_csv)
     pages: dict[str, Page | str] = {}
-    scored = score_labeled_pairs(read_labels(path), path.parent, thresholds, settings, progress, pages=pages)
+    labels = read_labels(path, require_type=True, require_rows=True)  # before any page is read
+    scored = score_labeled_pairs(labels, path.parent, thresholds, settings, progress, pages=pages)
     rows = labeled_pair_values(scored, pages, progress)
     return scored, compare_methods(rows, keys, thresholds)
 

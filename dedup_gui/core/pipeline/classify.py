@@ -97,6 +97,46 @@ def classify(scores: PairScores, thresholds: Thresholds) -> DupType:
     return DupType.DISTINCT
 
 
+def _shown(value: float) -> str:
+    """A threshold as the panel shows it, without a third decimal that is 0: ``0.50``, ``0.925``."""
+    text = f"{value:.3f}"
+    return text[:-1] if text.endswith("0") else text
+
+
+def threshold_warnings(thresholds: Thresholds) -> list[str]:
+    """Thresholds that leave a type (nearly) impossible under :func:`classify`, in words.
+
+    They are allowed (a user may want exactly that) but rarely meant: ``content_partial``
+    above ``content_same`` (the bar for sharing a part is higher than the bar for the same
+    content), or ``content_same``, ``content_partial`` or ``layout_same`` at 0 (every measure
+    reaches it).
+
+    Args:
+        thresholds: the thresholds to check.
+
+    Returns:
+        One sentence per problem (list[str], empty when none), naming the thresholds as the
+        window's Thresholds panel does, e.g. ``"Content partial (0.99) is above Content same
+        (0.50): ..."``.
+    """
+    t = thresholds
+    out = []
+    if t.content_same == 0:  # says more than the inversion would (no similarity is below 0)
+        out.append("Content same is 0: every pair of pages with text is a full or content duplicate")
+    elif t.content_partial > t.content_same:
+        out.append(
+            f"Content partial ({_shown(t.content_partial)}) is above Content same ({_shown(t.content_same)}): "
+            f"no pair can be a layout or partial duplicate unless its content containment reaches "
+            f"{_shown(t.content_partial)} while its content similarity stays below {_shown(t.content_same)} "
+            "(a short page inside a longer one)"
+        )
+    elif t.content_partial == 0:
+        out.append("Content partial is 0: no pair of pages with text is distinct")
+    if t.layout_same == 0:
+        out.append("Layout same is 0: every pair shares a layout, so none is a content or partial duplicate")
+    return out
+
+
 def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     """The classification in words: each measure against its threshold, then the verdict.
 

@@ -1,0 +1,108 @@
+"""``classify`` and ``evaluate`` on labels files as users write them, and their warnings."""
+
+import pytest
+
+from .conftest import SAMPLES
+from .test_cli import run
+
+MIRROR = ("site/articles/river-trail.html", "mirror/larkmoor-wheelers.example.org/articles/river-trail.html")
+PRINT = ("site/articles/night-ride-safety.html", "print/night-ride-safety.html")  # a content duplicate
+OTHER = ("site/articles/river-trail.html", "site/articles/winter-maintenance.html")  # distinct
+
+
+def labels_file(tmp_path, header: str, rows: list[tuple[str, str, str]], sep: str = ",", name="labels.csv"):
+    """A labels CSV in ``tmp_path`` naming the sample pages by absolute path."""
+    lines = [header] + [sep.join((str(SAMPLES / left), str(SAMPLES / right), kind)) for left, right, kind in rows]
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def no_page_read(monkeypatch):
+    """Fail the test if a page is read: these files must be refused from their header."""
+
+    def read(*args, **kwargs):
+        raise AssertionError("a page was read before the labels file was checked")
+
+    monkeypatch.setattr("dedup_gui.core.evaluation.evaluate.read_labeled_pages", read)
+
+
+def test_inverted_thresholds_are_a_warning_not_an_error():
+    # Content partial above content same: layout and partial duplicates vanished without a word.
+    proc = run("evaluate", "--pairs", SAMPLES / "EXPECTED.csv", "--content-same", "0.5", "--content-partial", "0.99")
+    assert proc.returncode == 0
+    assert (
+        "warning: Content partial (0.99) is above Content same (0.50): no pair can be a layout or partial "
+        "duplicate unless its content containment reaches 0.99 while its content similarity stays below 0.50 "
+        "(a short page inside a longer one)\n"
+    ) in proc.stderr
+    assert "macro-F1:" in proc.stdout  # it still ran
+    assert "warning: Content" not in run("evaluate", "--pairs", SAMPLES / "EXPECTED.csv").stderr
+
+
+def test_types_without_labelled_pairs_show_a_dash_and_macro_f1_says_what_it_averages(tmp_path):
+    # The content pair labelled "full": content is predicted once and labelled never; layout,
+    # partial are neither labelled nor predicted.  They printed 0.000 0.000 0.000 beside macro-F1.
+    labels = labels_file(tmp_path, "left,right,type", [(*MIRROR, "full"), (*PRINT, "full"), (*OTHER, "distinct")])
+    proc = run("evaluate", "--pairs", labels)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    table = lines[lines.index("type        precision   recall      F1  support") :]
+    assert table[1:6] == [
+        "full            1.000    0.500   0.667        2",
+        "content         0.000        –   0.000        0",  # predicted once, wrongly: counts as F1 0
+        "layout              –        –       –        0",
+        "partial             –        –       –        0",
+        "distinct        1.000    1.000   1.000        1",
+    ]
+    # (2/3 + 0 + 1) / 3 = 0.556: the mean over full, content and distinct only
+    assert table[7:] == [
+        "macro-F1: 0.556   accuracy: 0.667",
+        "macro-F1 is the mean F1 of the 3 types in the labels or the predictions "
+        "(a type with F1 – is in neither and left out)",
+        "–: undefined (precision of a type never predicted, recall of a type never labelled)",
+    ]
+
+
+def test_a_header_without_rows_says_so(tmp_path, no_page_read):
+    labels = labels_file(tmp_path, "left,right,type", [])
+    for command in (["evaluate"], ["classify", "-o", tmp_path / "p.csv"]):
+        proc = run(*command, "--pairs", labels)
+        assert proc.returncode == 1
+        assert proc.stderr == f"error: {labels}: the file has a header but no rows: no pair to score\n"
+    assert not (tmp_path / "p.csv").exists()
+
+
+def test_evaluate_without_a_type_column_fails_before_reading_the_pages(tmp_path, no_page_read):
+    # It read every page (about 10 s on 362 pages) before saying there was nothing to compare.
+    labels = labels_file(tmp_path, "left,right,note", [(*MIRROR, "x")])
+    proc = run("evaluate", "--pairs", labels)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"error: {labels}: needs a 'type' column with each pair's true type to evaluate "
+        "(found: 'left', 'right', 'note')\n"
+    )
+    proc = run("evaluate", "--pairs", labels, "--methods", "simhash")  # the method comparison too
+    assert proc.returncode == 1 and "needs a 'type' column" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "header,sep",
+    [("Left,Right,Type", ","), (" left , RIGHT ,type ", ","), ("left;right;type", ";"), ("Left\tRight\tType", "\t")],
+)
+def test_headers_are_read_without_case_and_spaces_and_the_separator_is_found(tmp_path, header, sep):
+    labels = labels_file(tmp_path, header, [(*MIRROR, "full"), (*OTHER, "distinct")], sep=sep)
+    proc = run("evaluate", "--pairs", labels)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("pairs evaluated: 2\n") and "macro-F1: 1.000" in proc.stdout
+
+
+def test_a_header_read_as_one_column_asks_about_the_separator(tmp_path, no_page_read):
+    labels = tmp_path / "labels.csv"
+    labels.write_text('"left;right;type"\n"a.html;b.html;full"\n', encoding="utf-8")  # quoted whole: one column
+    proc = run("evaluate", "--pairs", labels)
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        f"error: {labels}: needs columns 'left' and 'right' (found: 'left;right;type'): is the file separated by ';'?\n"
+    )
