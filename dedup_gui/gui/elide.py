@@ -1,11 +1,12 @@
-"""Paths shortened to a width in pixels: the one rule of the tables and the inspector's labels;
-and a delegate that cuts a column's text at its end."""
+"""Paths shortened to a width in pixels: the one rule of the tables, the cluster trees and the
+inspector's labels; a function that draws a cell's path so; and delegates that cut a column's
+text at its end (and a cluster tree's page rows by the path rule)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
 
@@ -100,6 +101,23 @@ def short_path(path: str) -> str:
     return f"{head}/…/{name}" if sep and folders else path
 
 
+def paint_path(painter, option: QStyleOptionViewItem) -> None:
+    """Draw a view's cell whose text is a path, shortened by :func:`elide_path` to the cell's
+    width (less the style's text margins), not by the view's own elision.
+
+    Args:
+        painter: the ``QPainter`` the delegate was given.
+        option: the cell's style option, already filled by ``initStyleOption`` (its font and
+            font metrics those of the cell: the kept page's bold row measures bold); changed
+            here (its text).
+    """
+    style = option.widget.style() if option.widget is not None else QApplication.style()
+    # the style's text margin on each side (PM_FocusFrameHMargin + 1), and 2 pixels of slack
+    margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, option.widget) + 1) + 2
+    option.text = elide_path(option.text, option.fontMetrics, option.rect.width() - margin)
+    style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
+
+
 class ElideRightDelegate(QStyledItemDelegate):
     """Draws a column's text cut at its end ("Keep cluster 5 (longest main…"): for text that
     starts with what matters and whose whole text is in the tooltip, where the view's middle
@@ -120,3 +138,28 @@ class ElideRightDelegate(QStyledItemDelegate):
         super().initStyleOption(option, index)
         if not self._top_level_only or not index.parent().isValid():
             option.textElideMode = Qt.TextElideMode.ElideRight
+
+
+class GroupTreeDelegate(ElideRightDelegate):
+    """The first column of a cluster tree: its top-level rows (group titles, "Keep cluster 5
+    (longest main…") cut at their end, its page rows (paths) drawn by :func:`elide_path`
+    ("v1.10.x/…/accele…-ebpf/"), as the tables draw paths: the view's middle elision cut the
+    document's name and kept "index.html" ("v1.10.x/a…ndex.html" on every row of a mirrored
+    site).  A row's whole path is in its tooltip (the models give it).
+
+    Args:
+        parent: the tree view.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, top_level_only=True)
+
+    def paint(self, painter, option: QStyleOptionViewItem, index) -> None:
+        """Draw a page row's path with :func:`paint_path`, a top-level row as
+        :class:`ElideRightDelegate` does."""
+        if not index.parent().isValid():
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        paint_path(painter, opt)

@@ -254,8 +254,11 @@ def test_no_region_name_covers_a_point_of_the_map(qtbot, window, sample_scan, co
     # Issue 20: the region names were written in the middle of their regions, over the points
     # there (with layout_same = 0.3 "partial duplicate" covered the partial pair of the
     # samples), and the narrow full and content regions could not hold theirs.  They are now a
-    # key below the axes, laid out as the regions are.
+    # key below the axes, laid out as the regions are (on a tall map; a short one has it beside
+    # them: test_a_short_map_keeps_its_height_for_the_points).
     view = show_map(qtbot, window)
+    view.canvas.setFixedSize(640, 560)  # tall: the key below the axes
+    drawn(qtbot, view)
     if content_same is not None:
         window.thresholds_panel.content_same.setValue(content_same)
         window.thresholds_panel.layout_same.setValue(layout_same)
@@ -414,3 +417,45 @@ def test_a_chart_that_cannot_be_saved_says_why(qtbot, window, tmp_path, monkeypa
     assert box.windowTitle() == "Save Chart" and box.text().startswith("Could not save the chart: ")
     assert "no-such-folder" in box.text() and not target.exists()
     box.close()
+
+
+@pytest.mark.parametrize("size", [(868, 317), (612, 207)])
+def test_a_short_map_keeps_its_height_for_the_points(qtbot, window, sample_scan, size):
+    # The map's sizes in the window at 1280x800 and 1024x640 (a tester): laid out for a tall
+    # figure, its two-line x label and three-row key under the axes left the points 46 to 176
+    # px of 207 to 317, and its y label ran off the top ("layout similarity (tag seq").  Short,
+    # it has its key beside the axes, short axis labels, and their long meaning in a tooltip.
+    view = show_map(qtbot, window)
+    view.canvas.setFixedSize(*size)
+    drawn(qtbot, view)
+    fig = view.figure
+    figure, axes = fig.bbox, fig.axes[0].get_window_extent()
+    assert axes.height >= 0.6 * figure.height, (axes.height, figure.height)
+    ax = fig.axes[0]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("main-text similarity (or containment)", "layout similarity")
+    for label in (ax.xaxis.label, ax.yaxis.label):  # whole, inside the figure, on one line
+        box = label.get_window_extent()
+        assert figure.x0 <= box.x0 and box.x1 <= figure.x1 and figure.y0 <= box.y0 and box.y1 <= figure.y1
+        assert "\n" not in label.get_text()
+    key = fig.legends[0]
+    assert key.get_window_extent().x0 >= axes.x1  # beside the axes: on no point, and no height taken
+    partial = window.result.thresholds.content_partial
+    texts = [t.get_text() for t in key.get_texts()]
+    assert texts[0] == "full duplicate" and f"partial duplicate\n(if containment >= {partial:g})" in texts
+    # the long meaning, in the tooltip of the line above the map
+    assert "similarity of the main texts, or containment where it stands in" in view.status_label.toolTip()
+
+
+def test_a_short_histogram_has_its_key_beside_its_panels(qtbot, window):
+    # At 1024x640 the histogram is about 612 x 201 px: its key, in the top panel, covered the
+    # bars there and ran off that panel's bottom ("partial duplicate" cut, a screenshot).
+    view = show_histogram(qtbot, window)
+    view.canvas.setFixedSize(612, 201)
+    drawn(qtbot, view)
+    fig = view.figure
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend() is not None)]
+    assert len(legends) == 1
+    key = legends[0].get_window_extent()
+    assert fig.bbox.x0 <= key.x0 and key.x1 <= fig.bbox.x1 and fig.bbox.y0 <= key.y0 and key.y1 <= fig.bbox.y1
+    for ax in fig.axes:  # on no bar of either panel
+        assert key.x0 >= ax.get_window_extent().x1

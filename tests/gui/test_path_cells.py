@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QStyle
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QProxyStyle, QStyle
 
 from dedup_gui.core.model import Cluster, DupType, Pair, ScanResult, ScanSettings, Thresholds
 from dedup_gui.gui.elide import elide_path
@@ -198,3 +199,64 @@ def test_index_pages_of_a_mirror_read_apart_in_a_narrow_column(qtbot):
     assert shown[0].startswith("v1.10.x/…/acc") and shown[0].endswith("…bpf/"), shown
     assert all(fm.horizontalAdvance(s) <= width for s in shown)
     assert short_path(paths[1]) == "v1.10.x/…/dhcp/" and short_path("v1.10/install/index.html") == "v1.10/install/"
+
+
+#: Pages of a mirrored documentation site (the real site's layout): every page is an index.html.
+MIRRORED = [f"{v}/{lang}advance/accelerate-intra-node-tcp-with-ebpf/index.html"
+            for v in ("v1.10.x", "v1.11.x", "v1.12.x") for lang in ("", "zh/")]  # fmt: skip
+
+
+class DrawnTexts(QProxyStyle):
+    """A style that records the text, elision mode and rectangle of every item view cell it
+    draws, as the delegate hands them to the style (which elides what does not fit)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[tuple[int, str, Qt.TextElideMode, int, QFontMetrics]] = []
+
+    def drawControl(self, element, option, painter, widget=None) -> None:  # noqa: N802 (Qt API)
+        if element == QStyle.ControlElement.CE_ItemViewItem and option.index.column() == 0:
+            top = not option.index.parent().isValid()
+            self.cells.append((top, option.text, option.textElideMode, option.rect.width(), QFontMetrics(option.font)))
+        super().drawControl(element, option, painter, widget)
+
+
+@pytest.mark.parametrize("mode", ["keep", "groups"])
+def test_the_cluster_trees_page_rows_name_index_pages_by_their_folder(qtbot, mode):
+    # At 1280x800 every page row of the real site read "v1.10.x/a…ndex.html" (Qt's middle
+    # elision kept the "index.html" of every page and cut the document's name); the tables
+    # draw paths by elide_path, which names an index page by its folder ("v1.10.x/…/acc…ebpf/").
+    from dedup_gui.gui.tables.clusters_view import ClustersView
+
+    pages = [make_page(p, 500, 0x1234) for p in MIRRORED]
+    pairs = [Pair(i, j, scores(1.0, 0, 0.99, 1.0, 0.99), DupType.FULL)
+             for i in range(len(pages)) for j in range(i + 1, len(pages))]  # fmt: skip
+    clusters = [Cluster(1, tuple(range(len(pages))), frozenset({DupType.FULL}))]
+    result = ScanResult("/scan", pages, [], pairs, clusters, Thresholds(), ScanSettings())
+    view = ClustersView()
+    qtbot.addWidget(view)
+    view.set_mode(mode)
+    view.set_result(result)
+    view.resize(380, 400)  # the clusters dock's width at 1280x800
+    view.show()
+    qtbot.waitExposed(view)
+    view.tree.expandAll()
+    style = DrawnTexts()
+    view.tree.setStyle(style)
+    view.tree.viewport().grab()  # paint the rows now
+    pages_drawn = [(text, width, metrics) for top, text, _mode, width, metrics in style.cells if not top]
+    assert len(pages_drawn) == len(MIRRORED)
+    for text, width, metrics in pages_drawn:
+        # the version whole, the document's folder named (its two ends), no "index.html"
+        assert text.split("/")[0] in {"v1.10.x", "v1.11.x", "v1.12.x"}, text
+        assert "/…/acc" in text and text.endswith("bpf/") and "index.html" not in text, text
+        assert metrics.horizontalAdvance(text) <= width  # drawn whole: the style cuts nothing more
+    # the group rows keep their right elision ("Keep cluster 1 (newest v…")
+    assert {elide for top, _text, elide, _width, _metrics in style.cells if top} == {Qt.TextElideMode.ElideRight}
+    # each page row's tooltip is its whole path
+    model = view.tree.model()
+    tops = [model.index(g, 0) for g in range(model.rowCount())]
+    tips = [
+        model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for top in tops for r in range(model.rowCount(top))
+    ]
+    assert sorted(tips) == sorted(MIRRORED)

@@ -191,3 +191,22 @@ def test_the_errors_tab_shows_the_selected_row_s_whole_reason(qtbot):
     assert panel.details.width() <= panel.width()
     label = panel.details
     qtbot.waitUntil(lambda: label.height() >= label.heightForWidth(label.width()) > 3 * label.fontMetrics().height())
+
+
+@pytest.mark.parametrize("width", [1280, 1024])
+def test_the_containment_column_is_as_wide_as_qt_draws_its_widest_cell(qtbot, width):
+    # At 1280x800 the real site's containment cells read "0.986 (ri… in left)": the column had
+    # the width of its text and the style's margins, and the grid line took one pixel of it.
+    # Qt's own measure of a column (sizeHintForColumn: the delegate's size hint of each shown
+    # cell, and the grid) says what the cells need to be drawn whole.
+    import dataclasses
+
+    pages = [make_page(f"p{i}.html", 10 + i, i) for i in range(2)]
+    inner = Pair(0, 1, dataclasses.replace(scores(0.5, 9, containment=0.986), contained_side="right"),
+                 DupType.PARTIAL)  # fmt: skip
+    result = ScanResult("/scan", pages, [], [inner] * 5, [], Thresholds(), ScanSettings())
+    panel = shown_panel(qtbot, PairsModel(), result, width - 430)  # the pairs tab beside the clusters dock
+    view = panel.view
+    assert panel.model.cell_text(0, 4) == "0.986 (right in left)"
+    assert view.showGrid()
+    assert view.horizontalHeader().sectionSize(4) >= view.sizeHintForColumn(4)

@@ -29,6 +29,26 @@ IMAGE_POINTS = 20_000
 MAP_LIMITS = (-0.02, 1.02)
 #: The opacity of the map's region shades (their key's swatches: three times as opaque, framed).
 REGION_ALPHA = 0.08
+#: Below these figure heights (inches, a measure of the room beside fonts set in points: a
+#: larger font scale draws at a larger dpi, so fewer inches) a chart is short and drawn
+#: compact: its key beside the axes, short axis labels, a smaller title.  The window gives the
+#: charts about 3.2 inches at 1280x800 and 2 at 1024x640; laid out for a tall figure, the map's
+#: two-line x label and three-row key under the axes left its points some 50 to 70 pixels
+#: (a tester), and the histogram's key covered its bars and ran off its top panel.
+MAP_SHORT_HEIGHT = 4.2
+HISTOGRAM_SHORT_HEIGHT = 2.6
+#: The map's axis labels: in full on a tall figure, short on a short one (the window's map
+#: view says them in full in its header's tooltip).
+MAP_X_LABEL = "same-content evidence (similarity of the main texts, or containment where it stands in)"
+MAP_Y_LABEL = "layout similarity (tag sequences)"
+MAP_X_SHORT = "main-text similarity (or containment)"
+MAP_Y_SHORT = "layout similarity"
+
+
+def is_short(fig: Figure, limit: float) -> bool:
+    """Whether ``fig`` is shorter than ``limit`` inches (:data:`MAP_SHORT_HEIGHT`,
+    :data:`HISTOGRAM_SHORT_HEIGHT`) and is drawn compact (bool)."""
+    return bool(fig.get_figheight() < limit)
 
 
 @dataclass(frozen=True)
@@ -86,7 +106,9 @@ def histogram_figure(
         their own linear scale, because next to 50 million pairs of pages a thousand
         duplicates are flat on a linear axis.  Each bar patch has the ``gid`` ``"all"`` or its
         type's value, and its centre x is the distance, so a click on a bar maps back to a
-        distance.
+        distance.  The key is in the top panel's upper right corner; on a short figure (under
+        :data:`HISTOGRAM_SHORT_HEIGHT` inches) it is a figure legend beside the panels, and
+        the title is smaller.
     """
     fig = fig or Figure(figsize=(8, 4), layout="constrained")
     fig.clear()
@@ -139,8 +161,14 @@ def histogram_figure(
     if below is not None:
         fig.align_ylabels([ax, below])
     total = int(all_pairs.sum())
-    ax.set_title(f"Hamming distances of all {total:,} pairs of pages", color=palette.foreground)
-    legend = ax.legend(loc="upper right", fontsize="small", facecolor=palette.background, edgecolor=palette.muted)
+    short = is_short(fig, HISTOGRAM_SHORT_HEIGHT)
+    ax.set_title(f"Hamming distances of all {total:,} pairs of pages", color=palette.foreground,
+                 fontsize="medium" if short else None)  # fmt: skip
+    if short:  # beside the panels: in the top one it covered the bars and ran off its bottom
+        legend = fig.legend(loc="outside right upper", fontsize="small", facecolor=palette.background,
+                            edgecolor=palette.muted)  # fmt: skip
+    else:
+        legend = ax.legend(loc="upper right", fontsize="small", facecolor=palette.background, edgecolor=palette.muted)
     for text in legend.get_texts():
         text.set_color(palette.foreground)
     return fig
@@ -245,7 +273,11 @@ def map_figure(
     are: layout and full duplicates above, partial and content duplicates below), each name
     with its region's shade and its points' colour; under partial, an entry names the distinct
     pairs' colour (they lie in the layout and partial regions, below the containment threshold).  Written inside the regions, the names
-    covered points (and the narrow full and content regions could not hold theirs).
+    covered points (and the narrow full and content regions could not hold theirs).  A short
+    figure (under :data:`MAP_SHORT_HEIGHT` inches, the window's map) has the key beside the
+    axes instead (one entry a row, the upper regions first, each condition on its own line),
+    the short axis labels :data:`MAP_X_SHORT` and :data:`MAP_Y_SHORT` and a smaller title, so
+    that the points keep most of its height.
 
     Returns:
         The figure.
@@ -274,16 +306,23 @@ def map_figure(
         swatch = Rectangle((0, 0), 1, 1, facecolor=to_rgba(TYPE_COLORS[dup], 3 * REGION_ALPHA),
                            edgecolor=to_rgba(TYPE_COLORS[dup], 0.6), linewidth=0.6)  # fmt: skip
         key[dup] = (swatch, dot)
+    # short: the key beside the axes, one entry a row, its conditions on a line of their own
+    short = is_short(fig, MAP_SHORT_HEIGHT)
+    gap = "\n" if short else " "
     names = {dup: dup.label if dup in (DupType.FULL, DupType.CONTENT) else
-             f"{dup.label} (if containment >= {t.content_partial:g})" for dup in key}  # fmt: skip
+             f"{dup.label}{gap}(if containment >= {t.content_partial:g})" for dup in key}  # fmt: skip
     # the distinct pairs' grey dots lie in the layout and partial regions: their own entry
     key[DupType.DISTINCT] = (Line2D([], [], linestyle="none", marker="o", markersize=5,
                                     markerfacecolor=TYPE_COLORS[DupType.DISTINCT], markeredgecolor=palette.foreground,
                                     markeredgewidth=0.3),)  # fmt: skip
-    names[DupType.DISTINCT] = f"distinct (containment < {t.content_partial:g})"
+    names[DupType.DISTINCT] = f"distinct{gap}(containment < {t.content_partial:g})"
     # by columns, as the regions lie; distinct under partial, on the left where its dots are
+    # (beside the axes: the upper regions first, as they lie)
     order = (DupType.LAYOUT, DupType.PARTIAL, DupType.DISTINCT, DupType.FULL, DupType.CONTENT)
-    legend = fig.legend([key[d] for d in order], [names[d] for d in order], loc="outside lower center", ncols=2,
+    if short:
+        order = (DupType.FULL, DupType.LAYOUT, DupType.CONTENT, DupType.PARTIAL, DupType.DISTINCT)
+    legend = fig.legend([key[d] for d in order], [names[d] for d in order],
+                        loc="outside right upper" if short else "outside lower center", ncols=1 if short else 2,
                         fontsize="small", frameon=False, handler_map={tuple: HandlerTuple(ndivide=None)})  # fmt: skip
     legend.set_gid("regions")
     for text, dup in zip(legend.get_texts(), order, strict=True):
@@ -307,7 +346,8 @@ def map_figure(
         scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
     ax.set_xlim(*MAP_LIMITS)
     ax.set_ylim(*MAP_LIMITS)
-    ax.set_xlabel("same-content evidence (similarity of the main texts, or containment where it stands in)", wrap=True)
-    ax.set_ylabel("layout similarity (tag sequences)")
-    ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground)
+    ax.set_xlabel(MAP_X_SHORT if short else MAP_X_LABEL, wrap=True)
+    ax.set_ylabel(MAP_Y_SHORT if short else MAP_Y_LABEL)
+    ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground,
+                 fontsize="medium" if short else None)  # fmt: skip
     return fig

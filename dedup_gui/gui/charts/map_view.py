@@ -18,7 +18,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
 from dedup_gui.core.model import ScanResult
-from dedup_gui.core.views.charts import Palette, map_figure, map_points
+from dedup_gui.core.views.charts import MAP_X_LABEL, MAP_Y_LABEL, Palette, map_figure, map_points
 from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.selection import hover_text, nearest_point, points_near
 from dedup_gui.gui.charts.chart_view import ChartView, message_chart
@@ -31,6 +31,11 @@ RING_RADIUS = 9
 LABEL_OFFSET = 12
 #: Above this many points the markers lose their outline, which makes drawing 2-3 times faster.
 OUTLINE_LIMIT = 5_000
+#: The axes in full, in the tooltip of the line above the map: in the window the map is short
+#: and its axis labels are short (:data:`~dedup_gui.core.views.charts.MAP_X_SHORT`).
+AXES_TIP = (f"Across: {MAP_X_LABEL}, 0 to 1.\nUp: {MAP_Y_LABEL}: the similarity of the two pages' templates "
+            "(each page without its main content), 0 to 1.\nThe dashed lines are the thresholds "
+            "\"Content same\" and \"Layout same\".")  # fmt: skip
 
 
 class MapView(ChartView):
@@ -58,6 +63,7 @@ class MapView(ChartView):
         self.canvas.pressed.connect(self._on_press)
         self.canvas.moved.connect(self._on_motion)
         self.canvas.left.connect(lambda: self._hover([]))
+        self.status_label.setToolTip(AXES_TIP)
         self.set_result(None)
 
     def set_result(self, result: ScanResult | None) -> None:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import ScanResult
-from dedup_gui.gui.elide import ElideRightDelegate
+from dedup_gui.gui.elide import GroupTreeDelegate
 from dedup_gui.gui.file_actions import file_menu
 from dedup_gui.gui.plain import SafeLabel
 from dedup_gui.gui.tables.groups_model import ClustersModel
@@ -115,8 +115,9 @@ class ClustersView(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setResizeContentsPrecision(200)  # rows measured when sizing a column
-        # a keep cluster's title and rule, a group's title and types: cut at their end
-        self.tree.setItemDelegateForColumn(0, ElideRightDelegate(self.tree, top_level_only=True))
+        # a keep cluster's title and rule, a group's title and types: cut at their end; the
+        # page rows' paths keep their first folder and document name (as in the tables)
+        self.tree.setItemDelegateForColumn(0, GroupTreeDelegate(self.tree))
         self._quiet = False
         self._mode = ""
         top = QHBoxLayout()

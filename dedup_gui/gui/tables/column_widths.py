@@ -13,7 +13,6 @@ from contextlib import contextmanager
 import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
-    QApplication,
     QHeaderView,
     QStyle,
     QStyledItemDelegate,
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from dedup_gui.gui.elide import elide_path, short_path
+from dedup_gui.gui.elide import paint_path, short_path
 from dedup_gui.gui.tables.table_model import ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
@@ -46,10 +45,7 @@ class PathDelegate(QStyledItemDelegate):
         fits the columns, still measures the whole path)."""
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        style = opt.widget.style() if opt.widget is not None else QApplication.style()
-        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
-        opt.text = elide_path(opt.text, opt.fontMetrics, opt.rect.width() - margin)
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        paint_path(painter, opt)
 
 
 class ColumnSizer:
@@ -102,8 +98,7 @@ class ColumnSizer:
         shown = [model.record(r) for r in range(min(model.rowCount(), SIZE_SAMPLE_ROWS // 2))]
         spread = np.linspace(0, n - 1, SIZE_SAMPLE_ROWS - len(shown), dtype=np.int64).tolist() if n else []
         metrics = self.view.fontMetrics()
-        style = self.view.style()
-        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        margin = self.cell_margin()
         widths = []
         records = sorted(set(shown) | set(spread))
         for col in range(model.columnCount()):
@@ -115,6 +110,18 @@ class ColumnSizer:
                 short = max((metrics.horizontalAdvance(short_path(str(t))) for t in texts if t), default=0)
                 self._path_floors[col] = min(short + margin, _MAX_PATH_FLOOR)
         return widths
+
+    def cell_margin(self) -> int:
+        """The pixels a column needs beside its text for the text to be drawn whole (int): the
+        style's text margin on each side (``PM_FocusFrameHMargin`` + 1, as ``QCommonStyle``
+        draws an item's text) and the grid line, which the table takes from the column's
+        width (``QTableView`` draws a cell one pixel narrower than its column when the grid is
+        shown).  Without the grid's pixel the Containment column, sized to its widest text
+        "0.000 (right in left)", drew its cells as "0.986 (ri… in left)" (a tester).
+        """
+        style = self.view.style()
+        grid = 1 if self.view.showGrid() else 0
+        return 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + grid
 
     def header_width(self, col: int) -> int:
         """The width a column's title needs (pixels, int): its longest line (numeric columns
@@ -196,7 +203,7 @@ class ColumnSizer:
         the width taken from the path columns; cheap, unlike :meth:`fit_columns`, which
         measures 200 rows."""
         header = self.view.horizontalHeader()
-        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1)
+        margin = self.cell_margin()
         grown = False
         for col in range(header.count()):
             text = self.model.widest_text(col)
