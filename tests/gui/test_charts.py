@@ -194,6 +194,8 @@ def test_histogram_k_line_log_scale_and_selected_distance(qtbot, window, sample_
     drawn(qtbot, view)
     marks = [line for line in view.figure.axes[0].lines if line.get_gid() == "selected"]
     assert len(marks) == 1 and list(marks[0].get_xdata()) == [6]
+    # and the line above the chart says what the mark is (a tester asked what the black ▼ was)
+    assert "▼ marks the selected pair (6 bits)." in view.status_label.text()
 
 
 def show_map(qtbot, win: MainWindow):

@@ -114,6 +114,7 @@ class HistogramView(ChartView):
         """Mark the selected pair's Hamming distance on the chart (``None``: no mark)."""
         if distance != self._selected_distance:
             self._selected_distance = distance
+            self._show_status()
             self.redraw()
 
     def is_busy(self) -> bool:
@@ -176,8 +177,13 @@ class HistogramView(ChartView):
         total = int(self.counts.sum())
         k = self._result.thresholds.hamming_k
         near = int(self.counts[: k + 1].sum())
+        mark = (
+            ""
+            if self._selected_distance is None
+            else f" ▼ marks the selected pair ({self._selected_distance} bit{'s' if self._selected_distance != 1 else ''})."
+        )
         self.status_label.setText(
-            f"{total:,} pairs of pages; {near:,} within k = {k} bits. Click a bar to list its candidate pairs."
+            f"{total:,} pairs of pages; {near:,} within k = {k} bits.{mark} Click a bar to list its candidate pairs."
         )
 
     # --- drawing ------------------------------------------------------------------------------
