@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.export import EXPORT_FORMATS, default_name, default_suffix, export, format_for
-from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.jobs import LatestJob, command_pool
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.worker import QtProgress
 
@@ -183,7 +183,7 @@ class ExportRunner(QObject):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self._parent = parent
-        self._job = LatestJob(self)
+        self._job = LatestJob(self, command_pool())  # never queued behind the charts
         self._job.finished.connect(self._on_finished)
         self._job.failed.connect(self._on_failed)
         self._token = CancelToken()

@@ -46,7 +46,7 @@ from dedup_gui.gui.charts.histogram_view import HistogramView
 from dedup_gui.gui.charts.map_view import MapView
 from dedup_gui.gui.export_dialog import ExportRunner
 from dedup_gui.gui.inspector import PairInspector
-from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
+from dedup_gui.gui.inspector.jobs import LatestJob, command_pool, freeze_long_lived
 from dedup_gui.gui.scan_status import ScanStatus, last_results_banner
 from dedup_gui.gui.settings import AppSettings, restore_window_layout
 from dedup_gui.gui.shortcuts import WindowShortcutsFirst
@@ -120,7 +120,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.error_box: QMessageBox | None = None
         self._image_dir = str(Path.home())
         self._export_format = "html"  # File > Export… offers the format used last
-        self._reclassify_job = LatestJob(self)
+        self._reclassify_job = LatestJob(self, command_pool())  # never queued behind the charts
         self._reclassify_job.finished.connect(self._on_reclassified)
         self._reclassify_job.failed.connect(self._on_reclassify_failed)
         self.exporter = ExportRunner(self)

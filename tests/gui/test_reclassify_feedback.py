@@ -147,3 +147,13 @@ def test_the_export_dialog_s_default_names_follow_the_format_and_the_scan():
         "site-pages.csv", "site-keep-plan.csv", "site-duplicates.xlsx"]  # fmt: skip
     assert default_name("html", "/s/crawl.warc.gz") == "crawl-duplicates.html"
     assert default_name("html") == "duplicates-report.html"
+
+
+def test_a_re_classification_does_not_wait_for_the_views_computations(qtbot, fake_scan, site, blocked_global_pool):
+    # A tester waited ~6 s after a threshold change and >3 s after Keep This Page Instead: the
+    # re-classification queued in the pool where the charts and the inspector compute.
+    win = open_scanned(qtbot, fake_scan, site, triangle(), LONG)
+    with qtbot.waitSignal(win.results_changed, timeout=10_000):  # the old code: never, until released
+        win.apply_thresholds(Thresholds(content_same=0.999))
+    assert win.result.thresholds.content_same == 0.999
+    win.close()
