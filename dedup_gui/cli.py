@@ -64,25 +64,29 @@ class TerminalProgress:
         self.eta = EtaEstimator()
         self.stage: str | None = None
         self.named: str | None = None  # the step without a count last named
+        self.said: str | None = None  # the stage last named in any form (with a count or not)
         self.last = 0.0
         self.shown = 0  # characters of the live line last written
 
     def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Show ``done`` of ``total`` for ``stage`` (a step with no count, ``total <= 0``, is
-        named once); on a terminal, ``detail`` (the slow pages in flight) follows the count,
-        the line cut to the terminal's width so that it can be rewritten in place."""
+        named once, and not again right after the same stage with a count: two reports written
+        in a row said "writing the report (500)..." then "writing the report..."); on a
+        terminal, ``detail`` (the slow pages in flight) follows the count, the line cut to the
+        terminal's width so that it can be rewritten in place."""
         eta = self.eta.eta(stage, done, total)
         if total <= 0:
-            if stage != self.named:
+            if stage != self.named and stage != self.said:
                 if self.live and self.stage is not None:
                     self.stream.write("\n")
                     self.stage, self.shown = None, 0
                 self.stream.write(f"{show(stage)}...\n")
                 self.stream.flush()
-                self.named = stage
+                self.named = self.said = stage
             return
         self.named = None
-        if stage != self.stage:
+        if stage != self.stage and (self.live or stage != self.said):
+            self.said = stage
             if self.live and self.stage is not None:
                 self.stream.write("\n")
             self.stage, self.shown = stage, 0

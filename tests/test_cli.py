@@ -435,3 +435,17 @@ def test_evaluate_extraction_errors_clearly(tmp_path, capsys, monkeypatch):
     assert "one of the arguments --pairs --extraction is required" in capsys.readouterr().err
     assert main(["evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"), "--corpus", str(tmp_path)]) == 1
     assert "--corpus and --list-below go with --extraction" in capsys.readouterr().err
+
+
+def test_two_reports_in_a_row_name_the_step_once():
+    # A tester saw "writing the report (500)..." then "writing the report..." for -o report.html
+    # and --keep-csv: the second report (no excerpts to count) named the same step again.
+    from dedup_gui.cli import TerminalProgress
+
+    out = io.StringIO()
+    progress = TerminalProgress(out)
+    for done in (0, 250, 500):
+        progress.update("writing the report", done, 500)
+    progress.update("writing the report", 0, 0)  # the keep CSV: nothing to count
+    progress.update("copying the kept pages", 0, 552)
+    assert out.getvalue() == "writing the report (500)...\ncopying the kept pages (552)...\n"

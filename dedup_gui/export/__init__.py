@@ -69,6 +69,24 @@ DEFAULT_NAMES = {
 }
 
 
+def default_name(fmt: str, scanned: str | Path = "") -> str:
+    """The file name an export of format ``fmt`` is offered under: named after the scanned
+    folder ``scanned`` when given, e.g. ``"site-duplicates.html"``, ``"site-keep-plan.csv"``
+    (a WARC file's name without ``.warc.gz``), else :data:`DEFAULT_NAMES` (str).
+
+    Raises:
+        KeyError: an unknown format.
+    """
+    name = DEFAULT_NAMES[fmt]
+    stem = Path(scanned).name
+    for suffix in (".warc.gz", ".warc"):
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+    if not stem:
+        return name
+    return f"{stem}-{name.replace('duplicates-report', 'duplicates')}"
+
+
 def default_suffix(fmt: str) -> str:
     """The usual file suffix of a format, e.g. ``".pdf"`` (str).
 

@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import Pair, ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
-from dedup_gui.export import DEFAULT_NAMES, EXPORT_FORMATS, default_suffix, export, format_for
-from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.export import EXPORT_FORMATS, default_name, default_suffix, export, format_for
+from dedup_gui.gui.inspector.jobs import LatestJob, command_pool
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.worker import QtProgress
 
@@ -38,7 +38,7 @@ from dedup_gui.gui.worker import QtProgress
 class ExportDialog(QDialog):
     """Asks for the export's format, scope and file.
 
-    Each format has its own default file name (:data:`~dedup_gui.export.DEFAULT_NAMES`); a name
+    Each format has its own default file name (:func:`~dedup_gui.export.default_name`); a name
     typed without a suffix gets the format's, and an existing file is replaced only when the user
     says so.
 
@@ -49,10 +49,15 @@ class ExportDialog(QDialog):
         parent: the parent widget, or ``None``.
         fmt: the format chosen first (the last one used), a key of
             :data:`~dedup_gui.export.EXPORT_FORMATS`.
+        scanned: the scanned folder, whose name the default file names start with
+            (:func:`~dedup_gui.export.default_name`, e.g. ``site-duplicates.html``); ``""``
+            for the plain names.
     """
 
-    def __init__(self, shown: int, total: int, folder: str, parent: QWidget | None = None, fmt: str = "html") -> None:
+    def __init__(self, shown: int, total: int, folder: str, parent: QWidget | None = None, fmt: str = "html",
+                 scanned: str = "") -> None:  # fmt: skip
         super().__init__(parent)
+        self._names = {key: default_name(key, scanned) for key in EXPORT_FORMATS}
         self.setWindowTitle("Export Report")
         self.format_combo = QComboBox()
         for key, label in EXPORT_FORMATS.items():
@@ -65,7 +70,7 @@ class ExportDialog(QDialog):
         scope = QButtonGroup(self)
         scope.addButton(self.everything)
         scope.addButton(self.only_shown)
-        self.path_edit = QLineEdit(str(Path(folder) / DEFAULT_NAMES[self.format_combo.currentData()]))
+        self.path_edit = QLineEdit(str(Path(folder) / self._names[self.format_combo.currentData()]))
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         self.format_combo.currentIndexChanged.connect(self._fix_suffix)
@@ -147,8 +152,8 @@ class ExportDialog(QDialog):
             return
         key = self.format_combo.currentData()
         path = Path(text)
-        if path.name in DEFAULT_NAMES.values():  # a default name follows the format
-            self.path_edit.setText(str(path.with_name(DEFAULT_NAMES[key])))
+        if path.name in self._names.values():  # a default name follows the format
+            self.path_edit.setText(str(path.with_name(self._names[key])))
         else:
             self.path_edit.setText(str(path.with_suffix(default_suffix(key))))
 
@@ -178,7 +183,7 @@ class ExportRunner(QObject):
     def __init__(self, parent: QWidget) -> None:
         super().__init__(parent)
         self._parent = parent
-        self._job = LatestJob(self)
+        self._job = LatestJob(self, command_pool())  # never queued behind the charts
         self._job.finished.connect(self._on_finished)
         self._job.failed.connect(self._on_failed)
         self._token = CancelToken()

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.views.reclassify_text import changed_pairs, reclassified_text, reclassifying_text
 from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summarize: re-exported)
     APP_NAME,
     ClusterChoice,
@@ -45,7 +46,7 @@ from dedup_gui.gui.charts.histogram_view import HistogramView
 from dedup_gui.gui.charts.map_view import MapView
 from dedup_gui.gui.export_dialog import ExportRunner
 from dedup_gui.gui.inspector import PairInspector
-from dedup_gui.gui.inspector.jobs import LatestJob, freeze_long_lived
+from dedup_gui.gui.inspector.jobs import LatestJob, command_pool, freeze_long_lived
 from dedup_gui.gui.scan_status import ScanStatus, last_results_banner
 from dedup_gui.gui.settings import AppSettings, restore_window_layout
 from dedup_gui.gui.shortcuts import WindowShortcutsFirst
@@ -113,12 +114,15 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self._unfitted: list[TablePanel] = []  # tables whose columns wait for their tab to show
         self._showing = 0  # number of the newest result hand-over (_set_result)
         self._showing_pending = False  # its later steps have not run yet
-        self._status_after_update: str | None = None  # said instead of the next update's summary
+        # what the status bar says once the re-classified result is shown: (what was done, said
+        # for a while; what leads the summary, "" for nothing)
+        self._status_after_update: tuple[str, str] | None = None
         self.error_box: QMessageBox | None = None
         self._image_dir = str(Path.home())
         self._export_format = "html"  # File > Export… offers the format used last
-        self._reclassify_job = LatestJob(self)
+        self._reclassify_job = LatestJob(self, command_pool())  # never queued behind the charts
         self._reclassify_job.finished.connect(self._on_reclassified)
+        self._reclassify_job.failed.connect(self._on_reclassify_failed)
         self.exporter = ExportRunner(self)
         self.exporter.finished.connect(self._on_export_finished)
         self.exporter.failed.connect(self._on_export_failed)
@@ -263,23 +267,47 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         """The thresholds in force (:class:`Thresholds`)."""
         return self.session.thresholds
 
-    def apply_thresholds(self, thresholds: Thresholds) -> None:
+    def apply_thresholds(self, thresholds: Thresholds, lead: str = "") -> None:
         """Re-classify the scan under ``thresholds`` in the background, then update every view
-        (:attr:`results_changed` follows).  The thresholds are remembered."""
+        (:attr:`results_changed` follows); the status line says so meanwhile (see
+        :meth:`reclassify`; ``lead`` goes before the summary).  The thresholds are remembered."""
         self.session.thresholds = thresholds
         self.app_settings.set_thresholds(thresholds)
         if self.thresholds_panel.thresholds() != thresholds:
             self.thresholds_panel.set_thresholds(thresholds)
         if self.scan_result is None or self.is_scanning():
             return  # the next scan uses them
-        self._reclassify_job.submit(reclassify_with_columns, self.scan_result, thresholds)
+        self.reclassify(reclassify_with_columns, self.scan_result, thresholds, done="Thresholds applied", lead=lead)
+
+    def reclassify(self, fn: Callable[..., ScanResult], *args, doing: str = "", done: str, lead: str = "") -> None:
+        """Run ``fn(*args)`` (a re-classification of the scan, giving the result to show) in
+        the background; the status line says "Re-classifying N pairs…" with a busy bar from now
+        until every view shows the new result, then the result's summary (its counts), while
+        ``done`` and how many pairs changed type show over it for 8 s
+        (:func:`~dedup_gui.core.views.reclassify_text.reclassified_text`).
+
+        Args:
+            fn: the function (no widget); its result reaches :meth:`_on_reclassified`.
+            *args: its arguments.
+            doing: what is being done, said before the count (``""``: the count alone).
+            done: what was done, e.g. ``"Marked a.html and b.html not a duplicate"`` (str).
+            lead: said before the summary, e.g. a cancelled scan's end (``""``: nothing).
+        """
+        pairs = len(self.scan_result.pairs) if self.scan_result is not None else 0
+        self._status_after_update = (done, lead)
+        self.scan_status.busy(reclassifying_text(pairs, doing))
+        self._reclassify_job.submit(fn, *args)
 
     def _on_reclassified(self, result: ScanResult) -> None:
         if not self.session.is_current(result):
             return  # from a scan that is no longer shown
-        self._update_result(result)
+        self._update_result(result, changed_pairs(self.result, result))
         self._after_keep_choice(result)
         self.results_changed.emit()
+
+    def _on_reclassify_failed(self, exc: Exception) -> None:
+        self._status_after_update = None
+        self.scan_status.finish(f"Re-classification failed: {type(exc).__name__}: {exc}")
 
     # --- views ------------------------------------------------------------------------------
 
@@ -366,8 +394,9 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
             margins = 8 + 2 * view.frameWidth() + view.verticalScrollBar().sizeHint().width()
             panel.fit_columns(self.tabs.currentWidget().width() - margins)
 
-    def _update_result(self, result: ScanResult) -> None:
-        """Show a re-classified ``result`` (same pages and pairs, new types and clusters)."""
+    def _update_result(self, result: ScanResult, changed: int) -> None:
+        """Show a re-classified ``result`` (same pages and pairs, new types and clusters), of
+        which ``changed`` pairs changed type; the status line says so last."""
         self.session.update(result)
         for panel in (self.pairs_panel, self.pages_panel):
             if panel.record_filter_label().startswith(("Group", "Keep cluster")):
@@ -377,10 +406,14 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.clusters_view.set_result(result)
         self.histogram_view.set_result(result)
         self.map_view.set_result(result)
-        self.scan_status.finish(self._status_after_update or summarize(result))
-        self._status_after_update = None
         self._show_pair(self.pairs_panel.current_record())
         self._update_tab_titles()
+        # last: "Re-classifying…" until every view shows the result
+        after, self._status_after_update = self._status_after_update, None
+        lead = after[1] if after is not None else ""
+        self.scan_status.finish(f"{lead}. {summarize(result)}" if lead else summarize(result))
+        if after is not None:  # over the summary, which comes back when it times out
+            self.statusBar().showMessage(reclassified_text(after[0], changed), 8000)
 
     def current_pair_index(self) -> int | None:
         """The index in ``result.pairs`` of the pair selected in the pairs table, or ``None``."""

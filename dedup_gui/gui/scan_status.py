@@ -145,6 +145,19 @@ class ScanStatus(QWidget):
         if text != self.label.text():
             self.label.setText(text)
 
+    def busy(self, message: str) -> None:
+        """Show ``message`` (e.g. ``"Re-classifying 10,170 pairs…"``) with the bar moving and
+        no Cancel, until :meth:`finish`: work that takes seconds but cannot be cancelled from
+        here (a re-classification).  A temporary message (``"Marked …"``) is cleared, so the
+        line says what is under way."""
+        if self._bar is not None:
+            self._bar.clearMessage()
+        self.label.setText(message)
+        self.label.setToolTip("")
+        self.progress_bar.setRange(0, 0)  # busy: no share done to show
+        self.progress_bar.show()
+        self.cancel_button.hide()
+
     def cancelling(self) -> None:
         """Show that a cancel was asked for and is under way."""
         self.cancel_button.setEnabled(False)

@@ -27,6 +27,8 @@ class WindowActions:
     :class:`~dedup_gui.gui.main_window.MainWindow`, which sets the views, ``result``,
     ``exporter`` and ``_image_dir`` these methods use."""
 
+    _export_dir: str | None = None  # the folder of the last export, offered for the next
+
     # --- teaching ---------------------------------------------------------------------------
 
     def open_teaching(self) -> None:
@@ -118,15 +120,19 @@ class WindowActions:
         """File > Export…: ask for a format, the scope and a file, then export in the background."""
         if self.result is None:
             return
-        folder = str(Path(self._image_dir))
+        # the last export's folder, else beside the scanned folder (never in it: the input
+        # folder is only read); the file named after it
+        root = Path(self.result.root)
+        folder = self._export_dir or str(root.parent)
         fmt = self._export_format
-        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self, fmt)
+        dialog = ExportDialog(self.pairs_panel.model.rowCount(), len(self.result.pairs), folder, self, fmt,
+                              scanned=root.name)  # fmt: skip
         if dialog.exec() != ExportDialog.DialogCode.Accepted:
             return
         fmt, path, only_shown = dialog.choice()
         self._export_format = fmt
         if path:
-            self._image_dir = str(Path(path).parent)
+            self._export_dir = str(Path(path).expanduser().parent)
             self.export_to(path, fmt, only_shown)
 
     def export_to(self, path: str | Path, fmt: str | None = None, only_shown: bool = False) -> None:

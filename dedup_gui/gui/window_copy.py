@@ -17,7 +17,7 @@ from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.core.reports.copy_kept import CopyReport, check_destination, copy_kept
 from dedup_gui.gui.copy_destination_dialog import CopyDestinationDialog
 from dedup_gui.gui.file_actions import show_in_folder
-from dedup_gui.gui.inspector.jobs import LatestJob
+from dedup_gui.gui.inspector.jobs import LatestJob, command_pool
 from dedup_gui.gui.plain import plain_message_box
 from dedup_gui.gui.worker import QtProgress
 
@@ -69,7 +69,7 @@ class CopyKeptPages:
             self._copy_message(QMessageBox.Icon.Warning, "Copy refused", str(exc))
             return False
         if self.copy_job is None:
-            self.copy_job = LatestJob(self)
+            self.copy_job = LatestJob(self, command_pool())  # never queued behind the charts
             self.copy_job.finished.connect(self._on_copy_finished)
             self.copy_job.failed.connect(self._on_copy_failed)
         token = self._copy_token = CancelToken()

@@ -35,7 +35,7 @@ REPRIORITIZE_SHORTCUT = "Ctrl+Shift+R"
 class KeepDecisions:
     """The keep decisions of the main window: a mixin before ``QMainWindow`` in
     :class:`~dedup_gui.gui.main_window.MainWindow`, which sets the ``session``, the views,
-    ``app_settings`` and ``_reclassify_job`` these methods use."""
+    ``app_settings`` and ``reclassify`` these methods use."""
 
     _kept_page_pending: int | None = None  # the page just chosen, to select once its result is shown
 
@@ -136,8 +136,9 @@ class KeepDecisions:
         self.session.set_keep_policy(policy)
         self._save_folder_decisions()
         self._kept_page_pending = page
-        self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
-        self.statusBar().showMessage(f"Keeping {result.pages[page].path} (your choice, saved for rescans)", 8000)
+        path = result.pages[page].path
+        self.reclassify(rekeep, result, self.session.scan_result, policy, self.session.thresholds,
+                        doing=f"Keeping {path}", done=f"Keeping {path} (your choice, saved for rescans)")  # fmt: skip
         return True
 
     # --- triage from the keyboard --------------------------------------------------------------
@@ -191,8 +192,9 @@ class KeepDecisions:
         policy = KeepPolicy(policy.order, policy.pattern, policy.reference_folders, scan.keep_policy.chosen)
         self.session.set_keep_policy(policy)
         self._save_folder_decisions()
-        self._reclassify_job.submit(rekeep, result, self.session.scan_result, policy, self.session.thresholds)
-        self.statusBar().showMessage(f"Keep rule: {', '.join(policy.order)} (saved for rescans)", 8000)
+        rule = f"Keep rule: {', '.join(policy.order)}"
+        self.reclassify(rekeep, result, self.session.scan_result, policy, self.session.thresholds,
+                        doing=rule, done=f"{rule} (saved for rescans)")  # fmt: skip
         return True
 
     def _after_keep_choice(self, result: ScanResult) -> None:

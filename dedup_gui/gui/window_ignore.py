@@ -27,7 +27,7 @@ from dedup_gui.gui.tables.clusters_view import NOT_DUPLICATE_SHORTCUT
 
 class IgnoreDecisions:
     """The ignore list of the main window: a mixin before ``QMainWindow``, which sets the
-    ``session``, the views, ``app_settings`` and ``_reclassify_job`` these methods use."""
+    ``session``, the views, ``app_settings`` and ``reclassify`` these methods use."""
 
     ignore_dialog: IgnoreListDialog | None = None
 
@@ -71,7 +71,8 @@ class IgnoreDecisions:
             return False
         pair = result.pairs[record]
         names = f"{result.pages[pair.left].path} and {result.pages[pair.right].path}"
-        return self.set_ignore_list(pairs, f"Marked {names} not a duplicate (saved for rescans)")
+        return self.set_ignore_list(pairs, f"Marked {names} not a duplicate (saved for rescans)",
+                                    f"Marking {names} not a duplicate")  # fmt: skip
 
     def mark_page_not_duplicate(self, page: int) -> bool:
         """Mark page ``page`` (index into ``result.pages``) not a duplicate of any other page of
@@ -88,7 +89,7 @@ class IgnoreDecisions:
         message = (
             f"Marked {result.pages[page].path} not a duplicate of {added} page{'s' * (added != 1)} (saved for rescans)"
         )
-        return self.set_ignore_list(pairs, message)
+        return self.set_ignore_list(pairs, message, f"Marking {result.pages[page].path} not a duplicate")
 
     def remove_not_duplicates(self, pairs: PathPairs) -> bool:
         """Take ``pairs`` off the ignore list: they are classified by their measures again
@@ -104,10 +105,12 @@ class IgnoreDecisions:
             normalized((*self.ignore_list(), *pairs)), f"Ignore list: {len(pairs)} pair(s) read"
         )
 
-    def set_ignore_list(self, pairs: PathPairs, message: str = "") -> bool:
+    def set_ignore_list(self, pairs: PathPairs, message: str = "", doing: str = "") -> bool:
         """Make ``pairs`` the folder's ignore list: the scan's own result takes it, the result
         shown is re-typed with it in the background (:attr:`results_changed` follows), and it is
-        saved for later scans of the folder.
+        saved for later scans of the folder.  The status line says ``doing`` while the pairs
+        are re-classified, then ``message`` with the pairs re-classified (see
+        :meth:`~dedup_gui.gui.main_window.MainWindow.reclassify`).
 
         Returns:
             ``False`` when there is no result, a scan runs, or the list is unchanged; else ``True``.
@@ -117,9 +120,8 @@ class IgnoreDecisions:
             return False
         self.session.set_not_duplicates(pairs)
         self._save_folder_decisions()
-        self._reclassify_job.submit(renot, result, self.session.scan_result, pairs, self.session.thresholds)
-        if message:
-            self.statusBar().showMessage(message, 8000)
+        self.reclassify(renot, result, self.session.scan_result, pairs, self.session.thresholds,
+                        doing=doing, done=message or "Ignore list changed")  # fmt: skip
         if self.ignore_dialog is not None:
             self.ignore_dialog.refresh()
         return True

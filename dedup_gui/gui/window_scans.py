@@ -263,12 +263,13 @@ class ScanControl:
         previous = self.session.take_previous()
         self._show_scanning(False)
         text = scan_end_text(outcome, folder, None if previous is None else previous.folder, message)
-        self.scan_status.finish(text)
-        if previous is None:
+        if previous is None or self.result is None:
+            self.scan_status.finish(text)
             return folder
-        if self.session.is_stale(previous):
-            self._status_after_update = text  # not the summary: the scan's end stays said
-            self.apply_thresholds(self.session.thresholds)  # the views show it already: re-typed in place
+        if self.session.is_stale(previous):  # the views show it already: re-typed in place
+            self.apply_thresholds(self.session.thresholds, lead=text)
+        else:  # the scan's end, then the counts of the results shown again (lost until a change before)
+            self.scan_status.finish(f"{text}. {summarize(self.result)}")
         return folder
 
     def _on_failed(self, scan_id: int, message: str, details: str) -> None:

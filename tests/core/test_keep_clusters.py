@@ -214,7 +214,7 @@ def test_the_kept_page_follows_the_keep_rule_within_its_keep_cluster(p, q, r, ti
     report = build_report(result, mtime=mtime, excerpt_limit=0)
     assert render(report, "keep-csv") == (
         "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url\n"
-        f"{dropped},{kept},full duplicate,0.9500,{reason},bad,states no canonical address,,"
+        f"{dropped},{kept},full duplicate,0.9500,{reason},none,states no canonical address,,"
         f"{(q if kept == 'q.html' else r).get('url', '')}\n"  # the kept page's stated address
     )
 

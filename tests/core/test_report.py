@@ -131,7 +131,7 @@ def test_keep_csv_follows_the_stated_rule(sample_scan):
         "https://larkmoor-wheelers.example.org/articles/night-ride-safety.html",
     ]
     rows = [row[:7] for row in rows]
-    no_canonical = ["bad", "states no canonical address"]
+    no_canonical = ["none", "states no canonical address"]
     assert rows == sorted(
         [
             # no address, same text, same age: the first path
@@ -164,7 +164,7 @@ def test_keep_csv_of_a_subset_lists_only_its_clusters(sample_scan):
     assert text == (
         "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url\n"
         "print/night-ride-safety.html,site/articles/night-ride-safety.html,content duplicate,0.9853,canonical URL,"
-        "bad,states no canonical address,,https://larkmoor-wheelers.example.org/articles/night-ride-safety.html\n"
+        "none,states no canonical address,,https://larkmoor-wheelers.example.org/articles/night-ride-safety.html\n"
     )
 
 
@@ -254,7 +254,7 @@ def test_json_validates_against_the_schema(sample_scan, tmp_path):
         "id": pair["keep_cluster"], "group": cluster["id"], "keep": "site/articles/night-ride-safety.html",
         "keep_reason": "canonical URL",
         "duplicates": [{"path": "print/night-ride-safety.html", "link": "content", "similarity": pair["content_similarity"],
-                        "canonical_status": "bad", "canonical_note": "states no canonical address"}],
+                        "canonical_status": "none", "canonical_note": "states no canonical address"}],
     }  # fmt: skip
     files = {f["path"]: f for f in data["files"]}
     assert files["print/night-ride-safety.html"]["keep_cluster"] == keep["id"]

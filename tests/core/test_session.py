@@ -26,13 +26,19 @@ from dedup_gui.core.views.session import (
 from tests.core.views_fixtures import ties
 
 
-def test_summarize_counts_files_duplicates_clusters_errors_and_notes():
-    # 5 pages + 1 error = 6 files; 4 of the 5 pairs are duplicates (pair 1 is distinct).
+def test_summarize_counts_pages_other_files_duplicates_clusters_errors_and_notes():
+    # 5 pages and 1 error; 4 of the 5 pairs are duplicates (pair 1 is distinct).
     result = dataclasses.replace(ties(errors=("bad.html",)), elapsed=2.345, notes=["cache rebuilt"])
     # The command line's words: the group (any chain of pairs) and the keep cluster are named apart
     # (a tester read "4 duplicate pairs in 1 cluster" beside "Pairs (5)" and a keep-cluster count).
-    assert summarize(result) == ("Scanned 6 files: 4 duplicate pairs of 5 compared; 1 near-duplicate group, "
+    assert summarize(result) == ("Scanned 5 pages: 4 duplicate pairs of 5 compared; 1 near-duplicate group, "
                                  "1 keep cluster (4 pages to drop); 1 error (2.3 s). Note: cache rebuilt")  # fmt: skip
+    # pages, then the other files skipped, as the command line's "pages:" line counts them (a
+    # tester read "Scanned 1,422 files" in the window and "1422 pages ...; 44 other files
+    # skipped" from the command line for the same scan)
+    skipped = dataclasses.replace(result, skipped=["style.css", "logo.png"])
+    assert summarize(skipped).startswith("Scanned 5 pages plus 2 other files: 4 duplicate pairs of 5 compared; ")
+    assert summarize(dataclasses.replace(result, skipped=["a.css"])).startswith("Scanned 5 pages plus 1 other file: ")
 
 
 def test_scan_stages_skip_the_cache_lookup_without_the_cache():

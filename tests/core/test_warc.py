@@ -289,8 +289,8 @@ def test_the_window_s_status_line_counts_an_archive_s_records(tmp_path):
     assert summarize(scan_folder(path, SETTINGS)).startswith(
         "Scanned 3 records: 3 duplicate pairs of 3 compared; 1 near-duplicate group"
     )
-    # A folder holding the archive is a folder of files, its records among them.
-    assert summarize(scan_folder(tmp_path, SETTINGS)).startswith("Scanned 3 files: ")
+    # A folder holding the archive: its records are its pages (the command line's "pages:" count).
+    assert summarize(scan_folder(tmp_path, SETTINGS)).startswith("Scanned 3 pages: ")
 
 
 def test_the_inspector_s_views_read_a_warc_page_from_its_record(tmp_path):

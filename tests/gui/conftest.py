@@ -22,6 +22,7 @@ from dedup_gui.core.model import (
     Thresholds,
 )
 from dedup_gui.core.progress import ScanCancelled
+from dedup_gui.gui.inspector.jobs import command_pool
 
 
 def make_page(path: str, words: int, simhash: int, title: str = "", text: str | None = None,
@@ -204,7 +205,28 @@ class ClaimingLineEdit(QLineEdit):
 @pytest.fixture
 def join_background_jobs():
     """Let no background computation outlive its test: after it, wait for Qt's global thread
-    pool (60 s at most).  A test module takes it with
+    pool and the commands' pool (60 s at most each).  A test module takes it with
     ``pytestmark = pytest.mark.usefixtures("join_background_jobs")``."""
     yield
     QThreadPool.globalInstance().waitForDone(60_000)
+    command_pool().waitForDone(60_000)
+
+
+@pytest.fixture
+def blocked_global_pool():
+    """Every thread of Qt's global pool busy until the test ends, as when the map of 10,000
+    pairs and the inspector's tabs compute there (a view's jobs queue behind them)."""
+    pool = QThreadPool.globalInstance()
+    release = threading.Event()
+    started = threading.Semaphore(0)
+
+    def block():
+        started.release()
+        release.wait(60)
+
+    for _ in range(pool.maxThreadCount()):
+        pool.start(block)
+    for _ in range(pool.maxThreadCount()):
+        assert started.acquire(timeout=60)
+    yield
+    release.set()

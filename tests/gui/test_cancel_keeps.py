@@ -12,7 +12,7 @@ import pytest
 
 from dedup_gui.core.model import ScanSettings, Thresholds
 from dedup_gui.gui import worker as worker_module
-from dedup_gui.gui.main_window import APP_NAME, MainWindow
+from dedup_gui.gui.main_window import APP_NAME, MainWindow, summarize
 from tests.gui.conftest import open_scanned
 from tests.gui.test_copy_kept import BODY
 from tests.gui.test_keep_decisions import B_KEPT_ROWS, rekept, tree_rows, triangle
@@ -62,7 +62,7 @@ def test_a_cancelled_scan_of_another_folder_leaves_the_last_results(qtbot, windo
     a, b = (str(f.resolve()) for f in folders)
     assert win.select_pair(3)  # beta/gamma, not the first duplicate the window selects itself
     summary = win.scan_status.label.text()
-    assert summary.startswith("Scanned 7 files: 4 duplicate pairs")
+    assert summary.startswith("Scanned 5 pages: 4 duplicate pairs")
 
     slow = fake_scan(steps=100_000, delay=0.01)
     win._scan_fn = slow
@@ -74,8 +74,9 @@ def test_a_cancelled_scan_of_another_folder_leaves_the_last_results(qtbot, windo
         win.cancel_scan()
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
 
-    # the old code showed "Scan cancelled", "Pairs (0)" and no title folder; A is back, whole
-    assert win.scan_status.label.text() == "Scan of b cancelled: showing the last results, of a"
+    # the old code showed "Scan cancelled", "Pairs (0)" and no title folder; A is back, whole,
+    # with its counts after the note (a tester: they were gone until the next change)
+    assert win.scan_status.label.text() == f"Scan of b cancelled: showing the last results, of a. {summary}"
     assert win.windowTitle() == f"{a} — {APP_NAME}" and win.folder == a
     assert tab_titles(win) == ["Pairs (5)", "Pages (5)", "Errors (2)"]
     assert win.result is not None and win.result.root == a and win.result.pages is result.pages
@@ -107,7 +108,9 @@ def test_a_scan_replaced_by_another_then_cancelled_still_gives_the_first_results
     win.start_scan(folders[1])
     qtbot.waitUntil(abandoned.started.is_set, timeout=LONG)
     cancel_a_scan_of(qtbot, win, fake_scan, c)
-    assert win.scan_status.label.text() == "Scan of c cancelled: showing the last results, of a"
+    assert (
+        win.scan_status.label.text() == f"Scan of c cancelled: showing the last results, of a. {summarize(win.result)}"
+    )
     assert win.folder == str(folders[0].resolve()) and win.pairs_model.rowCount() == 5
 
 
@@ -118,7 +121,9 @@ def test_a_failed_scan_leaves_the_last_results(qtbot, window_on_a, fake_scan, fo
         win.start_scan(folders[1])
     assert ended.args == ["failed"]
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
-    assert win.scan_status.label.text() == "Scan of b failed: RuntimeError: disk gone; showing the last results, of a"
+    assert win.scan_status.label.text() == (
+        f"Scan of b failed: RuntimeError: disk gone; showing the last results, of a. {summarize(win.result)}"
+    )
     assert "The scan of " + str(folders[1].resolve()) + " failed" in win.error_box.text()  # the box names B
     assert win.windowTitle() == f"{folders[0].resolve()} — {APP_NAME}"
     assert tab_titles(win) == ["Pairs (5)", "Pages (5)", "Errors (2)"]
@@ -146,7 +151,9 @@ def test_a_cancelled_rescan_keeps_the_keep_decision_made_before(qtbot, fake_scan
     expected = B_KEPT_ROWS
     assert tree_rows(win) == expected
     cancel_a_scan_of(qtbot, win, fake_scan, site)
-    assert win.scan_status.label.text() == "Rescan of site cancelled: showing its last results"
+    assert (
+        win.scan_status.label.text() == f"Rescan of site cancelled: showing its last results. {summarize(win.result)}"
+    )
     assert tree_rows(win) == expected
     assert win.scan_result.keep_policy.chosen == ("b.html",) and win.result.keep_policy.chosen == ("b.html",)
     win.close()
@@ -164,8 +171,10 @@ def test_thresholds_changed_during_the_cancelled_scan_apply_to_the_results_given
         win.cancel_scan()
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
     assert win.result.thresholds.content_same == 0.99
-    # the summary of the re-classification does not cover what happened to the scan
-    assert win.scan_status.label.text() == "Scan of b cancelled: showing the last results, of a"
+    # the summary of the re-classification does not cover what happened to the scan: it follows it
+    assert (
+        win.scan_status.label.text() == f"Scan of b cancelled: showing the last results, of a. {summarize(win.result)}"
+    )
 
 
 def test_export_and_copy_act_on_the_results_given_back(qtbot, tmp_path, fake_scan):

@@ -17,7 +17,7 @@ from dedup_gui.gui import SAMPLES_DIR
 from dedup_gui.gui import worker as worker_module
 from dedup_gui.gui.app import run_gui
 from dedup_gui.gui.inspector.text_diff_view import displayed
-from dedup_gui.gui.main_window import MainWindow
+from dedup_gui.gui.main_window import MainWindow, summarize
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES
 
 LONG = 120_000  # ms: generous, for a slow machine
@@ -75,7 +75,7 @@ def test_scan_fills_the_tables_and_selects_the_first_duplicate(qtbot, make_windo
     assert view.left_edit.isReadOnly() and view.right_edit.isReadOnly()
     window.inspector.setCurrentWidget(window.inspector.why_view)
     assert window.inspector.why_view.verdict is DupType.FULL
-    assert window.scan_status.label.text().startswith("Scanned 7 files: 4 duplicate pairs")
+    assert window.scan_status.label.text().startswith("Scanned 5 pages: 4 duplicate pairs")
 
 
 def test_selecting_another_pair_shows_its_texts(qtbot, make_window, fake_scan, tmp_path):
@@ -400,7 +400,9 @@ def test_a_cancelled_rescan_gives_the_previous_result_back(qtbot, make_window, f
         window.cancel_scan()
     assert ended.args == ["cancelled"]
     assert window.pages_model.rowCount() == 5 and window.result is not None
-    assert window.scan_status.label.text() == f"Rescan of {tmp_path.name} cancelled: showing its last results"
+    assert window.scan_status.label.text() == (
+        f"Rescan of {tmp_path.name} cancelled: showing its last results. {summarize(window.result)}"
+    )
 
 
 def test_a_result_is_handed_over_in_steps_that_yield_to_the_event_loop(qtbot, make_window, sample_scan):

@@ -28,7 +28,7 @@ def test_ctrl_d_confirmation_shows_and_the_summary_comes_back(qtbot, fake_scan, 
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         qtbot.keyClick(win.pairs_panel.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
     bar = win.statusBar()
-    assert bar.currentMessage() == "Marked a.html and b.html not a duplicate (saved for rescans)"
+    assert bar.currentMessage() == "Marked a.html and b.html not a duplicate (saved for rescans): 1 pair re-classified"
     # nothing covers the message: the summary is hidden while it shows ...
     assert not summary.isVisible()
     # ... and back, with the re-classified result's numbers, once the message times out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dedup_gui.core.model import DupType, Pair, ScanResult
-from dedup_gui.core.pipeline.canonical import BAD, NONE, canonical_status
+from dedup_gui.core.pipeline.canonical import BAD, canonical_status
 from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, link_label
 from dedup_gui.core.pipeline.redirects import page_status
 from dedup_gui.core.reports.model import Report
@@ -122,12 +122,13 @@ def page_rows(report: Report) -> list[list[Cell]]:
 def keep_canonical(result: ScanResult, page: int, kept: int) -> tuple[str, str]:
     """The keep plan's canonical columns for dropped page ``page`` and its kept page ``kept``
     (indices into ``result.pages``): ``("good", note)`` when the page's stated canonical points
-    to the kept page (the duplicate is handled by it), ``("bad", note)`` when it points elsewhere
-    or is missing, ``("malformed", note)`` when it is no valid address and was ignored
-    (:func:`~dedup_gui.core.pipeline.canonical.canonical_status`) (tuple[str, str])."""
+    to the kept page (the duplicate is handled by it), ``("bad", note)`` when it points elsewhere,
+    ``("none", "states no canonical address")`` when it states none (the pages table's word;
+    "bad" here before said less), ``("malformed", note)`` when it is no valid address and was
+    ignored (:func:`~dedup_gui.core.pipeline.canonical.canonical_status`) (tuple[str, str])."""
     found = canonical_status(result, page, kept)
     note = found.note if not found.url or found.status != BAD else f"{found.note}: {found.url}"
-    return (BAD if found.status == NONE else found.status), note
+    return found.status, note
 
 
 def _pair_similarities(result: ScanResult, pages: set[int]) -> dict[tuple[int, int], float]:

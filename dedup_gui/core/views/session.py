@@ -33,19 +33,21 @@ def _count(n: int, noun: str) -> str:
 
 
 def summarize(result: ScanResult) -> str:
-    """One status line for a finished scan, e.g. ``"Scanned 12 files: 3 duplicate pairs of 5
-    compared; 2 near-duplicate groups, 2 keep clusters (3 pages to drop); 0 errors (0.4 s)"``
-    (``"Scanned 12 records: ..."`` for one WARC file), in the command line's words, followed by
-    the scan's notes (str)."""
+    """One status line for a finished scan, e.g. ``"Scanned 12 pages plus 3 other files: 3
+    duplicate pairs of 5 compared; 2 near-duplicate groups, 2 keep clusters (3 pages to drop); 0
+    errors (0.4 s)"`` (``"Scanned 12 records: ..."`` for one WARC file), in the command line's
+    words (its ``pages:`` line: the pages read, then the other files skipped, when there are
+    any; the files that could not be read are the errors), followed by the scan's notes (str)."""
     counts = type_counts(result)
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
-    files = len(result.pages) + len(result.errors)
-    noun = "record" if is_archive_root(result.root) else "file"
+    noun = "record" if is_archive_root(result.root) else "page"
+    others = f" plus {_count(len(result.skipped), 'other file')}" if result.skipped else ""
     keep = keep_clusters_of(result)
     drops = sum(len(k.duplicates) for k in keep)
     # the command line's words: groups (any chain of pairs) and keep clusters are not the same
     line = (
-        f"Scanned {_count(files, noun)}: {_count(duplicates, 'duplicate pair')} of {len(result.pairs):,} compared; "
+        f"Scanned {_count(len(result.pages), noun)}{others}: {_count(duplicates, 'duplicate pair')} of "
+        f"{len(result.pairs):,} compared; "
         f"{_count(len(result.clusters), 'near-duplicate group')}, {_count(len(keep), 'keep cluster')} "
         f"({_count(drops, 'page')} to drop); {_count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
     )
