@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
 from dedup_gui.core.fingerprints.simhash import block_keys
@@ -190,7 +190,11 @@ class HammingView(QWidget):
         self.result_label = plain_label(bold=True, wrap=True)
         self.blocks_label = plain_label(wrap=True)
         self.error_label = plain_label(wrap=True)
-        self.error_label.setStyleSheet("color: #c62828;")
+        # red by its palette, not a style sheet: a style sheet fixes the label's font, and in
+        # presentation mode the error stayed at 10 pixels while all else doubled
+        error_palette = self.error_label.palette()
+        error_palette.setColor(QPalette.ColorRole.WindowText, DIFFER)
+        self.error_label.setPalette(error_palette)
         explain = plain_label(
             "The Hamming distance of two fingerprints is the number of bit positions where they differ "
             "(the 1 bits of A XOR B). SimHash maps similar texts to fingerprints a few bits apart; Manku, "
@@ -254,6 +258,14 @@ class HammingView(QWidget):
             self.set_values(TOY_A, TOY_B)
         else:
             self.select_pages(result.pages[pair.left].path, result.pages[pair.right].path)
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classification of the scan shown (the same pages, perhaps a new k): the
+        pages or typed values chosen stay; the comparison is made again under the new k."""
+        self.k = result.thresholds.hamming_k
+        for chooser in self.choosers:
+            chooser.replace_pages(result.pages)
+        self.update_comparison()
 
     def select_pages(self, left: str, right: str) -> bool:
         """Compare the SimHashes of the pages with these paths (``False`` if one is not listed)."""

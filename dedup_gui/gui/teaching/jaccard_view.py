@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.teaching.charts import convergence_figure
 from dedup_gui.core.teaching.jaccard_steps import (
+    MAX_PERMUTATIONS,
     TOY_TEXT_A,
     TOY_TEXT_B,
     SetComparison,
@@ -312,7 +313,7 @@ class JaccardView(QWidget):
         self.k_spin.setPrefix("k = ")
         self.k_spin.setToolTip("Tokens per shingle (words, or CJK characters)")
         self.permutations_spin = QSpinBox()
-        self.permutations_spin.setRange(1, 2048)
+        self.permutations_spin.setRange(1, MAX_PERMUTATIONS)
         self.permutations_spin.setValue(256)
         self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
         self.k_spin.valueChanged.connect(lambda _v: self.recompute())
@@ -391,6 +392,12 @@ class JaccardView(QWidget):
             self.show_toy()
         else:
             self.show_pages(*paths)
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classification of the scan shown (the same pages and texts): the toy or the
+        two pages chosen stay, and nothing is computed again."""
+        for chooser in (self.page_a, self.page_b):
+            chooser.replace_pages(result.pages)
 
     def show_toy(self) -> None:
         """Show the blackboard example: |A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7."""

@@ -1,0 +1,145 @@
+"""A teacher's new-user test of the teaching window (presentation mode on a projector, the
+bundled samples and a folder of Chinese pages): nothing drawn over anything else at 1280x800,
+1600x1000 and 1920x1080; the numbers students read scale with presentation mode; a
+re-classification keeps the pages chosen in the views; consistent wording and formats."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtGui import QFontInfo, QPalette
+from PySide6.QtWidgets import QWidget
+
+from dedup_gui.core.views.selection import find_pair
+from dedup_gui.gui.main_window import MainWindow
+from dedup_gui.gui.settings import AppSettings
+from dedup_gui.gui.teaching import TeachingWindow
+from dedup_gui.gui.teaching.steps_table import ROW_FINGERPRINT, ROW_SUMS
+from dedup_gui.gui.teaching.widgets import DIFFER
+
+LONG = 60_000
+SIZES = [(1280, 800), (1600, 1000), (1920, 1080)]
+CAFES = ("site/articles/cafe-stops.html", "elsewhere/vale-gazette-cafes.html")
+
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
+
+
+def present(qtbot, window, size) -> None:
+    """Presentation mode in a window of ``size`` (a projector of that size; the test's screen is
+    smaller, so the window leaves full screen and is resized)."""
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    qtbot.wait(100)
+
+
+def rect_in(widget: QWidget, ancestor: QWidget) -> QRect:
+    """``widget``'s rectangle in ``ancestor``'s coordinates."""
+    return QRect(widget.mapTo(ancestor, QPoint(0, 0)), widget.size())
+
+
+def point_size(widget: QWidget) -> float:
+    return QFontInfo(widget.font()).pointSizeF()
+
+
+@pytest.fixture
+def teach(qtbot, sample_scan):
+    window = TeachingWindow(sample_scan)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    return window
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_simhash_view_in_presentation_mode_draws_nothing_over_anything_else(qtbot, teach, size):
+    # At 1600x1000 the text box (y 162-230) was drawn over the step buttons (y 202-238): the
+    # grid holding it was laid out from the explanation's height alone.
+    view = teach.show_tab(0)
+    view.select_page("site/articles/spring-audax-2024.html")
+    present(qtbot, teach, size)
+    view.go_to(12)
+    qtbot.wait(50)
+    widgets = [view._source_row, view.eight_bit_check, view.text_edit, view.explain_label, view.first_button,
+               view.previous_button, view.next_button, view.last_button, view.play_button, view.speed_slider,
+               view.speed_label, view.step_label, view.board, view.fingerprint_label, view.table,
+               view.note_label]  # fmt: skip
+    rects = {w: rect_in(w, view) for w in widgets}
+    for i, a in enumerate(widgets):
+        assert view.rect().contains(rects[a]), (a, rects[a])
+        for b in widgets[i + 1 :]:
+            assert not rects[a].intersects(rects[b]), (a, rects[a], b, rects[b])
+    assert view.text_edit.height() >= view.text_edit.minimumHeight() > 0
+
+
+@pytest.mark.parametrize("size", SIZES[1:])
+def test_presentation_mode_scales_the_sums_and_bits_and_the_table_shows_all_64_bits(qtbot, teach, size):
+    # The sums ("+115", "−103") and the fingerprint bits stayed at some 8 pixels while the row
+    # names were twice the size; the table showed bits 0-31 and a horizontal scroll bar.
+    view = teach.show_tab(0)
+    view.select_page("site/articles/spring-audax-2024.html")
+    present(qtbot, teach, size)
+    view.last()
+    qtbot.wait(50)
+    assert view.table.horizontalScrollBar().maximum() == 0  # every bit column in view
+    assert view.table.viewport().height() >= 8 * view.table.verticalHeader().defaultSectionSize()
+    board = view.board
+    names = board.row_names()
+    widget_pt = board.font().pointSizeF()
+    sums_pt = board.cell_font(names.index(ROW_SUMS)).pointSizeF()
+    bits_pt = board.cell_font(names.index(ROW_FINGERPRINT)).pointSizeF()
+    assert bits_pt == widget_pt  # one digit: as large as the row names
+    assert sums_pt >= 0.55 * widget_pt  # up to three digits and a sign in 1/32 of the width
+
+
+def test_the_hamming_error_text_scales_with_presentation_mode(qtbot, teach):
+    # "'-5' is neither hex (0x…) nor binary (0b…)" stayed at 10 pixels: a style sheet fixed
+    # its font.
+    view = teach.show_tab(2)
+    view.edits[0].setText("-5")
+    view.update_comparison()
+    assert view.error_label.isVisible() and "'-5' is neither hex" in view.error_label.text()
+    normal = point_size(view.error_label)
+    assert normal == pytest.approx(point_size(view.result_label.parentWidget()))
+    present(qtbot, teach, (1280, 800))
+    assert point_size(view.error_label) == pytest.approx(2 * normal)
+    assert view.error_label.palette().color(QPalette.ColorRole.WindowText) == DIFFER  # still red
+
+
+def test_a_reclassification_keeps_the_pages_chosen_in_the_teaching_views(qtbot, sample_scan, tmp_path):
+    # The teacher picked the cafés pair in the Hamming view, then changed Hamming k in the main
+    # window: the view jumped back to the main window's pair.  Only a new scan may reset it.
+    window = MainWindow(app_settings=AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window._set_result(sample_scan)
+    night = ("site/articles/night-ride-safety.html", "print/night-ride-safety.html")
+    assert window.select_pair(find_pair(sample_scan, *night))
+    window.teaching_action.trigger()
+    teach = window.teaching_window
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    hamming, jaccard, simhash = teach.hamming_view, teach.jaccard_view, teach.simhash_view
+    assert hamming.select_pages(*CAFES)
+    assert jaccard.show_pages(*CAFES)
+    assert simhash.select_page(CAFES[1])
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    simhash.go_to(5)
+    distance = hamming.steps.distance
+    window.apply_thresholds(dataclasses.replace(window.thresholds(), hamming_k=distance - 1))
+    with qtbot.waitSignal(window.results_changed, timeout=LONG):
+        pass
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    assert teach.result is window.result
+    assert tuple(c.page().path for c in hamming.choosers) == CAFES
+    assert (jaccard.page_a.page().path, jaccard.page_b.page().path) == CAFES and not jaccard.is_toy()
+    assert simhash.source_combo.page().path == CAFES[1] and simhash.position == 5
+    assert hamming.k == distance - 1  # compared again under the new k
+    assert f"k = {distance - 1}" in hamming.result_label.text() and "not near duplicates" in hamming.result_label.text()
+    window._set_result(sample_scan)  # a new scan: the views start again on their defaults
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    assert tuple(c.page().path for c in hamming.choosers) != CAFES
+    teach.close()
+    window.close()
