@@ -8,10 +8,11 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings, Qt
+from PySide6.QtCore import QPoint, QRect, QRectF, QSettings, Qt
 from PySide6.QtGui import QFontInfo, QPalette
 from PySide6.QtWidgets import QWidget
 
+from dedup_gui.core.teaching.jaccard_steps import compare_sets
 from dedup_gui.core.views.selection import find_pair
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.settings import AppSettings
@@ -143,3 +144,54 @@ def test_a_reclassification_keeps_the_pages_chosen_in_the_teaching_views(qtbot, 
     assert tuple(c.page().path for c in hamming.choosers) != CAFES
     teach.close()
     window.close()
+
+
+def circle_hits(rect: QRectF, cx: float, cy: float, r: float) -> bool:
+    """Whether ``rect`` overlaps the disc of centre (cx, cy) and radius r (its nearest point)."""
+    nx, ny = min(max(cx, rect.left()), rect.right()), min(max(cy, rect.top()), rect.bottom())
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
+
+
+def in_disc(rect: QRectF, cx: float, cy: float, r: float) -> bool:
+    """Whether ``rect`` lies wholly in the disc (its four corners: a disc is convex)."""
+    corners = ((rect.left(), rect.top()), (rect.right(), rect.top()), (rect.left(), rect.bottom()),
+               (rect.right(), rect.bottom()))  # fmt: skip
+    return all((x - cx) ** 2 + (y - cy) ** 2 <= r * r for x, y in corners)
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_venn_counts_stay_inside_their_regions_and_the_drawing_inside_its_area(qtbot, teach, presenting):
+    # Two Chinese pages at k = 1: 77 shingles only in A, 160 shared, 513 only in B.  "77 only in
+    # A" sat on circle B's outline; in presentation mode the circles ran over the text under
+    # them.  Each count now lies wholly in its region, or outside both circles.
+    view = teach.show_tab(1)
+    if presenting:
+        present(qtbot, teach, (1280, 800))
+    else:
+        teach.resize(1280, 800)
+        qtbot.waitUntil(lambda: teach.size().toTuple() == (1280, 800), timeout=LONG)
+    for only_a, both, only_b in ((77, 160, 513), (77, 117, 414), (355, 0, 1735), (3, 400, 2)):
+        a = [f"a{i}" for i in range(only_a)] + [f"s{i}" for i in range(both)]
+        b = [f"s{i}" for i in range(both)] + [f"b{i}" for i in range(only_b)]
+        venn = view.venn
+        venn.set_comparison(compare_sets(a, b))
+        qtbot.wait(20)
+        cxa, cxb, cy, ra, rb = venn.circles()
+        area = QRectF(venn.rect())
+        case = (only_a, both, only_b)
+        assert area.contains(QRectF(cxa - ra, cy - ra, 2 * ra, 2 * ra)), case
+        assert area.contains(QRectF(cxb - rb, cy - rb, 2 * rb, 2 * rb)), case
+        for name in venn.name_rects():
+            assert area.contains(name), case
+        labels = venn.region_labels()
+        assert len(labels) == 3, case
+        for (head, label, _rect, _items), region in zip(labels, ("only in A", "A ∩ B", "only in B"), strict=True):
+            assert area.contains(head), (case, label)
+            hits_a, hits_b = circle_hits(head, cxa, cy, ra), circle_hits(head, cxb, cy, rb)
+            if not hits_a and not hits_b:
+                assert "\n" not in label, (case, label)  # outside: the count alone, beside its circle
+                continue
+            in_a, in_b = in_disc(head, cxa, cy, ra), in_disc(head, cxb, cy, rb)
+            wholly = {"only in A": in_a and not hits_b, "A ∩ B": in_a and in_b, "only in B": in_b and not hits_a}
+            assert wholly[region], (case, label, head.getRect(), (cxa, cxb, cy, ra, rb))
+        assert rect_in(venn, view).bottom() < rect_in(view.texts_label, view).top()
