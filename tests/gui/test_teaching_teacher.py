@@ -6,12 +6,14 @@ re-classification keeps the pages chosen in the views; consistent wording and fo
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 from PySide6.QtCore import QPoint, QRect, QRectF, QSettings, Qt
 from PySide6.QtGui import QFontInfo, QPalette
 from PySide6.QtWidgets import QWidget
 
+from dedup_gui.core.model import DupType
 from dedup_gui.core.teaching.jaccard_steps import compare_sets
 from dedup_gui.core.views.selection import find_pair
 from dedup_gui.gui.main_window import MainWindow
@@ -195,3 +197,49 @@ def test_venn_counts_stay_inside_their_regions_and_the_drawing_inside_its_area(q
             wholly = {"only in A": in_a and not hits_b, "A ∩ B": in_a and in_b, "only in B": in_b and not hits_a}
             assert wholly[region], (case, label, head.getRect(), (cxa, cxb, cy, ra, rb))
         assert rect_in(venn, view).bottom() < rect_in(view.texts_label, view).top()
+
+
+def test_toy_mode_shows_the_toys_k_and_disables_the_page_boxes(qtbot, teach, sample_scan):
+    # The greyed k box read "k = 4" beside "2-word shingles", and the page boxes stayed active
+    # but did nothing; one term, "token", as the k box's tooltip says.
+    view = teach.show_tab(1)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    assert not view.is_toy() and view.k_spin.value() == sample_scan.settings.shingle_size == 4
+    assert "4-token shingles" in view.texts_label.text()
+    view.show_toy()
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data.toy, timeout=LONG)
+    assert view.k_spin.value() == 2 and not view.k_spin.isEnabled()
+    assert not view.page_a.isEnabled() and not view.page_b.isEnabled()
+    assert "2-token shingles" in view.texts_label.text() and "word" not in view.texts_label.text()
+    view.pages_radio.setChecked(True)  # back to the pages: their k again
+    qtbot.waitUntil(lambda: not view.is_busy() and not view.data.toy, timeout=LONG)
+    assert view.k_spin.value() == 4 and view.k_spin.isEnabled() and view.page_a.isEnabled()
+    assert "4-token shingles" in view.texts_label.text()
+
+
+def test_hamming_text_cites_manku_only_for_their_k_and_counts_one_block(qtbot, teach):
+    view = teach.show_tab(2)
+    view.k = 8
+    view.update_comparison()
+    text = view.result_label.text()
+    assert "k = 8 (Manku et al. 2007)" not in text  # Manku et al. used k = 3
+    assert "k = 8 (Manku et al. 2007 used k = 3 for 64-bit fingerprints)" in text
+    view.k = 3
+    view.update_comparison()
+    assert "k = 3 (Manku et al. 2007)" in view.result_label.text()
+    view.k = 0
+    view.update_comparison()
+    assert "k + 1 = 1 block." in view.blocks_label.text()  # not "1 blocks"
+
+
+def test_the_gallery_gives_every_measure_as_the_other_views_do(qtbot, teach):
+    # The gallery gave the containment as 48.3 % where the Jaccard view and the inspector give
+    # 0.483; "regions that differ: none: the 58 and 58 elements…" read awkwardly.
+    view = teach.show_tab(3)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    for card in view.cards.values():
+        text = card.measures_label.text()
+        assert "%" not in text
+        assert re.search(r"containment \d\.\d{3} · Jaccard \d\.\d{3}", text), text
+    layout = view.cards[DupType.LAYOUT].regions_label.text()
+    assert re.fullmatch(r"regions that differ: none \(both pages have the same [\d,]+ elements, tag for tag\)", layout)

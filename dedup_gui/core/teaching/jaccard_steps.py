@@ -29,8 +29,9 @@ from dedup_gui.core.fingerprints.shingles import MINHASH_SCHEME, MINHASH_SEED
 from dedup_gui.core.gil_friendly import set_in_slices, unique_in_slices
 from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
 
-#: The toy example: the 2-word shingles of two short texts, |A| = 5, |B| = 4, |A ∩ B| = 2,
-#: so J = 2 / 7.
+#: The toy example: the 2-token shingles (TOY_K) of two short texts, |A| = 5, |B| = 4,
+#: |A ∩ B| = 2, so J = 2 / 7.
+TOY_K = 2
 TOY_TEXT_A = "a rose is a flower indeed"
 TOY_TEXT_B = "is a flower too red"
 TOY_A = ("a rose", "rose is", "is a", "a flower", "flower indeed")

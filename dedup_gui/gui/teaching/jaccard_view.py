@@ -28,6 +28,7 @@ from dedup_gui.core.model import ScanResult
 from dedup_gui.core.teaching.charts import convergence_figure
 from dedup_gui.core.teaching.jaccard_steps import (
     MAX_PERMUTATIONS,
+    TOY_K,
     TOY_TEXT_A,
     TOY_TEXT_B,
     SetComparison,
@@ -161,7 +162,8 @@ class JaccardView(QWidget):
         self.permutations_spin.setRange(1, MAX_PERMUTATIONS)
         self.permutations_spin.setValue(256)
         self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
-        self.k_spin.valueChanged.connect(lambda _v: self.recompute())
+        self._k = self.k_spin.value()  # the pages' k (the box shows the toy's in the toy mode)
+        self.k_spin.valueChanged.connect(self._k_changed)
         self.permutations_spin.valueChanged.connect(lambda _v: self.recompute())
 
         self.venn = VennWidget()
@@ -228,9 +230,7 @@ class JaccardView(QWidget):
         for chooser in (self.page_a, self.page_b):
             chooser.set_pages(pages)
         if result is not None:
-            self.k_spin.blockSignals(True)
-            self.k_spin.setValue(result.settings.shingle_size)
-            self.k_spin.blockSignals(False)
+            self._k = result.settings.shingle_size
         paths = default_pair_paths(result, pair)
         self.pages_radio.setEnabled(paths is not None)
         if paths is None:
@@ -280,15 +280,33 @@ class JaccardView(QWidget):
         """``True`` in the toy mode (bool)."""
         return self.toy_radio.isChecked() or self.page_a.page() is None or self.page_b.page() is None
 
+    def _k_changed(self, value: int) -> None:
+        if not self.toy_radio.isChecked():  # the toy's k shown is not the pages' k
+            self._k = value
+            self.recompute()
+
+    def _show_mode(self) -> None:
+        """The toy: its k in the greyed k box (it read "k = 4" beside "2-token shingles") and
+        the page boxes disabled (choosing in them did nothing); the pages: the pages' k."""
+        toy = self.toy_radio.isChecked()
+        self.k_spin.blockSignals(True)
+        self.k_spin.setValue(TOY_K if toy else self._k)
+        self.k_spin.blockSignals(False)
+        self.k_spin.setEnabled(not toy)
+        for chooser in (self.page_a, self.page_b):
+            chooser.setEnabled(not toy)
+
     def recompute(self) -> None:
         """Compare the current sets and estimate their Jaccard similarity, off the GUI thread."""
-        self.k_spin.setEnabled(not self.toy_radio.isChecked())
+        self._show_mode()
         a, b = self.page_a.page(), self.page_b.page()
         self.jaccard_label.setText("computing…")
         if self.is_toy():
-            self._job.submit(compute_jaccard, None, None, 2, self.permutations_spin.value(), (TOY_TEXT_A, TOY_TEXT_B))
+            self._job.submit(
+                compute_jaccard, None, None, TOY_K, self.permutations_spin.value(), (TOY_TEXT_A, TOY_TEXT_B)
+            )
         else:
-            self._job.submit(compute_jaccard, a.main_text, b.main_text, self.k_spin.value(),
+            self._job.submit(compute_jaccard, a.main_text, b.main_text, self._k,
                              self.permutations_spin.value(), (a.path, b.path))  # fmt: skip
 
     def is_busy(self) -> bool:
@@ -299,7 +317,7 @@ class JaccardView(QWidget):
         self.data = data
         c = data.comparison
         self.venn.set_comparison(c, show_elements=data.toy)
-        kind = "2-word shingles" if data.toy else f"{self.k_spin.value()}-token shingles"
+        kind = f"{TOY_K if data.toy else self._k}-token shingles"  # "token", as the k box's tooltip says
         self.texts_label.setText(f"A = the {kind} of “{data.names[0]}”\nB = the {kind} of “{data.names[1]}”")
         self.jaccard_label.setText(jaccard_text(c))
         for title, lw, items, name in (
