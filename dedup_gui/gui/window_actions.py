@@ -48,10 +48,8 @@ class WindowActions:
                     self.activateWindow()
 
             self.teaching_window.open_pair.connect(open_pair)
-            # re-classified: the same pages, so the same pair
-            self.results_changed.connect(
-                lambda: self.teaching_window.set_result(self.result, self.teaching_window.pair)
-            )
+            # re-classified: the same pages, so each view keeps the pages the teacher chose there
+            self.results_changed.connect(lambda: self.teaching_window.update_result(self.result))
         elif self.teaching_window.result is not self.result:
             self.teaching_window.set_result(self.result, pair)
         elif pair is not None:

@@ -76,3 +76,15 @@ def test_convergence_of_two_pages_ends_at_the_engines_estimate(sample_scan):
 def test_compare_sets_of_empty_sets():
     c = compare_sets([], [])
     assert c.jaccard == 0.0 and c.containment == 0.0 and c.union_size == 0
+
+
+def test_a_longer_minhash_run_extends_a_shorter_one():
+    # A teacher went from 256 to 2048 permutations and the curve changed (0.339 at 256, then
+    # 0.289): datasketch draws all n multipliers and then all n offsets, so MinHash(num_perm=n)
+    # for another n had other permutations.  The first 256 must be the same whatever the total.
+    short = minhash_convergence(TOY_A, TOY_B, num_perm=256)
+    long = minhash_convergence(TOY_A, TOY_B, num_perm=2048)
+    assert long[:256] == short
+    assert (minhash_signature_of(TOY_A, 16) == minhash_signature_of(TOY_A, 2048)[:16]).all()
+    with pytest.raises(ValueError, match="1 .. 2048"):
+        minhash_signature_of(TOY_A, 2049)

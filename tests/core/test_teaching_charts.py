@@ -40,3 +40,14 @@ def test_the_figure_is_redrawn_into_a_given_figure_with_a_palette():
 def test_standard_error_shrinks_with_permutations():
     assert standard_error(0.3, 400) == pytest.approx(standard_error(0.3, 100) / 2)
     assert standard_error(1.0, 10) == 0.0
+
+
+def test_the_permutation_axis_has_whole_numbers_only():
+    # With 16 permutations the x axis read 2.5, 5.0, 7.5: there is no half a hash function.
+    toy = toy_example()
+    fig = convergence_figure(toy, minhash_convergence(toy.a, toy.b, 16), fig=Figure(figsize=(4, 3)))
+    fig.canvas.draw()  # ticks as drawn in a narrow panel (at 6 x 3 inches they happened to be even)
+    ax = fig.axes[0]
+    low, high = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if low <= t <= high]
+    assert len(ticks) >= 3 and all(float(t).is_integer() for t in ticks), ticks

@@ -55,6 +55,7 @@ def convergence_figure(
         permutation), the exact value's ``"exact"``; a band of one standard error surrounds it.
     """
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = fig or Figure(figsize=(6, 3), layout="constrained")
     fig.clear()
@@ -76,6 +77,7 @@ def convergence_figure(
                       label=f"MinHash estimate (after {len(n)}: {last})")  # fmt: skip
     line.set_gid("estimate")
     ax.set_xlim(1, right)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # permutations are counted: no 2.5, 7.5
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("permutations (hash functions) used")
     ax.set_ylabel("share of equal minima")

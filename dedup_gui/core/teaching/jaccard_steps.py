@@ -16,6 +16,7 @@ shingles collide.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -28,12 +29,17 @@ from dedup_gui.core.fingerprints.shingles import MINHASH_SCHEME, MINHASH_SEED
 from dedup_gui.core.gil_friendly import set_in_slices, unique_in_slices
 from dedup_gui.core.text.tokens import CJK_RANGES, tokenize
 
-#: The toy example: the 2-word shingles of two short texts, |A| = 5, |B| = 4, |A ∩ B| = 2,
-#: so J = 2 / 7.
+#: The toy example: the 2-token shingles (TOY_K) of two short texts, |A| = 5, |B| = 4,
+#: |A ∩ B| = 2, so J = 2 / 7.
+TOY_K = 2
 TOY_TEXT_A = "a rose is a flower indeed"
 TOY_TEXT_B = "is a flower too red"
 TOY_A = ("a rose", "rose is", "is a", "a flower", "flower indeed")
 TOY_B = ("is a", "a flower", "flower too", "too red")
+
+#: Most MinHash permutations the teaching views use (the Jaccard view's largest choice): the
+#: permutations are the first n of this many, so a longer run extends a shorter one.
+MAX_PERMUTATIONS = 2048
 
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 
@@ -144,13 +150,35 @@ def shingle_comparison(text_a: str, text_b: str, k: int = 4) -> SetComparison:
     return compare_sets(text_shingles(text_a, k), text_shingles(text_b, k))
 
 
+@functools.cache
+def _permutation_pool() -> np.ndarray:
+    """The parameters of :data:`MAX_PERMUTATIONS` datasketch permutations (seed
+    :data:`MINHASH_SEED`), a ``2 x MAX_PERMUTATIONS`` array.  datasketch draws all the
+    multipliers and then all the offsets, so ``MinHash(num_perm=n)`` for two values of n share
+    no offsets past the first; slicing one pool keeps the first n permutations the same for
+    every n."""
+    return MinHash(num_perm=MAX_PERMUTATIONS, seed=MINHASH_SEED, scheme=MINHASH_SCHEME).permutations
+
+
 def minhash_signature_of(items: Iterable[str], num_perm: int = 128) -> np.ndarray:
-    """datasketch MinHash signature of a set of strings (SHA-1 of their UTF-8, the engine's seed).
+    """datasketch MinHash signature of a set of strings (SHA-1 of their UTF-8, the engine's seed
+    and scheme), under the first ``num_perm`` permutations of one fixed pool: the signature for
+    n permutations is the first n minima of the signature for any larger n.
+
+    Args:
+        items: the set's elements (str).
+        num_perm: permutations, 1 .. :data:`MAX_PERMUTATIONS`.
 
     Returns:
         ``np.uint64`` array of ``num_perm`` minima.
+
+    Raises:
+        ValueError: ``num_perm`` outside 1 .. :data:`MAX_PERMUTATIONS`.
     """
-    mh = MinHash(num_perm=num_perm, seed=MINHASH_SEED, scheme=MINHASH_SCHEME)
+    if not 1 <= num_perm <= MAX_PERMUTATIONS:
+        raise ValueError(f"num_perm must be 1 .. {MAX_PERMUTATIONS}, got {num_perm}")
+    mh = MinHash(num_perm=num_perm, seed=MINHASH_SEED, scheme=MINHASH_SCHEME,
+                 permutations=_permutation_pool()[:, :num_perm])  # fmt: skip
     for item in items:
         mh.update(item.encode("utf-8"))
     return np.asarray(mh.hashvalues, dtype=np.uint64)

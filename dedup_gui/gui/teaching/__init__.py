@@ -9,6 +9,7 @@ Open it from the main window with the current scan::
     window.show_pair(left_path, right_path)              # the pair selected there
     ...
     window.set_result(new_result)                        # after another scan
+    window.update_result(reclassified)                   # same scan, new thresholds: choices stay
 
 One view per module: :mod:`.simhash_view`, :mod:`.jaccard_view`, :mod:`.hamming_view`,
 :mod:`.gallery_view`, :mod:`.methods_view`; :mod:`.presentation` holds the presentation mode.
@@ -178,6 +179,26 @@ class TeachingWindow(QMainWindow):
         if front in views:
             self._give(front)
         self._pending_timer.start()
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classification of the scan shown (new thresholds, decisions or ignore list:
+        the same pages, new types).  The pages each view shows stay as the teacher chose them
+        (changing Hamming k in the main window sent the Hamming view back to the main window's
+        pair); the Hamming view compares again under the new k, the gallery picks its examples
+        again and the method comparison takes the new scan.  A result with other pages is a new
+        scan: as :meth:`set_result`."""
+        same = (self.result is not None and result is not None
+                and [p.path for p in self.result.pages] == [p.path for p in result.pages])  # fmt: skip
+        if not same:
+            self.set_result(result, self.pair)
+            return
+        self.result = result
+        self.methods_view.set_scan(result)
+        for view in (self.simhash_view, self.jaccard_view, self.hamming_view):
+            if view not in self._pending:
+                view.update_result(result)
+        if self.gallery_view not in self._pending:
+            self.gallery_view.set_result(result)
 
     def show_pair(self, left: str, right: str) -> None:
         """Show the pages with these paths (relative to the scanned folder: the pair selected in

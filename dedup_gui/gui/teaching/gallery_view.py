@@ -76,7 +76,7 @@ def regions_text(diff: LayoutDiff | str) -> str:
         return diff
     regions = diff.differing_regions()
     if not regions:
-        return f"none: the {len(diff.a.tags):,} and {len(diff.b.tags):,} elements are the same tags"
+        return f"none (both pages have the same {len(diff.a.tags):,} elements, tag for tag)"
     parts = []
     for region in regions:
         changed, total = diff.region_changes[region]
@@ -175,9 +175,11 @@ class ExampleCard(QGroupBox):
         self.paths = (a.path, b.path)
         self.files_label.setText(f"A: {a.path}\nB: {b.path}")
         self.titles_label.setText(f"titles: “{a.title or '(none)'}” / “{b.title or '(none)'}”")
+        # every measure in [0, 1] as a decimal, as the Jaccard view, the inspector and the tables
+        # show them (the containment was 48.3% here and 0.483 there)
         self.measures_label.setText(
-            f"content similarity {s.content_similarity:.1%} · layout similarity {s.layout_similarity:.1%}\n"
-            f"containment {s.content_containment:.1%} · Jaccard {s.jaccard:.3f} · Hamming {s.hamming_distance} bits"
+            f"content similarity {s.content_similarity:.3f} · layout similarity {s.layout_similarity:.3f}\n"
+            f"containment {s.content_containment:.3f} · Jaccard {s.jaccard:.3f} · Hamming {s.hamming_distance} bits"
         )  # fmt: skip
         self.regions_label.setText("regions that differ: computing…")
         self.excerpts[0].setPlainText(f"A: {excerpt(a.main_text)}")

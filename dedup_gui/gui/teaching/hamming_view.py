@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
 from dedup_gui.core.fingerprints.simhash import block_keys
@@ -190,7 +190,11 @@ class HammingView(QWidget):
         self.result_label = plain_label(bold=True, wrap=True)
         self.blocks_label = plain_label(wrap=True)
         self.error_label = plain_label(wrap=True)
-        self.error_label.setStyleSheet("color: #c62828;")
+        # red by its palette, not a style sheet: a style sheet fixes the label's font, and in
+        # presentation mode the error stayed at 10 pixels while all else doubled
+        error_palette = self.error_label.palette()
+        error_palette.setColor(QPalette.ColorRole.WindowText, DIFFER)
+        self.error_label.setPalette(error_palette)
         explain = plain_label(
             "The Hamming distance of two fingerprints is the number of bit positions where they differ "
             "(the 1 bits of A XOR B). SimHash maps similar texts to fingerprints a few bits apart; Manku, "
@@ -254,6 +258,14 @@ class HammingView(QWidget):
             self.set_values(TOY_A, TOY_B)
         else:
             self.select_pages(result.pages[pair.left].path, result.pages[pair.right].path)
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classification of the scan shown (the same pages, perhaps a new k): the
+        pages or typed values chosen stay; the comparison is made again under the new k."""
+        self.k = result.thresholds.hamming_k
+        for chooser in self.choosers:
+            chooser.replace_pages(result.pages)
+        self.update_comparison()
 
     def select_pages(self, left: str, right: str) -> bool:
         """Compare the SimHashes of the pages with these paths (``False`` if one is not listed)."""
@@ -322,7 +334,8 @@ class HammingView(QWidget):
         self.grid.set_rows(BITS, rows, header="bit")
         same = [str(n + 1) for n, (_lo, _hi, eq) in enumerate(blocks) if eq]
         self.blocks_label.setText(
-            f"Finding such pairs fast (Manku et al. 2007): cut the 64 bits into k + 1 = {len(blocks)} blocks. "
+            f"Finding such pairs fast (Manku et al. 2007): cut the 64 bits into k + 1 = {len(blocks)} "
+            f"block{'s' if len(blocks) != 1 else ''}. "
             f"Fingerprints at most k bits apart agree exactly on at least one block, so an index on each block "
             f"finds them. {blocks_equal_text(same)}"
         )  # fmt: skip
@@ -330,7 +343,7 @@ class HammingView(QWidget):
         verdict = "near duplicates" if s.distance <= self.k else "not near duplicates"
         self.result_label.setText(
             f"Hamming distance {s.distance} bit{'s' if s.distance != 1 else ''}; near-duplicate threshold "
-            f"k = {self.k} (Manku et al. 2007): {verdict}.\n"
+            f"k = {self.k} {threshold_source(self.k)}: {verdict}.\n"
             f"A = {a:016x}    B = {b:016x}    differing positions: {where}"
         )  # fmt: skip
         self.compared.emit(s)
@@ -358,3 +371,18 @@ def blocks_equal_text(same: list[str]) -> str:
     if len(same) == 1:
         return f"Here block {same[0]} is equal (green)."
     return f"Here blocks {', '.join(same)} are equal (green)."
+
+
+#: The threshold Manku, Jain and Das Sarma (WWW 2007) found right for 64-bit fingerprints.
+MANKU_K = 3
+
+
+def threshold_source(k: int) -> str:
+    """Where the threshold ``k`` comes from, in parentheses (str): Manku et al. 2007 for their
+    k = 3; for another k, that they used 3 (a threshold of 8 cited to them misled a teacher).
+
+    Example:
+        >>> threshold_source(8)
+        '(Manku et al. 2007 used k = 3 for 64-bit fingerprints)'
+    """
+    return "(Manku et al. 2007)" if k == MANKU_K else f"(Manku et al. 2007 used k = {MANKU_K} for 64-bit fingerprints)"

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.teaching.charts import convergence_figure
 from dedup_gui.core.teaching.jaccard_steps import (
+    MAX_PERMUTATIONS,
+    TOY_K,
     TOY_TEXT_A,
     TOY_TEXT_B,
     SetComparison,
@@ -34,20 +36,16 @@ from dedup_gui.core.teaching.jaccard_steps import (
     shingle_comparison,
     toy_example,
 )
-from dedup_gui.core.teaching.venn import venn_circles
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
-from dedup_gui.gui.teaching.widgets import PageChooser, blend, default_pair_paths, plain_label
+from dedup_gui.gui.teaching.venn_widget import VennWidget
+from dedup_gui.gui.teaching.widgets import PageChooser, default_pair_paths, plain_label
 
 #: Elements listed per list (shared, only A, only B) at most.
 LIST_CAP = 500
 #: Characters of a shingle listed at most: a shingle of a page with a 300,000-character word is
 #: that long, and Qt measured it for 0.4 s on the GUI thread.
 ITEM_CHARS = 200
-#: Elements drawn inside the Venn diagram's regions at most (the toy example has 5 and 4).
-VENN_ELEMENTS = 6
-_A_COLOR = QColor("#1565c0")
-_B_COLOR = QColor("#d84315")
 
 
 @dataclass(frozen=True)
@@ -90,157 +88,6 @@ def jaccard_text(c: SetComparison) -> str:
         f"Jaccard = |A ∩ B| / |A ∪ B| = {c.fraction} = {c.jaccard:.3f}\n"
         f"containment = |A ∩ B| / min(|A|, |B|) = {len(c.intersection)}/{smaller} = {c.containment:.3f}"
     )
-
-
-class VennWidget(QWidget):
-    """Two overlapping circles A and B with the count of each region (only A, both, only B);
-    in the toy example the elements themselves are written in their regions.
-
-    Args:
-        parent: the Qt parent widget, or ``None``.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._comparison: SetComparison | None = None
-        self._show_elements = False
-        self.setMinimumSize(320, 200)
-
-    def set_comparison(self, comparison: SetComparison | None, show_elements: bool = False) -> None:
-        """Show ``comparison`` (or nothing); ``show_elements`` writes the elements in the regions."""
-        self._comparison, self._show_elements = comparison, show_elements
-        self.update()
-
-    def region_counts(self) -> tuple[int, int, int]:
-        """``(only A, both, only B)`` as drawn (tuple of int)."""
-        c = self._comparison
-        return (len(c.only_a), len(c.intersection), len(c.only_b)) if c else (0, 0, 0)
-
-    def sizeHint(self) -> QSize:  # noqa: N802
-        """A wide, low diagram (QSize)."""
-        return QSize(520, 260)
-
-    def circles(self) -> tuple[float, float, float, float, float]:
-        """Where the circles are drawn: ``(centre x of A, centre x of B, centre y, radius of A,
-        radius of B)`` in pixels, areas to scale (:func:`~dedup_gui.core.teaching.venn.venn_circles`)."""
-        c = self._comparison
-        if c is None:
-            return 0.0, 0.0, 0.0, 0.0, 0.0
-        ra, rb, d = venn_circles(len(c.a), len(c.b), len(c.intersection))
-        fm = self.fontMetrics()
-        w, h = self.width(), self.height()
-        left, right = min(-ra, d - rb), max(ra, d + rb)
-        top = fm.height() + 6  # room for the names above the circles
-        unit = max(1.0, min((w - 16) / max(right - left, 1e-9), (h - top - 8) / max(2 * max(ra, rb), 1e-9)))
-        x0 = (w - (right - left) * unit) / 2
-        cxa = x0 - left * unit
-        cy = top + (h - top) / 2
-        return cxa, cxa + d * unit, cy, ra * unit, rb * unit
-
-    def names(self) -> tuple[str, str]:
-        """The names drawn above the circles, e.g. ``("A: 423", "B: 423")``."""
-        c = self._comparison
-        return (f"A: {len(c.a):,}", f"B: {len(c.b):,}") if c else ("", "")
-
-    def name_rects(self) -> tuple[QRectF, QRectF]:
-        """Where the names of A and B are drawn: above the left and right halves of their circles,
-        and pushed apart where they would touch (two circles nearly on top of each other)."""
-        bold = QFont(self.font())
-        bold.setBold(True)
-        fm = QFontMetricsF(bold)
-        cxa, cxb, cy, ra, rb = self.circles()
-        top = cy - max(ra, rb) - fm.height() - 4
-        wa, wb = (fm.horizontalAdvance(name) + 8 for name in self.names())
-        gap = fm.horizontalAdvance("  ")
-        xa, xb = cxa - ra * 0.5 - wa / 2, cxb + rb * 0.5 - wb / 2
-        overlap = xa + wa + gap - xb
-        if overlap > 0:
-            xa, xb = xa - overlap / 2, xb + overlap / 2
-        return QRectF(xa, top, wa, fm.height()), QRectF(xb, top, wb, fm.height())
-
-    def paintEvent(self, event) -> None:  # noqa: N802
-        """Draw the circles to scale, their names and sizes, and each region's count (or elements)."""
-        c = self._comparison
-        if c is None:
-            return
-        painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        cxa, cxb, cy, ra, rb = self.circles()
-        text = self.palette().color(QPalette.ColorRole.WindowText)
-        base = self.palette().color(QPalette.ColorRole.Base)
-        for cx, r, color in ((cxa, ra, _A_COLOR), (cxb, rb, _B_COLOR)):
-            fill = blend(base, color, 0.18)
-            fill.setAlpha(170)
-            painter.setBrush(fill)
-            painter.setPen(QPen(color, 2.5))
-            painter.drawEllipse(QPointF(cx, cy), r, r)
-        bold = QFont(self.font())
-        bold.setBold(True)
-        painter.setFont(bold)
-        for rect, name, color in zip(self.name_rects(), self.names(), (_A_COLOR, _B_COLOR), strict=True):
-            painter.setPen(color)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
-        for head, label, rect, items in self.region_labels():
-            painter.setPen(text)
-            painter.setFont(bold)
-            painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
-            if self._show_elements and items:
-                painter.setFont(self.font())
-                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
-                lines = self.element_lines(items, body.width())
-                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
-        painter.end()
-
-    def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
-        """A region's elements as drawn: the first :data:`VENN_ELEMENTS`, then "…", each cut
-        at its end to the region's ``width`` (pixels) with "…", not clipped mid-letter at the
-        region's edges ("ower indee" in presentation mode) (list[str])."""
-        fm = QFontMetricsF(self.font())
-        shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
-        return [fm.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in shown]
-
-    def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
-        """Each region's label as drawn: ``(where, text, the region's box, its elements)``, left
-        to right.  The label is the count and the name ("227\\nonly in A") between the edges that
-        bound the region (the lens: B's left, A's right); where those labels would run into each
-        other (small circles, large fonts) the count alone, pushed apart if need be.  A region
-        that does not exist (a circle inside the other, nothing only in it) has none."""
-        c = self._comparison
-        if c is None:
-            return []
-        cxa, cxb, cy, ra, rb = self.circles()
-        bold = QFont(self.font())
-        bold.setBold(True)
-        fm = QFontMetricsF(bold)
-        edges = sorted((cxa - ra, cxa + ra, cxb - rb, cxb + rb))
-        spans = ((edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]))
-        tall = max(ra, rb) * 1.4
-        inside = {"only in A": cxb - rb <= cxa - ra and cxa + ra <= cxb + rb,  # A drawn inside B: no such region
-                  "only in B": cxa - ra <= cxb - rb and cxb + rb <= cxa + ra}  # fmt: skip
-        regions = [
-            (QRectF((x1 + x2) / 2 - max(x2 - x1, 70) / 2, cy - tall / 2, max(x2 - x1, 70), tall), tuple(items), name)
-            for (x1, x2), items, name in zip(
-                spans, (c.only_a, c.intersection, c.only_b), ("only in A", "A ∩ B", "only in B"), strict=True
-            )
-            if items or not inside.get(name)
-        ]
-        for named in (True, False):
-            labels = [f"{len(items):,}\n{name}" if named else f"{len(items):,}" for _r, items, name in regions]
-            heads = []
-            for (rect, _items, _name), label in zip(regions, labels, strict=True):
-                width = max(fm.horizontalAdvance(line) for line in label.split("\n")) + 6
-                heads.append(QRectF(rect.center().x() - width / 2, rect.top(), width, fm.height() * (1 + named)))
-            if all(a.right() <= b.left() for a, b in zip(heads, heads[1:])):
-                break
-        else:  # the counts alone still touch: side by side about their middle
-            middle = (heads[0].left() + heads[-1].right()) / 2
-            x = middle - sum(h.width() + 4 for h in heads) / 2
-            for head in heads:
-                head.moveLeft(x)
-                x += head.width() + 4
-        return [
-            (head, label, rect, items) for head, label, (rect, items, _n) in zip(heads, labels, regions, strict=True)
-        ]
 
 
 class _WrappedColumn(QWidget):
@@ -312,10 +159,11 @@ class JaccardView(QWidget):
         self.k_spin.setPrefix("k = ")
         self.k_spin.setToolTip("Tokens per shingle (words, or CJK characters)")
         self.permutations_spin = QSpinBox()
-        self.permutations_spin.setRange(1, 2048)
+        self.permutations_spin.setRange(1, MAX_PERMUTATIONS)
         self.permutations_spin.setValue(256)
         self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
-        self.k_spin.valueChanged.connect(lambda _v: self.recompute())
+        self._k = self.k_spin.value()  # the pages' k (the box shows the toy's in the toy mode)
+        self.k_spin.valueChanged.connect(self._k_changed)
         self.permutations_spin.valueChanged.connect(lambda _v: self.recompute())
 
         self.venn = VennWidget()
@@ -382,15 +230,19 @@ class JaccardView(QWidget):
         for chooser in (self.page_a, self.page_b):
             chooser.set_pages(pages)
         if result is not None:
-            self.k_spin.blockSignals(True)
-            self.k_spin.setValue(result.settings.shingle_size)
-            self.k_spin.blockSignals(False)
+            self._k = result.settings.shingle_size
         paths = default_pair_paths(result, pair)
         self.pages_radio.setEnabled(paths is not None)
         if paths is None:
             self.show_toy()
         else:
             self.show_pages(*paths)
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classification of the scan shown (the same pages and texts): the toy or the
+        two pages chosen stay, and nothing is computed again."""
+        for chooser in (self.page_a, self.page_b):
+            chooser.replace_pages(result.pages)
 
     def show_toy(self) -> None:
         """Show the blackboard example: |A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7."""
@@ -428,15 +280,33 @@ class JaccardView(QWidget):
         """``True`` in the toy mode (bool)."""
         return self.toy_radio.isChecked() or self.page_a.page() is None or self.page_b.page() is None
 
+    def _k_changed(self, value: int) -> None:
+        if not self.toy_radio.isChecked():  # the toy's k shown is not the pages' k
+            self._k = value
+            self.recompute()
+
+    def _show_mode(self) -> None:
+        """The toy: its k in the greyed k box (it read "k = 4" beside "2-token shingles") and
+        the page boxes disabled (choosing in them did nothing); the pages: the pages' k."""
+        toy = self.toy_radio.isChecked()
+        self.k_spin.blockSignals(True)
+        self.k_spin.setValue(TOY_K if toy else self._k)
+        self.k_spin.blockSignals(False)
+        self.k_spin.setEnabled(not toy)
+        for chooser in (self.page_a, self.page_b):
+            chooser.setEnabled(not toy)
+
     def recompute(self) -> None:
         """Compare the current sets and estimate their Jaccard similarity, off the GUI thread."""
-        self.k_spin.setEnabled(not self.toy_radio.isChecked())
+        self._show_mode()
         a, b = self.page_a.page(), self.page_b.page()
         self.jaccard_label.setText("computing…")
         if self.is_toy():
-            self._job.submit(compute_jaccard, None, None, 2, self.permutations_spin.value(), (TOY_TEXT_A, TOY_TEXT_B))
+            self._job.submit(
+                compute_jaccard, None, None, TOY_K, self.permutations_spin.value(), (TOY_TEXT_A, TOY_TEXT_B)
+            )
         else:
-            self._job.submit(compute_jaccard, a.main_text, b.main_text, self.k_spin.value(),
+            self._job.submit(compute_jaccard, a.main_text, b.main_text, self._k,
                              self.permutations_spin.value(), (a.path, b.path))  # fmt: skip
 
     def is_busy(self) -> bool:
@@ -447,7 +317,7 @@ class JaccardView(QWidget):
         self.data = data
         c = data.comparison
         self.venn.set_comparison(c, show_elements=data.toy)
-        kind = "2-word shingles" if data.toy else f"{self.k_spin.value()}-token shingles"
+        kind = f"{TOY_K if data.toy else self._k}-token shingles"  # "token", as the k box's tooltip says
         self.texts_label.setText(f"A = the {kind} of “{data.names[0]}”\nB = the {kind} of “{data.names[1]}”")
         self.jaccard_label.setText(jaccard_text(c))
         for title, lw, items, name in (

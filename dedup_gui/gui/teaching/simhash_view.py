@@ -50,6 +50,7 @@ from dedup_gui.gui.teaching.widgets import (
     CellGrid,
     CellRow,
     PageChooser,
+    fitting_font,
     plain_label,
     set_vertical_policy,
     signed,
@@ -151,6 +152,7 @@ class SimhashView(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setMinimumSectionSize(8)
         self.table.clicked.connect(lambda index: self.go_to(index.row() + 1))
+        self.table.installEventFilter(self)
         self.note_label = plain_label(wrap=True)
 
         self._source_row = QWidget()
@@ -174,7 +176,13 @@ class SimhashView(QWidget):
         layout = QVBoxLayout(self)
         margins = layout.contentsMargins()
         self._margins = (margins.left(), margins.top(), margins.right(), margins.bottom())
-        layout.addLayout(self._top)
+        # the top in a box of its own whose minimum height is set (_fit_explanation): a grid with
+        # a word-wrapped label was laid out from the label's height alone, and at 1600x1000 in
+        # presentation mode the text box was drawn over the step buttons
+        self._top_box = QWidget()
+        self._top_box.setLayout(self._top)
+        self._top.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._top_box)
         layout.addLayout(controls)
         layout.addWidget(self.step_label)
         layout.addWidget(self.board)
@@ -203,16 +211,30 @@ class SimhashView(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Presenting: keep the explanation as tall as its wrapped lines at its width (a grid
-        spanning rows gives a label its size hint's height, 224 pixels for 140 of text)."""
+        spanning rows gives a label its size hint's height, 224 pixels for 140 of text), and
+        the table's bit columns as wide as its width allows."""
         if watched is self.explain_label and event.type() == QEvent.Type.Resize:
             self._fit_explanation()
+        elif watched is self.table and event.type() == QEvent.Type.Resize and self.presenting and self.steps:
+            self._size_columns(self.steps.bits)  # the bit columns share the new width
         return super().eventFilter(watched, event)
 
     def _fit_explanation(self) -> None:
+        """Presenting: the explanation as tall as its wrapped lines, and the top box as tall as
+        the taller of its two columns (the source row, the 8-bit switch and the text box at its
+        smallest; the explanation)."""
         label = self.explain_label
         need = wrapped_height(label, label.width()) if self.presenting else 0
         if need != label.minimumHeight():
             label.setMinimumHeight(need)
+        left = 0
+        if self.presenting:
+            spacing = max(0, self._top.verticalSpacing())
+            left = (self._source_row.sizeHint().height() + self.eight_bit_check.sizeHint().height()
+                    + self.text_edit.minimumHeight() + 2 * spacing)  # fmt: skip
+        box = max(need, left)
+        if box != self._top_box.minimumHeight():
+            self._top_box.setMinimumHeight(box)
 
     def _arrange_top(self) -> None:
         """Normal: the source row, the explanation and the text box one under the other;
@@ -245,6 +267,7 @@ class SimhashView(QWidget):
         self.table.horizontalHeader().setFont(small)
         self.text_edit.setMaximumHeight(line * 4 + 12)
         self.text_edit.setMinimumHeight(line * 2 + 12 if self.presenting else 0)
+        self._fit_explanation()
         # presenting: the text box and the table take the height left over (the scroll area lays
         # the view out at its preferred height, so theirs is ignored), at least two lines each
         header = QFontMetrics(small).height() + 8
@@ -256,14 +279,27 @@ class SimhashView(QWidget):
             self._size_columns(self.steps.bits)
 
     def _size_columns(self, bits: int) -> None:
+        """Column widths for ``bits`` hash bits.  Presenting: narrower fixed columns and bit
+        columns that share the rest of the table's width, their digits at the largest font that
+        fits, so that all 64 bits show without a horizontal scroll bar (at 2x fonts the table
+        showed bits 0-31 and a scroll bar)."""
         digit = self.fontMetrics().horizontalAdvance("0")
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        fixed = (digit * 6, digit * (15 if bits == 64 else 30), digit * 7)
         width = max(34, digit * 4) if bits == 8 else max(13, round(digit * 1.7))
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self._delegate.bit_font = self.model.bit_header_font = None
+        if self.presenting and bits == 64:
+            fixed = (digit * 5, digit * 10, digit * 6)
+            room = self.table.viewport().width() - sum(fixed) - 2
+            width = max(8, min(width, room // bits))
+            row = self.table.verticalHeader().defaultSectionSize()
+            self._delegate.bit_font = fitting_font(self.font(), "0", width - 2, row)
+            self.model.bit_header_font = fitting_font(header.font(), "56", width - 2, row)
         for c in range(len(FeatureStepsModel.FIXED), self.model.columnCount()):
             self.table.setColumnWidth(c, width)
-        self.table.setColumnWidth(0, digit * 6)
-        self.table.setColumnWidth(1, digit * (15 if bits == 64 else 30))
-        self.table.setColumnWidth(2, digit * 7)
+        for c, w in enumerate(fixed):
+            self.table.setColumnWidth(c, w)
 
     # --- source -----------------------------------------------------------------------------
 
@@ -279,6 +315,12 @@ class SimhashView(QWidget):
             self.source_combo.select_path(first.path)
         else:
             self._source_changed(None)
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classification of the scan shown (the same pages, new types): the page
+        being hashed and the step shown stay."""
+        self.source_combo.replace_pages(result.pages)
+        self._page = self.source_combo.page()  # the same text: the steps stay valid
 
     def select_page(self, path: str) -> bool:
         """Hash the page with this path (``False`` if the scan has no such page)."""

@@ -58,6 +58,9 @@ class FeatureStepsModel(QAbstractTableModel):
         self._rows = 0
         self._done = 0  # features added so far; row done - 1 is the current one
         self._muted = QColor("#9e9e9e")
+        #: the bit columns' header font (``None``: the header's); presentation mode sets one
+        #: whose numbers fit the narrow columns rather than being clipped ("l6")
+        self.bit_header_font: QFont | None = None
 
     def set_steps(self, steps: SimhashSteps | None) -> None:
         """Show the features of ``steps`` (or nothing)."""
@@ -106,6 +109,8 @@ class FeatureStepsModel(QAbstractTableModel):
                 return self.FIXED[section]
             bit = section - len(self.FIXED)
             return str(bit) if self.bits() <= 16 or bit % 8 == 0 else ""  # 64 narrow columns: every 8th
+        if role == Qt.ItemDataRole.FontRole and section >= len(self.FIXED):
+            return self.bit_header_font
         if role == Qt.ItemDataRole.ToolTipRole and section >= len(self.FIXED):
             return f"bit {section - len(self.FIXED)} of the feature's hash (0 = most significant)"
         return None
@@ -171,6 +176,9 @@ class StepCellDelegate(QStyledItemDelegate):
     def __init__(self, model: FeatureStepsModel, parent=None) -> None:
         super().__init__(parent)
         self._model = model
+        #: the bit columns' font (``None``: the table's); presentation mode sets one that fits
+        #: 64 columns in the table's width
+        self.bit_font: QFont | None = None
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         """Fill the cell's background and draw its text (elided to the cell)."""
@@ -179,11 +187,12 @@ class StepCellDelegate(QStyledItemDelegate):
         painter.save()
         if fill is not None:
             painter.fillRect(rect, fill)
-        font = QFont(option.font)
+        bit = index.column() >= len(FeatureStepsModel.FIXED)
+        font = QFont(self.bit_font if bit and self.bit_font is not None else option.font)
         font.setBold(bold)
         painter.setFont(font)
         painter.setPen(ink if ink is not None else option.palette.color(QPalette.ColorRole.Text))
-        inner = rect.adjusted(3, 0, -3, 0)
+        inner = rect.adjusted(0, 0, 0, 0) if bit else rect.adjusted(3, 0, -3, 0)
         shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, max(0, inner.width()))
         painter.drawText(inner, int(align), shown)
         painter.restore()

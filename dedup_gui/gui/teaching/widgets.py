@@ -85,6 +85,20 @@ def set_vertical_policy(widget: QWidget, policy: QSizePolicy.Policy) -> None:
     widget.setSizePolicy(sizes)
 
 
+def fitting_font(font: QFont, text: str, width: float, height: float) -> QFont:
+    """The largest size of ``font``, at most its own, at which ``text`` fits ``width`` x
+    ``height`` pixels (down to 5 points) (QFont)."""
+    fitted = QFont(font)
+    size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+    while size > 5:
+        fitted.setPointSizeF(size)
+        fm = QFontMetricsF(fitted)
+        if fm.horizontalAdvance(text) <= width and fm.height() <= height:
+            break
+        size *= 0.95
+    return fitted
+
+
 _BLACK, _WHITE = QColor("#000000"), QColor("#ffffff")
 
 
@@ -159,6 +173,18 @@ class PageChooser(QComboBox):
         # a path is untrusted: its control characters are shown as markers, as in the tables
         self.addItems(list(self._extra) + [show_control_characters(p.path) for p in self._pages])
         self.setCurrentIndex(0)
+        self.blockSignals(False)
+
+    def replace_pages(self, pages: Sequence[Page]) -> None:
+        """Replace the pages listed by those of a re-classified scan (the same paths), keeping the
+        chosen item (the page with the same path, or the extra item), silently."""
+        chosen = self.page()
+        index = self.currentIndex()
+        self.set_pages(pages)
+        if chosen is not None:
+            index = next((i + len(self._extra) for i, p in enumerate(self._pages) if p.path == chosen.path), 0)
+        self.blockSignals(True)
+        self.setCurrentIndex(index if index < self.count() else 0)
         self.blockSignals(False)
 
     def page(self) -> Page | None:
@@ -323,9 +349,14 @@ class CellGrid(QWidget):
     def _compute_layout(self, width: int) -> tuple[float, float, float, int, float]:
         fm = self._metrics()
         label_w = max([fm.horizontalAdvance(r.name) for r in self._rows] + [0]) + 10
+        texts = [t for r in self._rows for t in r.texts]
         sfm = QFontMetricsF(self._small_font())
-        text_w = max([sfm.horizontalAdvance(t) for r in self._rows for t in r.texts] + [0]) + 6
+        text_w = max([sfm.horizontalAdvance(t) for t in texts] + [0]) + 6
         need = float(self.min_cell) if self.compact else max(float(self.min_cell), text_w)
+        # compact (presentation mode): cells may widen to what the texts need at the widget's
+        # own font, so that the sums are as large as the row names where the width allows
+        widest = max(float(self.max_cell), fm.horizontalAdvance(max(texts, key=len, default="")) + 8) if (
+            self.compact) else float(self.max_cell)  # fmt: skip
         per_line = max(1, self._columns)
         most = min(self.max_per_line or per_line, 32 if self.compact else per_line)  # compact: two lines of 64
         while per_line > most and per_line % 2 == 0:
@@ -333,7 +364,7 @@ class CellGrid(QWidget):
         while per_line > 8 and per_line % 2 == 0 and label_w + per_line * need + (per_line // 4) * self._GAP > width:
             per_line //= 2
         room = (width - label_w - (per_line // 4) * self._GAP - 2) / per_line
-        cell_w = max(need, min(float(self.max_cell), room))
+        cell_w = max(need, min(widest, room))
         if self.big_cells():
             cell_h = max(fm.height() + 6, min(cell_w * 0.55, fm.height() * 3.2))
         elif self.compact:
@@ -357,21 +388,36 @@ class CellGrid(QWidget):
         font.setPointSizeF((font.pointSizeF() if font.pointSizeF() > 0 else 10.0) * 0.85)
         return font
 
-    def _cell_font(self, cell_w: float, cell_h: float) -> QFont:
-        """The largest font (up to 2.6 times the widget's in big cells) whose widest cell text
-        fits the cell."""
+    def _cell_font(self, cell_w: float, cell_h: float, texts: Sequence[str]) -> QFont:
+        """The largest font whose widest text of ``texts`` fits the cell: up to 2.6 times the
+        widget's in big cells, the widget's own in compact cells (presentation mode: the sums
+        and bits scale with the row names rather than staying at 8 pixels), else 0.85 of it."""
         font = QFont(self.font())
         base = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
-        line = QFontMetricsF(font).height()
-        size = base * min(2.6, cell_h / line * 0.8) if self.big_cells() else base * 0.85
-        texts = [t for r in self._rows for t in r.texts if t]
-        while size > 5:
-            font.setPointSizeF(size)
-            fm = QFontMetricsF(font)
-            if max([fm.horizontalAdvance(t) for t in texts] + [0]) <= cell_w - 4 and fm.height() <= cell_h:
-                break
-            size *= 0.9
-        return font
+        scale = 0.85
+        if self.big_cells():
+            scale = min(2.6, cell_h / QFontMetricsF(font).height() * 0.8)
+        elif self.compact:
+            scale = 1.0
+        font.setPointSizeF(base * scale)
+        fm = QFontMetricsF(font)
+        widest = max((t for t in texts if t), key=fm.horizontalAdvance, default="")
+        return fitting_font(font, widest, cell_w - 4, cell_h)
+
+    def cell_font(self, row: int = 0) -> QFont:
+        """The font row ``row``'s texts are drawn at, at the current width: in compact cells
+        each row's own (the bits as large as fit, whatever the widest sum), else one for all
+        (QFont)."""
+        geometry = self._layout(self.width())
+        if self._font_cache is None or self._font_cache[0] != geometry:
+            _label_w, cell_w, cell_h, _per_line, _header_h = geometry
+            if self.compact:
+                fonts = [self._cell_font(cell_w, cell_h, r.texts) for r in self._rows]
+            else:
+                fonts = [self._cell_font(cell_w, cell_h, [t for r in self._rows for t in r.texts])] * len(self._rows)
+            self._font_cache = (geometry, fonts)
+        fonts = self._font_cache[1]
+        return fonts[row] if 0 <= row < len(fonts) else QFont(self.font())
 
     def _blocks(self, per_line: int) -> int:
         return -(-self._columns // per_line) if self._columns else 0
@@ -420,9 +466,6 @@ class CellGrid(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         geometry = self._layout(self.width())
         label_w, cell_w, cell_h, per_line, header_h = geometry
-        if self._font_cache is None or self._font_cache[0] != geometry:
-            self._font_cache = (geometry, self._cell_font(cell_w, cell_h))
-        cell_font = self._font_cache[1]
         header_font = self._header_font()
         text_color = self.palette().color(QPalette.ColorRole.WindowText)
         muted = blend(text_color, self.palette().color(QPalette.ColorRole.Window), 0.45)
@@ -448,8 +491,8 @@ class CellGrid(QWidget):
                     rr = self._rect(geometry, r, column)
                     painter.drawText(QRectF(0, rr.top(), label_w - 6, rr.height()),
                                      Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, row.name)  # fmt: skip
-            painter.setFont(cell_font)
             for r, row in enumerate(self._rows):
+                painter.setFont(self.cell_font(r))
                 rect = self._rect(geometry, r, column)
                 fill = row.fills[column]
                 painter.fillRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), fill)

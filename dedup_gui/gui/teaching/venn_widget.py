@@ -1,0 +1,279 @@
+"""The Jaccard view's Venn diagram: two circles drawn to scale (areas proportional to the set sizes,
+:func:`dedup_gui.core.teaching.venn.venn_circles`) with each region's count inside it, or beside
+the circles where it does not fit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QWidget
+
+from dedup_gui.core.teaching.jaccard_steps import SetComparison
+from dedup_gui.core.teaching.venn import venn_circles
+from dedup_gui.gui.teaching.widgets import blend
+
+#: Elements drawn inside the Venn diagram's regions at most (the toy example has 5 and 4).
+VENN_ELEMENTS = 6
+A_COLOR = QColor("#1565c0")
+B_COLOR = QColor("#d84315")
+
+
+class VennWidget(QWidget):
+    """Two overlapping circles A and B with the count of each region (only A, both, only B);
+    in the toy example the elements themselves are written in their regions.
+
+    Args:
+        parent: the Qt parent widget, or ``None``.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._comparison: SetComparison | None = None
+        self._show_elements = False
+        self._cache: tuple | None = None
+        self.setMinimumSize(320, 200)
+
+    def set_comparison(self, comparison: SetComparison | None, show_elements: bool = False) -> None:
+        """Show ``comparison`` (or nothing); ``show_elements`` writes the elements in the regions."""
+        self._comparison, self._show_elements = comparison, show_elements
+        self._cache = None
+        self.update()
+
+    def region_counts(self) -> tuple[int, int, int]:
+        """``(only A, both, only B)`` as drawn (tuple of int)."""
+        c = self._comparison
+        return (len(c.only_a), len(c.intersection), len(c.only_b)) if c else (0, 0, 0)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        """A wide, low diagram (QSize)."""
+        return QSize(520, 260)
+
+    def circles(self) -> tuple[float, float, float, float, float]:
+        """Where the circles are drawn: ``(centre x of A, centre x of B, centre y, radius of A,
+        radius of B)`` in pixels, areas to scale (:func:`~dedup_gui.core.teaching.venn.venn_circles`),
+        leaving room beside and under them for the counts that do not fit inside their regions
+        (:meth:`region_labels`)."""
+        return self._geometry()[0]
+
+    def _circles(self, margins: tuple[float, float, float]) -> tuple[float, float, float, float, float]:
+        """The circles with ``(left, right, bottom)`` pixels kept free for outside labels."""
+        c = self._comparison
+        if c is None:
+            return 0.0, 0.0, 0.0, 0.0, 0.0
+        ra, rb, d = venn_circles(len(c.a), len(c.b), len(c.intersection))
+        bold = QFont(self.font())
+        bold.setBold(True)
+        w, h = self.width(), self.height()
+        ml, mr, mb = margins
+        left, right = min(-ra, d - rb), max(ra, d + rb)
+        top = QFontMetricsF(bold).height() + 6  # room for the names above the circles
+        room_w, room_h = w - 16 - ml - mr, h - top - 8 - mb
+        unit = max(1.0, min(room_w / max(right - left, 1e-9), room_h / max(2 * max(ra, rb), 1e-9)))
+        x0 = ml + 8 + (room_w - (right - left) * unit) / 2
+        cxa = x0 - left * unit
+        cy = top + 4 + room_h / 2
+        return cxa, cxa + d * unit, cy, ra * unit, rb * unit
+
+    def _geometry(self) -> tuple[tuple[float, float, float, float, float], list]:
+        """The circles and the region labels, cached for the widget's size, font and sets: the
+        circles are laid out once with no margins and, if a count does not fit inside its
+        region, again with room for it outside."""
+        key = (self.width(), self.height(), self.font().key(), id(self._comparison), self._show_elements)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        circles = self._circles((0.0, 0.0, 0.0))
+        labels = self._place_labels(circles)
+        outside = [(head, label) for head, label, _rect, _items, inside in labels if not inside]
+        if outside:
+            ml = mr = mb = 0.0
+            for head, label in outside:
+                if label.endswith("only in A"):
+                    ml = head.width() + 6
+                elif label.endswith("only in B"):
+                    mr = head.width() + 6
+                else:
+                    mb = head.height() + 4
+            circles = self._circles((ml, mr, mb))
+            labels = self._place_labels(circles)
+        self._cache = (key, (circles, labels))
+        return circles, labels
+
+    def names(self) -> tuple[str, str]:
+        """The names drawn above the circles, e.g. ``("A: 423", "B: 423")``."""
+        c = self._comparison
+        return (f"A: {len(c.a):,}", f"B: {len(c.b):,}") if c else ("", "")
+
+    def name_rects(self) -> tuple[QRectF, QRectF]:
+        """Where the names of A and B are drawn: above the left and right halves of their circles,
+        and pushed apart where they would touch (two circles nearly on top of each other)."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        fm = QFontMetricsF(bold)
+        cxa, cxb, cy, ra, rb = self.circles()
+        top = cy - max(ra, rb) - fm.height() - 4
+        wa, wb = (fm.horizontalAdvance(name) + 8 for name in self.names())
+        gap = fm.horizontalAdvance("  ")
+        xa, xb = cxa - ra * 0.5 - wa / 2, cxb + rb * 0.5 - wb / 2
+        overlap = xa + wa + gap - xb
+        if overlap > 0:
+            xa, xb = xa - overlap / 2, xb + overlap / 2
+        return QRectF(xa, top, wa, fm.height()), QRectF(xb, top, wb, fm.height())
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        """Draw the circles to scale, their names and sizes, and each region's count (or elements)."""
+        c = self._comparison
+        if c is None:
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        cxa, cxb, cy, ra, rb = self.circles()
+        text = self.palette().color(QPalette.ColorRole.WindowText)
+        base = self.palette().color(QPalette.ColorRole.Base)
+        for cx, r, color in ((cxa, ra, A_COLOR), (cxb, rb, B_COLOR)):
+            fill = blend(base, color, 0.18)
+            fill.setAlpha(170)
+            painter.setBrush(fill)
+            painter.setPen(QPen(color, 2.5))
+            painter.drawEllipse(QPointF(cx, cy), r, r)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        painter.setFont(bold)
+        for rect, name, color in zip(self.name_rects(), self.names(), (A_COLOR, B_COLOR), strict=True):
+            painter.setPen(color)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
+        for head, label, rect, items in self.region_labels():
+            painter.setPen(text)
+            painter.setFont(bold)
+            painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
+            if self._show_elements and items:
+                painter.setFont(self.font())
+                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
+                lines = self.element_lines(items, body.width())
+                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
+        painter.end()
+
+    def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
+        """A region's elements as drawn: the first :data:`VENN_ELEMENTS`, then "…", each cut
+        at its end to the region's ``width`` (pixels) with "…", not clipped mid-letter at the
+        region's edges ("ower indee" in presentation mode) (list[str])."""
+        fm = QFontMetricsF(self.font())
+        shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
+        return [fm.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in shown]
+
+    def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
+        """Each region's label as drawn: ``(where, text, the region's box, its elements)``, left
+        to right.  A region that does not exist (a circle inside the other, nothing only in it)
+        has none.
+
+        The toy example's labels (the count and the name, the elements under them) stand at the
+        top of their regions.  A pair of pages' labels ("227\nonly in A", or the count alone
+        where that does not fit) stand at the circles' middle height, where each region is
+        widest, and only where the whole label lies inside its region (at k = 1 "77 only in A"
+        sat on circle B's outline); one that fits nowhere inside stands outside: the count only
+        in A at the left of circle A, only in B at the right of circle B, the shared count
+        under the lens, with room kept for it."""
+        return [label[:4] for label in self._geometry()[1]]
+
+    def _regions(self, circles: tuple[float, float, float, float, float]) -> list[tuple[QRectF, tuple, str]]:
+        c = self._comparison
+        if c is None:
+            return []
+        cxa, cxb, cy, ra, rb = circles
+        edges = sorted((cxa - ra, cxa + ra, cxb - rb, cxb + rb))
+        spans = ((edges[0], edges[1]), (edges[1], edges[2]), (edges[2], edges[3]))
+        tall = max(ra, rb) * 1.4
+        inside = {"only in A": cxb - rb <= cxa - ra and cxa + ra <= cxb + rb,  # A drawn inside B: no such region
+                  "only in B": cxa - ra <= cxb - rb and cxb + rb <= cxa + ra}  # fmt: skip
+        return [
+            (QRectF((x1 + x2) / 2 - max(x2 - x1, 70) / 2, cy - tall / 2, max(x2 - x1, 70), tall), tuple(items), name)
+            for (x1, x2), items, name in zip(
+                spans, (c.only_a, c.intersection, c.only_b), ("only in A", "A ∩ B", "only in B"), strict=True
+            )
+            if items or not inside.get(name)
+        ]
+
+    def _place_labels(self, circles: tuple[float, float, float, float, float], allow_inside: bool = True) -> list:
+        """``(where, text, region box, elements, inside)`` per region (see :meth:`region_labels`)."""
+        regions = self._regions(circles)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        fm = QFontMetricsF(bold)
+        if self._show_elements:
+            return [(head, label, rect, items, True) for head, label, rect, items in self._top_labels(regions, fm)]
+        cxa, cxb, cy, ra, rb = circles
+        out = []
+        for rect, items, name in regions:
+            placed = None
+            for label in (f"{len(items):,}\n{name}", f"{len(items):,}"):
+                lines = label.split("\n")
+                width = max(fm.horizontalAdvance(line) for line in lines) + 6
+                head = QRectF(rect.center().x() - width / 2, cy - fm.height() * len(lines) / 2, width,
+                              fm.height() * len(lines))  # fmt: skip
+                if allow_inside and in_region(head, name, circles):
+                    placed = (head, label, rect, items, True)
+                    break
+            if placed is None:  # outside, the count alone
+                label = f"{len(items):,}"
+                width = fm.horizontalAdvance(label) + 6
+                if name == "only in A":
+                    head = QRectF(cxa - ra - 4 - width, cy - fm.height() / 2, width, fm.height())
+                elif name == "only in B":
+                    head = QRectF(cxb + rb + 4, cy - fm.height() / 2, width, fm.height())
+                else:
+                    head = QRectF(rect.center().x() - width / 2, cy + max(ra, rb) + 2, width, fm.height())
+                placed = (head, label, rect, items, False)
+            out.append(placed)
+        return out
+
+    def _top_labels(self, regions: list, fm: QFontMetricsF) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
+        """The toy example's labels at the top of their regions, the elements under them: the
+        count and the name between the edges that bound the region, where those labels would
+        run into each other the count alone, pushed apart if need be."""
+        for named in (True, False):
+            labels = [f"{len(items):,}\n{name}" if named else f"{len(items):,}" for _r, items, name in regions]
+            heads = []
+            for (rect, _items, _name), label in zip(regions, labels, strict=True):
+                width = max(fm.horizontalAdvance(line) for line in label.split("\n")) + 6
+                heads.append(QRectF(rect.center().x() - width / 2, rect.top(), width, fm.height() * (1 + named)))
+            if all(a.right() <= b.left() for a, b in zip(heads, heads[1:])):
+                break
+        else:  # the counts alone still touch: side by side about their middle
+            middle = (heads[0].left() + heads[-1].right()) / 2
+            x = middle - sum(h.width() + 4 for h in heads) / 2
+            for head in heads:
+                head.moveLeft(x)
+                x += head.width() + 4
+        return [
+            (head, label, rect, items) for head, label, (rect, items, _n) in zip(heads, labels, regions, strict=True)
+        ]
+
+
+def in_region(rect: QRectF, region: str, circles: tuple[float, float, float, float, float], pad: float = 3.0) -> bool:
+    """Whether ``rect`` lies wholly in a Venn region, ``pad`` pixels clear of the outlines.
+
+    Args:
+        rect: a label's rectangle (pixels).
+        region: ``"only in A"``, ``"A ∩ B"`` or ``"only in B"``.
+        circles: ``(centre x of A, centre x of B, centre y, radius of A, radius of B)``.
+        pad: the clearance from every outline (pixels).
+
+    Returns:
+        ``True`` if every corner is inside the circles the region lies in and no point of the
+        rectangle is inside (or within ``pad`` of) the circle it lies outside of (bool).
+    """
+    cxa, cxb, cy, ra, rb = circles
+    corners = [(rect.left(), rect.top()), (rect.right(), rect.top()), (rect.left(), rect.bottom()),
+               (rect.right(), rect.bottom())]  # fmt: skip
+
+    def inside(cx: float, r: float) -> bool:
+        return all((x - cx) ** 2 + (y - cy) ** 2 <= (r - pad) ** 2 for x, y in corners)
+
+    def clear_of(cx: float, r: float) -> bool:
+        nx, ny = min(max(cx, rect.left()), rect.right()), min(max(cy, rect.top()), rect.bottom())
+        return (nx - cx) ** 2 + (ny - cy) ** 2 >= (r + pad) ** 2
+
+    if region == "only in A":
+        return inside(cxa, ra) and clear_of(cxb, rb)
+    if region == "only in B":
+        return inside(cxb, rb) and clear_of(cxa, ra)
+    return inside(cxa, ra) and inside(cxb, rb)
