@@ -23,7 +23,13 @@ from pathlib import Path
 
 from dedup_gui.cli_parser import SUBCOMMANDS, build_parser, keep_policy_of, settings_of, thresholds_of
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, check_writable
-from dedup_gui.core.evaluation.evaluate import evaluate, format_evaluation, read_labels, score_labeled_pairs
+from dedup_gui.core.evaluation.evaluate import (
+    evaluate,
+    format_evaluation,
+    read_labels,
+    score_labeled_pairs,
+    settings_line,
+)
 from dedup_gui.core.evaluation.extraction_eval import (
     SCORING_NOTE,
     format_table,
@@ -304,6 +310,8 @@ def _cmd_evaluate(args) -> int:
     for s in scored:
         if s.error:
             print(f"warning: not scored: {show(s.error)}", file=sys.stderr)
+    # what produced the numbers, as the window's method comparison names it
+    print(f"settings: {settings_line(thresholds_of(args), settings_of(args))}")
     print(format_evaluation(evaluate(scored)))
     if report is not None:
         print()

@@ -30,3 +30,15 @@ def test_pr_curves_alone_draws_all_methods(tmp_path):
 def test_unknown_method_is_a_clear_error():
     proc = run("evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"), "--methods", "simhash,magic")
     assert proc.returncode == 1 and "unknown method magic" in proc.stderr
+
+
+def test_evaluate_names_the_extractor_and_thresholds_it_used():
+    # A new-user test: neither the CLI nor the window said which extractor and thresholds
+    # produced the numbers; the line is the one the Method comparison tab shows.
+    proc = run("evaluate", "--pairs", str(SAMPLES / "EXPECTED.csv"), "--content-same", "0.8", "--layout-same", "0.3",
+               "--hamming-k", "10", "--extractor", "resiliparse", "--min-tokens", "5")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(
+        "settings: extractor resiliparse; min tokens 5; content same >= 0.800; partial >= 0.200; "
+        "layout same >= 0.30; k <= 10\npairs evaluated: 16\n"
+    )

@@ -148,3 +148,32 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
     }
     assert (b["simhash"].threshold, b["simhash"].tp, b["simhash"].fp) == (20, 160, 11)  # (the same pair)
     assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 178, 0)
+
+
+@pytest.mark.parametrize(("inches", "beside"), [((11, 6.5), True), ((6.5, 3.4), False)])
+def test_the_pr_legend_goes_under_the_curves_where_beside_them_it_would_squeeze_them(inches, beside):
+    # A new-user test at 1024x640: beside a 650-pixel figure the legend (two columns) covered the
+    # curves and ran off the edge ("URL (normalized, mirrors)" cut), its words set smaller one by
+    # one to fit.  Under the curves, in as many columns as fit, it leaves them most of the width.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    # every method finds the full pair (its legend entry names its ring, no "found no duplicate")
+    found = {k: 0.0 if k == "simhash" else 1.0 for k in METHOD_KEYS}
+    report = compare_methods(rows_of((DupType.FULL, found), (DupType.DISTINCT, {})))
+    fig = Figure(figsize=inches, dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)  # measurable
+    pr_figure(report, fig=fig)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    legend = ax.get_legend() if beside else fig.legends[0]
+    assert (ax.get_legend() is not None, len(fig.legends)) == ((True, 0) if beside else (False, 1))
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert len(texts) == len(METHOD_KEYS) and "SimHash (64-bit); ring: k = 3" in texts
+    assert not any("found no duplicate" in t for t in texts)
+    renderer = fig.canvas.get_renderer()
+    box, plot = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+    assert not box.overlaps(plot)  # beside or under, never over the curves
+    assert plot.width >= 0.5 * fig.bbox.width and plot.height >= 0.3 * fig.bbox.height
+    assert {t.get_fontsize() for t in legend.get_texts()} == {legend.get_texts()[0].get_fontsize()}

@@ -55,3 +55,26 @@ def test_the_samples_scan_finds_its_expected_csv(sample_scan, samples_dir):
 def test_the_measure_columns_are_those_of_predictions_csv():
     # a CSV with them is the app's own output; kept in step with the reports' columns
     assert list(MEASURE_COLUMNS) == PREDICTION_COLUMNS[3:]
+
+
+def test_a_labels_file_without_types_is_passed_over_for_one_with_them(sample_scan, tmp_path):
+    # A new-user test: a folder held labels.csv (left, right, how: no type) beside
+    # labels_full.csv (with types); the tab took the first by name and failed ("no labelled
+    # pair could be scored"). Only a file with the columns the comparison needs is taken.
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "labels.csv").write_text(
+        "left,right,how\npages/a.html,pages/b.html,copied\npages/a.html,pages/c.html,rewritten\n", encoding="utf-8"
+    )
+    (tmp_path / "labels_full.csv").write_text(
+        "left,right,type\npages/a.html,pages/b.html,full\npages/a.html,pages/c.html,distinct\n", encoding="utf-8"
+    )
+    # a type column left empty scores nothing either
+    (tmp_path / "pages" / "blank.csv").write_text("left,right,type\na.html,b.html,\na.html,c.html,\n", encoding="utf-8")
+    found = find_scan_labels(scan_of(sample_scan, tmp_path / "pages", ["a.html", "b.html", "c.html"]))
+    assert found is not None
+    assert (found.path, found.shown, found.pairs, found.in_scan) == (
+        tmp_path / "labels_full.csv",
+        "../labels_full.csv",
+        2,
+        2,
+    )

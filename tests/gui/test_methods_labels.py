@@ -129,7 +129,7 @@ def test_the_tab_in_view_runs_on_the_labels_found_not_on_the_previous_ones(
     monkeypatch.setattr(labels_search, "find_scan_labels", search)
     runs = []
 
-    def run_methods(labels_csv, progress=None):
+    def run_methods(labels_csv, progress=None, *_settings):
         runs.append(labels_csv)
         raise ValueError("not compared in this test")
 

@@ -425,7 +425,7 @@ def test_methods_run_can_be_cancelled(qtbot, window, monkeypatch):
     view = window.methods_view
     started, ended = threading.Event(), []
 
-    def slow(labels_csv, progress=None):
+    def slow(labels_csv, progress=None, *_settings):
         started.set()
         for i in range(2000):
             progress.update("scoring labelled pairs", i, 2000)

@@ -334,6 +334,29 @@ def evaluate(scored: list[ScoredPair], thresholds: Thresholds | None = None) -> 
     return Evaluation(confusion, precision, recall, f1, support, macro, accuracy, n, skipped)
 
 
+def settings_line(thresholds: Thresholds | None = None, settings: ScanSettings | None = None) -> str:
+    """The settings an evaluation ran with, in one line, as the CLI's ``evaluate`` prints it and
+    the method comparison tab shows it: the extractor, the fewest main-text tokens, the
+    classifier's thresholds and the SimHash k (the largest file size too where not the default).
+    ASCII only, as the rest of the CLI's tables: a console that cannot show "≥" still prints it.
+
+    Args:
+        thresholds: the classifier's thresholds (default :class:`Thresholds`).
+        settings: the scan settings the pages were read with (default :class:`ScanSettings`).
+
+    Returns:
+        e.g. ``"extractor fast; min tokens 8; content same >= 0.925; partial >= 0.200;
+        layout same >= 0.70; k <= 3"`` (str).
+    """
+    t, s = thresholds or Thresholds(), settings or ScanSettings()
+    parts = [f"extractor {s.extractor}", f"min tokens {s.min_tokens}"]
+    if s.max_file_bytes != ScanSettings().max_file_bytes:
+        parts.append(f"max file {s.max_file_bytes / 2**20:g} MB")
+    parts += [f"content same >= {t.content_same:.3f}", f"partial >= {t.content_partial:.3f}",
+              f"layout same >= {t.layout_same:.2f}", f"k <= {t.hamming_k}"]  # fmt: skip
+    return "; ".join(parts)
+
+
 def format_evaluation(ev: Evaluation) -> str:
     """The confusion matrix and per-type precision, recall and F1 as plain text (str)."""
     names = [t.value for t in TYPE_ORDER]

@@ -39,7 +39,9 @@ from dedup_gui.core.model import DupType, Page, ScanSettings, Thresholds
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn (it costs 0.5 s at start)
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.legend import Legend
 
     from dedup_gui.core.views.charts import Palette
 
@@ -227,6 +229,7 @@ def evaluate_methods(
     thresholds: Thresholds | None = None,
     settings: ScanSettings | None = None,
     progress: Progress | None = None,
+    pages: dict[str, Page | str] | None = None,
 ) -> tuple[list[ScoredPair], MethodsReport]:
     """Read a labels CSV, classify its pairs and compare every method on them.
 
@@ -236,6 +239,9 @@ def evaluate_methods(
         thresholds: the classifier's thresholds.
         settings: scan settings for reading the pages.
         progress: progress to report to (optional).
+        pages: the pages of an earlier call on the same file with the same ``settings`` (path as
+            written in the CSV -> :class:`Page` or the reason it could not be read), to score
+            other thresholds without reading the pages again; filled with the pages read.
 
     Returns:
         ``(scored, report)``: the classifier's scored pairs (for
@@ -246,7 +252,7 @@ def evaluate_methods(
         OSError: the labels file cannot be read.
     """
     path = Path(labels_csv)
-    pages: dict[str, Page | str] = {}
+    pages = {} if pages is None else pages
     labels = read_labels(path, require_type=True, require_rows=True)  # before any page is read
     scored = score_labeled_pairs(labels, path.parent, thresholds, settings, progress, pages=pages)
     rows = labeled_pair_values(scored, pages, progress)
@@ -283,6 +289,12 @@ METHOD_COLORS = dict(zip(METHOD_KEYS, (
 )))  # fmt: skip
 #: Height of one legend entry of :func:`pr_figure` (points: a "small" font line and its spacing).
 LEGEND_ROW_POINTS = 14.0
+#: The most of :func:`pr_figure`'s width its legend may take beside the curves; a wider one goes under them.
+LEGEND_SIDE_SHARE = 0.4
+#: Columns of the legend under the curves at most (fewer where they do not fit the width).
+LEGEND_MAX_COLUMNS = 4
+#: The most of :func:`pr_figure`'s height its legend may take under the curves (else it stays beside).
+LEGEND_UNDER_SHARE = 0.4
 _SINGLE_MARKERS = {"bytes": "s", "text": "D", "imatch": "^", "url": "v", "classifier": "*"}
 
 
@@ -290,7 +302,9 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     """Draw every method's precision/recall curve on a plain matplotlib ``Figure``.
 
     Swept methods are lines through their thresholds, with the default threshold ringed and
-    named in the legend (``ring: k = 3``, ``ring: 0.9``...); yes/no methods are single markers.  Points at zero precision
+    named in the legend (``ring: k = 3``, ``ring: 0.9``...); yes/no methods are single markers.
+    The legend is beside the curves, or under them where it would take much of a narrow
+    figure's width (:func:`_place_legend`).  Points at zero precision
     and recall (the method found no duplicate) are left out, and the precision axis starts just
     below the lowest precision drawn, so close curves stay apart.
 
@@ -350,16 +364,47 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
     ax.set_title(f'"Duplicate of any type?" on {report.n} labelled pairs\n({report.positives} duplicates); '
                  "rings: the thresholds in use (legend)", color=palette.foreground, fontsize="medium",
                  loc="left")  # fmt: skip
+    _place_legend(fig, ax, palette)
+    return fig
+
+
+def _place_legend(fig: Figure, ax: Axes, palette: Palette) -> Legend:
+    """The legend beside the curves where it takes at most :data:`LEGEND_SIDE_SHARE` of the
+    figure's width, else under them, across the figure in as many columns as fit its width
+    (where it then takes at most :data:`LEGEND_UNDER_SHARE` of the height: else beside after all).
+
+    Beside a narrow figure (1024x640, the figure beside the confusion matrix) the legend took
+    two columns and half the width, covered the curves, and its words ran off the edge, set
+    smaller one by one to fit (:mod:`dedup_gui.core.views.text_fit`).
+
+    Returns:
+        The legend (``ax.get_legend()`` beside the curves, ``fig.legends[0]`` under them).
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not hasattr(fig.canvas, "get_renderer"):  # a figure without a canvas (the CLI's): measure with Agg
+        FigureCanvasAgg(fig)
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    style = {"fontsize": "small", "facecolor": palette.background, "edgecolor": palette.muted}
+    handles, labels = ax.get_legend_handles_labels()
     # as many columns as a short figure needs for the legend's height (a legend taller than the
     # figure collapsed the axes to nothing); a figure's inches shrink as its dpi grows
     # (presentation mode), so this holds at any text size
-    entries = len(ax.get_legend_handles_labels()[1])
     rows = max(1, int((0.85 * fig.get_figheight() * 72 - 10) / LEGEND_ROW_POINTS))
-    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", facecolor=palette.background,
-                       edgecolor=palette.muted, ncols=max(1, math.ceil(entries / rows)))  # fmt: skip
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=max(1, math.ceil(len(labels) / rows)),
+                       **style)  # fmt: skip
+    if legend.get_window_extent(renderer).width > LEGEND_SIDE_SHARE * fig.bbox.width:
+        for ncols in range(min(len(labels), LEGEND_MAX_COLUMNS), 0, -1):
+            under = fig.legend(handles, labels, loc="outside lower center", ncols=ncols, **style)
+            box = under.get_window_extent(renderer)
+            if box.width <= fig.bbox.width - 8 and box.height <= LEGEND_UNDER_SHARE * fig.bbox.height:
+                legend.remove()
+                legend = under
+                break
+            under.remove()  # too wide, or (a tiny figure) too tall: fewer columns, else beside after all
     for text in legend.get_texts():
         text.set_color(palette.foreground)
-    return fig
+    return legend
 
 
 def _said(report: MethodsReport, spec: MethodSpec) -> list[bool]:

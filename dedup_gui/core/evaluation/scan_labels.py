@@ -1,13 +1,15 @@
 """The labels file that belongs to a scanned folder, for the teaching window's method comparison.
 
 The rule: a CSV file in the scanned folder or in its parent folder (not below) is the scan's
-labels when it reads as a ``LABELS.csv`` (columns ``left`` and ``right``, paths relative to its
-folder; :func:`dedup_gui.core.evaluation.evaluate.read_labels`), is not one of the scan's own
+labels when it reads as a ``LABELS.csv`` with the columns the comparison needs (``left``,
+``right`` and ``type``, paths relative to its folder, at least one pair labelled;
+:func:`dedup_gui.core.evaluation.evaluate.read_labels`), is not one of the scan's own
 outputs (a PREDICTIONS.csv or pairs CSV, which carry the measures), and at least half of its
 pairs name two pages of the scan.  Of several, the one with the most such pairs wins (the
 scanned folder's before its parent's, then by name).  Scanning ``shared/pairs/pages`` finds
 ``shared/pairs/labels.csv`` (``pages/…`` paths); scanning the bundled samples finds their
-``EXPECTED.csv``.
+``EXPECTED.csv``.  A list of pairs without types (a ``labels.csv`` of ``left,right`` beside a
+``labels_full.csv`` that has them) is passed over: the comparison could not score it.
 """
 
 from __future__ import annotations
@@ -88,10 +90,15 @@ def find_scan_labels(result: ScanResult) -> ScanLabels | None:
             continue
         for path in candidates:
             try:
-                if path.stat().st_size > MAX_LABELS_BYTES or set(MEASURE_COLUMNS) & set(_header(path)):
+                if path.stat().st_size > MAX_LABELS_BYTES:
+                    continue
+                header = set(_header(path))
+                if set(MEASURE_COLUMNS) & header or "type" not in header:  # output, or no types to score
                     continue
                 pairs = read_labels(path)
             except (OSError, ValueError):
+                continue
+            if all(p.label is None for p in pairs):  # a type column left empty: nothing to score
                 continue
             in_scan = _count(pairs, folder, root, paths)
             if pairs and in_scan >= 1 and in_scan >= MIN_SHARE * len(pairs):

@@ -197,6 +197,10 @@ class FigureImage(QWidget):
         if not self.image.isNull():
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
             painter.drawImage(self.rect(), self.image)
+            if not self.isEnabled():  # greyed, as a disabled table's text: out of date
+                veil = self.palette().color(QPalette.ColorRole.Base)
+                veil.setAlpha(150)
+                painter.fillRect(self.rect(), veil)
         if self.overlay is not None:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             self.overlay(painter)
@@ -266,6 +270,14 @@ class FigureRenderer(QObject):
     def is_busy(self) -> bool:
         """``True`` while a rendering is under way or a resize has yet to settle (bool)."""
         return self._job.is_running() or self._settle.isActive()
+
+    def clear(self) -> None:
+        """Show nothing: drop the chart, any rendering under way, and the picture shown."""
+        self._chart = None
+        self._settle.stop()
+        self._job.cancel()
+        self.figure = new_figure(*self._size(), self.dpi())
+        self.canvas.set_image(QImage())
 
     def _resized(self) -> None:
         if self._chart is not None:

@@ -78,7 +78,14 @@ class FigurePanel(QWidget):
     def draw(self, chart: Chart) -> None:
         """Render ``chart`` (a function drawing into a given figure, run off the GUI thread) at the
         panel's size and font scale; it is kept for later resizes."""
+        self.save_button.setEnabled(True)
         self.renderer.draw(chart)
+
+    def clear(self) -> None:
+        """Show no figure (the results it drew are gone; "Save figure…" off until the next
+        :meth:`draw`, which shows one again)."""
+        self.renderer.clear()
+        self.save_button.setEnabled(False)
 
     def is_busy(self) -> bool:
         """``True`` while a rendering is under way or a resize has yet to settle (bool)."""

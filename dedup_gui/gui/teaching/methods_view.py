@@ -4,20 +4,20 @@ sweeps with the defaults ringed (k = 3 after Manku et al. 2007; Jaccard 0.9 as S
 and the four-type classifier's five-type confusion matrix.
 
 The work is :func:`dedup_gui.core.evaluation.method_eval.evaluate_methods` and
-:func:`dedup_gui.core.evaluation.evaluate.evaluate`; it reads every labelled page, so it runs off the GUI
-thread with progress and Cancel.
+:func:`dedup_gui.core.evaluation.evaluate.evaluate` (:mod:`.methods_run`), with the window's
+thresholds and scan settings, as the CLI's ``evaluate`` with the same values; it reads every
+labelled page, so it runs off the GUI thread with progress and Cancel.  Results of other
+thresholds or settings than the window's are greyed and named as such, and run again when the
+tab is in view; a failed or cancelled run clears them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -26,94 +26,37 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate
-from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods, pr_figure
-from dedup_gui.core.model import TYPE_ORDER, ScanResult
+from dedup_gui.core.evaluation.method_eval import pr_figure
+from dedup_gui.core.model import ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
 from dedup_gui.gui.teaching.labels_search import SEARCHING_NOTE, LabelsSearch, labels_note
-from dedup_gui.gui.teaching.widgets import blend, plain_label
+from dedup_gui.gui.teaching.methods_run import MethodsRun, Relay, RelayProgress, RunSettings, run_methods
+from dedup_gui.gui.teaching.methods_tables import (
+    METHOD_HEADERS,
+    confusion_counts,
+    fill_confusion_table,
+    fill_methods_table,
+    results_table,
+)
+from dedup_gui.gui.teaching.widgets import plain_label
 
 #: The labelled pairs bundled with the sample pages.
 SAMPLE_LABELS = Path(__file__).resolve().parents[3] / "resources" / "samples" / "EXPECTED.csv"
-METHOD_HEADERS = ("method", "default", "precision", "recall", "F1", "TP", "FP", "FN", "TN", "best", "best F1")
 #: Height of the precision/recall figure at least, in lines of text (it scales with the font).
 FIGURE_LINES = 15
 #: Width of the figure beside the confusion matrix at least, in lines of text: with less room
-#: (presentation mode at 1280x800) the figure goes under the matrix, across the whole width
-#: (beside it, its legend squeezed the curves to some 100 pixels and its title ran off the edge).
-FIGURE_WIDTH_LINES = 36
+#: (presentation mode at 1280x800, a 1024x640 window) the figure goes under the matrix, across
+#: the whole width (beside it, its legend squeezed the curves to some 100 pixels and its title
+#: ran off the edge; at 36 lines, at 1024x640, the legend went under curves 50 pixels high).
+FIGURE_WIDTH_LINES = 52
 #: Height of the figure under the matrix at least, in lines of text (its legend in one column).
 FIGURE_LINES_UNDER = 20
-_GOOD = QColor("#c8e6c9")
-_BAD = QColor("#ffcdd2")
-
-
-@dataclass(frozen=True)
-class MethodsRun:
-    """One finished comparison.
-
-    Attributes:
-        labels_csv: the labels file.
-        scored: the classifier's scored pairs.
-        report: every method's scores (:class:`~dedup_gui.core.evaluation.method_eval.MethodsReport`).
-        evaluation: the classifier's five-type evaluation (confusion matrix).
-    """
-
-    labels_csv: Path
-    scored: list[ScoredPair]
-    report: MethodsReport
-    evaluation: Evaluation
-
-
-class _Relay(QObject):
-    """Carries progress from the worker thread to the view (a queued signal)."""
-
-    progressed = Signal(str, int, int)
-
-
-class RelayProgress:
-    """The engine's progress protocol, forwarding updates through a Qt signal and asking a
-    :class:`~dedup_gui.core.progress.CancelToken` whether to stop.
-
-    Args:
-        relay: the object whose ``progressed(stage, done, total)`` signal is emitted.
-        token: the cancel flag.
-    """
-
-    def __init__(self, relay: _Relay, token: CancelToken) -> None:
-        self._relay = relay
-        self._token = token
-
-    def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
-        """Forward ``done`` of ``total`` items of ``stage`` (``detail`` is not shown here)."""
-        try:
-            self._relay.progressed.emit(stage, done, total)
-        except RuntimeError:  # the view was closed meanwhile
-            pass
-
-    def cancelled(self) -> bool:
-        """``True`` once Cancel was pressed (bool)."""
-        return self._token.is_set()
-
-
-def run_methods(labels_csv: str | Path, progress: RelayProgress | None = None) -> MethodsRun:
-    """Compare every method and evaluate the classifier on a labels CSV (runs off the GUI thread).
-
-    Raises:
-        ValueError: a bad labels file, or no labelled pair could be scored.
-        OSError: the file cannot be read.
-        ScanCancelled: cancelled.
-    """
-    path = Path(labels_csv)
-    scored, report = evaluate_methods(path, progress=progress)
-    return MethodsRun(path, scored, report, evaluate(scored))
 
 
 class MethodsView(QWidget):
@@ -133,6 +76,10 @@ class MethodsView(QWidget):
         path_edit, browse_button, run_button, cancel_button, progress_bar, status_label: the bar.
         labels_label: which labels are used and why (the rule of
             :mod:`dedup_gui.core.evaluation.scan_labels`).
+        settings_label: the window's thresholds and scan settings the tab runs with
+            (:meth:`~.methods_run.RunSettings.line`).
+        stale_label: shown over results of other thresholds or settings ("Run again").
+        results: the widget holding the tables and the figure (disabled, greyed, while stale).
         methods_table: one row per method at its default threshold.
         confusion_table: labelled type (rows) x predicted type (columns).
         summary_label: pairs, accuracy and macro-F1 of the classifier.
@@ -147,7 +94,8 @@ class MethodsView(QWidget):
         super().__init__(parent)
         self.run: MethodsRun | None = None
         self._token = CancelToken()
-        self._relay = _Relay(self)
+        self._used = RunSettings()  # the window's thresholds and scan settings
+        self._relay = Relay(self)
         self._relay.progressed.connect(self._progressed)
         self._job = LatestJob(self)
         self._job.finished.connect(self._show)
@@ -172,8 +120,12 @@ class MethodsView(QWidget):
         self.progress_bar.setFixedWidth(160)
         self.progress_bar.hide()
         self.status_label = plain_label(wrap=True)
+        self.settings_label = plain_label(wrap=True)
+        self.stale_label = plain_label(bold=True, wrap=True)
+        self.stale_label.setStyleSheet("color: #b71c1c;")  # dark red: readable on light and dark
+        self.stale_label.hide()
 
-        self.methods_table = self._table(METHOD_HEADERS)
+        self.methods_table = results_table(METHOD_HEADERS)
         self.methods_table.verticalHeader().hide()
         # the numbers keep their width; the method names take the rest (elided when narrow,
         # whole in the tooltip), so that every column stays in view without scrolling sideways
@@ -181,7 +133,7 @@ class MethodsView(QWidget):
         methods_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         methods_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.methods_table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.confusion_table = self._table(())
+        self.confusion_table = results_table(())
         self.summary_label = plain_label(wrap=True)
         self.plot = FigurePanel("methods-pr-curves", figsize=(11, 6))
 
@@ -196,7 +148,7 @@ class MethodsView(QWidget):
         top = QWidget()
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at its default threshold",
+        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at the threshold in use",
                                  bold=True, wrap=True))  # fmt: skip
         tl.addWidget(self.methods_table, 1)
         confusion = QWidget()
@@ -220,20 +172,15 @@ class MethodsView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.labels_label)
+        layout.addWidget(self.settings_label)
         layout.addWidget(self.status_label)
+        layout.addWidget(self.stale_label)
         layout.addWidget(self.splitter, 1)
+        self.results = self.splitter
+        self.settings_label.setText(f"settings: {self._used.line()}")
         self.status_label.setText("Press Run to apply every method to the labelled pairs.")
         self.labels_label.setText(f"labels: {Path(labels_csv).name} (chosen)" if labels_csv else
                                   "labels: the bundled samples' EXPECTED.csv (no scan)")  # fmt: skip
-
-    @staticmethod
-    def _table(headers) -> QTableWidget:
-        table = QTableWidget(0, len(headers))
-        table.setHorizontalHeaderLabels(list(headers))
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        return table
 
     # --- running ----------------------------------------------------------------------------
 
@@ -255,8 +202,14 @@ class MethodsView(QWidget):
         meanwhile the tab says it is looking, then which file it found, or that none fits (the
         field empty: "Labels CSV…" chooses one).  Without a scan: the bundled samples'
         EXPECTED.csv.  New labels are run when the tab is in view, else when it is next shown.
+
+        The scan's thresholds (the Thresholds panel's, after a re-classification) and scan
+        settings (extractor, min tokens…) are used from now on (:meth:`set_settings`), whatever
+        the labels.
         """
+        self.set_settings(RunSettings.of(result), run=False)
         if self._chosen:
+            self._run_once()
             return
         if result is None:
             self._labels.cancel()
@@ -265,6 +218,40 @@ class MethodsView(QWidget):
             self._use_scan_labels(self._labels.answer)
         else:
             self.labels_label.setText(SEARCHING_NOTE)
+
+    def set_settings(self, used: RunSettings, run: bool = True) -> None:
+        """Run with these thresholds and scan settings from now on: a run under way starts
+        again, results shown of others are greyed with what changed and "Run again"; they are
+        run again at once if the tab is in view (and ``run``), else when it is next shown."""
+        if used == self._used:
+            return
+        self._used = used
+        self.settings_label.setText(f"settings: {used.line()}")
+        if self._job.is_running():
+            self._token.cancel()
+            self._job.cancel()
+            self._end("The settings changed: running again when the tab is in view.")
+        self._auto_ran = False
+        self._mark_stale()
+        if run:
+            self._run_once()
+
+    def is_stale(self) -> bool:
+        """``True`` while the results shown are of other thresholds or settings than the window's (bool)."""
+        return self.run is not None and self.run.used != self._used
+
+    def _mark_stale(self) -> None:
+        """Grey the results shown, if they are of other settings, and say so; else show them plainly."""
+        stale = self.is_stale()
+        self.results.setEnabled(not stale)
+        self.run_button.setText("Run again" if stale else "Run")
+        self.stale_label.setVisible(stale)
+        if stale and self.run is not None:
+            what = self.run.used.changes(self._used)
+            self.stale_label.setText(
+                f"{what[0].upper()}{what[1:]} changed: the results below are of the previous run, on "
+                f"{self.run.finished:%H:%M:%S} ({self.run.used.line()}). Run again."
+            )
 
     def _use_scan_labels(self, found) -> None:
         """Use the labels the search found for the scan (or none: an empty field)."""
@@ -285,11 +272,14 @@ class MethodsView(QWidget):
         self._run_once()
 
     def _forget_run(self) -> None:
-        """Empty the tables of a run on other labels."""
+        """Empty the tables and the figure (a run on other labels, a failed or cancelled run:
+        never results that may be read as the new ones)."""
         self.run = None
         for table in (self.methods_table, self.confusion_table):
             table.setRowCount(0)
         self.summary_label.clear()
+        self.plot.clear()
+        self._mark_stale()
 
     def ask_labels(self) -> None:
         """Choose a labels CSV in a file dialog, then run."""
@@ -309,7 +299,10 @@ class MethodsView(QWidget):
         self.progress_bar.setRange(0, 0)
         self.progress_bar.show()
         self.cancel_button.setEnabled(True)
-        self._job.submit(run_methods, path, RelayProgress(self._relay, self._token))
+        run = self.run  # its pages serve other thresholds on the same file and settings
+        same = run is not None and run.labels_csv == path and run.used.settings == self._used.settings
+        self._job.submit(run_methods, path, RelayProgress(self._relay, self._token), self._used,
+                         run.pages if same and run is not None else None)  # fmt: skip
 
     def cancel(self) -> None:
         """Stop the running comparison."""
@@ -317,6 +310,7 @@ class MethodsView(QWidget):
             return
         self._token.cancel()
         self._job.cancel()
+        self._forget_run()
         self._end("Cancelled.")
         self.failed.emit("cancelled")
 
@@ -332,7 +326,7 @@ class MethodsView(QWidget):
     def _run_once(self) -> None:
         """Run on the labels file if the tab is in view and has not run on it yet (not while the
         scan's labels are looked for: the field still names the previous scan's)."""
-        idle = not self._auto_ran and self.run is None and not self._labels.is_running()
+        idle = not self._auto_ran and (self.run is None or self.is_stale()) and not self._labels.is_running()
         if idle and self.isVisible() and self.labels_path().is_file():
             self.start()
 
@@ -350,6 +344,7 @@ class MethodsView(QWidget):
 
     def _failed(self, exc: Exception) -> None:
         reason = "Cancelled." if isinstance(exc, ScanCancelled) else f"Could not compare the methods: {exc}"
+        self._forget_run()
         self._end(reason)
         self.failed.emit(reason)
 
@@ -363,63 +358,12 @@ class MethodsView(QWidget):
             f"{report.n:,} labelled pairs of {run.labels_csv.name} ({report.positives:,} duplicates, "
             f"{report.n - report.positives:,} distinct)" + (f"; {skipped:,} could not be read" if skipped else "")
         )
-        self._fill_methods(report)
-        self._fill_confusion(ev)
+        self._mark_stale()  # of other settings if they changed meanwhile: greyed, run again when in view
+        fill_methods_table(self.methods_table, report)
+        self.summary_label.setText(fill_confusion_table(self.confusion_table, ev))
         self._fit_tables()
         self.redraw()
         self.finished.emit(run)
-
-    def _fill_methods(self, report: MethodsReport) -> None:
-        t = self.methods_table
-        t.setRowCount(len(report.specs))
-        for row, spec in enumerate(report.specs):
-            d, b = report.defaults[spec.key], report.best[spec.key]
-            values = [spec.name, spec.label(d.threshold), f"{d.precision:.3f}", f"{d.recall:.3f}", f"{d.f1:.3f}",
-                      str(d.tp), str(d.fp), str(d.fn), str(d.tn),
-                      spec.label(b.threshold) if spec.sweep else "", f"{b.f1:.3f}" if spec.sweep else ""]  # fmt: skip
-            for col, value in enumerate(values):
-                item = QTableWidgetItem(value)
-                if col == 0:
-                    item.setToolTip(f"{spec.name}: {spec.rule}")  # our own text, not page-derived
-                else:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if col == 4:
-                    item.setBackground(blend(QColor("#ffffff"), QColor("#66bb6a"), d.f1))
-                    item.setForeground(QColor("#000000"))
-                t.setItem(row, col, item)
-        # no resizeColumnsToContents: it would fix the stretched name column's width until the next resize
-
-    def _fill_confusion(self, ev: Evaluation) -> None:
-        t = self.confusion_table
-        names = [d.value for d in TYPE_ORDER]
-        t.setColumnCount(len(names) + 1)
-        t.setRowCount(len(names))
-        t.setHorizontalHeaderLabels(names + ["recall"])
-        t.setVerticalHeaderLabels(names)
-        bold = QFont()
-        bold.setBold(True)
-        for r, true in enumerate(TYPE_ORDER):
-            for c, predicted in enumerate(TYPE_ORDER):
-                n = ev.confusion[true][predicted]
-                item = QTableWidgetItem(str(n))
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                if n:
-                    item.setBackground(_GOOD if r == c else _BAD)
-                    item.setForeground(QColor("#000000"))
-                    item.setFont(bold)
-                t.setItem(r, c, item)
-            recall = QTableWidgetItem(f"{ev.recall[true]:.3f}" if ev.support[true] else "–")
-            recall.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-            t.setItem(r, len(names), recall)
-        t.resizeColumnsToContents()
-        per_type = "  ".join(
-            f"{d.value}: P {ev.precision[d]:.2f} R {ev.recall[d]:.2f} F1 {ev.f1[d]:.2f}"
-            for d in TYPE_ORDER
-            if ev.support[d]
-        )
-        self.summary_label.setText(
-            f"{ev.n:,} pairs · accuracy {ev.accuracy:.3f} · macro-F1 {ev.macro_f1:.3f}\n{per_type}"
-        )
 
     def changeEvent(self, event) -> None:  # noqa: N802
         """Fit the tables to a new font (presentation mode)."""
@@ -487,11 +431,7 @@ class MethodsView(QWidget):
 
     def confusion_counts(self) -> list[list[int]]:
         """The confusion matrix as shown: rows labelled, columns predicted, in type order (list of lists)."""
-        t = self.confusion_table
-        k = len(TYPE_ORDER)
-        if t.rowCount() < k:
-            return []
-        return [[int(t.item(r, c).text()) for c in range(k)] for r in range(k)]
+        return confusion_counts(self.confusion_table)
 
     def redraw(self) -> None:
         """Draw the precision/recall figure again (after a run, a palette or presentation change)."""

@@ -1,0 +1,98 @@
+"""The method comparison tab's tables (:mod:`.methods_view`): every method's precision, recall
+and F1 at its threshold in use, and the four-type classifier's confusion matrix with its
+per-type scores, rounded as the CLI's ``evaluate`` prints them (3 decimals)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from dedup_gui.core.evaluation.evaluate import Evaluation
+from dedup_gui.core.evaluation.method_eval import MethodsReport
+from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.gui.teaching.widgets import blend
+
+#: The methods table's columns ("in use": the threshold the window's settings give, as the CLI says).
+METHOD_HEADERS = ("method", "in use", "precision", "recall", "F1", "TP", "FP", "FN", "TN", "best", "best F1")
+_GOOD = QColor("#c8e6c9")
+_BAD = QColor("#ffcdd2")
+
+
+def results_table(headers: Sequence[str]) -> QTableWidget:
+    """A read-only table with these column headers, rows selected whole (QTableWidget)."""
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(list(headers))
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    return table
+
+
+def fill_methods_table(t: QTableWidget, report: MethodsReport) -> None:
+    """One row per method of ``report``: its threshold in use, P, R, F1 (shaded), the counts,
+    and its best sweep threshold and F1."""
+    t.setRowCount(len(report.specs))
+    for row, spec in enumerate(report.specs):
+        d, b = report.defaults[spec.key], report.best[spec.key]
+        values = [spec.name, spec.label(d.threshold), f"{d.precision:.3f}", f"{d.recall:.3f}", f"{d.f1:.3f}",
+                  str(d.tp), str(d.fp), str(d.fn), str(d.tn),
+                  spec.label(b.threshold) if spec.sweep else "", f"{b.f1:.3f}" if spec.sweep else ""]  # fmt: skip
+        for col, value in enumerate(values):
+            item = QTableWidgetItem(value)
+            if col == 0:
+                item.setToolTip(f"{spec.name}: {spec.rule}")  # our own text, not page-derived
+            else:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if col == 4:
+                item.setBackground(blend(QColor("#ffffff"), QColor("#66bb6a"), d.f1))
+                item.setForeground(QColor("#000000"))
+            t.setItem(row, col, item)
+    # no resizeColumnsToContents: it would fix the stretched name column's width until the next resize
+
+
+def fill_confusion_table(t: QTableWidget, ev: Evaluation) -> str:
+    """The confusion matrix (rows labelled, columns predicted, and each type's recall).
+
+    Returns:
+        The summary under it: pairs, accuracy, macro-F1, then each labelled type's precision,
+        recall and F1, to 3 decimals as the CLI (str).
+    """
+    names = [d.value for d in TYPE_ORDER]
+    t.setColumnCount(len(names) + 1)
+    t.setRowCount(len(names))
+    t.setHorizontalHeaderLabels(names + ["recall"])
+    t.setVerticalHeaderLabels(names)
+    bold = QFont()
+    bold.setBold(True)
+    for r, true in enumerate(TYPE_ORDER):
+        for c, predicted in enumerate(TYPE_ORDER):
+            n = ev.confusion[true][predicted]
+            item = QTableWidgetItem(str(n))
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            if n:
+                item.setBackground(_GOOD if r == c else _BAD)
+                item.setForeground(QColor("#000000"))
+                item.setFont(bold)
+            t.setItem(r, c, item)
+        recall = QTableWidgetItem(f"{ev.recall[true]:.3f}" if ev.support[true] else "–")
+        recall.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+        t.setItem(r, len(names), recall)
+    t.resizeColumnsToContents()
+    per_type = "  ".join(
+        f"{d.value}: P {ev.precision[d]:.3f} R {ev.recall[d]:.3f} F1 {ev.f1[d]:.3f}"
+        for d in TYPE_ORDER
+        if ev.support[d]
+    )
+    return f"{ev.n:,} pairs · accuracy {ev.accuracy:.3f} · macro-F1 {ev.macro_f1:.3f}\n{per_type}"
+
+
+def confusion_counts(t: QTableWidget) -> list[list[int]]:
+    """The confusion matrix as shown in ``t``: rows labelled, columns predicted, in type order
+    (list of lists; empty before a run)."""
+    k = len(TYPE_ORDER)
+    if t.rowCount() < k:
+        return []
+    return [[int(t.item(r, c).text()) for c in range(k)] for r in range(k)]
