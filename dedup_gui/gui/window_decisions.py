@@ -235,11 +235,12 @@ class KeepDecisions:
         menu.insertAction(first, action)
         menu.insertSeparator(first)
 
-    def pairs_keep_extras(self, menu: QMenu, record: int) -> None:
+    def pairs_keep_extras(self, menu: QMenu, record: int, before: QAction | None = None) -> None:
         """Put "Keep the Left Page Instead" and "Keep the Right Page Instead" (``objectName``
-        ``keep-left`` / ``keep-right``) at the top of the pairs table's context menu for pair
-        ``record`` when its two pages share a keep cluster; the side already kept reads "The
-        Left Page Is Kept", disabled.  Nothing for a pair whose pages share no keep cluster."""
+        ``keep-left`` / ``keep-right``) in the pairs table's context menu for pair ``record``,
+        before the action ``before`` (``None``: at the top), when its two pages share a keep
+        cluster; the side already kept reads "The Left Page Is Kept", disabled.  Nothing for a
+        pair whose pages share no keep cluster."""
         result = self.result
         if result is None or not 0 <= record < len(result.pairs):
             return
@@ -249,7 +250,7 @@ class KeepDecisions:
         other = keep_model.keep_cluster_of(pair.right)
         if cluster is None or other is None or cluster.id != other.id:
             return
-        first = menu.actions()[0] if menu.actions() else None
+        first = before if before is not None else (menu.actions()[0] if menu.actions() else None)
         for side, page in (("left", pair.left), ("right", pair.right)):
             kept = cluster.keep == page
             text = f"The {side.capitalize()} Page Is Kept" if kept else f"Keep the {side.capitalize()} Page Instead"

@@ -149,7 +149,7 @@ class IgnoreDecisions:
         action.setEnabled(not self.is_scanning())  # see set_deciding_enabled
         menu.insertAction(first, action)
         menu.insertSeparator(first)
-        self.pairs_keep_extras(menu, record)  # window_decisions: keep either page instead
+        self.pairs_keep_extras(menu, record, first)  # window_decisions: keep either page instead
 
     def open_ignore_list(self) -> IgnoreListDialog:
         """Decide > Ignore List…: show the dialog (one per window, not modal)."""

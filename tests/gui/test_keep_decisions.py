@@ -201,7 +201,10 @@ def test_keep_either_page_of_a_pair_from_the_pairs_table(qtbot, window):
     # An analyst triaging pairs had no "keep this one" on a pair: only the pages table and the
     # tree offered it.  The pair a-b (full duplicates, a kept) offers to keep b instead.
     win = window
-    names = {a.objectName(): a for a in win.pairs_panel.context_menu(0).actions()}
+    actions = win.pairs_panel.context_menu(0).actions()
+    # Not a Duplicate stays first; the keep entries follow, before the file actions
+    assert [a.objectName() for a in actions if a.objectName()][:3] == ["not-duplicate", "keep-left", "keep-right"]
+    names = {a.objectName(): a for a in actions}
     assert names["keep-left"].text() == "The Left Page Is Kept" and not names["keep-left"].isEnabled()
     assert names["keep-right"].text() == "Keep the Right Page Instead" and names["keep-right"].isEnabled()
     assert "not-duplicate" in names
