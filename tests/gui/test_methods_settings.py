@@ -161,3 +161,15 @@ def test_a_cancelled_run_leaves_no_results_of_the_previous_one(qtbot, view, samp
         view.cancel()
     assert view.status_label.text() == "Cancelled."
     assert_no_results(view)
+
+
+def test_run_with_no_labels_file_named_says_so_instead_of_reading_the_folder(qtbot, view):
+    # A teacher on a folder without labels pressed Run with the field empty: "Could not compare
+    # the methods: [Errno 21] Is a directory: '.'".  Run is off while no file is named.
+    view.path_edit.setText("")
+    assert not view.run_button.isEnabled()
+    view.start()  # as the button's click would, were it on
+    assert view.status_label.text() == "No labels file: choose one with “Labels CSV…”."
+    assert not view.is_busy()
+    view.path_edit.setText("labels.csv")
+    assert view.run_button.isEnabled()

@@ -111,3 +111,31 @@ def test_with_no_labels_for_the_scan_the_tab_says_so_and_uses_no_others(qtbot, s
     qtbot.waitUntil(lambda: view.run is not None, timeout=LONG)  # the tab in view: run at once
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
     window.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_presentation_mode_after_visiting_every_tab_keeps_the_methods_table_in_sight(qtbot, sample_scan, size):
+    # A teacher visited all five tabs, then turned presentation mode on: the Method comparison
+    # opened on its confusion matrix, the twelve methods' table collapsed to 0 px above the
+    # splitter's handle (sizes [0, 1412]).
+    window = TeachingWindow(sample_scan)
+    qtbot.addWidget(window)
+    window.show()
+    view = window.methods_view
+    names = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    for name in names:
+        window.show_tab(name)
+        qtbot.wait(30)
+    qtbot.waitUntil(lambda: view.run is not None and not window.is_busy(), timeout=LONG)
+    window.show_tab(names[0])
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    window.show_tab("Method comparison")
+    qtbot.wait(200)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    assert view.splitter.sizes()[0] >= view.tables_height() - 2, view.splitter.sizes()
+    window.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    window.close()

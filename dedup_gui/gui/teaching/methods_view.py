@@ -113,6 +113,8 @@ class MethodsView(QWidget):
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip("Apply every method to the labelled pairs")
         self.run_button.clicked.connect(self.start)
+        # with no file named, Run would read the folder "." ("[Errno 21] Is a directory")
+        self.path_edit.textChanged.connect(lambda text: self.run_button.setEnabled(bool(text.strip())))
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel)
         self.cancel_button.setEnabled(False)
@@ -167,6 +169,8 @@ class MethodsView(QWidget):
         self._top = top
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.bottom)
+        # never collapsed to 0 px by a squeeze (a teacher found the table so, sizes [0, 1412])
+        self.splitter.setChildrenCollapsible(False)
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 3)
         layout = QVBoxLayout(self)
@@ -291,6 +295,9 @@ class MethodsView(QWidget):
 
     def start(self) -> None:
         """Run the comparison on the labels file, off the GUI thread (a running one is cancelled)."""
+        if not self.path_edit.text().strip():
+            self.status_label.setText("No labels file: choose one with “Labels CSV…”.")
+            return
         self._token.cancel()
         self._token = CancelToken()
         self._auto_ran = True
@@ -417,7 +424,8 @@ class MethodsView(QWidget):
         self.bottom.setMinimumHeight(need_bottom)
         total = sum(self.splitter.sizes())
         if total > 0:
-            top = max(min(need_top, total - need_bottom), 0)
+            # the table first ("all twelve methods on the first screen"); the tab scrolls
+            top = min(need_top, total) if total - need_bottom < need_top else need_top
             self.splitter.setSizes([top, total - top])
         room = sum(self.bottom.sizes())
         if room > 0:
