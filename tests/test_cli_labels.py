@@ -95,7 +95,9 @@ def test_headers_are_read_without_case_and_spaces_and_the_separator_is_found(tmp
     labels = labels_file(tmp_path, header, [(*MIRROR, "full"), (*OTHER, "distinct")], sep=sep)
     proc = run("evaluate", "--pairs", labels)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("pairs evaluated: 2\n") and "macro-F1: 1.000" in proc.stdout
+    # the settings line first (evaluate names what produced its figures), then the count
+    assert proc.stdout.splitlines()[1] == "pairs evaluated: 2" and "macro-F1: 1.000" in proc.stdout
+    assert proc.stdout.startswith("settings: extractor fast;")
 
 
 def test_a_header_read_as_one_column_asks_about_the_separator(tmp_path, no_page_read):
