@@ -57,7 +57,28 @@ def _clamp_text(box, text: str, integer: bool) -> tuple[str, str, str] | None:
     return typed, box.textFromValue(end), side
 
 
-class RangeDoubleSpinBox(QDoubleSpinBox):
+class _Clamping:
+    """What both boxes do (a mixin before the Qt class): a typed number outside the range is
+    ``Intermediate`` while typed, and the range's nearer end on Return or focus-out."""
+
+    INTEGER = False
+
+    def validate(self, text: str, pos: int):
+        """Qt's verdict on ``text`` (``(state, text, pos)``), ``Intermediate`` instead of
+        ``Invalid`` for a number outside the range."""
+        return _validate(self, super().validate(text, pos), text, pos, integer=self.INTEGER)  # type: ignore[misc]
+
+    def fixup(self, text: str) -> str:
+        """The range's nearer end for a typed number outside the range (str; ``clamped`` is
+        emitted), else Qt's own fix-up of ``text``."""
+        clamp = _clamp_text(self, text, integer=self.INTEGER)
+        if clamp is None:
+            return super().fixup(text)  # type: ignore[misc]
+        self.clamped.emit(*clamp)  # type: ignore[attr-defined]
+        return clamp[1]
+
+
+class RangeDoubleSpinBox(_Clamping, QDoubleSpinBox):
     """A :class:`QDoubleSpinBox` that clamps a typed number outside its range to the range's
     nearer end on Return or focus-out (Qt drops the keystrokes instead: module docstring).
 
@@ -71,22 +92,8 @@ class RangeDoubleSpinBox(QDoubleSpinBox):
 
     clamped = Signal(str, str, str)
 
-    def validate(self, text: str, pos: int):
-        """Qt's verdict on ``text`` (``(state, text, pos)``), ``Intermediate`` instead of
-        ``Invalid`` for a number outside the range."""
-        return _validate(self, super().validate(text, pos), text, pos, integer=False)
 
-    def fixup(self, text: str) -> str:
-        """The range's nearer end for a typed number outside the range (str; ``clamped`` is
-        emitted), else Qt's own fix-up of ``text``."""
-        clamp = _clamp_text(self, text, integer=False)
-        if clamp is None:
-            return super().fixup(text)
-        self.clamped.emit(*clamp)
-        return clamp[1]
-
-
-class RangeSpinBox(QSpinBox):
+class RangeSpinBox(_Clamping, QSpinBox):
     """A :class:`QSpinBox` that clamps a typed number outside its range, like
     :class:`RangeDoubleSpinBox` (same ``clamped`` signal).
 
@@ -94,18 +101,5 @@ class RangeSpinBox(QSpinBox):
         parent: the Qt parent widget, or ``None``.
     """
 
+    INTEGER = True
     clamped = Signal(str, str, str)
-
-    def validate(self, text: str, pos: int):
-        """Qt's verdict on ``text`` (``(state, text, pos)``), ``Intermediate`` instead of
-        ``Invalid`` for a number outside the range."""
-        return _validate(self, super().validate(text, pos), text, pos, integer=True)
-
-    def fixup(self, text: str) -> str:
-        """The range's nearer end for a typed number outside the range (str; ``clamped`` is
-        emitted), else Qt's own fix-up of ``text``."""
-        clamp = _clamp_text(self, text, integer=True)
-        if clamp is None:
-            return super().fixup(text)
-        self.clamped.emit(*clamp)
-        return clamp[1]

@@ -230,3 +230,13 @@ def blocked_global_pool():
         assert started.acquire(timeout=60)
     yield
     release.set()
+
+
+@pytest.fixture
+def site(tmp_path):
+    """A folder ``site`` with one page ``a.html`` (the decisions tests' scanned folder; their scan
+    is faked, so the page's text does not matter)."""
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "a.html").write_text("<p>a</p>")
+    return folder

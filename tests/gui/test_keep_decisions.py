@@ -30,14 +30,6 @@ def triangle():
 
 
 @pytest.fixture
-def site(tmp_path):
-    folder = tmp_path / "site"
-    folder.mkdir()
-    (folder / "a.html").write_text("<p>a</p>")
-    return folder
-
-
-@pytest.fixture
 def window(qtbot, fake_scan, site):
     win = open_scanned(qtbot, fake_scan, site, triangle(), LONG)
     yield win

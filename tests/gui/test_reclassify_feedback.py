@@ -25,14 +25,6 @@ LONG = 60_000
 pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
-@pytest.fixture
-def site(tmp_path):
-    folder = tmp_path / "site"
-    folder.mkdir()
-    (folder / "a.html").write_text("<p>a</p>")
-    return folder
-
-
 def held(monkeypatch, module, name: str) -> threading.Event:
     """Make ``module.name`` (a re-classification run in the background) wait for the returned
     event before it runs: the window is seen while the work is under way."""

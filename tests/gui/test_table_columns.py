@@ -103,15 +103,20 @@ def test_the_containment_column_fits_the_few_cells_that_name_the_inner_page(qtbo
     assert panel.view.horizontalHeader().sectionSize(4) >= panel.view.fontMetrics().horizontalAdvance(text) + 4
 
 
-def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
-    # Issue 20 (a new user's first hour): in a 1600-px window (a table about 1,090 px wide beside
-    # the clusters panel) the pages table's last columns, Keep and Canonical, were past the
-    # right edge: every text column stopped giving way at 110 px.
+def titled_long_pages() -> ScanResult:
+    """The three LONG pages with long titles and URLs, two full duplicate pairs between them."""
     pages = [make_page(p, 10 + i, i, title=f"A long page title about regional elections, part {i}",
                        url=f"https://news.example.org/2024/politics/regional-elections/part-{i}/")
              for i, p in enumerate(LONG)]  # fmt: skip
     pairs = [Pair(0, 1, scores(0.99, 1), DupType.FULL), Pair(1, 2, scores(0.98, 2), DupType.FULL)]
-    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    return ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+
+
+def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
+    # Issue 20 (a new user's first hour): in a 1600-px window (a table about 1,090 px wide beside
+    # the clusters panel) the pages table's last columns, Keep and Canonical, were past the
+    # right edge: every text column stopped giving way at 110 px.
+    result = titled_long_pages()
     panel = shown_panel(qtbot, PagesModel(), result, 1100)
     header, viewport = panel.view.horizontalHeader(), panel.view.viewport().width()
     last = header.count() - 1
@@ -145,11 +150,7 @@ def test_a_pages_table_too_narrow_for_every_column_scrolls_instead_of_cutting_it
     # A 1024-px window (a pages table about 690 px wide): the text columns gave way down to their
     # titles' width ("no …ext", "Ku…文档") although the last columns stayed out of sight anyway,
     # behind a scroll bar; cutting them bought nothing.
-    pages = [make_page(p, 10 + i, i, title=f"A long page title about regional elections, part {i}",
-                       url=f"https://news.example.org/2024/politics/regional-elections/part-{i}/")
-             for i, p in enumerate(LONG)]  # fmt: skip
-    pairs = [Pair(0, 1, scores(0.99, 1), DupType.FULL), Pair(1, 2, scores(0.98, 2), DupType.FULL)]
-    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    result = titled_long_pages()
     panel = shown_panel(qtbot, PagesModel(), result, 690)
     header = panel.view.horizontalHeader()
     qtbot.waitUntil(lambda: panel.view.horizontalScrollBar().maximum() > 0, timeout=2000)  # it scrolls
