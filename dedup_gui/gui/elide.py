@@ -8,6 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from dedup_gui.core.pipeline.keep import is_language_folder
+
 _MIDDLE = Qt.TextElideMode.ElideMiddle
 
 
@@ -60,7 +62,9 @@ def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) 
         return _first_folder_and_name(folder, sep, name, metrics, width) or metrics.elidedText(
             path if not sep else "…/" + name, _MIDDLE, width
         )
-    head, inner_sep, middle = folder.partition("/")
+    head, inner_sep, middle = _head_and_rest(folder)
+    if "/" in head and metrics.horizontalAdvance(f"{head}/…{sep}{name}") > width:
+        head, inner_sep, middle = folder.partition("/")  # no room for the language folder too
     inner = middle.split("/") if inner_sep else []
     # whole folders before cut ones: the first folder, the last folders that fit, the name
     # ("v1.11/…/install/index.html": the last folder often tells pages of one folder apart)
@@ -82,12 +86,22 @@ def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) 
 def _first_folder_and_name(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) -> str:
     # the first folder tells versions apart: kept whole, the name elided in its middle
     # ("v1.10/…/acc…ebpf/"); "" when the two do not fit with a few letters of the name
-    first, inner, _rest = folder.partition("/")
+    first, inner, _rest = _head_and_rest(folder)
     head = (first + ("/…/" if inner else "/")) if sep else ""
     room = width - metrics.horizontalAdvance(head)
-    if not head or room < metrics.horizontalAdvance("abc…xyz/"):
+    if not head or room < metrics.horizontalAdvance("ab…z/"):
         return ""
     return head + metrics.elidedText(name, _MIDDLE, room)
+
+
+def _head_and_rest(folder: str) -> tuple[str, str, str]:
+    # the first folder, with a language folder after it ("v1.10.x/zh"): both tell copies of a
+    # page apart ("v1.10.x/advance/x/" and "v1.10.x/zh/advance/x/" read alike without it)
+    head, sep, rest = folder.partition("/")
+    lang, lang_sep, after = rest.partition("/")
+    if lang_sep and is_language_folder(lang):
+        return f"{head}/{lang}", lang_sep, after
+    return head, sep, rest
 
 
 def short_path(path: str) -> str:

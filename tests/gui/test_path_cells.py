@@ -163,10 +163,15 @@ def test_an_elided_path_keeps_its_last_folder_while_it_fits(qtbot):
     from PySide6.QtWidgets import QApplication
 
     fm = QFontMetrics(QApplication.font())
-    path = "v1.10/en/guide/install/setup.html"
+    path = "v1.10/docs/guide/install/setup.html"
     assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/install/setup.html")) == "v1.10/…/install/setup.html"
     roomier = fm.horizontalAdvance("v1.10/…/guide/install/setup.html")
     assert elide_path(path, fm, roomier) == "v1.10/…/guide/install/setup.html"
+    # a language folder after the first stays with it: it tells a page from its translation
+    path = "v1.10/en/guide/install/setup.html"
+    assert elide_path(path, fm, fm.horizontalAdvance("v1.10/en/…/install/setup.html")) == (
+        "v1.10/en/…/install/setup.html"
+    )
     # an index page that does not fit whole drops "index.html" first, which names no page
     path = "v1.10/en/guide/install/index.html"
     assert elide_path(path, fm, fm.horizontalAdvance("v1.10/…/install/index.html")) == "v1.10/en/guide/install/"
@@ -199,6 +204,12 @@ def test_index_pages_of_a_mirror_read_apart_in_a_narrow_column(qtbot):
     assert shown[0].startswith("v1.10.x/…/acc") and shown[0].endswith("…bpf/"), shown
     assert all(fm.horizontalAdvance(s) <= width for s in shown)
     assert short_path(paths[1]) == "v1.10.x/…/dhcp/" and short_path("v1.10/install/index.html") == "v1.10/install/"
+    # a page and its copy in a language folder read apart (a tester saw one pair read
+    # "v1.10.x/…/accele…-ebpf/" on both sides: the zh/ between was elided)
+    width = fm.horizontalAdvance("v1.10.x/…/accele…-ebpf/")
+    left = elide_path(paths[0], fm, width)
+    right = elide_path("v1.10.x/zh/advance/accelerate-intra-node-tcp-with-ebpf/index.html", fm, width)
+    assert right.startswith("v1.10.x/zh/") and not left.startswith("v1.10.x/zh/") and left != right
 
 
 #: Pages of a mirrored documentation site (the real site's layout): every page is an index.html.
@@ -247,10 +258,14 @@ def test_the_cluster_trees_page_rows_name_index_pages_by_their_folder(qtbot, mod
     pages_drawn = [(text, width, metrics) for top, text, _mode, width, metrics in style.cells if not top]
     assert len(pages_drawn) == len(MIRRORED)
     for text, width, metrics in pages_drawn:
-        # the version whole, the document's folder named (its two ends), no "index.html"
+        # the version whole (and a language folder after it: the rows of one keep cluster differ
+        # there), the document's folder named by its two ends, no "index.html"
         assert text.split("/")[0] in {"v1.10.x", "v1.11.x", "v1.12.x"}, text
-        assert "/…/acc" in text and text.endswith("bpf/") and "index.html" not in text, text
+        assert "/…/a" in text and text.endswith("f/") and "index.html" not in text, text
         assert metrics.horizontalAdvance(text) <= width  # drawn whole: the style cuts nothing more
+    # every page row reads apart from the others: version and language whole
+    texts = [text for text, _width, _metrics in pages_drawn]
+    assert len(set(texts)) == len(MIRRORED) and sum("/zh/" in t for t in texts) == 3, texts
     # the group rows keep their right elision ("Keep cluster 1 (newest v…")
     assert {elide for top, _text, elide, _width, _metrics in style.cells if top} == {Qt.TextElideMode.ElideRight}
     # each page row's tooltip is its whole path

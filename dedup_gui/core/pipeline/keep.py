@@ -194,6 +194,11 @@ def text_script(text: str) -> str | None:
     return "cjk" if len(_CJK_CHAR.findall(sample)) > 0.05 * len(sample) else "other"
 
 
+def is_language_folder(folder: str) -> bool:
+    """Whether a folder name is a language folder (``en``, ``zh``, ``pt-br``, ``zh_Hans``...) (bool)."""
+    return _language_of(folder) is not None
+
+
 def has_language_folder(path: str) -> bool:
     """Whether a page path lies in a language folder (``en/``, ``zh/``, ``pt-br/``...) (bool)."""
     return any(_language_of(f) for f in path.split("/")[:-1])
