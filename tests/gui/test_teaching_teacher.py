@@ -243,3 +243,27 @@ def test_the_gallery_gives_every_measure_as_the_other_views_do(qtbot, teach):
         assert re.search(r"containment \d\.\d{3} · Jaccard \d\.\d{3}", text), text
     layout = view.cards[DupType.LAYOUT].regions_label.text()
     assert re.fullmatch(r"regions that differ: none \(both pages have the same [\d,]+ elements, tag for tag\)", layout)
+
+
+def test_binary_typed_in_groups_of_four_is_read_as_binary_and_the_verdict_says_what_k_decides():
+    # A teacher typed "0101 1000" and got "read as hex 0x01011000 = ..." (27 bits apart); and read
+    # "not near duplicates" for a pair the main window called a layout duplicate, with no word on
+    # why SimHash and the four types disagree.
+    from dedup_gui.gui.teaching.hamming_view import read_fingerprint
+
+    typed = read_fingerprint("0101 1000")
+    assert (typed.value, typed.base) == (0x58, 2)
+    assert read_fingerprint("0101_1000_1111").value == 0x58F
+    assert read_fingerprint("0101").base == 16  # four digits alone stay hex, as "58" does
+    assert read_fingerprint("58").value == 0x58
+
+
+def test_the_hamming_verdict_says_simhash_does_not_decide_the_types(qtbot):
+    from dedup_gui.gui.teaching.hamming_view import HammingView
+
+    view = HammingView()
+    qtbot.addWidget(view)
+    view.set_values("0x58", "0x5f")  # 3 bits apart: near duplicates under k = 3
+    text = view.result_label.text()
+    assert "k = 3 (Manku et al. 2007): near duplicates by SimHash (" in text
+    assert "near duplicates by SimHash (types come from texts and templates, not k)." in text

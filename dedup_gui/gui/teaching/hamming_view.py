@@ -38,6 +38,8 @@ _SAME_BLOCK = QColor("#a5d6a7")
 _OTHER_BLOCK = QColor("#e0e0e0")
 _SEPARATORS = re.compile(r"[\s_:]")
 _HEX, _BINARY = re.compile(r"[0-9a-f]+"), re.compile(r"[01]+")
+#: 0s and 1s in groups of four ("0101 1000"): binary as people write it, whatever its length.
+_NIBBLES = re.compile(r"[01]{4}(?:[ _:][01]{4})+")
 #: Hex digits up to which the reading spells out the bits (more: the bit rows show them).
 HINT_HEX_DIGITS = 8
 
@@ -74,8 +76,9 @@ class TypedFingerprint:
 
 
 def read_fingerprint(text: str, bits: int = BITS) -> TypedFingerprint:
-    """Read a typed fingerprint: hex (``0x…`` or bare hex digits) or binary (``0b…``, or a string
-    of 0s and 1s longer than ``bits / 4`` digits); spaces, ``_`` and ``:`` are ignored, case too.
+    """Read a typed fingerprint: hex (``0x…`` or bare hex digits) or binary (``0b…``, 0s and 1s
+    in groups of four such as ``0101 1000``, or a string of 0s and 1s longer than ``bits / 4``
+    digits); spaces, ``_`` and ``:`` are ignored, case too.
 
     Args:
         text: the typed value.
@@ -102,7 +105,7 @@ def read_fingerprint(text: str, bits: int = BITS) -> TypedFingerprint:
         if not pattern.fullmatch(digits):
             other = f"; for hex type 0x{s}" if base == 2 and _HEX.fullmatch(s) else ""
             raise ValueError(f"{shown!r}: after {s[:2]} only {name}{other}")
-    elif _BINARY.fullmatch(s) and len(s) > bits // 4:
+    elif _BINARY.fullmatch(s) and (len(s) > bits // 4 or _NIBBLES.fullmatch(shown)):
         base, digits, prefixed = 2, s, False
     elif _HEX.fullmatch(s):
         base, digits, prefixed = 16, s, False
@@ -343,7 +346,8 @@ class HammingView(QWidget):
         verdict = "near duplicates" if s.distance <= self.k else "not near duplicates"
         self.result_label.setText(
             f"Hamming distance {s.distance} bit{'s' if s.distance != 1 else ''}; near-duplicate threshold "
-            f"k = {self.k} {threshold_source(self.k)}: {verdict}.\n"
+            f"k = {self.k} {threshold_source(self.k)}: {verdict} by SimHash "
+            "(types come from texts and templates, not k).\n"
             f"A = {a:016x}    B = {b:016x}    differing positions: {where}"
         )  # fmt: skip
         self.compared.emit(s)
