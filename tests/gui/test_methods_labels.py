@@ -141,3 +141,16 @@ def test_the_tab_in_view_runs_on_the_labels_found_not_on_the_previous_ones(
     with qtbot.waitSignal(view.failed, timeout=LONG):
         search.gates[str(folder)].set()
     assert runs == [found.path]  # run once, on the file found
+
+
+def test_labels_inside_the_scanned_folder_are_said_to_be_in_it_not_beside_it():
+    # "EXPECTED.csv (16 pairs), found beside the scanned folder": EXPECTED.csv is inside it.
+    from pathlib import Path
+
+    from dedup_gui.core.evaluation.scan_labels import ScanLabels
+    from dedup_gui.gui.teaching.labels_search import labels_note
+
+    inside = ScanLabels(path=Path("/s/EXPECTED.csv"), shown="EXPECTED.csv", pairs=16, in_scan=16)
+    beside = ScanLabels(path=Path("/labels.csv"), shown="../labels.csv", pairs=3, in_scan=3)
+    assert labels_note(inside) == "labels: EXPECTED.csv (16 pairs), found in the scanned folder"
+    assert labels_note(beside) == "labels: ../labels.csv (3 pairs), found beside the scanned folder"

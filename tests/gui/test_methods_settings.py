@@ -173,3 +173,17 @@ def test_run_with_no_labels_file_named_says_so_instead_of_reading_the_folder(qtb
     assert not view.is_busy()
     view.path_edit.setText("labels.csv")
     assert view.run_button.isEnabled()
+
+
+def test_a_labels_file_typed_into_the_field_is_named_on_the_labels_line(qtbot, view, sample_scan, tmp_path):
+    # A teacher typed shared/pairs/labels.csv and ran: the line above still read "labels:
+    # EXPECTED.csv (16 pairs), found beside the scanned folder" over 233 pairs of labels.csv.
+    typed = tmp_path / "mine.csv"
+    typed.write_text(
+        "left,right,type\nsite/articles/night-ride-safety.html,print/night-ride-safety.html,content\n",
+        encoding="utf-8",
+    )
+    view.path_edit.setText(str(typed))
+    view.start()
+    assert view.labels_label.text() == "labels: mine.csv (typed in the field)"
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)

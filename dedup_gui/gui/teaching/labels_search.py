@@ -29,7 +29,8 @@ def labels_note(found: ScanLabels | Exception | None) -> str:
     """
     if isinstance(found, ScanLabels):
         within = "" if found.in_scan == found.pairs else f", {found.in_scan:,} of them in the scan"
-        return f"labels: {found.shown} ({found.pairs:,} pairs{within}), found beside the scanned folder"
+        where = "beside" if found.shown.startswith("../") else "in"
+        return f"labels: {found.shown} ({found.pairs:,} pairs{within}), found {where} the scanned folder"
     if found is None:
         return (
             "labels: no labels CSV in the scanned folder or its parent names its pages; choose one with “Labels CSV…”"

@@ -102,6 +102,7 @@ class MethodsView(QWidget):
         self._job.failed.connect(self._failed)
         self._auto_ran = False
         self._chosen = labels_csv is not None  # a file given or chosen stands for every scan
+        self._noted: Path | None = None  # the labels file the labels line names
         self._labels = LabelsSearch(self)  # the scan's labels CSV, looked for off the GUI thread
         self._labels.found.connect(self._use_scan_labels)
         self.labels_label = plain_label(wrap=True)
@@ -185,6 +186,7 @@ class MethodsView(QWidget):
         self.status_label.setText("Press Run to apply every method to the labelled pairs.")
         self.labels_label.setText(f"labels: {Path(labels_csv).name} (chosen)" if labels_csv else
                                   "labels: the bundled samples' EXPECTED.csv (no scan)")  # fmt: skip
+        self._noted = self.labels_path()
 
     # --- running ----------------------------------------------------------------------------
 
@@ -198,6 +200,7 @@ class MethodsView(QWidget):
         self._labels.cancel()
         self.path_edit.setText(str(path))
         self.labels_label.setText(f"labels: {Path(path).name} (chosen)")
+        self._noted = Path(path)
 
     def set_scan(self, result: ScanResult | None) -> None:
         """Use the labels that belong to the scanned folder, unless a file was given or chosen.
@@ -264,6 +267,7 @@ class MethodsView(QWidget):
 
     def _use_labels(self, path: Path | None, note: str) -> None:
         self.labels_label.setText(note)
+        self._noted = path
         text = str(path) if path else ""
         if text != self.path_edit.text():
             self.path_edit.setText(text)
@@ -302,6 +306,9 @@ class MethodsView(QWidget):
         self._token = CancelToken()
         self._auto_ran = True
         path = self.labels_path()
+        if path != self._noted:  # a file typed into the field: the line must not name another
+            self.labels_label.setText(f"labels: {path.name} (typed in the field)")
+            self._noted = path
         self.status_label.setText(f"running… reading the labelled pages of {path.name}")
         self.progress_bar.setRange(0, 0)
         self.progress_bar.show()
