@@ -277,7 +277,9 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
             self.thresholds_panel.set_thresholds(thresholds)
         if self.scan_result is None or self.is_scanning():
             return  # the next scan uses them
-        self.reclassify(reclassify_with_columns, self.scan_result, thresholds, done="Thresholds applied", lead=lead)
+        notice = self.thresholds_panel.take_notice()  # a clamped value: said again at the end, not replaced
+        done = f"{notice}; thresholds applied" if notice else "Thresholds applied"
+        self.reclassify(reclassify_with_columns, self.scan_result, thresholds, done=done, lead=lead)
 
     def reclassify(self, fn: Callable[..., ScanResult], *args, doing: str = "", done: str, lead: str = "") -> None:
         """Run ``fn(*args)`` (a re-classification of the scan, giving the result to show) in

@@ -12,6 +12,7 @@ named in a warning line under the boxes.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from PySide6.QtCore import QTimer, Signal
@@ -66,6 +67,7 @@ class ThresholdsPanel(QWidget):
     def __init__(self, thresholds: Thresholds | None = None, parent=None) -> None:
         super().__init__(parent)
         self._base = thresholds or Thresholds()  # carries the fields the panel does not show
+        self._notice: tuple[str, float] = ("", 0.0)  # the last clamped value's sentence, and when
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(_DELAY_MS)
@@ -170,8 +172,16 @@ class ThresholdsPanel(QWidget):
 
     def _on_clamped(self, box, name: str, typed: str, text: str, side: str) -> None:
         low, high = (box.textFromValue(v) for v in (box.minimum(), box.maximum()))
-        self.notice.emit(f"{_NAMES[name]}: {typed} is {side} its range {low} to {high}{box.suffix()}: "
-                         f"set to {text}{box.suffix()}")  # fmt: skip
+        said = f"{_NAMES[name]}: {typed} is {side} its range {low} to {high}{box.suffix()}: set to {text}{box.suffix()}"
+        self._notice = (said, time.monotonic())
+        self.notice.emit(said)
+
+    def take_notice(self, within: float = 5.0) -> str:
+        """The sentence of a value clamped in the last ``within`` seconds (str, ``""`` if none),
+        once: the window says it again with the re-classification's end, which would replace it."""
+        said, when = self._notice
+        self._notice = ("", 0.0)
+        return said if said and time.monotonic() - when < within else ""
 
     def _emit(self) -> None:
         self._timer.stop()

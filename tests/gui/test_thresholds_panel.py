@@ -79,3 +79,17 @@ def test_the_window_shows_a_clamped_number_on_its_status_line(qtbot):
         "Content partial: 20 is above its range 0.000 to 1.000: set to 1.000"
     )
     window.close()
+
+
+def test_a_clamped_value_stays_said_after_the_re_classification_it_starts(qtbot, fake_scan, sample_scan, tmp_path):
+    # A tester typed 1.5 into Content same: "Content same: 1.5 is above its range …: set to 1.000"
+    # showed for 0.2 s, then "Thresholds applied: 2 pairs re-classified" replaced it.
+    from tests.gui.conftest import open_scanned
+
+    window = open_scanned(qtbot, fake_scan, tmp_path, sample_scan, 60_000)
+    with qtbot.waitSignal(window.results_changed, timeout=60_000):
+        type_into(qtbot, window.thresholds_panel.content_same, "1.5")
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Content same: 1.5 is above its range 0.000 to 1.000: set to 1.000; thresholds applied")
+    window.close()
