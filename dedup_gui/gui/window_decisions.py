@@ -38,6 +38,7 @@ class KeepDecisions:
     ``app_settings`` and ``reclassify`` these methods use."""
 
     _kept_page_pending: int | None = None  # the page just chosen, to select once its result is shown
+    _kept_from_pair: int | None = None  # the pair (index) it was chosen from, which stays selected
 
     # --- no deciding while a scan runs --------------------------------------------------------
 
@@ -206,9 +207,13 @@ class KeepDecisions:
         keep = keep_cluster_of_page(result, page)
         if keep is None:
             return
+        pair, self._kept_from_pair = self._kept_from_pair, None
         if self.clusters_view.mode() == "keep":
             self.clusters_view.highlight_page(page)
-            self._on_keep_cluster_chosen(keep.id, page)
+            if pair is None:
+                self._on_keep_cluster_chosen(keep.id, page)
+        if pair is not None:  # chosen on a pair: the tables stay as they were, the pair selected
+            self.select_pair(pair, show_table=False)
 
     # --- the keep clusters in the tree and the tables -------------------------------------------
 
@@ -257,9 +262,15 @@ class KeepDecisions:
             action = QAction(text, menu)
             action.setObjectName(f"keep-{side}")
             action.setEnabled(not kept and not self.is_scanning())
-            action.triggered.connect(lambda _checked=False, page=page: self.keep_page_instead(page))
+            action.triggered.connect(lambda _checked=False, page=page: self._keep_from_pair(page, record))
             menu.insertAction(first, action)
         menu.insertSeparator(first)
+
+    def _keep_from_pair(self, page: int, pair: int) -> None:
+        # keep a page of a pair without filtering the tables to its keep cluster (a tester's
+        # pairs table read "Pairs (28 of 10,133)" after it, with a chip he had not asked for)
+        if self.keep_page_instead(page):
+            self._kept_from_pair = pair
 
     def _connect_decisions(self) -> None:
         self.clusters_view.keep_cluster_chosen.connect(self._on_keep_cluster_chosen)
