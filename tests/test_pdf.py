@@ -205,4 +205,4 @@ def test_the_pdf_says_where_a_redirect_page_leads(tmp_path):
     (tmp_path / "old.html").write_text("<html><head><meta http-equiv=refresh content='0;url=new/'></head></html>")
     ensure_app()
     report = build_report(scan_folder(tmp_path, ScanSettings(workers=1, use_cache=False)))
-    assert "redirects to new/ (not in the folder)" in _Html(report, pdf_fonts(), 800).build([])
+    assert "redirects to new/ (missing: no page there in the folder)" in _Html(report, pdf_fonts(), 800).build([])

@@ -114,8 +114,8 @@ def test_targets_resolve_inside_the_folder(page: str, target: str, expected: Red
 
 
 def test_notes_say_where_a_redirect_leads() -> None:
-    assert Redirect("../../stable/x/", MISSING, "stable/x/").note == "redirects to stable/x/ (not in the folder)"
-    assert Redirect("s/", PAGE, "s/", "v/index.html").status == "redirect to s/ (→ v/index.html)"
+    assert Redirect("../../stable/x/", MISSING, "stable/x/").note == "redirects to stable/x/ (missing: no page there in the folder)"
+    assert Redirect("s/", PAGE, "s/", "v/index.html").status == "redirects to s/ (→ v/index.html)"
     assert Redirect("../../..", OUTSIDE).note == "redirects to ../../.. (outside the scanned folder: not read)"
     assert Redirect("http://o/", ADDRESS).note == "redirects to http://o/ (an address outside the folder: not read)"
 
@@ -150,17 +150,17 @@ def test_a_scan_shows_where_each_redirect_page_leads(redirect_scan) -> None:
     assert notes == {
         "away.html": "redirects to http://other.site/ (an address outside the folder: not read)",
         "guide/index.html": "redirects to latest/guide/ (→ v2/guide/index.html)",
-        "old/index.html": "redirects to latest/gone/ (not in the folder, nor v2/gone/ its folder link leads to)",
+        "old/index.html": "redirects to latest/gone/ (missing: no page at v2/gone/, where its folder link leads)",
         "out.html": "redirects to ../../../etc/ (outside the scanned folder: not read)",
     }
     assert [p.has_text for p in r.pages] == [False, False, False, False, True]
     table = PagesTable()
     table.load(r)
     assert [table.display(i, STATUS) for i in range(len(r.pages))] == [
-        "redirect to http://other.site/ (an address outside the folder: not read)",
-        "redirect to latest/guide/ (→ v2/guide/index.html)",
-        "redirect to latest/gone/ (not in the folder, nor v2/gone/ its folder link leads to)",
-        "redirect to ../../../etc/ (outside the scanned folder: not read)",
+        "redirects to http://other.site/ (an address outside the folder: not read)",
+        "redirects to latest/guide/ (→ v2/guide/index.html)",
+        "redirects to latest/gone/ (missing: no page at v2/gone/, where its folder link leads)",
+        "redirects to ../../../etc/ (outside the scanned folder: not read)",
         "ok",
     ]
 
@@ -171,7 +171,7 @@ def test_reports_and_the_cli_summary_name_the_redirects(redirect_scan) -> None:
     rows = list(csv.DictReader(io.StringIO(render(report, "pages-csv"))))
     by_path = {row["path"]: (row["status"], row["reason"]) for row in rows}
     assert by_path["old/index.html"] == (
-        "redirect", "redirects to latest/gone/ (not in the folder, nor v2/gone/ its folder link leads to)")  # fmt: skip
+        "redirect", "redirects to latest/gone/ (missing: no page at v2/gone/, where its folder link leads)")  # fmt: skip
     assert by_path["v2/guide/index.html"] == ("ok", "")
     data = result_dict(r)
     _validate(data)
@@ -185,7 +185,7 @@ def test_reports_and_the_cli_summary_name_the_redirects(redirect_scan) -> None:
         r
     )
     assert ["redirect pages", 4] in _summary_rows(report)
-    assert "redirects to latest/gone/ (not in the folder, nor v2/gone/ its folder link leads to)" in render(
+    assert "redirects to latest/gone/ (missing: no page at v2/gone/, where its folder link leads)" in render(
         report, "html"
     )
     json.dumps(data)  # plain JSON
@@ -210,7 +210,7 @@ def test_the_real_sites_redirect_stubs(shared_dir: Path, tmp_path: Path) -> None
     notes = {r.pages[i].path: x.note for i, x in page_redirects(r).items()}
     assert notes == {
         "advance/dhcp/index.html": "redirects to stable/advance/dhcp/ "
-        "(not in the folder, nor v1.16.x/advance/dhcp/ its folder link leads to)",
+        "(missing: no page at v1.16.x/advance/dhcp/, where its folder link leads)",
         "advance/dpdk/index.html": "redirects to stable/advance/dpdk/ (→ v1.16.x/advance/dpdk/index.html)",
     }
     assert [p.path for p in r.pages if not p.has_text] == ["advance/dhcp/index.html", "advance/dpdk/index.html"]

@@ -209,3 +209,13 @@ def test_keep_either_page_of_a_pair_from_the_pairs_table(qtbot, window):
     # c-d share no keep cluster (d is distinct): no keep entry
     names = {a.objectName() for a in win.pairs_panel.context_menu(3).actions()}
     assert "keep-left" not in names and "keep-right" not in names and "not-duplicate" in names
+
+
+def test_the_keep_tree_s_third_column_says_what_its_values_are(window):
+    # A tester read "Link" over "content", "full" and "same text": it is how a dropped page
+    # duplicates the kept one.
+    model = window.clusters_view.keep_model
+    assert model.headerData(2, Qt.Orientation.Horizontal) == "Duplicate"
+    assert model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole).startswith(
+        "How a dropped page duplicates the kept one"
+    )

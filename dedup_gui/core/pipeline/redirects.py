@@ -74,21 +74,24 @@ class Redirect:
 
     @property
     def note(self) -> str:
-        """One line for the user, e.g. ``"redirects to stable/advance/dhcp/ (not in the
-        folder)"`` or ``"redirects to stable/x/ (→ v1.16.x/x/index.html)"`` (str)."""
+        """One line for the user, e.g. ``"redirects to stable/advance/dhcp/ (missing: no page
+        there in the folder)"`` or ``"redirects to stable/x/ (→ v1.16.x/x/index.html)"`` (str)."""
         return self._says("redirects to")
 
     @property
     def status(self) -> str:
-        """The page's Status in the pages table: :attr:`note` as ``"redirect to ..."`` (str)."""
-        return self._says(f"{REDIRECT_STATUS} to")
+        """The page's Status in the pages table: :attr:`note`, the words the CSV's reason uses
+        too (a tester read "redirect to" in the window and "redirects to" in the CSV) (str)."""
+        return self.note
 
     def _says(self, verb: str) -> str:
         shown = self.path if self.inside else self.target
         why = {
             PAGE: f"→ {self.page}",
             SELF: "to itself",
-            MISSING: "not in the folder" + (f", nor {self.linked} its folder link leads to" if self.linked else ""),
+            MISSING: f"missing: no page at {self.linked}, where its folder link leads"
+            if self.linked
+            else "missing: no page there in the folder",
             NOT_PAGE: f"→ {self.page}, a file that is no page",
             OUTSIDE: "outside the scanned folder: not read",
             ADDRESS: "an address outside the folder: not read",
@@ -119,7 +122,7 @@ def resolve_redirect(
 
     >>> resolve_redirect("advance/dhcp/index.html", "../../stable/advance/dhcp/", {},
     ...                  {"stable/": "v1.16.x/"}).note
-    'redirects to stable/advance/dhcp/ (not in the folder, nor v1.16.x/advance/dhcp/ its folder link leads to)'
+    'redirects to stable/advance/dhcp/ (missing: no page at v1.16.x/advance/dhcp/, where its folder link leads)'
     """
     try:
         parts = urlsplit(target)

@@ -204,7 +204,7 @@ class ClustersView(QWidget):
             )
 
     def _fit_count_columns(self) -> None:
-        # The "Pages", "Link" (keep mode) and "Keep" columns get the width of their widest
+        # The "Pages", "Duplicate" (keep mode) and "Keep" columns get the width of their widest
         # cluster-row text, measured here with the font: resizeColumnToContents() would ask the
         # Python model for 200 rows x every role, tenths of a second when a large result arrives.
         plain = self.tree.fontMetrics()
@@ -216,7 +216,7 @@ class ClustersView(QWidget):
             texts = self.keep_model.widest_texts()
             bold = QFont(self.tree.font())
             bold.setBold(True)
-            metrics[3] = QFontMetrics(bold)  # the kept page's "kept" is bold ("Link" is empty there)
+            metrics[3] = QFontMetrics(bold)  # the kept page's "kept" is bold ("Duplicate" is empty there)
             padding += metrics[3].averageCharWidth()  # bold text is drawn with a wider margin
         else:
             summaries = self.model.summaries()

@@ -38,7 +38,7 @@ class KeepClustersModel(GroupTreeModel):
 
     Columns: "Keep cluster / page" (``Keep cluster <id> (<reason>)``: the reason is the keep
     rule that chose, in the wide column where it reads whole), "Pages" (a keep cluster's page
-    count), "Link" (how a dropped page duplicates the kept one: ``full``, ``content``,
+    count), "Duplicate" (how a dropped page duplicates the kept one: ``full``, ``content``,
     ``identical``, ``same text``, ``near-copy``), "Keep" (``drop <n>`` for a keep cluster;
     ``kept`` for its kept page, ``drop`` for the others).  The kept page's row is bold.
 
@@ -46,7 +46,11 @@ class KeepClustersModel(GroupTreeModel):
         parent: the Qt parent object, or ``None``.
     """
 
-    COLUMNS = ("Keep cluster / page", "Pages", "Link", "Keep")
+    COLUMNS = ("Keep cluster / page", "Pages", "Duplicate", "Keep")
+    #: What each column's values are (the header's tooltip).
+    HEADER_TIPS = ("A keep cluster (its rule), then its pages: the kept one first", "Pages in the keep cluster",
+                   "How a dropped page duplicates the kept one: full, content, or same text (identical main texts)",
+                   "kept, or drop (with the keep cluster's count of pages to drop)")  # fmt: skip
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -105,7 +109,7 @@ class KeepClustersModel(GroupTreeModel):
         return self.rows_of(self._clusters[index.internalId() - 1])[index.row()]
 
     def widest_texts(self) -> dict[int, set[str]]:
-        """About the widest texts of the "Pages", "Link" and "Keep" columns, by column (for
+        """About the widest texts of the "Pages", "Duplicate" and "Keep" columns, by column (for
         sizing them without asking every row)."""
         return {
             1: {f"{len(k.pages):,}" for k in self._clusters},

@@ -56,7 +56,10 @@ class GroupTreeModel(QAbstractItemModel):
         return len(self.COLUMNS)
 
     def headerData(self, section: int, orientation, role=Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles."""
+        """Column titles, and what each column's values are as their tooltips (``HEADER_TIPS``)."""
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            tips = getattr(self, "HEADER_TIPS", ())
+            return tips[section] if section < len(tips) else None
         return None
