@@ -114,7 +114,10 @@ def test_targets_resolve_inside_the_folder(page: str, target: str, expected: Red
 
 
 def test_notes_say_where_a_redirect_leads() -> None:
-    assert Redirect("../../stable/x/", MISSING, "stable/x/").note == "redirects to stable/x/ (missing: no page there in the folder)"
+    assert (
+        Redirect("../../stable/x/", MISSING, "stable/x/").note
+        == "redirects to stable/x/ (missing: no page there in the folder)"
+    )
     assert Redirect("s/", PAGE, "s/", "v/index.html").status == "redirects to s/ (→ v/index.html)"
     assert Redirect("../../..", OUTSIDE).note == "redirects to ../../.. (outside the scanned folder: not read)"
     assert Redirect("http://o/", ADDRESS).note == "redirects to http://o/ (an address outside the folder: not read)"
