@@ -94,8 +94,11 @@ def test_new_thresholds_grey_the_results_and_run_again_when_the_tab_is_shown(qtb
     assert not view.results.isEnabled() and not view.stale_label.isHidden()  # greyed, and said why
     assert view.stale_label.text().startswith("Thresholds changed: the results below are of the previous run, on ")
     assert "content same >= 0.925" in view.stale_label.text() and view.run_button.text() == "Run again"
+    assert view.stale_label.text().endswith("Run again.")
     with qtbot.waitSignal(view.finished, timeout=LONG):
         view.show()
+        # while it runs again, the line says so ("Run again." read as a request to a tester)
+        assert view.stale_label.text().endswith("Running again…")
     qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
     assert view.run.used.thresholds == OTHER and not view.is_stale()
     assert view.results.isEnabled() and view.stale_label.isHidden() and view.run_button.text() == "Run"

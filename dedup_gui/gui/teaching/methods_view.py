@@ -306,6 +306,8 @@ class MethodsView(QWidget):
         self._token = CancelToken()
         self._auto_ran = True
         path = self.labels_path()
+        if self.stale_label.isVisible():  # "Run again" would read as a request while it runs
+            self.stale_label.setText(self.stale_label.text().replace("Run again.", "Running again…"))
         if path != self._noted:  # a file typed into the field: the line must not name another
             self.labels_label.setText(f"labels: {path.name} (typed in the field)")
             self._noted = path
