@@ -177,3 +177,12 @@ def test_the_pr_legend_goes_under_the_curves_where_beside_them_it_would_squeeze_
     assert not box.overlaps(plot)  # beside or under, never over the curves
     assert plot.width >= 0.5 * fig.bbox.width and plot.height >= 0.3 * fig.bbox.height
     assert {t.get_fontsize() for t in legend.get_texts()} == {legend.get_texts()[0].get_fontsize()}
+
+
+def test_a_method_that_calls_no_pair_a_duplicate_has_no_precision_not_zero():
+    # A teacher read "precision 0.000" for Exact bytes with TP = FP = 0: 0/0 is undefined.
+    from dedup_gui.core.evaluation.method_eval import MethodScore, precision_text
+
+    none_called = MethodScore("exact_bytes", 1.0, 0, 0, 40, 60, 0.0, 0.0, 0.0)
+    some_called = MethodScore("exact_bytes", 1.0, 3, 1, 40, 60, 0.75, 0.07, 0.13)
+    assert precision_text(none_called) == "–" and precision_text(some_called) == "0.750"

@@ -259,6 +259,12 @@ def evaluate_methods(
     return scored, compare_methods(rows, keys, thresholds)
 
 
+def precision_text(score: MethodScore) -> str:
+    """A method's precision to 3 places, or "–" when it called no pair a duplicate (0/0 is
+    undefined, not 0) (str)."""
+    return f"{score.precision:.3f}" if score.tp + score.fp else "–"
+
+
 def format_methods(report: MethodsReport) -> str:
     """The comparison as a plain-text table: each method at the threshold in use (the default
     unless given) and at its best sweep threshold (str)."""
@@ -273,9 +279,9 @@ def format_methods(report: MethodsReport) -> str:
     ]
     for spec in report.specs:
         d, b = report.defaults[spec.key], report.best[spec.key]
-        row = f"{spec.name:<{width}}{spec.label(d.threshold):>10}{d.precision:>7.3f}{d.recall:>7.3f}{d.f1:>7.3f}"
+        row = f"{spec.name:<{width}}{spec.label(d.threshold):>10}{precision_text(d):>7}{d.recall:>7.3f}{d.f1:>7.3f}"
         if spec.sweep:
-            row += f"   {spec.label(b.threshold):>10}{b.precision:>7.3f}{b.recall:>7.3f}{b.f1:>7.3f}"
+            row += f"   {spec.label(b.threshold):>10}{precision_text(b):>7}{b.recall:>7.3f}{b.f1:>7.3f}"
         lines.append(row)
     # "in use": the thresholds given (the defaults unless the command line changed them)
     lines += ["", "rules in use:"] + [f"  {s.name}: {s.rule}" for s in report.specs]

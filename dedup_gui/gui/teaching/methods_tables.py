@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
 from dedup_gui.core.evaluation.evaluate import Evaluation
-from dedup_gui.core.evaluation.method_eval import MethodsReport
+from dedup_gui.core.evaluation.method_eval import MethodsReport, precision_text
 from dedup_gui.core.model import TYPE_ORDER
 from dedup_gui.gui.teaching.widgets import blend
 
@@ -37,7 +37,7 @@ def fill_methods_table(t: QTableWidget, report: MethodsReport) -> None:
     t.setRowCount(len(report.specs))
     for row, spec in enumerate(report.specs):
         d, b = report.defaults[spec.key], report.best[spec.key]
-        values = [spec.name, spec.label(d.threshold), f"{d.precision:.3f}", f"{d.recall:.3f}", f"{d.f1:.3f}",
+        values = [spec.name, spec.label(d.threshold), precision_text(d), f"{d.recall:.3f}", f"{d.f1:.3f}",
                   str(d.tp), str(d.fp), str(d.fn), str(d.tn),
                   spec.label(b.threshold) if spec.sweep else "", f"{b.f1:.3f}" if spec.sweep else ""]  # fmt: skip
         for col, value in enumerate(values):
