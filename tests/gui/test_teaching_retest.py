@@ -1,0 +1,50 @@
+"""A teacher's re-test of the teaching window in presentation mode (1280x800 and 1600x1000):
+what they typed or chose stays on one screen, formulas never break inside, lists get room."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QScrollArea
+
+from dedup_gui.gui.teaching import TeachingWindow
+
+from .test_teaching_teacher import LONG, present
+
+pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
+
+
+@pytest.fixture
+def teach(qtbot, sample_scan):
+    window = TeachingWindow(sample_scan)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    return window
+
+
+def scroll_of(window: TeachingWindow) -> QScrollArea:
+    area = window.tabs.currentWidget()
+    assert isinstance(area, QScrollArea)
+    return area
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_a_typed_hamming_value_keeps_the_view_on_one_screen(qtbot, teach, size):
+    # At 1280x800 the read-back of a typed "58" ("read as hex 0x58 = 0101 1000 in binary, 88
+    # in decimal; type 0b… for binary") wrapped to four lines beside the field and pushed the
+    # block index's paragraph 36 pixels below the edge.
+    present(qtbot, teach, size)
+    teach.show_tab("Hamming distance")
+    view = teach.hamming_view
+    view.edits[0].setText("58")
+    view.edits[0].textEdited.emit("58")
+    qtbot.wait(100)
+    reading = view.readings[0]
+    assert reading.full_text().startswith("read as hex 0x58 = 0101 1000 in binary")
+    assert reading.text().count("\n") <= 1  # two lines at most
+    area = scroll_of(teach)
+    assert area.verticalScrollBar().maximum() == 0, area.widget().size()
+    bottom = view.blocks_label.mapTo(area.viewport(), view.blocks_label.rect().bottomLeft()).y()
+    assert bottom <= area.viewport().height()
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
