@@ -48,3 +48,30 @@ def test_a_typed_hamming_value_keeps_the_view_on_one_screen(qtbot, teach, size):
     assert bottom <= area.viewport().height()
     teach.presentation.set_active(False)
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_jaccard_formulas_stay_whole_and_the_lists_get_five_rows(qtbot, teach, size):
+    # At 1280x800 presenting, the counts' label wrapped inside a formula ("|A ∪ B| =" ending a
+    # line, on Chinese pages "|A" / "∪ B|"), and each shingle list showed three rows, one more
+    # taken by a horizontal scroll bar.
+    present(qtbot, teach, size)
+    teach.show_tab("Jaccard and shingles")
+    view = teach.jaccard_view
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None, timeout=LONG)
+    qtbot.wait(100)
+    label = view.jaccard_label
+    lines = label.text().split("\n")
+    assert lines[1].replace("\u00a0", " ").startswith("|A ∪ B| = |A| + |B| − |A ∩ B| = ")  # one formula a line
+    assert " " not in lines[1].replace(" =", "")  # breakable only before an "="
+    room = label.contentsRect().width()
+    assert all(label.fontMetrics().horizontalAdvance(line) <= room for line in lines), (room, lines)
+    for lw in (view.shared_list, view.only_a_list, view.only_b_list):
+        assert not lw.horizontalScrollBar().isVisible()
+    shared = view.shared_list
+    assert shared.count() > 5
+    assert shared.viewport().height() >= 5 * shared.sizeHintForRow(0), shared.viewport().height()
+    area = scroll_of(teach)
+    assert area.verticalScrollBar().maximum() == 0
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
