@@ -75,3 +75,25 @@ def test_the_jaccard_formulas_stay_whole_and_the_lists_get_five_rows(qtbot, teac
     assert area.verticalScrollBar().maximum() == 0
     teach.presentation.set_active(False)
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_toy_venn_writes_every_shingle_whole(qtbot, teach, size):
+    # Presenting at 1280x800 the toy's shingles were cut: "flowe…", "flow…", "too …".
+    present(qtbot, teach, size)
+    teach.show_tab("Jaccard and shingles")
+    view = teach.jaccard_view
+    view.show_toy()
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None and view.data.toy, timeout=LONG)
+    qtbot.wait(50)
+    venn = view.venn
+    regions = venn.region_labels()
+    assert [len(items) for *_x, items in regions] == [3, 2, 2]
+    for head, _label, rect, items in regions:
+        lines = venn.element_lines(items, rect.width())
+        assert not any("…" in line for line in lines), lines
+        assert " ".join(lines) == " ".join(items)  # every word, in order (a long one broken between words)
+        font = venn.element_font(items, rect.width())
+        assert font.pointSizeF() >= 0.75 * venn.font().pointSizeF()
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
