@@ -89,7 +89,7 @@ def test_the_toy_venn_writes_every_shingle_whole(qtbot, teach, size):
     venn = view.venn
     regions = venn.region_labels()
     assert [len(items) for *_x, items in regions] == [3, 2, 2]
-    for head, _label, rect, items in regions:
+    for _head, _label, rect, items in regions:
         lines = venn.element_lines(items, rect.width())
         assert not any("…" in line for line in lines), lines
         assert " ".join(lines) == " ".join(items)  # every word, in order (a long one broken between words)
