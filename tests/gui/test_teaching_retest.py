@@ -97,3 +97,19 @@ def test_the_toy_venn_writes_every_shingle_whole(qtbot, teach, size):
         assert font.pointSizeF() >= 0.75 * venn.font().pointSizeF()
     teach.presentation.set_active(False)
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000), (1920, 1080)])
+def test_the_simhash_text_box_shows_whole_lines_only(qtbot, teach, size):
+    # On a projector the text box showed two lines and the top half of a third ("By Denise
+    # Harrowgate…" cut through): its height is now the document's top margin and whole lines.
+    present(qtbot, teach, size)
+    teach.show_tab("SimHash step by step")
+    qtbot.wait(100)
+    edit = teach.simhash_view.text_edit
+    line = edit.fontMetrics().lineSpacing()
+    text_height = edit.viewport().height() - round(edit.document().documentMargin())
+    assert text_height % line == 0 and text_height // line >= 2, (edit.viewport().height(), line)
+    assert scroll_of(teach).verticalScrollBar().maximum() == 0
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
