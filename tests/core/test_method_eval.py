@@ -150,11 +150,13 @@ def test_every_method_on_the_shared_labelled_pairs(shared_dir):
     assert (b["shingles"].threshold, b["shingles"].tp, b["shingles"].fp) == (0.1, 178, 0)
 
 
-@pytest.mark.parametrize(("inches", "beside"), [((11, 6.5), True), ((6.5, 3.4), False)])
+@pytest.mark.parametrize(("inches", "beside"), [((11, 6.5), True), ((6.5, 3.4), True)])
 def test_the_pr_legend_goes_under_the_curves_where_beside_them_it_would_squeeze_them(inches, beside):
     # A new-user test at 1024x640: beside a 650-pixel figure the legend (two columns) covered the
     # curves and ran off the edge ("URL (normalized, mirrors)" cut), its words set smaller one by
-    # one to fit.  Under the curves, in as many columns as fit, it leaves them most of the width.
+    # one to fit.  Under the curves, in as many columns as fit, it leaves them most of the width;
+    # in a short figure (6.5 x 3.4 inches) under them it left them a third of the height: one
+    # column beside them in a smaller font leaves them half of each side.
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -186,3 +188,29 @@ def test_a_method_that_calls_no_pair_a_duplicate_has_no_precision_not_zero():
     none_called = MethodScore("exact_bytes", 1.0, 0, 0, 40, 60, 0.0, 0.0, 0.0)
     some_called = MethodScore("exact_bytes", 1.0, 3, 1, 40, 60, 0.75, 0.07, 0.13)
     assert precision_text(none_called) == "–" and precision_text(some_called) == "0.750"
+
+
+def test_the_pr_legend_never_squeezes_the_curves_in_a_1152x720_windows_figure():
+    # A teacher's re-test: in a 1152x720 window the figure is 774 x 264 pixels; the twelve
+    # methods' legend stayed beside the curves in two columns (600 pixels) and left them some 80
+    # pixels wide.  Now it takes at most 40% of the figure and the curves keep half of each side.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    # as in shared/pairs/labels.csv: exact bytes found nothing, so its entry is long
+    found = {k: 0.0 if k == "simhash" else 1.0 for k in METHOD_KEYS if k != "bytes"}
+    report = compare_methods(rows_of((DupType.FULL, found), (DupType.DISTINCT, {})))
+    fig = Figure(figsize=(7.74, 2.64), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    pr_figure(report, fig=fig)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    legend = ax.get_legend() or fig.legends[0]
+    assert len(legend.get_texts()) == len(METHOD_KEYS)
+    renderer = fig.canvas.get_renderer()
+    box, plot = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+    assert box.width * box.height <= 0.4 * fig.bbox.width * fig.bbox.height
+    assert box.width <= 0.4 * fig.bbox.width or box.height <= 0.4 * fig.bbox.height
+    assert not box.overlaps(plot)
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 and fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
+    assert plot.width >= 0.5 * fig.bbox.width and plot.height >= 0.5 * fig.bbox.height, (plot, fig.bbox)

@@ -301,6 +301,10 @@ LEGEND_SIDE_SHARE = 0.4
 LEGEND_MAX_COLUMNS = 4
 #: The most of :func:`pr_figure`'s height its legend may take under the curves (else it stays beside).
 LEGEND_UNDER_SHARE = 0.4
+#: The legend's font sizes to try, largest first, until it fits beside or under the curves.
+LEGEND_FONT_SIZES = ("small", "x-small", "xx-small")
+#: The least share of :func:`pr_figure`'s width and of its height the curves keep.
+PLOT_MIN_SHARE = 0.5
 _SINGLE_MARKERS = {"bytes": "s", "text": "D", "imatch": "^", "url": "v", "classifier": "*"}
 
 
@@ -375,13 +379,16 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
 
 
 def _place_legend(fig: Figure, ax: Axes, palette: Palette) -> Legend:
-    """The legend beside the curves where it takes at most :data:`LEGEND_SIDE_SHARE` of the
-    figure's width, else under them, across the figure in as many columns as fit its width
-    (where it then takes at most :data:`LEGEND_UNDER_SHARE` of the height: else beside after all).
+    """The legend beside the curves or under them, in the largest font of
+    :data:`LEGEND_FONT_SIZES` at which it takes at most :data:`LEGEND_SIDE_SHARE` of the
+    figure's width beside them (or :data:`LEGEND_UNDER_SHARE` of its height under them, in as
+    many columns as fit its width) and leaves the curves at least :data:`PLOT_MIN_SHARE` of the
+    figure's width and height (measured after the constrained layout has run).
 
     Beside a narrow figure (1024x640, the figure beside the confusion matrix) the legend took
-    two columns and half the width, covered the curves, and its words ran off the edge, set
-    smaller one by one to fit (:mod:`dedup_gui.core.views.text_fit`).
+    two columns and half the width, covered the curves, and its words ran off the edge; in the
+    774 x 264 pixel figure of a 1152x720 window, two columns beside the curves left them 80
+    pixels.  Where no placement meets the shares, the one leaving the curves most room wins.
 
     Returns:
         The legend (``ax.get_legend()`` beside the curves, ``fig.legends[0]`` under them).
@@ -391,23 +398,62 @@ def _place_legend(fig: Figure, ax: Axes, palette: Palette) -> Legend:
     if not hasattr(fig.canvas, "get_renderer"):  # a figure without a canvas (the CLI's): measure with Agg
         FigureCanvasAgg(fig)
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
-    style = {"fontsize": "small", "facecolor": palette.background, "edgecolor": palette.muted}
     handles, labels = ax.get_legend_handles_labels()
-    # as many columns as a short figure needs for the legend's height (a legend taller than the
-    # figure collapsed the axes to nothing); a figure's inches shrink as its dpi grows
-    # (presentation mode), so this holds at any text size
-    rows = max(1, int((0.85 * fig.get_figheight() * 72 - 10) / LEGEND_ROW_POINTS))
-    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), ncols=max(1, math.ceil(len(labels) / rows)),
-                       **style)  # fmt: skip
-    if legend.get_window_extent(renderer).width > LEGEND_SIDE_SHARE * fig.bbox.width:
-        for ncols in range(min(len(labels), LEGEND_MAX_COLUMNS), 0, -1):
-            under = fig.legend(handles, labels, loc="outside lower center", ncols=ncols, **style)
-            box = under.get_window_extent(renderer)
-            if box.width <= fig.bbox.width - 8 and box.height <= LEGEND_UNDER_SHARE * fig.bbox.height:
-                legend.remove()
-                legend = under
-                break
-            under.remove()  # too wide, or (a tiny figure) too tall: fewer columns, else beside after all
+    best: tuple[float, str, int, str] | None = None
+    for size in LEGEND_FONT_SIZES:
+        for where, ncols in _legend_candidates(fig, len(labels), size):
+            legend = _make_legend(fig, ax, handles, labels, where, ncols, size, palette)
+            box = legend.get_window_extent(renderer)
+            if where == "beside":
+                fits = box.width <= LEGEND_SIDE_SHARE * fig.bbox.width and box.height <= fig.bbox.height
+            else:
+                fits = box.width <= fig.bbox.width - 8 and box.height <= LEGEND_UNDER_SHARE * fig.bbox.height
+            share = _plot_share(fig, ax, renderer) if fits else 0.0
+            if fits and share >= PLOT_MIN_SHARE:
+                return _colour_legend(legend, palette)
+            legend.remove()
+            if best is None or share > best[0]:
+                best = (share, where, ncols, size)
+    assert best is not None  # at least one candidate above
+    _share, where, ncols, size = best
+    return _colour_legend(_make_legend(fig, ax, handles, labels, where, ncols, size, palette), palette)
+
+
+def _legend_candidates(fig: Figure, n: int, size: str) -> list[tuple[str, int]]:
+    """Placements to try, best first: beside in as few columns as the height allows, then under
+    in :data:`LEGEND_MAX_COLUMNS` columns down to one (list of ("beside" | "under", columns))."""
+    from matplotlib.font_manager import FontProperties
+
+    # a figure's inches shrink as its dpi grows (presentation mode), so this holds at any text size
+    row = (
+        LEGEND_ROW_POINTS
+        * FontProperties(size=size).get_size_in_points()
+        / FontProperties(size="small").get_size_in_points()
+    )
+    rows = max(1, int((0.85 * fig.get_figheight() * 72 - 10) / row))
+    beside = [("beside", max(1, math.ceil(n / rows)))]
+    return beside + [("under", c) for c in range(min(n, LEGEND_MAX_COLUMNS), 0, -1)]
+
+
+def _make_legend(fig: Figure, ax: Axes, handles: list, labels: list[str], where: str, ncols: int, size: str,
+                 palette: Palette) -> Legend:  # fmt: skip
+    """A legend beside the axes (upper left, outside) or under them across the figure."""
+    style = {"fontsize": size, "facecolor": palette.background, "edgecolor": palette.muted, "ncols": ncols}
+    if where == "beside":
+        return ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), **style)
+    return fig.legend(handles, labels, loc="outside lower center", **style)
+
+
+def _plot_share(fig: Figure, ax: Axes, renderer) -> float:
+    """The smaller of the axes' shares of the figure's width and height once laid out (0..1)."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    plot = ax.get_window_extent(renderer)
+    return min(plot.width / fig.bbox.width, plot.height / fig.bbox.height)
+
+
+def _colour_legend(legend: Legend, palette: Palette) -> Legend:
     for text in legend.get_texts():
         text.set_color(palette.foreground)
     return legend

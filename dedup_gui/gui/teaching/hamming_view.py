@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 from dedup_gui.core.fingerprints.simhash import block_keys
 from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
+from dedup_gui.gui.teaching.line_label import LineLabel
 from dedup_gui.gui.teaching.widgets import (
     BIT_FILL,
     DIFFER,
@@ -40,6 +41,8 @@ _SEPARATORS = re.compile(r"[\s_:]")
 _HEX, _BINARY = re.compile(r"[0-9a-f]+"), re.compile(r"[01]+")
 #: 0s and 1s in groups of four ("0101 1000"): binary as people write it, whatever its length.
 _NIBBLES = re.compile(r"[01]{4}(?:[ _:][01]{4})+")
+#: The most lines of a value's reading beside its field in presentation mode.
+PRESENTING_READING_LINES = 2
 #: Hex digits up to which the reading spells out the bits (more: the bit rows show them).
 HINT_HEX_DIGITS = 8
 
@@ -180,7 +183,9 @@ class HammingView(QWidget):
         self.k = Thresholds().hamming_k
         self.choosers = (PageChooser(extra=(TYPED,)), PageChooser(extra=(TYPED,)))
         self.edits = (QLineEdit(), QLineEdit())
-        self.readings = (plain_label(wrap=True), plain_label(wrap=True))
+        self.readings = (LineLabel(), LineLabel())
+        for reading in self.readings:
+            reading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._inputs = QGridLayout()
         for n, (name, chooser, edit) in enumerate(zip((ROW_A, ROW_B), self.choosers, self.edits)):
             edit.setPlaceholderText("a 64-bit fingerprint: hex (0x…) or binary (0b…)")
@@ -230,17 +235,21 @@ class HammingView(QWidget):
         self._arrange_inputs()
 
     def _arrange_inputs(self) -> None:
-        """Each reading under its field (normal) or at its right (presenting), wrapped there."""
+        """Each reading under its field (normal, wrapped) or at its right (presenting: at most
+        :data:`PRESENTING_READING_LINES` lines, the rest elided, the whole in its tooltip; wrapped
+        there freely, a typed value's reading took four or five lines and the view scrolled)."""
         grid = self._inputs
         for n, reading in enumerate(self.readings):
             grid.removeWidget(reading)
             if self.presenting:
                 reading.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
                 grid.addWidget(reading, 2 * n, 3)
+                reading.set_max_lines(PRESENTING_READING_LINES)
             else:
+                reading.set_max_lines(0)
                 reading.setAlignment(Qt.AlignmentFlag.AlignRight)  # under the field it explains
                 grid.addWidget(reading, 2 * n + 1, 1, 1, 2)
-        for column, stretch in enumerate((0, 3, 2, 2) if self.presenting else (0, 2, 1, 0)):
+        for column, stretch in enumerate((0, 3, 2, 4) if self.presenting else (0, 2, 1, 0)):
             grid.setColumnStretch(column, stretch)
 
     def set_result(self, result: ScanResult | None, pair: tuple[str, str] | None = None) -> None:

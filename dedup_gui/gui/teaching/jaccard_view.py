@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -46,6 +46,12 @@ LIST_CAP = 500
 #: Characters of a shingle listed at most: a shingle of a page with a 300,000-character word is
 #: that long, and Qt measured it for 0.4 s on the GUI thread.
 ITEM_CHARS = 200
+#: The no-break space of :func:`jaccard_text`.
+NBSP = "\u00a0"
+#: The most of the width the counts' column takes to show each formula on one line.
+FACTS_MOST = 0.62
+#: Rows of shingles each list shows at least.
+LIST_ROWS = 5
 
 
 @dataclass(frozen=True)
@@ -80,14 +86,38 @@ def compute_jaccard(text_a: str | None, text_b: str | None, k: int, permutations
 
 
 def jaccard_text(c: SetComparison) -> str:
-    """The counts and the similarity in words, e.g. ``"Jaccard = |A ∩ B| / |A ∪ B| = 2/7 = 0.286"`` (str)."""
+    """The counts and the similarity in words, one formula a line, e.g.
+    ``"Jaccard = |A ∩ B| / |A ∪ B| = 2/7 = 0.286"`` (str).
+
+    Every space is a no-break space (U+00A0) except those before an "=": a line too long for a
+    narrow window breaks only there, the next line starting "= …" (at 1280x800 in presentation
+    mode the label broke inside formulas: "|A ∪ B| =" / "|A| + |B| − …", or "|A" / "∪ B|")."""
     smaller = min(len(c.a), len(c.b))
-    return (
-        f"|A| = {len(c.a):,}    |B| = {len(c.b):,}    |A ∩ B| = {len(c.intersection):,}    "
-        f"|A ∪ B| = |A| + |B| − |A ∩ B| = {c.union_size:,}\n"
-        f"Jaccard = |A ∩ B| / |A ∪ B| = {c.fraction} = {c.jaccard:.3f}\n"
-        f"containment = |A ∩ B| / min(|A|, |B|) = {len(c.intersection)}/{smaller} = {c.containment:.3f}"
+    formulas = (
+        f"|A| = {len(c.a):,}    |B| = {len(c.b):,}    |A ∩ B| = {len(c.intersection):,}",
+        f"|A ∪ B| = |A| + |B| − |A ∩ B| = {c.union_size:,}",
+        f"Jaccard = |A ∩ B| / |A ∪ B| = {c.fraction} = {c.jaccard:.3f}",
+        f"containment = |A ∩ B| / min(|A|, |B|) = {len(c.intersection)}/{smaller} = {c.containment:.3f}",
     )
+    return "\n".join(f.replace(" ", NBSP).replace(f"{NBSP}={NBSP}", f" ={NBSP}") for f in formulas)
+
+
+class _ListsBox(QWidget):
+    """The three shingle lists under their titles, at least :data:`LIST_ROWS` rows tall: in
+    presentation mode at 1280x800 the splitter left them three rows."""
+
+    def __init__(self, sample: QListWidget) -> None:
+        super().__init__()
+        self._sample = sample
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """At least a title and :data:`LIST_ROWS` rows of the lists' font (QSize)."""
+        hint = super().minimumSizeHint()
+        line = self._sample.fontMetrics().lineSpacing() + 2  # a list row's margin
+        if self._sample.count():
+            line = max(line, self._sample.sizeHintForRow(0))  # CJK rows are taller
+        rows = LIST_ROWS * line + 2 * self._sample.frameWidth() + self.fontMetrics().lineSpacing() + 8
+        return QSize(hint.width(), max(hint.height(), rows))
 
 
 class _WrappedColumn(QWidget):
@@ -168,11 +198,16 @@ class JaccardView(QWidget):
 
         self.venn = VennWidget()
         self.texts_label = plain_label(wrap=True)
-        self.jaccard_label = plain_label(wrap=True)
+        self.jaccard_label = plain_label(wrap=True)  # wraps only before an "=" (jaccard_text)
         big = QFont()
         big.setBold(True)
         self.jaccard_label.setFont(big)
         self.shared_list, self.only_a_list, self.only_b_list = QListWidget(), QListWidget(), QListWidget()
+        for lw in (self.shared_list, self.only_a_list, self.only_b_list):
+            # a long shingle is elided (its whole text in its tooltip): a horizontal scroll bar
+            # took one of the three rows a list had in presentation mode
+            lw.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            lw.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list_titles = [plain_label(bold=True) for _ in range(3)]
         self.plot = FigurePanel("jaccard-minhash", figsize=(6, 3))
 
@@ -199,14 +234,14 @@ class JaccardView(QWidget):
         fl.addWidget(self.venn, 1)
         fl.addWidget(self.texts_label)
         fl.addWidget(self.jaccard_label)
-        lists = QWidget()
+        lists = _ListsBox(self.shared_list)
         grid = QGridLayout(lists)
         grid.setContentsMargins(0, 0, 0, 0)
         for col, (title, lw) in enumerate(zip(self.list_titles, (self.shared_list, self.only_a_list,
                                                                  self.only_b_list))):  # fmt: skip
             grid.addWidget(title, 0, col)
             grid.addWidget(lw, 1, col)
-        top = QSplitter(Qt.Orientation.Horizontal)
+        self.top = top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(facts)
         top.addWidget(self.plot)
         top.setStretchFactor(0, 1)
@@ -329,10 +364,35 @@ class JaccardView(QWidget):
             lw.clear()
             shown = [item if len(item) <= ITEM_CHARS else item[:ITEM_CHARS] + "…" for item in items[:LIST_CAP]]
             lw.addItems(shown)  # QListWidgetItem text is plain
+            for row, item in enumerate(items[: len(shown)]):
+                lw.item(row).setToolTip(item)
             if len(items) > LIST_CAP:
                 lw.addItem(f"… and {len(items) - LIST_CAP:,} more")
+        self.shared_list.parentWidget().updateGeometry()  # its rows' height may have changed
+        self.share_width()
         self.redraw()
         self.computed.emit()
+
+    def share_width(self) -> None:
+        """Give the counts' column the width of its longest formula where that is at most
+        :data:`FACTS_MOST` of the width (half of 1280 pixels broke the containment formula in
+        presentation mode); the figure the rest."""
+        total = sum(self.top.sizes())
+        metrics = self.jaccard_label.fontMetrics()
+        need = max(metrics.horizontalAdvance(line) for line in self.jaccard_label.text().split("\n")) + 8
+        if total > 0 and self.top.sizes()[0] < need <= FACTS_MOST * total:
+            self.top.setSizes([need, total - need])
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Share the width again."""
+        super().resizeEvent(event)
+        self.share_width()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        """Share the width again when the font changes (presentation mode)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.share_width()
 
     def redraw(self) -> None:
         """Draw the convergence figure again (e.g. after a palette or presentation change)."""

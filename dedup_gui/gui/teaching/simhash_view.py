@@ -230,11 +230,27 @@ class SimhashView(QWidget):
         left = 0
         if self.presenting:
             spacing = max(0, self._top.verticalSpacing())
-            left = (self._source_row.sizeHint().height() + self.eight_bit_check.sizeHint().height()
-                    + self.text_edit.minimumHeight() + 2 * spacing)  # fmt: skip
+            above = self._source_row.sizeHint().height() + self.eight_bit_check.sizeHint().height() + 2 * spacing
+            left = above + self.text_lines_height(2)
+            # whole lines only: the text box's height left beside the explanation, rounded down
+            # to lines (at 1280x800 it showed two lines and half of a third)
+            lines = max(2, (max(need, left) - above - self.text_lines_height(0)) // self._text_line())
+            if self.text_edit.maximumHeight() != self.text_lines_height(lines):
+                self.text_edit.setMaximumHeight(self.text_lines_height(lines))
         box = max(need, left)
         if box != self._top_box.minimumHeight():
             self._top_box.setMinimumHeight(box)
+
+    def _text_line(self) -> int:
+        return max(1, self.text_edit.fontMetrics().lineSpacing())
+
+    def text_lines_height(self, lines: int) -> int:
+        """The text box's height that shows ``lines`` whole lines of its font and no part of
+        the next (int, pixels): the document's top margin, the lines and the frame (the box
+        draws a line that is partly in view, so no room is left for the bottom margin)."""
+        edit = self.text_edit
+        margins = edit.contentsMargins()  # the frame's width included
+        return lines * self._text_line() + round(edit.document().documentMargin()) + margins.top() + margins.bottom()
 
     def _arrange_top(self) -> None:
         """Normal: the source row, the explanation and the text box one under the other;
@@ -265,8 +281,8 @@ class SimhashView(QWidget):
         small = QFont(self.font())
         small.setPointSizeF((small.pointSizeF() if small.pointSizeF() > 0 else 10.0) * 0.8)
         self.table.horizontalHeader().setFont(small)
-        self.text_edit.setMaximumHeight(line * 4 + 12)
-        self.text_edit.setMinimumHeight(line * 2 + 12 if self.presenting else 0)
+        self.text_edit.setMaximumHeight(line * 4 + 12)  # presenting: whole lines (_fit_explanation)
+        self.text_edit.setMinimumHeight(self.text_lines_height(2) if self.presenting else 0)
         self._fit_explanation()
         # presenting: the text box and the table take the height left over (the scroll area lays
         # the view out at its preferred height, so theirs is ignored), at least two lines each

@@ -14,6 +14,8 @@ from dedup_gui.gui.teaching.widgets import blend
 
 #: Elements drawn inside the Venn diagram's regions at most (the toy example has 5 and 4).
 VENN_ELEMENTS = 6
+#: The smallest share of the widget's font size the elements are written in (else broken between words).
+ELEMENT_MIN_SCALE = 0.75
 A_COLOR = QColor("#1565c0")
 B_COLOR = QColor("#d84315")
 
@@ -146,19 +148,40 @@ class VennWidget(QWidget):
             painter.setFont(bold)
             painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
             if self._show_elements and items:
-                painter.setFont(self.font())
                 body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
+                painter.setFont(self.element_font(items, body.width()))
                 lines = self.element_lines(items, body.width())
                 painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
         painter.end()
 
     def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
-        """A region's elements as drawn: the first :data:`VENN_ELEMENTS`, then "…", each cut
-        at its end to the region's ``width`` (pixels) with "…", not clipped mid-letter at the
-        region's edges ("ower indee" in presentation mode) (list[str])."""
-        fm = QFontMetricsF(self.font())
-        shown = list(items[:VENN_ELEMENTS]) + (["…"] if len(items) > VENN_ELEMENTS else [])
-        return [fm.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in shown]
+        """A region's elements as drawn in :meth:`element_font`: the first
+        :data:`VENN_ELEMENTS`, then "…"; one too wide for the region's ``width`` (pixels) is
+        broken between its words, one line a word, and only a word still too wide is cut at its
+        end with "…", not clipped mid-letter at the region's edges ("ower indee" in
+        presentation mode) (list[str])."""
+        fm = QFontMetricsF(self.element_font(items, width))
+        lines: list[str] = []
+        for item in items[:VENN_ELEMENTS]:
+            parts = [item] if fm.horizontalAdvance(item) <= width else item.split(" ")
+            lines += [fm.elidedText(part, Qt.TextElideMode.ElideRight, width) for part in parts if part]
+        return lines + (["…"] if len(items) > VENN_ELEMENTS else [])
+
+    def element_font(self, items: tuple[str, ...], width: float) -> QFont:
+        """The font a region's elements are written in: the widget's, made smaller (down to
+        :data:`ELEMENT_MIN_SCALE` of its size) until the widest element shown fits ``width``
+        (pixels); presentation mode's large font cut the toy's shingles ("flowe…", "too …")."""
+        font = QFont(self.font())
+        shown = items[:VENN_ELEMENTS]
+        widest = max((QFontMetricsF(font).horizontalAdvance(item) for item in shown), default=0.0)
+        if widest > width > 0:
+            size = font.pointSizeF() if font.pointSizeF() > 0 else float(font.pixelSize())
+            scale = max(ELEMENT_MIN_SCALE, (width - 1) / widest)
+            if font.pointSizeF() > 0:
+                font.setPointSizeF(size * scale)
+            else:
+                font.setPixelSize(max(1, int(size * scale)))
+        return font
 
     def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
         """Each region's label as drawn: ``(where, text, the region's box, its elements)``, left
