@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from dedup_gui.core.pipeline.keep import is_language_folder
+from dedup_gui.core.pipeline.languages import is_language_folder
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
 

@@ -17,7 +17,14 @@ from datetime import datetime
 from urllib.parse import urlsplit
 
 from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, Cluster, KeepPolicy, Page, ScanResult  # noqa: F401 (re-exported)
-from dedup_gui.core.text.tokens import CJK_RANGES
+from dedup_gui.core.pipeline.languages import (  # noqa: F401  (default_script, has_language_folder, text_script re-exported)
+    CJK_LANGUAGES,
+    default_script,
+    has_language_folder,
+    is_language_folder,
+    language_of,
+    text_script,
+)
 
 _CRITERION_TEXT = {
     "canonical": "the page at the canonical URL: a page that states its own address (rel=canonical, og:url or "
@@ -70,14 +77,6 @@ _NAMED_VERSIONS = {"stable": (0,), "current": (1,), "latest": (2,)}
 PRE_RELEASE_NAMES = frozenset({"dev", "next", "nightly", "unstable", "preview", "main", "master"})
 #: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``, ``2024-05-01``.
 _VERSION_FOLDER = re.compile(r"v?(\d+(?:[.-]\d+)*)(?:\.x)?", re.IGNORECASE)
-#: A folder named as a language or locale: ``en``, ``zh``, ``pt-br``, ``zh_CN``, ``zh-hans``.
-_LANGUAGE_FOLDER = re.compile(r"[a-z]{2}(?:[-_](?:[a-z]{2}|hans|hant))?", re.IGNORECASE)
-#: ISO 639-1 codes of the languages most web sites are written in (a two-letter folder that is
-#: not one of them, such as ``js`` or ``ui``, is not taken for a language).
-_LANGUAGES = frozenset(
-    "ar bg bn ca cs da de el en es et fa fi fr he hi hr hu id it ja ko lt lv ms nb nl no pl pt ro ru sk sl sr sv "
-    "th tr uk ur vi zh".split()
-)
 
 
 def _version_of(folder: str) -> tuple | None:
@@ -107,12 +106,6 @@ def _is_dated(folders: Sequence[str]) -> bool:
         if _YEAR_FOLDER.fullmatch(folder) and i + 1 < len(folders) and _MONTH_OR_DAY_FOLDER.fullmatch(folders[i + 1]):
             return True
     return False
-
-
-def _language_of(folder: str) -> str | None:
-    if _LANGUAGE_FOLDER.fullmatch(folder) and folder[:2].lower() in _LANGUAGES:
-        return folder.lower().replace("_", "-")
-    return None
 
 
 def _link_name(path: str, address: str) -> str | None:
@@ -172,52 +165,6 @@ def version_rank(path: str, also_at: Sequence[str] = ()) -> tuple:
     return own
 
 
-#: Language folders whose text is written in CJK characters (the script of a page's text
-#: tells a page outside language folders apart from them).
-_CJK_LANGUAGES = frozenset({"zh", "ja", "ko"})
-_CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
-
-
-def text_script(text: str) -> str | None:
-    """The script a main text is written in, coarsely: ``"cjk"`` when CJK characters make up
-    more than 5 % of its first 2,000 non-space characters (Chinese documentation is half
-    commands, code and names: a quarter CJK on a typical page; an English page holds none),
-    ``"other"`` otherwise, ``None`` for no text (str | None).
-
-    Example:
-        >>> text_script("安装 Kube-OVN 的步骤"), text_script("Install Kube-OVN"), text_script("")
-        ('cjk', 'other', None)
-    """
-    sample = "".join(text[:4000].split())[:2000]
-    if not sample:
-        return None
-    return "cjk" if len(_CJK_CHAR.findall(sample)) > 0.05 * len(sample) else "other"
-
-
-def is_language_folder(folder: str) -> bool:
-    """Whether a folder name is a language folder (``en``, ``zh``, ``pt-br``, ``zh_Hans``...) (bool)."""
-    return _language_of(folder) is not None
-
-
-def has_language_folder(path: str) -> bool:
-    """Whether a page path lies in a language folder (``en/``, ``zh/``, ``pt-br/``...) (bool)."""
-    return any(_language_of(f) for f in path.split("/")[:-1])
-
-
-def default_script(pages: Sequence[Page], sample: int = 500) -> str | None:
-    """The script of the pages outside language folders (their site's default language): the
-    commoner :func:`text_script` of up to ``sample`` of them, evenly spread (str | None)."""
-    outside = [p for p in pages if p.has_text and not has_language_folder(p.path)]
-    if not outside:
-        return None
-    step = max(1, len(outside) // sample)
-    counts: dict[str | None, int] = {}
-    for page in outside[::step]:
-        script = text_script(page.main_text)
-        counts[script] = counts.get(script, 0) + 1
-    return max(counts, key=lambda s: (counts[s], s is not None))
-
-
 def documents_differ(a: str, b: str, site_script: str | None = None) -> str | None:
     """Why two page paths are different documents even when their pages are duplicates, or
     ``None``: what keeps them out of one keep cluster.
@@ -256,17 +203,17 @@ def documents_differ(a: str, b: str, site_script: str | None = None) -> str | No
         True
     """
     fa, fb = a.split("/"), b.split("/")
-    la = [lang for f in fa[:-1] if (lang := _language_of(f))]
-    lb = [lang for f in fb[:-1] if (lang := _language_of(f))]
+    la = [lang for f in fa[:-1] if (lang := language_of(f))]
+    lb = [lang for f in fb[:-1] if (lang := language_of(f))]
     if la and lb and la != lb:
         return "other language"
     if bool(la) != bool(lb):
         lang = (la or lb)[0]
-        if ("cjk" if lang.split("-")[0] in _CJK_LANGUAGES else "other") != site_script:
+        if ("cjk" if lang.split("-")[0] in CJK_LANGUAGES else "other") != site_script:
             return "other language"
     # the document's path: without its language folders and its version folder
-    ra = [f for i, f in enumerate(fa) if i == len(fa) - 1 or _language_of(f) is None]
-    rb = [f for i, f in enumerate(fb) if i == len(fb) - 1 or _language_of(f) is None]
+    ra = [f for i, f in enumerate(fa) if i == len(fa) - 1 or language_of(f) is None]
+    rb = [f for i, f in enumerate(fb) if i == len(fb) - 1 or language_of(f) is None]
     va = [i for i, f in enumerate(ra[:-1]) if _version_of(f) is not None]
     vb = [i for i, f in enumerate(rb[:-1]) if _version_of(f) is not None]
     dated = _is_dated(ra[:-1]) or _is_dated(rb[:-1])
