@@ -29,9 +29,9 @@ from dedup_gui.gui.teaching.gallery_view import GalleryView
 from dedup_gui.gui.teaching.hamming_view import HammingView
 from dedup_gui.gui.teaching.jaccard_view import JaccardView
 from dedup_gui.gui.teaching.methods_view import MethodsView
+from dedup_gui.gui.teaching.page_chooser import default_pair_paths
 from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, PresentationMode
 from dedup_gui.gui.teaching.simhash_view import SimhashView
-from dedup_gui.gui.teaching.widgets import default_pair_paths
 
 __all__ = [
     "SHORT_TAB_TITLES",

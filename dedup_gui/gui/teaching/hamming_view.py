@@ -18,14 +18,13 @@ from dedup_gui.core.fingerprints.simhash import block_keys
 from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
 from dedup_gui.gui.teaching.line_label import LineLabel
+from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.widgets import (
     BIT_FILL,
     DIFFER,
     DIFFER_TINT,
     CellGrid,
     CellRow,
-    PageChooser,
-    default_pair_paths,
     plain_label,
 )
 

@@ -38,8 +38,9 @@ from dedup_gui.core.teaching.jaccard_steps import (
 )
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
+from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.venn_widget import VennWidget
-from dedup_gui.gui.teaching.widgets import PageChooser, default_pair_paths, plain_label
+from dedup_gui.gui.teaching.widgets import plain_label
 
 #: Elements listed per list (shared, only A, only B) at most.
 LIST_CAP = 500

@@ -30,6 +30,7 @@ from dedup_gui.core.model import Page, ScanResult
 from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_steps
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
+from dedup_gui.gui.teaching.page_chooser import PageChooser
 from dedup_gui.gui.teaching.steps_table import (
     _BLANK,
     ROW_ADDS,
@@ -49,7 +50,6 @@ from dedup_gui.gui.teaching.widgets import (
     POSITIVE_TINT,
     CellGrid,
     CellRow,
-    PageChooser,
     fitting_font,
     plain_label,
     set_vertical_policy,

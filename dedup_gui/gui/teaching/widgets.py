@@ -1,5 +1,5 @@
-"""Pieces shared by the teaching views: plain-text labels, page choosers and rows of bit cells (the
-figure panel is :mod:`.figure_panel`).
+"""Pieces shared by the teaching views: plain-text labels and rows of bit cells (the page
+chooser is :mod:`.page_chooser`, the figure panel :mod:`.figure_panel`).
 
 Page-derived strings are untrusted: every label made here shows plain text only, combo boxes and
 lists are plain by nature, and no page string is ever put in a tooltip (Qt would guess rich text).
@@ -13,17 +13,14 @@ from dataclasses import dataclass, field
 
 os.environ.setdefault("QT_API", "pyside6")  # matplotlib's Qt backend: use the binding we use
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
-    QComboBox,
     QLabel,
     QSizePolicy,
     QWidget,
 )
 
-from dedup_gui.core.model import Page, ScanResult
-from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.gui.plain import SafeLabel
 
 #: Bit cells: a 1 is dark, a 0 light (the same in every teaching view).
@@ -125,84 +122,6 @@ def sum_fill(value: int, scale: int) -> QColor:
 def signed(value: int) -> str:
     """An int with its sign, using a true minus sign: ``"+3"``, ``"−2"``, ``"0"`` (str)."""
     return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
-
-
-def default_pair_paths(result: ScanResult | None, pair: tuple[str, str] | None = None) -> tuple[str, str] | None:
-    """The two page paths a pair view starts on: ``pair`` (the pair selected in the main window)
-    if both its pages are in the scan, else the scan's first (most similar) duplicate pair, else
-    its first pair, else its first two pages; ``None`` without two pages."""
-    if result is None or len(result.pages) < 2:
-        return None
-    if pair is not None and set(pair) <= {p.path for p in result.pages}:
-        return pair
-    pairs = [p for p in result.pairs if p.type.value != "distinct"] or list(result.pairs)
-    if pairs:
-        return result.pages[pairs[0].left].path, result.pages[pairs[0].right].path
-    return result.pages[0].path, result.pages[1].path
-
-
-class PageChooser(QComboBox):
-    """A combo box listing a scan's pages by path, optionally after fixed items such as
-    "(typed text)".
-
-    Args:
-        extra: items shown before the pages (plain strings), e.g. ``("(typed text)",)``.
-        parent: the Qt parent widget, or ``None``.
-
-    Signals:
-        page_changed(object): the chosen :class:`Page`, or ``None`` for an extra item.
-    """
-
-    page_changed = Signal(object)
-
-    def __init__(self, extra: Sequence[str] = (), parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._extra = tuple(extra)
-        self._pages: list[Page] = []
-        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.setMinimumContentsLength(24)
-        self.setMaxVisibleItems(25)
-        self.addItems(list(self._extra))
-        self.currentIndexChanged.connect(lambda _i: self.page_changed.emit(self.page()))
-
-    def set_pages(self, pages: Sequence[Page]) -> None:
-        """Replace the pages listed (keeps the extra items); selects the first item, silently."""
-        self.blockSignals(True)
-        self.clear()
-        self._pages = list(pages)
-        # a path is untrusted: its control characters are shown as markers, as in the tables
-        self.addItems(list(self._extra) + [show_control_characters(p.path) for p in self._pages])
-        self.setCurrentIndex(0)
-        self.blockSignals(False)
-
-    def replace_pages(self, pages: Sequence[Page]) -> None:
-        """Replace the pages listed by those of a re-classified scan (the same paths), keeping the
-        chosen item (the page with the same path, or the extra item), silently."""
-        chosen = self.page()
-        index = self.currentIndex()
-        self.set_pages(pages)
-        if chosen is not None:
-            index = next((i + len(self._extra) for i, p in enumerate(self._pages) if p.path == chosen.path), 0)
-        self.blockSignals(True)
-        self.setCurrentIndex(index if index < self.count() else 0)
-        self.blockSignals(False)
-
-    def page(self) -> Page | None:
-        """The chosen page, or ``None`` when an extra item (or nothing) is chosen."""
-        i = self.currentIndex() - len(self._extra)
-        return self._pages[i] if 0 <= i < len(self._pages) else None
-
-    def select_path(self, path: str) -> bool:
-        """Choose the page with this path (emits :attr:`page_changed`); ``False`` if not listed."""
-        for i, p in enumerate(self._pages):
-            if p.path == path:
-                self.setCurrentIndex(i + len(self._extra))
-                return True
-        return False
-
-    def select_extra(self, index: int = 0) -> None:
-        """Choose the extra item ``index`` (emits :attr:`page_changed` if it changes)."""
-        self.setCurrentIndex(index)
 
 
 @dataclass(frozen=True)
