@@ -8,8 +8,8 @@ heaviest first), N + 1 is the sign step that gives the fingerprint.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeySequence
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -18,9 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QPlainTextEdit,
     QPushButton,
-    QSizePolicy,
     QSlider,
-    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -31,6 +29,7 @@ from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_ste
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
 from dedup_gui.gui.teaching.page_chooser import PageChooser
+from dedup_gui.gui.teaching.simhash_layout import SimhashLayout
 from dedup_gui.gui.teaching.steps_table import (
     _BLANK,
     ROW_ADDS,
@@ -50,16 +49,13 @@ from dedup_gui.gui.teaching.widgets import (
     POSITIVE_TINT,
     CellGrid,
     CellRow,
-    fitting_font,
     plain_label,
-    set_vertical_policy,
     signed,
     sum_fill,
-    wrapped_height,
 )
 
 
-class SimhashView(QWidget):
+class SimhashView(SimhashLayout, QWidget):
     """The SimHash tab: source text, step controls, the board of bits and sums, the features table.
 
     Args:
@@ -194,128 +190,6 @@ class SimhashView(QWidget):
         self._fit_to_font()
         self._update_buttons()
         self.recompute()
-
-    def set_presentation(self, on: bool) -> None:
-        """Fit presentation mode's large fonts in a 1280x800 window without scrolling (issue 20:
-        the view needed 1,366 pixels of height there): the explanation beside the text box rather
-        than above it, the board in two blocks of 32 snug cells (:meth:`CellGrid.set_compact`),
-        narrower margins, and the features table in the height left over."""
-        self.presenting = on
-        layout = self.layout()
-        layout.setContentsMargins(*((4, 4, 4, 4) if on else self._margins))
-        layout.setSpacing(3 if on else -1)
-        self._top.setSpacing(3 if on else -1)
-        self.board.set_compact(on)
-        self._arrange_top()
-        self._fit_to_font()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        """Presenting: keep the explanation as tall as its wrapped lines at its width (a grid
-        spanning rows gives a label its size hint's height, 224 pixels for 140 of text), and
-        the table's bit columns as wide as its width allows."""
-        if watched is self.explain_label and event.type() == QEvent.Type.Resize:
-            self._fit_explanation()
-        elif watched is self.table and event.type() == QEvent.Type.Resize and self.presenting and self.steps:
-            self._size_columns(self.steps.bits)  # the bit columns share the new width
-        return super().eventFilter(watched, event)
-
-    def _fit_explanation(self) -> None:
-        """Presenting: the explanation as tall as its wrapped lines, and the top box as tall as
-        the taller of its two columns (the source row, the 8-bit switch and the text box at its
-        smallest; the explanation)."""
-        label = self.explain_label
-        need = wrapped_height(label, label.width()) if self.presenting else 0
-        if need != label.minimumHeight():
-            label.setMinimumHeight(need)
-        left = 0
-        if self.presenting:
-            spacing = max(0, self._top.verticalSpacing())
-            above = self._source_row.sizeHint().height() + self.eight_bit_check.sizeHint().height() + 2 * spacing
-            left = above + self.text_lines_height(2)
-            # whole lines only: the text box's height left beside the explanation, rounded down
-            # to lines (at 1280x800 it showed two lines and half of a third)
-            lines = max(2, (max(need, left) - above - self.text_lines_height(0)) // self._text_line())
-            if self.text_edit.maximumHeight() != self.text_lines_height(lines):
-                self.text_edit.setMaximumHeight(self.text_lines_height(lines))
-        box = max(need, left)
-        if box != self._top_box.minimumHeight():
-            self._top_box.setMinimumHeight(box)
-
-    def _text_line(self) -> int:
-        return max(1, self.text_edit.fontMetrics().lineSpacing())
-
-    def text_lines_height(self, lines: int) -> int:
-        """The text box's height that shows ``lines`` whole lines of its font and no part of
-        the next (int, pixels): the document's top margin, the lines and the frame (the box
-        draws a line that is partly in view, so no room is left for the bottom margin)."""
-        edit = self.text_edit
-        margins = edit.contentsMargins()  # the frame's width included
-        return lines * self._text_line() + round(edit.document().documentMargin()) + margins.top() + margins.bottom()
-
-    def _arrange_top(self) -> None:
-        """Normal: the source row, the explanation and the text box one under the other;
-        presenting: the source row, the 8-bit switch and the text box at the left, the
-        explanation at the right."""
-        top, on = self._top, self.presenting
-        cells = ((0, 0, 1, 1), (1, 0, 1, 1), (0, 1, 3, 1), (2, 0, 1, 1)) if on else (
-            (0, 0, 1, 1), (0, 1, 1, 1), (1, 0, 1, 2), (2, 0, 1, 2))  # fmt: skip
-        for widget, cell in zip((self._source_row, self.eight_bit_check, self.explain_label, self.text_edit), cells):
-            top.removeWidget(widget)
-            top.addWidget(widget, *cell)
-        for column, stretch in enumerate((5, 7) if on else (1, 0)):
-            top.setColumnStretch(column, stretch)
-        top.setRowStretch(2, 1 if on else 0)
-        set_vertical_policy(self.explain_label, QSizePolicy.Policy.Ignored if on else QSizePolicy.Policy.Preferred)
-        self._fit_explanation()
-
-    def changeEvent(self, event) -> None:  # noqa: N802
-        """Fit the table's rows and the text box to a new font (presentation mode)."""
-        super().changeEvent(event)
-        if event.type() == event.Type.FontChange:
-            self._fit_to_font()
-
-    def _fit_to_font(self) -> None:
-        line = self.fontMetrics().height()
-        row = line + (2 if self.presenting else 6)
-        self.table.verticalHeader().setDefaultSectionSize(row)
-        small = QFont(self.font())
-        small.setPointSizeF((small.pointSizeF() if small.pointSizeF() > 0 else 10.0) * 0.8)
-        self.table.horizontalHeader().setFont(small)
-        self.text_edit.setMaximumHeight(line * 4 + 12)  # presenting: whole lines (_fit_explanation)
-        self.text_edit.setMinimumHeight(self.text_lines_height(2) if self.presenting else 0)
-        self._fit_explanation()
-        # presenting: the text box and the table take the height left over (the scroll area lays
-        # the view out at its preferred height, so theirs is ignored), at least two lines each
-        header = QFontMetrics(small).height() + 8
-        scroll_bar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        self.table.setMinimumHeight(header + 2 * row + scroll_bar + 4 if self.presenting else 0)
-        for widget in (self.text_edit, self.table):
-            set_vertical_policy(widget, QSizePolicy.Policy.Ignored if self.presenting else QSizePolicy.Policy.Expanding)
-        if self.steps is not None:
-            self._size_columns(self.steps.bits)
-
-    def _size_columns(self, bits: int) -> None:
-        """Column widths for ``bits`` hash bits.  Presenting: narrower fixed columns and bit
-        columns that share the rest of the table's width, their digits at the largest font that
-        fits, so that all 64 bits show without a horizontal scroll bar (at 2x fonts the table
-        showed bits 0-31 and a scroll bar)."""
-        digit = self.fontMetrics().horizontalAdvance("0")
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        fixed = (digit * 6, digit * (15 if bits == 64 else 30), digit * 7)
-        width = max(34, digit * 4) if bits == 8 else max(13, round(digit * 1.7))
-        self._delegate.bit_font = self.model.bit_header_font = None
-        if self.presenting and bits == 64:
-            fixed = (digit * 5, digit * 10, digit * 6)
-            room = self.table.viewport().width() - sum(fixed) - 2
-            width = max(8, min(width, room // bits))
-            row = self.table.verticalHeader().defaultSectionSize()
-            self._delegate.bit_font = fitting_font(self.font(), "0", width - 2, row)
-            self.model.bit_header_font = fitting_font(header.font(), "56", width - 2, row)
-        for c in range(len(FeatureStepsModel.FIXED), self.model.columnCount()):
-            self.table.setColumnWidth(c, width)
-        for c, w in enumerate(fixed):
-            self.table.setColumnWidth(c, w)
 
     # --- source -----------------------------------------------------------------------------
 
