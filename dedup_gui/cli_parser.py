@@ -105,12 +105,21 @@ def add_setting_args(parser: argparse.ArgumentParser) -> None:
 
 
 def thresholds_of(args) -> Thresholds:
-    return Thresholds(
-        content_same=args.content_same,
-        content_partial=args.content_partial,
-        layout_same=args.layout_same,
-        hamming_k=args.hamming_k,
-    )
+    """The thresholds given on the command line (:class:`Thresholds`).
+
+    Raises:
+        ValueError: a value out of its range, named by its option (``--content-same``), as typed.
+    """
+    try:
+        return Thresholds(
+            content_same=args.content_same,
+            content_partial=args.content_partial,
+            layout_same=args.layout_same,
+            hamming_k=args.hamming_k,
+        )
+    except ValueError as exc:
+        field, _sep, rest = str(exc).partition(" ")
+        raise ValueError(f"--{field.replace('_', '-')} {rest}") from None
 
 
 def check_ranges(args) -> None:

@@ -449,3 +449,11 @@ def test_two_reports_in_a_row_name_the_step_once():
     progress.update("writing the report", 0, 0)  # the keep CSV: nothing to count
     progress.update("copying the kept pages", 0, 552)
     assert out.getvalue() == "writing the report (500)...\ncopying the kept pages (552)...\n"
+
+
+def test_a_threshold_out_of_range_is_named_by_its_option():
+    # The error said "content_same must be in [0, 1]": the field's name, not the option typed.
+    done = run("scan", "resources/samples", "--content-same", "1.5")
+    assert done.returncode == 1 and done.stderr.strip().endswith("error: --content-same must be in [0, 1], got 1.5")
+    done = run("scan", "resources/samples", "--hamming-k", "99")
+    assert done.returncode == 1 and done.stderr.strip().endswith("error: --hamming-k must be in 0..64 bits, got 99")
