@@ -23,6 +23,7 @@ from dedup_gui.core.model import (
 )
 from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.gui.inspector.jobs import command_pool
+from dedup_gui.gui.teaching import TeachingWindow
 
 
 def make_page(path: str, words: int, simhash: int, title: str = "", text: str | None = None,
@@ -240,3 +241,14 @@ def site(tmp_path):
     folder.mkdir()
     (folder / "a.html").write_text("<p>a</p>")
     return folder
+
+
+@pytest.fixture
+def teach(qtbot, sample_scan):
+    """A shown teaching window on the bundled samples' scan, its views settled (the teacher's
+    walkthrough tests)."""
+    window = TeachingWindow(sample_scan)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=60_000)
+    return window

@@ -13,15 +13,6 @@ from .test_teaching_teacher import LONG, present
 pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
 
-@pytest.fixture
-def teach(qtbot, sample_scan):
-    window = TeachingWindow(sample_scan)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
-    return window
-
-
 def scroll_of(window: TeachingWindow) -> QScrollArea:
     area = window.tabs.currentWidget()
     assert isinstance(area, QScrollArea)

@@ -18,7 +18,6 @@ from dedup_gui.core.teaching.jaccard_steps import compare_sets
 from dedup_gui.core.views.selection import find_pair
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.settings import AppSettings
-from dedup_gui.gui.teaching import TeachingWindow
 from dedup_gui.gui.teaching.steps_table import ROW_FINGERPRINT, ROW_SUMS
 from dedup_gui.gui.teaching.widgets import DIFFER
 
@@ -47,15 +46,6 @@ def rect_in(widget: QWidget, ancestor: QWidget) -> QRect:
 
 def point_size(widget: QWidget) -> float:
     return QFontInfo(widget.font()).pointSizeF()
-
-
-@pytest.fixture
-def teach(qtbot, sample_scan):
-    window = TeachingWindow(sample_scan)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
-    return window
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -357,6 +357,12 @@ def settings_line(thresholds: Thresholds | None = None, settings: ScanSettings |
     return "; ".join(parts)
 
 
+def score_text(value: float, defined: bool) -> str:
+    """A precision, recall or F1 to 3 places, or "–" where it is undefined (0/0, not 0): the one
+    form of the CLI and the window's Methods tab (str)."""
+    return f"{value:.3f}" if defined else "–"
+
+
 def format_evaluation(ev: Evaluation) -> str:
     """The confusion matrix and per-type precision, recall and F1 as plain text (str)."""
     names = [t.value for t in TYPE_ORDER]
@@ -372,9 +378,9 @@ def format_evaluation(ev: Evaluation) -> str:
     for t in TYPE_ORDER:
         predicted = sum(ev.confusion[x][t] for x in TYPE_ORDER)
         # "–" where the figure is undefined (0/0), as the window's Methods tab shows it
-        precision = f"{ev.precision[t]:.3f}" if predicted else "–"
-        recall = f"{ev.recall[t]:.3f}" if ev.support[t] else "–"
-        f1 = f"{ev.f1[t]:.3f}" if ev.support[t] or predicted else "–"
+        precision = score_text(ev.precision[t], bool(predicted))
+        recall = score_text(ev.recall[t], bool(ev.support[t]))
+        f1 = score_text(ev.f1[t], bool(ev.support[t] or predicted))
         present += bool(ev.support[t] or predicted)
         undefined |= not (predicted and ev.support[t])
         lines.append(f"{t.value:<{width}}{precision:>11}{recall:>9}{f1:>8}{ev.support[t]:>9d}")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, read_labels, score_labeled_pairs
+from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, read_labels, score_labeled_pairs, score_text
 from dedup_gui.core.methods.imatch import CollectionIdf
 from dedup_gui.core.methods.registry import (  # noqa: F401  (the method table is re-exported: one registry)
     HAMMING_SWEEP,
@@ -262,7 +262,7 @@ def evaluate_methods(
 def precision_text(score: MethodScore) -> str:
     """A method's precision to 3 places, or "–" when it called no pair a duplicate (0/0 is
     undefined, not 0) (str)."""
-    return f"{score.precision:.3f}" if score.tp + score.fp else "–"
+    return score_text(score.precision, bool(score.tp + score.fp))
 
 
 def format_methods(report: MethodsReport) -> str:

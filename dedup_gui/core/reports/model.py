@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
+from functools import cached_property
 
 from dedup_gui import __version__
 from dedup_gui.core.columns import type_counts
@@ -168,7 +169,7 @@ class Report:
     def summary(self) -> dict:
         """Counts of the whole scan (dict; see :func:`scan_summary`), with ``keep_clusters``
         and ``pages_to_drop`` (int) added."""
-        out = scan_summary(self.result)
+        out = scan_summary(self.result, self.redirects())
         every = {k.id: len(k.duplicates) for k in self.keep_cluster_of.values()}
         out["keep_clusters"] = len(every)
         out["pages_to_drop"] = sum(every.values())
@@ -197,7 +198,12 @@ class Report:
 
     def redirects(self) -> dict[int, Redirect]:
         """Where each redirect page leads: ``{page index: Redirect}``
-        (:func:`~dedup_gui.core.pipeline.redirects.page_redirects`)."""
+        (:func:`~dedup_gui.core.pipeline.redirects.page_redirects`), resolved once per report
+        (the summary, the tables and the HTML all ask)."""
+        return self._redirects
+
+    @cached_property
+    def _redirects(self) -> dict[int, Redirect]:
         return page_redirects(self.result)
 
     @property
@@ -206,11 +212,13 @@ class Report:
         return self.created.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def scan_summary(result: ScanResult) -> dict:
+def scan_summary(result: ScanResult, redirects: dict[int, Redirect] | None = None) -> dict:
     """Counts of a scan.
 
     Args:
         result: the scan.
+        redirects: its :func:`~dedup_gui.core.pipeline.redirects.page_redirects`, if already
+            resolved (``None``: resolved here).
 
     Returns:
         ``{"pages", "pages_without_text", "redirect_pages", "redirects_to_missing", "errors",
@@ -220,11 +228,11 @@ def scan_summary(result: ScanResult) -> dict:
         (:func:`~dedup_gui.core.pipeline.redirects.redirect_counts`); ``notes`` is the scan's
         notes, list[str]).
     """
-    redirects, missing = redirect_counts(page_redirects(result))
+    redirect_pages, missing = redirect_counts(page_redirects(result) if redirects is None else redirects)
     return {
         "pages": len(result.pages),
         "pages_without_text": sum(1 for p in result.pages if not p.has_text),
-        "redirect_pages": redirects,
+        "redirect_pages": redirect_pages,
         "redirects_to_missing": missing,
         "errors": len(result.errors),
         "skipped": len(result.skipped),

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
-from dedup_gui.core.evaluation.evaluate import Evaluation
+from dedup_gui.core.evaluation.evaluate import Evaluation, score_text
 from dedup_gui.core.evaluation.method_eval import MethodsReport, precision_text
 from dedup_gui.core.model import TYPE_ORDER
 from dedup_gui.gui.teaching.widgets import blend
@@ -77,7 +77,7 @@ def fill_confusion_table(t: QTableWidget, ev: Evaluation) -> str:
                 item.setForeground(QColor("#000000"))
                 item.setFont(bold)
             t.setItem(r, c, item)
-        recall = QTableWidgetItem(f"{ev.recall[true]:.3f}" if ev.support[true] else "–")
+        recall = QTableWidgetItem(score_text(ev.recall[true], bool(ev.support[true])))
         recall.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
         t.setItem(r, len(names), recall)
     t.resizeColumnsToContents()
