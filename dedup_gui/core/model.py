@@ -438,6 +438,9 @@ class ScanResult:
         link_folders: the symbolic links to folders of the scanned folder that were skipped
             because their target was read under its own path, ``{link/: target/}``
             (``{"stable/": "v1.16.x/"}``; :attr:`dedup_gui.core.pipeline.walk.Discovery.link_folders`).
+        version_aliases: the version aliases the site's mike ``versions.json`` files declare,
+            ``{alias folder/: version folder/}`` (``{"dev/": "v1.17.x/"}``;
+            :func:`dedup_gui.core.pipeline.site_versions.read_version_aliases`).
     """
 
     root: str
@@ -456,6 +459,7 @@ class ScanResult:
     keep_policy: KeepPolicy = field(default_factory=KeepPolicy)
     not_duplicates: tuple[tuple[str, str], ...] = ()
     link_folders: dict[str, str] = field(default_factory=dict)
+    version_aliases: dict[str, str] = field(default_factory=dict)
 
     def skip_reason(self, path: str) -> str:
         """Why skipped file ``path`` was not used (str)."""

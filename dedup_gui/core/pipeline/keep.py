@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -33,7 +33,8 @@ _CRITERION_TEXT = {
     "version": "the page in the newest released version folder (stable/, current/, latest/, or a version folder "
     "a symbolic link of one of these names points to, ranked as that name; then v1.16.x before v1.9.x, 2024-05 "
     "before 2023-11; then a pre-release: a version folder a link named dev/, next/, nightly/, unstable/, "
-    "preview/, main/ or master/ points to; a version folder before other folders)",
+    "preview/, main/ or master/ points to; the aliases a site's versions.json (mike) declares count as such "
+    "links; a version folder before other folders)",
     "pattern": "a page whose path or URL matches the preferred pattern",
     "shortest_url": "the page with the shortest path (its URL within the site)",
     "longest_content": "the page with the longest main content",
@@ -126,7 +127,7 @@ def _link_name(path: str, address: str) -> str | None:
     return af[at].lower() if first == at else None
 
 
-def version_rank(path: str, also_at: Sequence[str] = ()) -> tuple:
+def version_rank(path: str, also_at: Sequence[str] = (), aliases: Mapping[str, str] | None = None) -> tuple:
     """How a page's path ranks by its version folder, newest released first (a sort key:
     smaller is newer).
 
@@ -140,10 +141,15 @@ def version_rank(path: str, also_at: Sequence[str] = ()) -> tuple:
     address (:attr:`ScanResult.also_at`).  A page also at ``stable/``, ``current/`` or
     ``latest/`` ranks as that name; one also at a pre-release link (:data:`PRE_RELEASE_NAMES`)
     and at no released name ranks after every released version, though its number is highest.
+    The aliases a site declares in mike's ``versions.json`` count as such links, whether the
+    alias folder is a link, a copy (``dev/`` holding ``v1.17.x``'s pages ranks as a
+    pre-release of v1.17.x) or missing from the folder.
 
     Args:
         path: the page's path relative to the scanned folder (``/`` separators).
         also_at: its other addresses through symbolic links (:attr:`ScanResult.also_at`).
+        aliases: the site's version aliases, ``{alias folder/: version folder/}``
+            (:attr:`ScanResult.version_aliases`); ``None``: none.
 
     Returns:
         ``(0, name rank)`` for stable/current/latest, ``(1, negated numbers)`` for a released
@@ -154,9 +160,17 @@ def version_rank(path: str, also_at: Sequence[str] = ()) -> tuple:
         ['en/stable/a.html', 'v1.16.x/a.html', 'v1.9.x/a.html', 'print/a.html']
         >>> version_rank("v1.16.x/a.html", ["stable/a.html"]), version_rank("v1.17.x/a.html", ["dev/a.html"])
         ((0, (0,)), (2, (-1, -17)))
+        >>> version_rank("v1.17.x/a.html", aliases={"dev/": "v1.17.x/"})
+        (2, (-1, -17))
     """
-    own = next((found for f in path.split("/")[:-1] if (found := _version_of(f)) is not None), (3,))
     names = [name for address in also_at if (name := _link_name(path, address))]
+    for alias, version in (aliases or {}).items():
+        if path.startswith(version):  # the version's page: also at its alias
+            names.append(alias.rstrip("/").rsplit("/", 1)[-1].lower())
+        elif path.startswith(alias):  # a copy of the version under its alias's name
+            names.append(alias.rstrip("/").rsplit("/", 1)[-1].lower())
+            path = version + path[len(alias) :]
+    own = next((found for f in path.split("/")[:-1] if (found := _version_of(f)) is not None), (3,))
     named = [(0, _NAMED_VERSIONS[name]) for name in names if name in _NAMED_VERSIONS]
     if named:
         return min(own, *named)
@@ -369,7 +383,9 @@ def rank_key(
             return (False, not _path_matches_url(page, result.also_at.get(page.path, ())))
         if criterion == "version":  # a crawl record's address is its URL: no links
             return version_rank(
-                _address(page), () if page.record_offset is not None else result.also_at.get(page.path, ())
+                _address(page),
+                () if page.record_offset is not None else result.also_at.get(page.path, ()),
+                result.version_aliases,
             )
         if criterion == "pattern":
             return not policy.matches(page)

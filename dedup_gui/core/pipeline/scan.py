@@ -39,6 +39,7 @@ from dedup_gui.core.pipeline.loading import (
 )
 from dedup_gui.core.pipeline.measures import PairMeasurer
 from dedup_gui.core.pipeline.site_template import SiteTemplates, strip_templates
+from dedup_gui.core.pipeline.site_versions import read_version_aliases
 from dedup_gui.core.pipeline.walk import is_warc_name, link_skip_reasons
 from dedup_gui.core.pipeline.warc import expand_archives
 from dedup_gui.core.progress import (  # the stage names stay part of this module's interface
@@ -331,6 +332,8 @@ def scan_folder(
     if not found.files:
         notes.append("no files that could be HTML pages were found in the folder")
     notes += archives.notes
+    version_aliases, version_notes = read_version_aliases(str(root), found.skipped)
+    notes += version_notes
     notes += candidate_notes(candidates, settings)
     clusters = build_clusters(len(pages), pairs)
     page_paths = [p.path for p in pages]  # in path order, as the files were
@@ -349,4 +352,5 @@ def scan_folder(
         also_at={p: found.also_at[p] for p in page_paths if p in found.also_at},
         star_groups=candidates.star_groups,
         link_folders=dict(found.link_folders),
+        version_aliases=version_aliases,
     )
