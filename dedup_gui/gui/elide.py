@@ -9,14 +9,9 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from dedup_gui.core.pipeline.languages import is_language_folder
+from dedup_gui.core.site_paths import is_index_name
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
-
-
-#: File names of a folder's index page (what a web server sends for ``…/folder/``; ``wget -r``
-#: saves every such address so): shortened, such a page is named by its folder, as its URL is.
-INDEX_NAMES = frozenset({"index.html", "index.htm", "index.shtml", "index.php", "default.htm", "default.html",
-                         "default.aspx", "default.asp"})  # fmt: skip
 
 
 def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
@@ -30,9 +25,10 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     (``docs/v1.10/…``, ``docs/v1.11/…``), and the file name is what differs in one folder: both
     stay readable in a narrow column.
 
-    A folder's index page (:data:`INDEX_NAMES`) that does not fit whole is named by its folder,
-    as its address is (``v1.10/…/install/``): "index.html" is the name of every page of a
-    mirrored site and told none apart ("v1.10/…/index.html" on every row).
+    A folder's index page (:data:`~dedup_gui.core.site_paths.INDEX_NAMES`) that does not fit
+    whole is named by its folder, as its address is (``v1.10/…/install/``): "index.html" is the
+    name of every page of a mirrored site and told none apart ("v1.10/…/index.html" on every
+    row).
 
     Args:
         path: a relative path with ``/`` separators.
@@ -45,7 +41,7 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     if metrics.horizontalAdvance(path) <= width:
         return path
     folder, sep, name = path.rpartition("/")
-    if sep and folder and name.lower() in INDEX_NAMES:
+    if sep and folder and is_index_name(name):
         parent, parent_sep, last = folder.rpartition("/")
         return _elide(parent, parent_sep, last + "/", metrics, width)
     return _elide(folder, sep, name, metrics, width)
@@ -110,7 +106,7 @@ def short_path(path: str) -> str:
     the path itself when it has at most one folder (str)."""
     head, sep, rest = path.partition("/")
     folders, _sep, name = rest.rpartition("/")
-    if name.lower() in INDEX_NAMES and folders:
+    if is_index_name(name) and folders:
         return f"{head}/…/{folders.rpartition('/')[2]}/" if "/" in folders else f"{head}/{folders}/"
     return f"{head}/…/{name}" if sep and folders else path
 

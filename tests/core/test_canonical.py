@@ -102,3 +102,14 @@ def test_the_pages_table_shows_the_canonical_status():
     table.set_result(versions())
     assert table.COLUMNS[2] == "URL" and table.COLUMNS[11] == "Canonical"
     assert [table.display(r, 11) for r in range(6)] == ["good", "none", "bad", "malformed", "good", "good"]
+
+
+def test_every_index_page_name_stands_for_its_folder_in_canonical_addresses():
+    # One list of index names (core/site_paths.py) serves canonical addresses, redirects, the
+    # keep rule and the window's paths; canonical matching knew only index.html/.htm/.php, so an
+    # IIS site's "default.aspx" address did not name its folder's page.
+    kept = page("shop/default.aspx", url="https://shop.example/shop/")
+    assert points_to("https://shop.example/shop/default.aspx", kept)
+    assert points_to("https://mirror.example/shop/", page("shop/default.aspx"))
+    # a folder whose name only ends like the address's is another folder
+    assert not points_to("https://mirror.example/shop/", page("workshop/index.html"))

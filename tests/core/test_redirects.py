@@ -99,6 +99,7 @@ def test_a_script_redirect_alone_is_not_guessed() -> None:
          "stable/advance/dhcp/", linked="v1.16.x/advance/dhcp/")),
         ("r.html", "docs/a.html?x=1#top", Redirect("docs/a.html?x=1#top", PAGE, "docs/a.html", "docs/a.html")),
         ("docs/r.html", "/docs", Redirect("/docs", PAGE, "docs", "docs/index.html")),  # the folder is the site root
+        ("docs/r.html", "/shop/", Redirect("/shop/", PAGE, "shop/", "shop/default.htm")),  # any index page name
         ("docs/r.html", "a%20b.html", Redirect("a%20b.html", MISSING, "docs/a b.html")),
         ("docs/r.html", "../logo.png", Redirect("../logo.png", NOT_PAGE, "logo.png", "logo.png")),
         ("docs/r.html", "#top", Redirect("#top", SELF, "docs/r.html", "docs/r.html")),
@@ -108,7 +109,8 @@ def test_a_script_redirect_alone_is_not_guessed() -> None:
     ],
 )  # fmt: skip
 def test_targets_resolve_inside_the_folder(page: str, target: str, expected: Redirect) -> None:
-    addresses = {p: p for p in ("docs/a.html", "docs/index.html", "docs/r.html", "v1.16.x/advance/dpdk/index.html")}
+    addresses = {p: p for p in ("docs/a.html", "docs/index.html", "docs/r.html", "v1.16.x/advance/dpdk/index.html",
+                                "shop/default.htm")}  # fmt: skip
     links = {"stable/": "v1.16.x/"}
     assert resolve_redirect(page, target, addresses, links, {"logo.png": "logo.png"}) == expected
 

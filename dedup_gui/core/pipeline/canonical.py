@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from dedup_gui.core.model import Page, ScanResult
 from dedup_gui.core.pipeline.keep import canonical_problem, url_matches_path
+from dedup_gui.core.site_paths import is_index_name
 
 #: The page's canonical points to the page kept for it (itself, for a kept page).
 GOOD = "good"
@@ -25,7 +26,6 @@ BAD = "bad"
 NONE = "none"
 #: It states one that is not a valid absolute address: ignored.
 MALFORMED = "malformed"
-_INDEX_FILES = ("index.html", "index.htm", "index.php")
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,8 @@ def _address_key(url: str) -> tuple[str, str] | None:
     except ValueError:
         return None
     path = parts.path
-    last = path.rsplit("/", 1)[-1].lower()
-    if last in _INDEX_FILES:
+    last = path.rsplit("/", 1)[-1]
+    if is_index_name(last):
         path = path[: -len(last)]
     return host, path.rstrip("/")
 

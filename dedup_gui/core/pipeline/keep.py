@@ -25,6 +25,7 @@ from dedup_gui.core.pipeline.languages import (  # noqa: F401  (default_script, 
     language_of,
     text_script,
 )
+from dedup_gui.core.site_paths import is_index_name
 
 _CRITERION_TEXT = {
     "canonical": "the page at the canonical URL: a page that states its own address (rel=canonical, og:url or "
@@ -323,8 +324,9 @@ def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
 
 def url_matches_path(url: str, paths: Sequence[str]) -> bool:
     """Whether one of ``paths`` (page paths relative to the scanned folder) ends with the path
-    of ``url`` (``/a/b.html`` ~ ``site/a/b.html``; ``/a/`` ~ ``a/index.html``; ``/`` ~ any
-    ``index.*``) (bool; ``False`` for an empty or malformed address).
+    of ``url`` (``/a/b.html`` ~ ``site/a/b.html``; ``/a/`` ~ ``a/index.html`` or another
+    index page, :data:`~dedup_gui.core.site_paths.INDEX_NAMES`; ``/`` ~ any ``index.*``) (bool;
+    ``False`` for an empty or malformed address).
 
     Example:
         >>> url_matches_path("https://example.org/docs/a/", ["mirror/docs/a/index.html"])
@@ -337,10 +339,16 @@ def url_matches_path(url: str, paths: Sequence[str]) -> bool:
     except ValueError:  # a malformed address matches no path
         return False
     for path in paths:
+        folder, _, name = path.rpartition("/")
         if not url_path:
-            if path.rsplit("/", 1)[-1].startswith("index."):
+            if name.startswith("index.") or is_index_name(name):
                 return True
-        elif path == url_path or path.endswith(("/" + url_path, f"{url_path}/index.html")):
+        elif (
+            path == url_path
+            or path.endswith("/" + url_path)
+            or is_index_name(name)
+            and (folder == url_path or folder.endswith("/" + url_path))
+        ):
             return True
     return False
 

@@ -4,7 +4,8 @@ A page whose ``<meta http-equiv="refresh">`` names an address (:attr:`Page.redir
 by :mod:`dedup_gui.core.extraction.refresh`) is a client-side redirect.  Its target is resolved
 as a browser resolves a relative link of a page served from the folder: against the page's
 path, ``/`` meaning the scanned folder itself (taken as the site's root), a folder address
-(``x/``) meaning its ``index.html`` (or ``index.htm``); the query and fragment are left out.  A
+(``x/``) meaning its index page (``index.html``, ``index.htm``…:
+:data:`~dedup_gui.core.site_paths.INDEX_NAMES`); the query and fragment are left out.  A
 target is then looked up among the scan's pages, their other addresses through symbolic links
 (:attr:`ScanResult.also_at`) and the folder links the scan skipped (:attr:`ScanResult.link_folders`:
 ``stable/ -> v1.16.x/``).  Nothing is fetched or read: an address on another site, or a path
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from dedup_gui.core.model import Page, ScanResult
+from dedup_gui.core.site_paths import INDEX_NAMES
 
 #: The target is a page of the scan (:attr:`Redirect.page`).
 PAGE = "page"
@@ -145,8 +147,7 @@ def resolve_redirect(
         return Redirect(target, OUTSIDE)
     folder = rel.endswith(("/", "/.", "/..")) or rel in (".", "..")
     path = "" if norm == "." else norm + ("/" if folder else "")
-    names = [path + "index.html", path + "index.htm"] if folder or not path else [path, path + "/index.html",
-                                                                                   path + "/index.htm"]  # fmt: skip
+    names = [path + name for name in INDEX_NAMES] if folder or not path else [path, *(f"{path}/{name}" for name in INDEX_NAMES)]  # fmt: skip
     linked = [_through_links(name, link_folders or {}) for name in names]
     for name in (*names, *linked):
         if name in addresses:
