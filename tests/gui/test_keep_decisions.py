@@ -89,7 +89,7 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     # the line under the tree says the row in full: "kept (newest version folder)" was cut to
     # "kept (new…" in the Keep column; the rule is now in the wide cluster row and here
     view = win.clusters_view
-    assert view.details.text() == "c.html\ndrop: full duplicate of a.html, which is kept"
+    assert view.details.text() == "c.html\ndrop: full duplicate of a.html, which is kept\nnot kept: later path in a tie"
     view.tree.setCurrentIndex(model.index(0, 0, model.index(0, 0)))
     assert view.details.text() == "a.html\nkept: the page to keep of keep cluster 1 (chosen by: first path)"
     view.tree.setCurrentIndex(model.index(0, 0))

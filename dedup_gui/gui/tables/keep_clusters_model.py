@@ -134,7 +134,7 @@ class KeepClustersModel(GroupTreeModel):
             return f"{path}\nkept: the page to keep of keep cluster {cluster.id} (chosen by: {cluster.reason})"
         link = cluster.links[cluster.duplicates.index(page)]
         kept = self._result.pages[cluster.keep].path
-        return f"{path}\ndrop: {link_label(link)} of {kept}, which is kept"
+        return f"{path}\ndrop: {link_label(link)} of {kept}, which is kept\n{cluster.row_reason(page)}"
 
     # --- QAbstractItemModel -------------------------------------------------------------------
 
@@ -182,7 +182,7 @@ class KeepClustersModel(GroupTreeModel):
             if page == cluster.keep:
                 return f"The page to keep ({cluster.reason} decided); right-click another page to keep it instead"
             link = cluster.links[cluster.duplicates.index(page)]
-            return f"A page to drop: {link_label(link)} of the page kept"
+            return f"A page to drop: {link_label(link)} of the page kept ({cluster.row_reason(page)})"
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
