@@ -77,6 +77,10 @@ class TableState:
     #: Text columns worth reading whole (the errors' reason): fitted to their whole text, not
     #: capped as other text columns are, and given spare width with the path columns.
     WIDE_TEXT: frozenset[int] = frozenset()
+    #: Text columns whose beginning says what matters (a status "redirects to stable/…"): a
+    #: narrow one is cut at its end, not in its middle ("redir…s to)"); the whole text is in
+    #: the tooltip.
+    ELIDE_END: frozenset[int] = frozenset()
     #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
     #: has no record at all (``""``: none).
     EMPTY_VIEW = ""

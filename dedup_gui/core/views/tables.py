@@ -94,6 +94,7 @@ class PagesTable(TableState):
     PATH_COLUMNS = frozenset({0})
     NUMERIC = frozenset({3, 4, 6, 8})
     ELASTIC = frozenset({0, 1, 2, 7, 9, 10})
+    ELIDE_END = frozenset({7})  # "redirects to stable/…" keeps its start in a narrow column
     EMPTY_VIEW = "pages"
     #: Template lines and SimHash are shown per page in the Fingerprints tab; hidden here so
     #: that Keep and Canonical fit at 1600 px without cutting titles and statuses.
