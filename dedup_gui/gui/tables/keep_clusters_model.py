@@ -23,6 +23,7 @@ from dedup_gui.core.pipeline.keep_clusters import (
     link_label,
 )
 from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.views.keep_columns import keep_cluster_title
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
@@ -168,7 +169,7 @@ class KeepClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                return (f"Keep cluster {cluster.id} ({cluster.reason})", f"{len(cluster.pages):,}", "",
+                return (keep_cluster_title(cluster.id, cluster.reason), f"{len(cluster.pages):,}", "",
                         f"drop {len(cluster.duplicates):,}")[col]  # fmt: skip
             return show_control_characters(self._page_text(cluster, page, col))  # a path is untrusted
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
