@@ -30,6 +30,7 @@ from dedup_gui.core.views.keep_columns import (
     page_canonical,
     page_keep_columns,
 )
+from dedup_gui.core.views.status_filter import STATUS_FILTERS, status_choices, status_kinds, status_mask
 from dedup_gui.core.views.table_state import MUTED, NO_VALUE, TableState
 
 
@@ -112,6 +113,9 @@ class PagesTable(TableState):
         self._root = ""
         self._keep: PageKeepColumns | None = None  # built on first use
         self._redirects: dict[int, Redirect] = {}
+        self._status: str | None = None  # the status filter's key (STATUS_FILTERS), None for all
+        self._kinds = np.zeros(0, dtype=np.int8)  # record -> status kind (status_kinds)
+        self._status_mask: np.ndarray | None = None  # the status filter's mask, built on first use
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pages of ``result``; return their number (int)."""
@@ -120,6 +124,10 @@ class PagesTable(TableState):
         self._root = "" if result is None else result.root
         self._files = [] if result is None else list(result.pages)
         self._redirects = {} if result is None else page_redirects(result)
+        self._kinds = status_kinds(self._files, self._redirects)
+        self._status_mask = None
+        if self._status is not None and self._status not in {key for _label, key in self.status_choices()}:
+            self._status = None  # the new result has no page of that status: show them all
         self._names = [f.path.casefold() for f in self._files]
         self.set_shared_folders([f.path for f in self._files])
         self._type_bits = None
@@ -223,6 +231,41 @@ class PagesTable(TableState):
         """Which pages have one of these types (``np.bool_``, shape (pages,))."""
         wanted = sum(1 << TYPE_CODE[t] for t in type_filter)
         return (self._page_type_bits() & wanted) != 0
+
+    # --- the status filter -----------------------------------------------------------------
+
+    def status_choices(self) -> list[tuple[str, str | None]]:
+        """The status filter's choices for the pages shown (``(label, key)`` pairs, "All
+        statuses" first, then the kinds present with their counts:
+        :func:`~dedup_gui.core.views.status_filter.status_choices`)."""
+        return status_choices(self._kinds)
+
+    def status_filter(self) -> str | None:
+        """The status filter's key (a :data:`~dedup_gui.core.views.status_filter.STATUS_FILTERS`
+        key), ``None`` for every status."""
+        return self._status
+
+    def set_status_filter(self, key: str | None) -> None:
+        """Keep only the pages of one status kind (``None`` = every page).
+
+        Raises:
+            KeyError: ``key`` is not ``None`` nor a
+                :data:`~dedup_gui.core.views.status_filter.STATUS_FILTERS` key (the filter is
+                unchanged).
+        """
+        if key is not None and key not in STATUS_FILTERS:
+            raise KeyError(f"no status filter {key!r}; use one of {', '.join(STATUS_FILTERS)}")
+        self._status = key
+        self._status_mask = None
+        self._update_rows()
+
+    def extra_masks(self) -> list[np.ndarray]:
+        """The status filter's mask (a one-item list), or none without a status filter."""
+        if self._status is None:
+            return []
+        if self._status_mask is None:
+            self._status_mask = status_mask(self._kinds, self._status)
+        return [self._status_mask]
 
     def text_mask(self, text: str) -> np.ndarray:
         """Which pages' paths contain ``text`` (case-folded) (``np.bool_``, shape (pages,))."""

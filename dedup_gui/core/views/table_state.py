@@ -186,6 +186,11 @@ class TableState:
         not empty) (``np.bool_`` array of shape (records,))."""
         raise NotImplementedError
 
+    def extra_masks(self) -> list[np.ndarray]:
+        """The masks of a subclass's own filters (the pages' status filter), each ``np.bool_``
+        of shape (records,), combined with the others (list; none by default)."""
+        return []
+
     def tone(self, record: int) -> str | None:
         """Tone of a record's row: :data:`MUTED`, :data:`ERROR` or ``None`` for the default."""
         return None
@@ -431,6 +436,7 @@ class TableState:
                 mask[self._records] = True
                 self._masks["records"] = mask
             masks.append(self._masks["records"])
+        masks += self.extra_masks()
         if not masks:
             return None
         combined = masks[0].copy()
