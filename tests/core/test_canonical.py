@@ -17,6 +17,8 @@ from tests.core.test_keep_clusters import FULL, page, pair, result_of, same_time
 SITE = "https://docs.example.org"
 #: Why v2/a.html is kept over the other versions: each criterion that ruled one of them out.
 V2_REASON = "canonical URL, then newest version folder"
+#: Why v1/a.html is not kept: its canonical URL is v2's address, not its own path.
+V1_REASON = "not kept: its canonical URL is another page's address"
 
 
 def versions():
@@ -79,16 +81,19 @@ def test_the_keep_plan_carries_type_similarity_reason_and_canonical_status():
     assert [r[:7] for r in rows] == [
         # the pages table's word for a page without a canonical address: "none", not "bad" (a tester
         # read "none" in the window and "bad" in keep.csv for the same page)
-        ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, V2_REASON, NONE, "states no canonical address"],
-        ["v0/a.html", "v2/a.html", "full duplicate", 0.925, V2_REASON, BAD,
+        # the reason: what ruled that row's page out (the cluster's decision was V2_REASON)
+        ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, "not kept: states no canonical URL", NONE,
+         "states no canonical address"],
+        ["v0/a.html", "v2/a.html", "full duplicate", 0.925, "not kept: older version folder than the kept v2/…", BAD,
          f"points to another page, not the kept one: {SITE}/v0/a.html"],
-        ["v1.5/a.html", "v2/a.html", "full duplicate", 0.935, V2_REASON, MALFORMED,
+        ["v1.5/a.html", "v2/a.html", "full duplicate", 0.935,
+         "not kept: malformed canonical URL (a file name inside the path (index.htmlv1.5))", MALFORMED,
          "malformed canonical, ignored: a file name inside the path (index.htmlv1.5)"],
-        ["v1/a.html", "v2/a.html", "full duplicate", 0.945, V2_REASON, GOOD, "points to the kept page"],
+        ["v1/a.html", "v2/a.html", "full duplicate", 0.945, V1_REASON, GOOD, "points to the kept page"],
     ]  # fmt: skip
     # the keep CSV has every column, the first two named for the tools that read them
     lines = list(csv.reader(io.StringIO(render(report, "keep-csv"))))
-    assert lines[0] == KEEP_PLAN_COLUMNS and lines[4][3:6] == ["0.9450", V2_REASON, "good"]
+    assert lines[0] == KEEP_PLAN_COLUMNS and lines[4][3:6] == ["0.9450", V1_REASON, "good"]
     # the JSON has them per page to drop
     [keep] = json.loads(render(report, "json"))["keep_clusters"]
     assert [(d["path"], d["similarity"], d["canonical_status"]) for d in keep["duplicates"]] == [

@@ -190,19 +190,20 @@ def test_identical_files_without_text_are_one_keep_cluster():
 
 
 @pytest.mark.parametrize(
-    "p,q,r,times,kept,reason",
+    "p,q,r,times,kept,reason,why_not",
     [
         # p states its address, but it is only a layout duplicate of q: the rule picks among q, r
         ({"url": "https://x.example/p.html"}, {"text": "short"}, {"text": "a longer text"}, None, "r.html",
-         "longest main content"),
+         "longest main content", "shorter main content (5 vs 13 characters)"),
         ({"url": "https://x.example/p.html"}, {"url": "https://x.example/q.html"}, {"text": "a longer text"},
-         None, "q.html", "canonical URL"),
+         None, "q.html", "canonical URL", "states no canonical URL"),
         ({"url": "https://x.example/p.html"}, {"text": "same"}, {"text": "same"}, {"q.html": 5.0, "r.html": 9.0},
-         "q.html", "oldest file"),
-        ({"url": "https://x.example/p.html"}, {"text": "same"}, {"text": "same"}, None, "q.html", "first path"),
+         "q.html", "oldest file", "newer file"),
+        ({"url": "https://x.example/p.html"}, {"text": "same"}, {"text": "same"}, None, "q.html", "first path",
+         "later path in a tie"),
     ],
 )  # fmt: skip
-def test_the_kept_page_follows_the_keep_rule_within_its_keep_cluster(p, q, r, times, kept, reason):
+def test_the_kept_page_follows_the_keep_rule_within_its_keep_cluster(p, q, r, times, kept, reason, why_not):
     # p~q layout, q~r full: the near-duplicate group's favourite (p) is no duplicate of r, so
     # it cannot be what r is dropped for; the keep cluster is (q, r) and the rule decides there.
     pages = [page("p.html", **p), page("q.html", **q), page("r.html", **r)]
@@ -212,9 +213,13 @@ def test_the_kept_page_follows_the_keep_rule_within_its_keep_cluster(p, q, r, ti
     assert (pages[cluster.keep].path, cluster.reason) == (kept, reason)
     dropped = "r.html" if kept == "q.html" else "q.html"
     report = build_report(result, mtime=mtime, excerpt_limit=0)
+    # the reason column says why the dropped page is not the one kept (the criterion that ruled
+    # it out), not the cluster's decision: the same words the clusters tree says for its row
+    assert cluster.row_reason(pages.index(next(pg for pg in pages if pg.path == dropped))) == f"not kept: {why_not}"
+    assert cluster.row_reason(cluster.keep) == f"kept: {reason}"
     assert render(report, "keep-csv") == (
         "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url\n"
-        f"{dropped},{kept},full duplicate,0.9500,{reason},none,states no canonical address,,"
+        f"{dropped},{kept},full duplicate,0.9500,not kept: {why_not},none,states no canonical address,,"
         f"{(q if kept == 'q.html' else r).get('url', '')}\n"  # the kept page's stated address
     )
 

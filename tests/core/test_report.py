@@ -131,25 +131,26 @@ def test_keep_csv_follows_the_stated_rule(sample_scan):
         "https://larkmoor-wheelers.example.org/articles/night-ride-safety.html",
     ]
     rows = [row[:7] for row in rows]
+    # the reason: why that row's page is not the one kept (KeepCluster.row_reason)
     no_canonical = ["none", "states no canonical address"]
     assert rows == sorted(
         [
             # no address, same text, same age: the first path
             ["site/articles/river-trail.html", "mirror/larkmoor-wheelers.example.org/articles/river-trail.html",
-             "identical bytes", "1.0000", "first path", *no_canonical],
+             "identical bytes", "1.0000", "not kept: later path in a tie", *no_canonical],
             # only the site copy states its address (og:url)
             ["print/night-ride-safety.html", "site/articles/night-ride-safety.html", "content duplicate", "0.9853",
-             "canonical URL", *no_canonical],
+             "not kept: states no canonical URL", *no_canonical],
             # both state it; the file whose path matches the address's path wins; the archive copy
             # states the kept page's address: a "good" duplicate, already handled by its canonical
             ["site/archive/winter-maintenance.html", "site/articles/winter-maintenance.html", "identical main text",
-             "1.0000", "canonical URL", "good", "points to the kept page"],
+             "1.0000", "not kept: its canonical URL is another page's address", "good", "points to the kept page"],
             # one page crawled at two URLs, the same age here: the first path; a crawl record's
             # URL is where it was crawled, not a canonical address the page states
             ["warc/trail-crawl.warc.gz#462", "warc/trail-crawl.warc.gz#1090", "identical bytes", "1.0000",
-             "first path", *no_canonical],
+             "not kept: later path in a tie", *no_canonical],
             ["zh/spring-tea-picking-gbk.html", "zh/spring-tea-picking-utf8.html", "full duplicate", "0.9911",
-             "longest main content", *no_canonical],
+             "not kept: shorter main content (667 vs 671 characters)", *no_canonical],
         ]
     )  # fmt: skip
     # The partial pair (a newspaper's article quoting the club's café list) and the layout pair
@@ -163,7 +164,7 @@ def test_keep_csv_of_a_subset_lists_only_its_clusters(sample_scan):
     text = render(build_report(sample_scan, [content], mtime=same_time, excerpt_limit=0), "keep-csv")
     assert text == (
         "duplicate,keep,type,similarity,reason,canonical_status,canonical_note,duplicate_url,keep_url\n"
-        "print/night-ride-safety.html,site/articles/night-ride-safety.html,content duplicate,0.9853,canonical URL,"
+        "print/night-ride-safety.html,site/articles/night-ride-safety.html,content duplicate,0.9853,not kept: states no canonical URL,"
         "none,states no canonical address,,https://larkmoor-wheelers.example.org/articles/night-ride-safety.html\n"
     )
 

@@ -58,7 +58,7 @@ def keep_column(win: MainWindow) -> dict[str, str]:
 
 #: The tree of :func:`triangle` after "Keep This Page Instead" on b.html.
 B_KEPT_ROWS = [
-    ("Keep cluster 1 (your choice)", "3", "", "drop 2"),
+    ("#1 your choice", "3", "", "drop 2"),
     ("b.html", "", "", "kept", "bold"),
     ("a.html", "", "full", "drop"),
     ("c.html", "", "full", "drop"),
@@ -75,7 +75,7 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     assert win.clusters_view.mode() == "keep" and win.clusters_view.mode_combo.currentText() == "Keep clusters"
     assert win.clusters_view.summary_label.text() == "1 keep cluster: 2 pages to drop"
     assert tree_rows(win) == [
-        ("Keep cluster 1 (first path)", "3", "", "drop 2"),
+        ("#1 first path", "3", "", "drop 2"),
         ("a.html", "", "", "kept", "bold"),
         ("b.html", "", "full", "drop"),
         ("c.html", "", "full", "drop"),
@@ -89,7 +89,7 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     # the line under the tree says the row in full: "kept (newest version folder)" was cut to
     # "kept (new…" in the Keep column; the rule is now in the wide cluster row and here
     view = win.clusters_view
-    assert view.details.text() == "c.html\ndrop: full duplicate of a.html, which is kept"
+    assert view.details.text() == "c.html\ndrop: full duplicate of a.html, which is kept\nnot kept: later path in a tie"
     view.tree.setCurrentIndex(model.index(0, 0, model.index(0, 0)))
     assert view.details.text() == "a.html\nkept: the page to keep of keep cluster 1 (chosen by: first path)"
     view.tree.setCurrentIndex(model.index(0, 0))
@@ -141,7 +141,7 @@ def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, win
     assert menu.actions()[0].objectName() == "keep-instead" and not menu.actions()[0].isEnabled()
     menu = win.pages_panel.context_menu(2)
     rekept(qtbot, win, menu.actions()[0].trigger)
-    assert tree_rows(win)[0][0] == "Keep cluster 1 (your choice)" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][0] == "#1 your choice" and tree_rows(win)[1] == (
         "c.html",
         "",
         "",
@@ -154,7 +154,7 @@ def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, win
     assert win.pages_panel.select_record(0)
     assert win.keep_instead_action.shortcut().toString() == "Ctrl+K"
     rekept(qtbot, win, win.keep_instead_action.trigger)
-    assert tree_rows(win)[0][0] == "Keep cluster 1 (your choice)" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][0] == "#1 your choice" and tree_rows(win)[1] == (
         "a.html",
         "",
         "",

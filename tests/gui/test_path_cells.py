@@ -275,3 +275,43 @@ def test_the_cluster_trees_page_rows_name_index_pages_by_their_folder(qtbot, mod
         model.index(r, 0, top).data(Qt.ItemDataRole.ToolTipRole) for top in tops for r in range(model.rowCount(top))
     ]
     assert sorted(tips) == sorted(MIRRORED)
+
+
+def test_keep_cluster_titles_are_read_whole_in_the_clusters_panel_at_1280(qtbot):
+    # A new user's walkthrough (the real site at 1280x800, a clusters panel some 380 px wide):
+    # every keep cluster's title read "Keep cluster 1 (canonic…"; the 309th read "Keep cluster
+    # 309 (can…".  The title now names the rule's criteria in a word or two ("#309 canonical,
+    # version"): drawn whole, from the first cluster to the last.
+    from dedup_gui.gui.tables.clusters_view import ClustersView
+
+    pages, pairs = [], []
+    for n in range(309):  # the real site's number of keep clusters
+        base = len(pages)
+        pages += [
+            make_page(f"v1.16.x/doc-{n}/index.html", 500, n, url=f"https://x.example/v1.16.x/doc-{n}/"),
+            make_page(f"v1.15.x/doc-{n}/index.html", 500, n, url=f"https://x.example/v1.15.x/doc-{n}/"),
+            make_page(f"v1.10.x/doc-{n}/index.html", 500, n),  # no canonical URL: the canonical rule drops it
+        ]
+        pairs += [Pair(base + i, base + j, scores(1.0, 0, 0.99, 1.0, 0.99), DupType.FULL)
+                  for i, j in ((0, 1), (0, 2), (1, 2))]  # fmt: skip
+    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    view = ClustersView()
+    qtbot.addWidget(view)
+    view.set_result(result)
+    model = view.tree.model()
+    assert model.rowCount() == 309
+    assert model.index(0, 0).data() == "#1 canonical, version"  # "canonical URL, then newest version folder"
+    view.resize(380, 400)  # the clusters dock's width at 1280x800
+    view.show()
+    qtbot.waitExposed(view)
+    style = DrawnTexts()
+    view.tree.setStyle(style)
+    margin = 2 * (view.tree.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view.tree) + 1)
+    for row in (0, 308):  # the first title and the widest number
+        view.tree.scrollTo(model.index(row, 0))
+        style.cells.clear()
+        view.tree.viewport().grab()
+        drawn = {text: (width, metrics) for top, text, _mode, width, metrics in style.cells if top}
+        title = model.index(row, 0).data()
+        width, metrics = drawn[title]
+        assert metrics.horizontalAdvance(title) <= width - margin, (title, width)

@@ -51,7 +51,7 @@ def ok(dialog) -> None:
 
 def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtbot, window, tmp_path):
     win = window
-    assert tree_rows(win)[0][0] == "Keep cluster 1 (newest version folder)" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][0] == "#1 version" and tree_rows(win)[1] == (
         "v2/a.html",
         "",
         "",
@@ -72,7 +72,7 @@ def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtb
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         ok(dialog)
     assert tree_rows(win) == [
-        ("Keep cluster 1 (longest main content)", "2", "", "drop 1"),
+        ("#1 longest text", "2", "", "drop 1"),
         ("v1/a.html", "", "", "kept", "bold"),
         ("v2/a.html", "", "full", "drop"),
     ]
@@ -82,7 +82,7 @@ def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtb
     with qtbot.waitSignal(win.scan_ended, timeout=LONG):
         win.rescan()
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
-    assert tree_rows(win)[0][0] == "Keep cluster 1 (longest main content)" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][0] == "#1 longest text" and tree_rows(win)[1] == (
         "v1/a.html",
         "",
         "",
@@ -110,7 +110,7 @@ def test_a_drag_a_reference_folder_and_an_empty_rule_in_the_dialog(qtbot, window
     assert dialog.add_folder("v1") and dialog.folders.item(0).text() == "v1"
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         ok(dialog)
-    assert tree_rows(win)[0][0] == "Keep cluster 1 (reference folder)" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][0] == "#1 reference" and tree_rows(win)[1] == (
         "v1/a.html",
         "",
         "",

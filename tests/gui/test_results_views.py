@@ -202,13 +202,15 @@ def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_win
     number = kept.removeprefix("keep #")
     assert pages["print/night-ride-safety.html"] == f"drop #{number}"  # short: the names keep the room
     tip = indexes["print/night-ride-safety.html"].data(Qt.ItemDataRole.ToolTipRole)
-    assert tip == f"Keep cluster {number}: a page to drop, content duplicate of the page kept"
+    # why that page is not the one kept, as the keep clusters tree and the keep CSV say it
+    assert tip == (f"Keep cluster {number}: a page to drop, content duplicate of the page kept "
+                   "(not kept: states no canonical URL)")  # fmt: skip
     # the line under the tree says the selected row in full, its whole path first
     view = win.clusters_view
     view.tree.setCurrentIndex(indexes["print/night-ride-safety.html"])
     assert view.details.text() == (
         f"print/night-ride-safety.html\ncontent duplicate; Keep cluster {number}: a page to drop, "
-        "content duplicate of the page kept"
+        "content duplicate of the page kept (not kept: states no canonical URL)"
     )
     cluster, pages, _ = rows(AUDAX[0])
     assert cluster == "" and pages == {AUDAX[0]: "", AUDAX[1]: ""}

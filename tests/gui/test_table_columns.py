@@ -211,3 +211,59 @@ def test_the_containment_column_is_as_wide_as_qt_draws_its_widest_cell(qtbot, wi
     assert panel.model.cell_text(0, 4) == "0.986 (right in left)"
     assert view.showGrid()
     assert view.horizontalHeader().sectionSize(4) >= view.sizeHintForColumn(4)
+
+
+def test_a_table_made_narrower_fits_its_columns_again(qtbot, long_paths):
+    # A new user's walkthrough (the real site, a 1280-px window shrunk to 1024): the columns
+    # were fitted once, for the width the result came at; made narrower, the table kept its wide
+    # path columns and pushed Type and the content similarity out of sight behind a scroll bar.
+    panel = shown_panel(qtbot, PairsModel(), long_paths, 1400)
+    header = panel.view.horizontalHeader()
+    wide = [header.sectionSize(c) for c in range(header.count())]
+    panel.resize(700, 400)
+    qtbot.waitUntil(lambda: panel.view.viewport().width() < 700)
+    viewport = panel.view.viewport().width()
+    # both paths, the type and the content similarity are in sight without scrolling sideways
+    assert header.sectionViewportPosition(3) + header.sectionSize(3) <= viewport
+    assert header.sectionSize(0) < wide[0] and header.sectionSize(1) < wide[1]
+    assert [header.sectionSize(c) for c in (2, 3)] == wide[2:4]  # the type and the score keep their width
+    assert elided(panel, 0)[0] == "news.16/…/part-16/"  # the path keeps its first folder and name
+    # wide again: the columns are as they were fitted at that width
+    panel.resize(1400, 400)
+    qtbot.waitUntil(lambda: header.sectionSize(0) == wide[0])
+    assert [header.sectionSize(c) for c in range(header.count())] == wide
+
+
+def test_a_narrow_status_cell_keeps_its_beginning(qtbot, make_page):
+    # At 1024x640 (and at 1280x800) a redirect page's Status read "redir…s to)": the middle
+    # elision cut the words that say what the status is; the cell is now cut at its end.
+    import dataclasses
+
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QProxyStyle
+
+    target = make_page("v1.16.x/advance/dpdk/index.html", 300, 1)
+    redirect = dataclasses.replace(make_page("advance/dpdk/index.html", 5, 2), redirect="../../v1.16.x/advance/dpdk/")
+    result = ScanResult("/scan", [redirect, target], [], [], [], Thresholds(), ScanSettings())
+
+    class Drawn(QProxyStyle):
+        def __init__(self) -> None:
+            super().__init__()
+            self.cells: list[tuple[str, Qt.TextElideMode, int, QFontMetrics]] = []
+
+        def drawControl(self, element, option, painter, widget=None) -> None:  # noqa: N802 (Qt API)
+            if element == QStyle.ControlElement.CE_ItemViewItem and option.index.column() == 7:
+                self.cells.append((option.text, option.textElideMode, option.rect.width(), QFontMetrics(option.font)))
+            super().drawControl(element, option, painter, widget)
+
+    panel = shown_panel(qtbot, PagesModel(), result, 600)
+    status = panel.model.display(0, 7)
+    assert status.startswith("redirects to ") and len(status) > 30, status
+    panel.view.horizontalHeader().resizeSection(7, 130)  # narrower than the status
+    style = Drawn()
+    panel.view.setStyle(style)
+    panel.view.viewport().grab()
+    [(text, mode, width, metrics)] = [cell for cell in style.cells if cell[0] == status]
+    assert metrics.horizontalAdvance(text) > width  # the cell is cut
+    assert mode == Qt.TextElideMode.ElideRight
+    assert metrics.elidedText(text, mode, width - 8).startswith("redirects")

@@ -238,3 +238,32 @@ def test_the_inspector_file_names_elide_like_the_tables(qtbot):
     assert isinstance(view.left_name, PathLabel) and isinstance(view.right_name, PathLabel)
     view.left_name.setText("left: a/very/long/folder/name/index.html")
     assert view.left_name.toolTip() == view.left_name.text() == "left: a/very/long/folder/name/index.html"
+
+
+def test_the_pages_tab_filters_by_status(qtbot):
+    # A new user's walkthrough (an SEO analyst on the real site): redirect pages and pages
+    # without usable text were found only by sorting the Status column; the Pages tab has a
+    # status combo built from the statuses the scan has, its state in the table (core).
+    from dedup_gui.gui.main_window import MainWindow
+    from tests.core.test_status_filter import pages_result
+
+    win = MainWindow(scan_fn=lambda *a: pages_result())
+    qtbot.addWidget(win)
+    win.pages_model.set_result(pages_result())
+    panel = win.pages_panel
+    combo = panel.status_combo
+    assert combo is not None and win.pairs_panel.status_combo is None and combo.isVisibleTo(panel)
+    assert [combo.itemText(i) for i in range(combo.count())] == [
+        "All statuses", "OK (2)", "No usable text (1)", "Redirects (2)", "Redirects to no page (1)",
+    ]  # fmt: skip
+    combo.setCurrentIndex(combo.findData("redirects"))
+    assert panel.model.table.status_filter() == "redirects"  # the state is the table's
+    assert [panel.model.file_at(r).path for r in range(panel.model.rowCount())] == ["a/index.html", "c/index.html"]
+    # with the file-name filter, nothing left: the empty-table line says how to undo both
+    panel.text_filter.setText("zzz")
+    panel.apply_text_filter()
+    assert panel.empty_text() == 'No row matches the filters: clear the file-name filter or pick "All statuses".'
+    panel.text_filter.clear()
+    panel.apply_text_filter()
+    # selecting a page the filter hides shows every status again
+    assert panel.select_record(0) and combo.currentIndex() == 0 and panel.model.rowCount() == 5

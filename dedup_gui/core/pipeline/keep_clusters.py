@@ -54,6 +54,7 @@ from dedup_gui.core.columns import DISTINCT_CODE, TYPE_CODE, pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, ScanResult
 from dedup_gui.core.pipeline.cluster import UnionFind
 from dedup_gui.core.pipeline.keep import KeepPolicy, default_script, documents_differ, file_mtime, keep_reason, rank_key
+from dedup_gui.core.pipeline.keep_reasons import drop_reason
 from dedup_gui.core.pipeline.not_duplicates import marked_page_pairs, marked_rows
 
 #: The pair types that make a strong link: the same content (full or content duplicates).
@@ -94,6 +95,10 @@ class KeepCluster:
             first path"`` (the version ruled out some pages, the path the rest).
         group: id of the near-duplicate group (:attr:`ScanResult.clusters`) that holds the
             keep cluster's pages, or ``None``.
+        drop_reasons: for each of ``duplicates`` (same order), the criterion of the keep rule
+            that ruled that page out, said of it
+            (:func:`~dedup_gui.core.pipeline.keep_reasons.drop_reason`), e.g. ``"older version
+            folder than the kept v1.16.x/…"``.
     """
 
     id: int
@@ -102,6 +107,23 @@ class KeepCluster:
     links: tuple[str, ...]
     reason: str
     group: int | None
+    drop_reasons: tuple[str, ...] = ()
+
+    def row_reason(self, page: int) -> str:
+        """Why ``page`` (an index into ``ScanResult.pages``) is kept or not, said of that page:
+        for the kept page ``"kept: "`` and what set it apart (:attr:`reason`), for a dropped
+        one ``"not kept: "`` and its :attr:`drop_reasons` entry (str); the window's clusters
+        tree and the ``--keep-csv`` file's reason column both say this.
+
+        Raises:
+            ValueError: ``page`` is not in the keep cluster.
+        """
+        if page == self.keep:
+            return f"kept: {self.reason}"
+        index = self.duplicates.index(page)
+        return (
+            f"not kept: {self.drop_reasons[index]}" if index < len(self.drop_reasons) else f"not kept ({self.reason})"
+        )
 
     @property
     def pages(self) -> tuple[int, ...]:
@@ -304,7 +326,15 @@ def _records(result, stars, members, strong, key, left, right, code, policy) -> 
         made.append((keep, rows, keep_reason([key(i) for i in pages], policy)))
     made.sort(key=lambda m: (-len(m[1]), min(m[0], m[1][0][0])))
     return [
-        KeepCluster(n, keep, tuple(p for p, _ in rows), tuple(link for _, link in rows), reason, group_of.get(keep))
+        KeepCluster(
+            n,
+            keep,
+            tuple(p for p, _ in rows),
+            tuple(link for _, link in rows),
+            reason,
+            group_of.get(keep),
+            tuple(drop_reason(result, keep, p, key, policy) for p, _ in rows),
+        )  # fmt: skip
         for n, (keep, rows, reason) in enumerate(made, start=1)
     ]
 

@@ -145,8 +145,9 @@ def keep_plan_rows(report: Report) -> list[list[Cell]]:
     """One row per page to drop (:data:`KEEP_PLAN_COLUMNS`): the page, the page to keep, how the
     first duplicates the second (``full duplicate``, ``identical bytes``...), the content
     similarity of their pair (1.0 for identical bytes or main text that were not measured as
-    a pair; empty for a near-copy never measured against the kept page), why that one is kept,
-    and the dropped page's canonical status and its note (:func:`keep_canonical`), then both
+    a pair; empty for a near-copy never measured against the kept page), why the page is not
+    the one kept (:meth:`~dedup_gui.core.pipeline.keep_clusters.KeepCluster.row_reason`, as the
+    window's clusters tree says it), and the dropped page's canonical status and its note (:func:`keep_canonical`), then both
     pages' URLs (a crawl record's ``WARC-Target-URI``, else the address the page states; empty
     for none): what a redirect or a canonical link names; keep clusters largest first, then by
     path."""
@@ -162,7 +163,7 @@ def keep_plan_rows(report: Report) -> list[list[Cell]]:
                 measured = 1.0
             status, note = keep_canonical(r, page, cluster.keep)
             rows.append([
-                r.pages[page].path, entry.keep.path, link_label(link), measured, cluster.reason, status, note,
+                r.pages[page].path, entry.keep.path, link_label(link), measured, cluster.row_reason(page), status, note,
                 r.pages[page].url or "", entry.keep.url or "",
             ])  # fmt: skip
     return rows

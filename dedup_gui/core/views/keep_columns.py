@@ -195,3 +195,37 @@ def page_canonical(result: ScanResult, columns: PageKeepColumns, page: int) -> C
     """
     kept = int(columns.kept_page[page])
     return canonical_status(result, page, page if kept == NOT_IN_KEEP_CLUSTER else kept)
+
+
+#: The keep rule's criteria (:func:`~dedup_gui.core.pipeline.keep.keep_reason`'s words) in a
+#: word or two, for a keep cluster's title in a narrow side panel.
+SHORT_CRITERIA = {
+    "your choice": "your choice",
+    "reference folder": "reference",
+    "canonical URL": "canonical",
+    "newest version folder": "version",
+    "matches the preferred pattern": "pattern",
+    "shortest URL": "shortest URL",
+    "longest main content": "longest text",
+    "newest file": "newest file",
+    "oldest file": "oldest file",
+    "first path": "first path",
+}
+
+
+def keep_cluster_title(cluster_id: int, reason: str) -> str:
+    """A keep cluster's title in the clusters tree: its number and the criteria that chose its
+    page to keep, each in a word or two (``"#1 canonical, version"`` for cluster 1 with reason
+    ``"canonical URL, then newest version folder"``) (str).
+
+    "Keep cluster 1 (canonical URL, then newest version folder)" needs some 350 pixels; the
+    tree's title column has about 150 at 1280x800 and showed "Keep cluster 1 (canonic…".  The
+    column's header says "Keep cluster"; the tooltip and the line under the tree say the rule
+    in full.
+
+    Args:
+        cluster_id: the keep cluster's number.
+        reason: its :attr:`~dedup_gui.core.pipeline.keep_clusters.KeepCluster.reason`.
+    """
+    parts = [SHORT_CRITERIA.get(part, part) for part in reason.split(", then ")]
+    return f"#{cluster_id} {', '.join(parts)}"

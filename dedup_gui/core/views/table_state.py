@@ -77,6 +77,10 @@ class TableState:
     #: Text columns worth reading whole (the errors' reason): fitted to their whole text, not
     #: capped as other text columns are, and given spare width with the path columns.
     WIDE_TEXT: frozenset[int] = frozenset()
+    #: Text columns whose beginning says what matters (a status "redirects to stable/…"): a
+    #: narrow one is cut at its end, not in its middle ("redir…s to)"); the whole text is in
+    #: the tooltip.
+    ELIDE_END: frozenset[int] = frozenset()
     #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
     #: has no record at all (``""``: none).
     EMPTY_VIEW = ""
@@ -181,6 +185,11 @@ class TableState:
         """Which records have a file name containing ``text`` (already stripped and case-folded,
         not empty) (``np.bool_`` array of shape (records,))."""
         raise NotImplementedError
+
+    def extra_masks(self) -> list[np.ndarray]:
+        """The masks of a subclass's own filters (the pages' status filter), each ``np.bool_``
+        of shape (records,), combined with the others (list; none by default)."""
+        return []
 
     def tone(self, record: int) -> str | None:
         """Tone of a record's row: :data:`MUTED`, :data:`ERROR` or ``None`` for the default."""
@@ -427,6 +436,7 @@ class TableState:
                 mask[self._records] = True
                 self._masks["records"] = mask
             masks.append(self._masks["records"])
+        masks += self.extra_masks()
         if not masks:
             return None
         combined = masks[0].copy()

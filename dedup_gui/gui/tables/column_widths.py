@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from dedup_gui.gui.elide import paint_path, short_path
+from dedup_gui.gui.elide import ElideRightDelegate, paint_path, short_path
 from dedup_gui.gui.tables.table_model import ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
@@ -64,6 +64,9 @@ class ColumnSizer:
         self._path_delegate = PathDelegate(view)
         for column in model.PATH_COLUMNS:
             view.setItemDelegateForColumn(column, self._path_delegate)
+        self._end_delegate = ElideRightDelegate(view)  # a status keeps its start ("redirects to …")
+        for column in model.ELIDE_END:
+            view.setItemDelegateForColumn(column, self._end_delegate)
         header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(SIZE_SAMPLE_ROWS)
@@ -74,13 +77,25 @@ class ColumnSizer:
         self._path_floors: dict[int, int] = {}  # path column -> width of its short forms (content_widths)
         self._sizing = False  # the sizer, not the user, is resizing columns
         self._spread_width = -1  # the viewport width the path columns were last spread over
+        self._contents: list[int] | None = None  # content_widths() of the last fit_columns()
+        self._dragged: set[int] = set()  # columns the user resized since: they keep their width
         header.sectionResized.connect(self._on_section_resized)
 
     def follow_viewport(self, width: int) -> None:
-        """Spread the path columns over the viewport's new ``width`` (pixels), unless they are
-        spread over it already (a height change)."""
-        if width != self._spread_width:
+        """Fit the columns to the viewport's new ``width`` (pixels) as :meth:`fit_columns`
+        does, from the content widths it measured (no text is measured again), unless they are
+        fitted to it already (a height change); before any fit, spread the path columns over it.
+
+        Fitted once for the width a result arrived at, a table made narrower (a 1280-px window
+        shrunk to 1024) kept its wide columns: the pages' Status was cut in its middle and the
+        pairs' Type and similarity went out of sight behind a scroll bar.
+        """
+        if width == self._spread_width:
+            return
+        if self._contents is None:
             self.spread_to_paths(width)
+        else:
+            self._fit(width)
 
     def content_widths(self) -> list[int]:
         """Each column's width for its contents (pixels, list[int]): the widest of its header
@@ -157,8 +172,16 @@ class ColumnSizer:
         Args:
             available: the width the columns should fill (pixels).
         """
+        self._contents = self.content_widths()
+        self._dragged.clear()
+        self._fit(available)
+
+    def _fit(self, available: int) -> None:
+        """:meth:`fit_columns` from the content widths it measured; a column the user resized
+        keeps its width and gives none."""
         header = self.view.horizontalHeader()
-        hidden = self.model.table.hidden_columns()
+        hidden = self.model.table.hidden_columns() | self._dragged
+        contents = self._contents if self._contents is not None else self.content_widths()
         paths = self.model.PATH_COLUMNS - hidden
         numeric = self.model.NUMERIC
         whole = self._spare_columns - hidden
@@ -170,8 +193,10 @@ class ColumnSizer:
             else w + _TEXT_PADDING
             if c in whole
             else min(w + _TEXT_PADDING, _MAX_COLUMN_WIDTH)
-            for c, w in enumerate(self.content_widths())
+            for c, w in enumerate(contents)
         ]
+        for c in self._dragged - self.model.table.hidden_columns():
+            widths[c] = header.sectionSize(c)  # counted, never changed
         # a path column keeps room for its first folder and file name ("v1.11/…/index.html")
         floors = {c: max(_MIN_ELASTIC_WIDTH, self._path_floors.get(c, 0) + _TEXT_PADDING) for c in paths}
         floor = [floors.get(c, _MIN_ELASTIC_WIDTH) for c in range(len(widths))]
@@ -191,7 +216,7 @@ class ColumnSizer:
                 widths = narrower
         with self._sizer_resizing():
             for col, width in enumerate(widths):
-                if col not in hidden:
+                if col not in hidden:  # nor a dragged column (in ``hidden`` here)
                     header.resizeSection(col, width)
         self._path_widths = {c: widths[c] for c in whole if c < len(widths)}
         # a shown table fills its viewport (``available`` keeps room for a scroll bar it may not have)
@@ -214,6 +239,8 @@ class ColumnSizer:
             if width > header.sectionSize(col):
                 with self._sizer_resizing():
                     header.resizeSection(col, width)
+                if self._contents is not None and col < len(self._contents):  # a later refit keeps it
+                    self._contents[col] = max(self._contents[col], width - margin)
                 grown = True
         if grown and self._spread_width > 0:
             self.spread_to_paths(self._spread_width)
@@ -256,6 +283,7 @@ class ColumnSizer:
             self._sizing = False
 
     def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
-        # a path column the user dragged keeps its width: spare width goes to the others
+        # a column the user dragged keeps its width: spare width goes to the others
         if not self._sizing:
             self._path_widths.pop(column, None)
+            self._dragged.add(column)

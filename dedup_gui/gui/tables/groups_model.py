@@ -84,7 +84,8 @@ class ClustersModel(GroupTreeModel):
 
     def advice(self, page: int) -> tuple[str, str]:
         """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
-        ``("drop #2", "Keep cluster 2: a page to drop, a full duplicate of the page kept")``;
+        ``("drop #2", "Keep cluster 2: a page to drop, a full duplicate of the page kept (not kept:
+        older version folder than the kept v1.16.x/…)")``;
         ``("", "")`` for a page in no keep cluster.  No page-derived text."""
         k = self._keep_of.get(page)
         if k is None:
@@ -92,7 +93,8 @@ class ClustersModel(GroupTreeModel):
         if page == k.keep:
             return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
         link = k.links[k.duplicates.index(page)]
-        return f"drop #{k.id}", f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept"
+        return f"drop #{k.id}", (f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept "
+                                 f"({k.row_reason(page)})")  # fmt: skip
 
     @staticmethod
     def title(summary: ClusterSummary) -> str:

@@ -23,6 +23,7 @@ from dedup_gui.core.pipeline.keep_clusters import (
     link_label,
 )
 from dedup_gui.core.safe_text import show_control_characters
+from dedup_gui.core.views.keep_columns import keep_cluster_title
 from dedup_gui.core.views.paths import cluster_labels
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
@@ -134,7 +135,7 @@ class KeepClustersModel(GroupTreeModel):
             return f"{path}\nkept: the page to keep of keep cluster {cluster.id} (chosen by: {cluster.reason})"
         link = cluster.links[cluster.duplicates.index(page)]
         kept = self._result.pages[cluster.keep].path
-        return f"{path}\ndrop: {link_label(link)} of {kept}, which is kept"
+        return f"{path}\ndrop: {link_label(link)} of {kept}, which is kept\n{cluster.row_reason(page)}"
 
     # --- QAbstractItemModel -------------------------------------------------------------------
 
@@ -168,7 +169,7 @@ class KeepClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                return (f"Keep cluster {cluster.id} ({cluster.reason})", f"{len(cluster.pages):,}", "",
+                return (keep_cluster_title(cluster.id, cluster.reason), f"{len(cluster.pages):,}", "",
                         f"drop {len(cluster.duplicates):,}")[col]  # fmt: skip
             return show_control_characters(self._page_text(cluster, page, col))  # a path is untrusted
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
@@ -182,7 +183,7 @@ class KeepClustersModel(GroupTreeModel):
             if page == cluster.keep:
                 return f"The page to keep ({cluster.reason} decided); right-click another page to keep it instead"
             link = cluster.links[cluster.duplicates.index(page)]
-            return f"A page to drop: {link_label(link)} of the page kept"
+            return f"A page to drop: {link_label(link)} of the page kept ({cluster.row_reason(page)})"
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

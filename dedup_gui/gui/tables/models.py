@@ -8,6 +8,7 @@ filter masks) to Qt roles through
 from __future__ import annotations
 
 from dedup_gui.core.model import Page, Pair
+from dedup_gui.core.views.status_filter import STATUS_FILTERS
 from dedup_gui.core.views.tables import ErrorsTable, PagesTable, PairsTable
 from dedup_gui.gui.tables.table_model import ResultTableModel
 
@@ -29,6 +30,25 @@ class PagesModel(ResultTableModel):
             IndexError: no such row.
         """
         return self.table.file_at(row)
+
+    def status_choices(self) -> list[tuple[str, str | None]]:
+        """The status filter's choices, ``(label, key)`` (:meth:`PagesTable.status_choices
+        <dedup_gui.core.views.pages_table.PagesTable.status_choices>`)."""
+        return self.table.status_choices()
+
+    def status_filter(self) -> str | None:
+        """The status filter's key, ``None`` for every status."""
+        return self.table.status_filter()
+
+    def set_status_filter(self, key: str | None) -> None:
+        """Keep only the pages of one status kind (``None`` = all), in one layout change.
+
+        Raises:
+            KeyError: an unknown key (nothing changes).
+        """
+        if key is not None and key not in STATUS_FILTERS:
+            raise KeyError(f"no status filter {key!r}")
+        self._relayout(lambda: self.table.set_status_filter(key))
 
 
 class PairsModel(ResultTableModel):

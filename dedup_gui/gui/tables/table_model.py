@@ -66,10 +66,12 @@ class ResultTableModel(QAbstractTableModel):
     PATH_COLUMNS: frozenset[int] = frozenset()
     #: Text columns shown whole when there is room (:attr:`TableState.WIDE_TEXT`).
     WIDE_TEXT: frozenset[int] = frozenset()
+    #: Text columns cut at their end, not in their middle (:attr:`TableState.ELIDE_END`).
+    ELIDE_END: frozenset[int] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS", "WIDE_TEXT"):
+        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS", "WIDE_TEXT", "ELIDE_END"):
             setattr(cls, name, getattr(cls.TABLE, name))
 
     def __init__(self, parent=None) -> None:

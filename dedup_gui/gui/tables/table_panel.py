@@ -1,4 +1,4 @@
-"""A result table with its filter bar (a type combo, "show duplicates only", a file-name filter, a
+"""A result table with its filter bar (a type combo, a status combo for the pages, "show duplicates only", a file-name filter, a
 removable chip for a record filter such as "Hamming distance = 4") and a sortable view with a
 context menu (open, open in the browser, copy paths, show in folder) and keyboard access.  Its
 columns' widths are :mod:`~dedup_gui.gui.tables.column_widths`' (fitted, paths elided)."""
@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.model import DupType
 from dedup_gui.gui.file_actions import copy_paths, file_menu
 from dedup_gui.gui.tables.column_widths import ColumnSizer
+from dedup_gui.gui.tables.models import PagesModel
+from dedup_gui.gui.tables.status_combo import StatusCombo
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
 _TEXT_FILTER_DELAY_MS = 200  # wait for a pause in typing before filtering a million rows
@@ -55,6 +57,8 @@ class TablePanel(QWidget):
         model: the table model (the panel does not take ownership of its data).
         with_type_filter: show the duplicate-type combo (``False`` for the errors table).
         with_duplicates_only: show the "Show duplicates only" check box.
+        with_status_filter: show the pages' status combo (:class:`StatusCombo`; a
+            :class:`PagesModel` only).
         with_details: show, under the table, the current row's file and its whole text
             (:attr:`details`; the errors table, whose reasons a cell cuts).
         parent: the Qt parent widget, or ``None``.
@@ -74,8 +78,11 @@ class TablePanel(QWidget):
     columns_changed = Signal()
 
     def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
-                 with_duplicates_only: bool = False, with_details: bool = False, parent=None) -> None:  # fmt: skip
+                 with_duplicates_only: bool = False, with_details: bool = False,
+                 with_status_filter: bool = False, parent=None) -> None:  # fmt: skip
         super().__init__(parent)
+        #: The pages' status filter (``with_status_filter``, a :class:`PagesModel` only), or ``None``.
+        self.status_combo = StatusCombo(model) if with_status_filter and isinstance(model, PagesModel) else None
         self.model = model
         #: Called as ``menu_extras(menu, record)`` to add commands to a row's context menu.
         self.menu_extras: Callable[[QMenu, int], None] | None = None
@@ -152,6 +159,9 @@ class TablePanel(QWidget):
         bar = QHBoxLayout()
         bar.addWidget(type_label)
         bar.addWidget(self.type_combo)
+        if self.status_combo is not None:
+            bar.addWidget(QLabel("Status:"))
+            bar.addWidget(self.status_combo)
         bar.addWidget(self.duplicates_check)
         bar.addWidget(self.filter_chip)
         bar.addWidget(self.text_filter, 1)
@@ -254,6 +264,8 @@ class TablePanel(QWidget):
             self.text_filter.clear()
             self.apply_text_filter()
             self.clear_record_filter()
+        if self.model.row_of(record) < 0 and self.status_combo is not None:
+            self.status_combo.show_all()
         if self.model.row_of(record) < 0:
             self.type_combo.setCurrentIndex(0)
         row = self.model.row_of(record)
@@ -422,6 +434,8 @@ class TablePanel(QWidget):
             undo.append(f'remove "{self._record_filter_label}"')
         if not self.type_combo.isHidden() and self.type_combo.currentIndex() != _ALL_TYPES:
             undo.append('pick "All types"')
+        if self.status_combo is not None and self.status_combo.is_filtering():
+            undo.append('pick "All statuses"')
         if not undo:
             return "No row matches the filters."
         steps = undo[0] if len(undo) == 1 else ", ".join(undo[:-1]) + " or " + undo[-1]
