@@ -44,3 +44,18 @@ def test_version_folder_is_the_first_version_or_pre_release_folder() -> None:
     assert version_folder("stable/a.html") == "stable"
     assert version_folder("dev/a.html") == "dev"
     assert version_folder("about/a.html") is None
+
+
+def test_a_higher_number_than_the_stable_version_is_not_called_older(tmp_path: Path) -> None:
+    # stable -> v2 and no dev link: v3 has the higher number but is not the version the site
+    # names its release; "older version folder than the kept v2/…" would be false of it.
+    root = _site(tmp_path / "site", {"stable": "v2"})
+    result = scan_folder(root, ScanSettings(workers=1, use_cache=False, cache_dir=str(tmp_path / "cache")))
+    [cluster] = build_keep_clusters(result, same_time)
+    paths = [p.path for p in result.pages]
+    said = {paths[p]: cluster.row_reason(p) for p in cluster.pages}
+    assert said == {
+        "v2/guide/a.html": "kept: newest version folder",
+        "v1/guide/a.html": "not kept: older version folder than the kept v2/…",
+        "v3/guide/a.html": "not kept: not the stable version, unlike the kept v2/…",
+    }

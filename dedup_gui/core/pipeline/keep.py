@@ -74,7 +74,7 @@ def keep_rule_text(policy: KeepPolicy | None = None) -> str:
 KEEP_RULE = keep_rule_text()
 #: Folders that documentation sites name for the version readers are sent to (Read the Docs,
 #: mike): the release first, then the others, all before numbered versions.
-_NAMED_VERSIONS = {"stable": (0,), "current": (1,), "latest": (2,)}
+NAMED_VERSIONS = {"stable": (0,), "current": (1,), "latest": (2,)}
 #: Names of links (mike's aliases) to a version not yet released: a pre-release, ranked last.
 PRE_RELEASE_NAMES = frozenset({"dev", "next", "nightly", "unstable", "preview", "main", "master"})
 #: A folder named as a version: ``v1.16.x``, ``2.0``, ``0.50.1``, ``v3``, ``2024``, ``2024-05-01``.
@@ -82,7 +82,7 @@ _VERSION_FOLDER = re.compile(r"v?(\d+(?:[.-]\d+)*)(?:\.x)?", re.IGNORECASE)
 
 
 def _version_of(folder: str) -> tuple | None:
-    named = _NAMED_VERSIONS.get(folder.lower())
+    named = NAMED_VERSIONS.get(folder.lower())
     if named is not None:
         return (0, named)
     found = _VERSION_FOLDER.fullmatch(folder)
@@ -172,7 +172,7 @@ def version_rank(path: str, also_at: Sequence[str] = (), aliases: Mapping[str, s
             names.append(alias.rstrip("/").rsplit("/", 1)[-1].lower())
             path = version + path[len(alias) :]
     own = next((found for f in path.split("/")[:-1] if (found := _version_of(f)) is not None), (3,))
-    named = [(0, _NAMED_VERSIONS[name]) for name in names if name in _NAMED_VERSIONS]
+    named = [(0, NAMED_VERSIONS[name]) for name in names if name in NAMED_VERSIONS]
     if named:
         return min(own, *named)
     if any(name in PRE_RELEASE_NAMES for name in names):

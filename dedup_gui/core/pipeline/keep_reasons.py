@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dedup_gui.core.model import KeepPolicy, ScanResult
-from dedup_gui.core.pipeline.keep import PRE_RELEASE_NAMES, canonical_problem, version_rank
+from dedup_gui.core.pipeline.keep import NAMED_VERSIONS, PRE_RELEASE_NAMES, canonical_problem, version_rank
 
-#: The rank class of :func:`~dedup_gui.core.pipeline.keep.version_rank`: a pre-release, and no
-#: version folder at all.
-_PRE_RELEASE, _NO_VERSION = 2, 3
+#: The rank classes of :func:`~dedup_gui.core.pipeline.keep.version_rank`: a version named
+#: stable/current/latest, a pre-release, and no version folder at all.
+_NAMED, _PRE_RELEASE, _NO_VERSION = 0, 2, 3
 
 
 def version_folder(path: str) -> str | None:
@@ -35,13 +35,18 @@ def version_folder(path: str) -> str | None:
     return None
 
 
-def _version_text(page_rank: tuple, kept_path: str) -> str:
+def _version_text(page_rank: tuple, kept_rank: tuple, kept_path: str) -> str:
     folder = version_folder(kept_path)
     kept = f"the kept {folder}/…" if folder else "the kept page's"
     if page_rank[0] == _PRE_RELEASE:
         return "pre-release folder"
     if page_rank[0] == _NO_VERSION:
         return f"in no version folder, unlike {kept}" if folder else "in no version folder"
+    if kept_rank[0] == _NAMED and page_rank[0] != _NAMED:
+        own = version_rank(kept_path)  # the kept page's own numbers, without its link's name
+        if own[0] != 1 or page_rank < own:  # newer by number (or not comparable): not older
+            name = {rank: name for name, (rank,) in NAMED_VERSIONS.items()}[kept_rank[1][0]]
+            return f"not the {name} version, unlike {kept}"
     return f"older version folder than {kept}"
 
 
@@ -86,7 +91,7 @@ def drop_reason(
             return f"malformed canonical URL ({problem})"
         return "its canonical URL is another page's address"
     if criterion == "version":
-        return _version_text(ours[position], pages[kept].path)
+        return _version_text(ours[position], theirs[position], pages[kept].path)
     if criterion == "pattern":
         return f"does not match the preferred pattern {policy.pattern!r}"
     if criterion == "shortest_url":
