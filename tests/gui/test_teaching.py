@@ -550,9 +550,9 @@ def test_presentation_mode_shows_every_tab_title_and_the_jaccard_view_without_sc
     # the diagram, the sets' names and the counts one under the other, not drawn over each other
     venn, texts, counts = (w.geometry() for w in (view.venn, view.texts_label, view.jaccard_label))
     assert venn.bottom() < texts.top() and texts.bottom() < counts.top()
-    # the toy's elements, drawn in their regions, fit the region in a smaller font or broken
-    # between words, never clipped mid-letter there ("ower indee"; test_teaching_retest.py:
-    # never cut with "…" either)
+    # the toy's elements, drawn in their regions, fit the region in a smaller font, never
+    # clipped mid-letter there ("ower indee"; test_teaching_retest.py: never cut with "…" nor
+    # broken between words either)
     view.show_toy()
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
     for _head, _text, rect, items in view.venn.region_labels():

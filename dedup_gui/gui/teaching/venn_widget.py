@@ -14,8 +14,9 @@ from dedup_gui.gui.teaching.widgets import blend
 
 #: Elements drawn inside the Venn diagram's regions at most (the toy example has 5 and 4).
 VENN_ELEMENTS = 6
-#: The smallest share of the widget's font size the elements are written in (else broken between words).
-ELEMENT_MIN_SCALE = 0.75
+#: The smallest share of the widget's font size the elements are written in (else cut with "…";
+#: an element is never broken between its words).
+ELEMENT_MIN_SCALE = 0.55
 A_COLOR = QColor("#1565c0")
 B_COLOR = QColor("#d84315")
 
@@ -156,15 +157,12 @@ class VennWidget(QWidget):
 
     def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
         """A region's elements as drawn in :meth:`element_font`: the first
-        :data:`VENN_ELEMENTS`, then "…"; one too wide for the region's ``width`` (pixels) is
-        broken between its words, one line a word, and only a word still too wide is cut at its
-        end with "…", not clipped mid-letter at the region's edges ("ower indee" in
-        presentation mode) (list[str])."""
+        :data:`VENN_ELEMENTS`, one whole element a line, then "…".  An element is never broken
+        between its words (the toy's "flower indeed" was split over two lines); one still too
+        wide for the region's ``width`` (pixels) at the smallest font is cut at its end with
+        "…", not clipped mid-letter at the region's edges (list[str])."""
         fm = QFontMetricsF(self.element_font(items, width))
-        lines: list[str] = []
-        for item in items[:VENN_ELEMENTS]:
-            parts = [item] if fm.horizontalAdvance(item) <= width else item.split(" ")
-            lines += [fm.elidedText(part, Qt.TextElideMode.ElideRight, width) for part in parts if part]
+        lines = [fm.elidedText(item, Qt.TextElideMode.ElideRight, width) for item in items[:VENN_ELEMENTS]]
         return lines + (["…"] if len(items) > VENN_ELEMENTS else [])
 
     def element_font(self, items: tuple[str, ...], width: float) -> QFont:
@@ -176,11 +174,17 @@ class VennWidget(QWidget):
         widest = max((QFontMetricsF(font).horizontalAdvance(item) for item in shown), default=0.0)
         if widest > width > 0:
             size = font.pointSizeF() if font.pointSizeF() > 0 else float(font.pixelSize())
-            scale = max(ELEMENT_MIN_SCALE, (width - 1) / widest)
-            if font.pointSizeF() > 0:
-                font.setPointSizeF(size * scale)
-            else:
-                font.setPixelSize(max(1, int(size * scale)))
+            scale = (width - 1) / widest
+            while True:  # a font's advance is not quite proportional to its size (hinting)
+                scale = max(ELEMENT_MIN_SCALE, scale)
+                if font.pointSizeF() > 0:
+                    font.setPointSizeF(size * scale)
+                else:
+                    font.setPixelSize(max(1, int(size * scale)))
+                fm = QFontMetricsF(font)
+                if scale <= ELEMENT_MIN_SCALE or max(fm.horizontalAdvance(item) for item in shown) <= width:
+                    return font
+                scale *= 0.97
         return font
 
     def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
