@@ -251,6 +251,7 @@ class SimhashView(SimhashLayout, QWidget):
         if self._syncing or self._page is not None:
             return
         self._typed = self.text_edit.toPlainText()
+        self._update_buttons(busy=True)  # at once: emptied, the steps must not go on meanwhile
         self._debounce.start()
 
     def _bits_changed(self, _on: bool) -> None:
@@ -304,9 +305,16 @@ class SimhashView(SimhashLayout, QWidget):
         self.position = max(0, min(position, self.last_position()))
         self._show_position()
 
+    def nothing_typed(self) -> bool:
+        """``True`` when the source is typed text that is empty or only whitespace: there is
+        nothing to hash, so the steps do not go forward (bool)."""
+        return self._page is None and not self._typed.strip()
+
     def next(self) -> None:
-        """One step forward (add the next feature, or take the sign step)."""
-        self.go_to(self.position + 1)
+        """One step forward (add the next feature, or take the sign step); nothing to do while
+        :meth:`nothing_typed`."""
+        if not self.nothing_typed():
+            self.go_to(self.position + 1)
 
     def previous(self) -> None:
         """One step back."""
@@ -317,12 +325,13 @@ class SimhashView(SimhashLayout, QWidget):
         self.go_to(0)
 
     def last(self) -> None:
-        """The sign step: the fingerprint."""
-        self.go_to(self.last_position())
+        """The sign step: the fingerprint (nothing to do while :meth:`nothing_typed`)."""
+        if not self.nothing_typed():
+            self.go_to(self.last_position())
 
     def set_autoplay(self, on: bool) -> None:
         """Start or stop stepping forward on a timer (from the start if at the end)."""
-        if on and self.steps is not None:
+        if on and self.steps is not None and not self.nothing_typed():
             if self.position >= self.last_position():
                 self.first()
             self._timer.start(round(1000 / self.speed_slider.value()))
@@ -344,7 +353,8 @@ class SimhashView(SimhashLayout, QWidget):
             self.set_autoplay(False)
 
     def _update_buttons(self, busy: bool = False) -> None:
-        ready = self.steps is not None and not busy
+        # empty typed text: Next, Last and Autoplay would step to a sign step of nothing
+        ready = self.steps is not None and not busy and not self.nothing_typed()
         at_start, at_end = self.position <= 0, self.position >= self.last_position()
         self.first_button.setEnabled(ready and not at_start)
         self.previous_button.setEnabled(ready and not at_start)
@@ -360,7 +370,9 @@ class SimhashView(SimhashLayout, QWidget):
         hash_row = adds_row = fp_row = blank
         if self.position == 0:
             sums = (0,) * bits
-            self.step_label.setText(f"Start: {bits} sums, every one 0. {n:,} features to add.")
+            self.step_label.setText("Type some text to hash: the box is empty, there is nothing to add."
+                                    if self.nothing_typed() else
+                                    f"Start: {bits} sums, every one 0. {n:,} features to add.")  # fmt: skip
         elif self.position <= n:
             step = steps.steps[self.position - 1]
             sums = step.sums
