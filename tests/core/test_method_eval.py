@@ -57,13 +57,13 @@ def test_sweeps_defaults_and_best():
     assert report.best["shingles"].threshold == 0.35 and report.best["shingles"].f1 == pytest.approx(6 / 7)
     assert (report.n, report.positives) == (6, 4)
     table = format_methods(report)
-    assert "SimHash (64-bit)" in table and "k <= 3" in table and ">= 0.35" in table
+    assert "SimHash (64-bit)" in table and "k <= 3" in table and ">= 0.350" in table
 
 
 def test_method_defaults_follow_the_thresholds():
     specs = method_specs(Thresholds(hamming_k=5, content_partial=0.3))
     assert specs["simhash"].default == 5 and specs["containment"].default == 0.3
-    assert specs["simhash"].label(5) == "k <= 5" and specs["shingles"].label(0.9) == ">= 0.9"
+    assert specs["simhash"].label(5) == "k <= 5" and specs["shingles"].label(0.9) == ">= 0.900"
 
 
 def test_parse_methods():

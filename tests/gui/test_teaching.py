@@ -413,7 +413,7 @@ def test_methods_view_on_the_samples_shows_the_confusion_matrix_and_curves(qtbot
     assert view.methods_table.item(simhash_row, 1).text() == "k <= 3"
     assert view.methods_table.item(simhash_row, 4).text() == f"{report.defaults['simhash'].f1:.3f}"
     shingles_row = names.index("shingles (Jaccard)")
-    assert view.methods_table.item(shingles_row, 1).text() == ">= 0.9"
+    assert view.methods_table.item(shingles_row, 1).text() == ">= 0.900"
     gids = {ln.get_gid() for ax in view.plot.figure.axes for ln in ax.get_lines()}
     assert {"simhash", "simhash:default", "shingles", "shingles:default"} <= gids
     assert "16 labelled pairs" in view.status_label.text()
