@@ -89,7 +89,7 @@ def test_pr_figure_draws_every_method():
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     # the default thresholds are named in the legend, not beside the rings (labels of close
     # rings overlapped): SimHash's k = 3 and shingles' 0.9 (Thresholds / the method specs)
-    assert "SimHash (64-bit); ring: k = 3" in legend and "shingles (Jaccard); ring: 0.9" in legend
+    assert "SimHash (64-bit); ring: k = 3" in legend and "shingles (Jaccard); ring: 0.900" in legend
     assert len(ax.texts) == 0
     # No classifier value in these rows: it found no duplicate, and the legend says so.
     assert "four-type classifier (found no duplicate)" in legend
