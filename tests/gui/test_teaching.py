@@ -476,7 +476,11 @@ def test_presentation_mode_goes_full_screen_with_large_fonts_and_back(qtbot, win
     pal = window.palette()
     assert pal.color(QPalette.ColorRole.Window).name() == "#ffffff"
     assert pal.color(QPalette.ColorRole.WindowText).name() == "#000000"
-    assert view.plot.figure.axes[0].title.get_window_extent().height == pytest.approx(title * FIGURE_SCALE, rel=0.1)
+    # per line: at the test screen's 800 pixels the title may wrap (the view no longer runs
+    # wider than the window in the toy mode, where the page boxes are hidden)
+    drawn = view.plot.figure.axes[0].title
+    per_line = drawn.get_window_extent().height / (drawn.get_text().count("\n") + 1)
+    assert per_line == pytest.approx(title * FIGURE_SCALE, rel=0.2)  # with the line spacing
     window.presentation.action.trigger()
     qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
     assert not window.presentation.is_active() and not window.isFullScreen()
@@ -555,7 +559,7 @@ def test_presentation_mode_shows_every_tab_title_and_the_jaccard_view_without_sc
     # broken between words either)
     view.show_toy()
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
-    for _head, _text, rect, items in view.venn.region_labels():
+    for rect, items in view.venn.element_rects():
         lines = view.venn.element_lines(items, rect.width())
         metrics = QFontMetricsF(view.venn.element_font(items, rect.width()))
         assert lines and all(metrics.horizontalAdvance(line) <= rect.width() + 0.5 for line in lines)

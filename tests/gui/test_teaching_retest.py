@@ -81,7 +81,8 @@ def test_the_toy_venn_writes_every_shingle_whole(qtbot, teach, size):
     venn = view.venn
     regions = venn.region_labels()
     assert [len(items) for *_x, items in regions] == [3, 2, 2]
-    for _head, _label, rect, items in regions:
+    assert len(venn.element_rects()) == 3
+    for rect, items in venn.element_rects():
         lines = venn.element_lines(items, rect.width())
         assert not any("…" in line for line in lines), lines
         assert lines == list(items)  # each shingle whole on its line, never broken between its words

@@ -144,16 +144,45 @@ class VennWidget(QWidget):
         for rect, name, color in zip(self.name_rects(), self.names(), (A_COLOR, B_COLOR), strict=True):
             painter.setPen(color)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
-        for head, label, rect, items in self.region_labels():
+        for head, label, _rect, _items in self.region_labels():
             painter.setPen(text)
             painter.setFont(bold)
             painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
-            if self._show_elements and items:
-                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
-                painter.setFont(self.element_font(items, body.width()))
-                lines = self.element_lines(items, body.width())
-                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
+        for body, items in self.element_rects():
+            painter.setFont(self.element_font(items, body.width()))
+            lines = self.element_lines(items, body.width())
+            painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
         painter.end()
+
+    def element_rects(self) -> list[tuple[QRectF, tuple[str, ...]]]:
+        """Where the toy's elements are written, region by region, left to right: under the
+        region's label, the region's width, or wider where its widest element needs more at
+        :data:`ELEMENT_MIN_SCALE` of the font: "only in A" then grows to the left (out of the
+        lens's way), "only in B" to the right, the shared ones on both sides; empty unless the
+        elements are shown (list of (QRectF, elements))."""
+        if not self._show_elements:
+            return []
+        cxa, cxb, _cy, ra, rb = self.circles()
+        lens = (max(cxa - ra, cxb - rb) + min(cxa + ra, cxb + rb)) / 2
+        small = QFont(self.font())
+        size = small.pointSizeF() if small.pointSizeF() > 0 else 10.0
+        small.setPointSizeF(size * ELEMENT_MIN_SCALE)
+        fm = QFontMetricsF(small)
+        out = []
+        for head, _label, rect, items in self.region_labels():
+            if not items:
+                continue
+            need = max(fm.horizontalAdvance(item) for item in items[:VENN_ELEMENTS]) + 2
+            width = max(rect.width(), need)
+            if rect.center().x() < lens - 1:
+                left = rect.right() - width
+            elif rect.center().x() > lens + 1:
+                left = rect.left()
+            else:
+                left = rect.center().x() - width / 2
+            left = min(max(left, 0.0), max(0.0, self.width() - width))  # inside the widget
+            out.append((QRectF(left, head.bottom() + 2, width, rect.bottom() - head.bottom() - 2), items))
+        return out
 
     def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
         """A region's elements as drawn in :meth:`element_font`: the first
