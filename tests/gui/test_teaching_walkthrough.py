@@ -7,8 +7,10 @@ import re
 
 import pytest
 from PySide6.QtWidgets import QLabel
+from rapidfuzz.distance import Levenshtein
 
-from tests.gui.test_teaching_teacher import LONG
+from dedup_gui.core.pipeline.measures import text_similarity
+from tests.gui.test_teaching_teacher import LONG, present
 
 pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
 
@@ -69,3 +71,77 @@ def test_similarities_are_written_to_three_places_in_every_teaching_view(qtbot, 
     texts += [label.text() for label in teach.gallery_view.findChildren(QLabel)]
     found = decimals_of(texts)
     assert found and all(len(d.split(".")[1]) == 3 for d in found), found
+
+
+def wait_jaccard(qtbot, view, toy: bool) -> None:
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None and view.data.toy == toy, timeout=LONG)
+
+
+def test_the_jaccard_view_defines_content_similarity_containment_and_a_cjk_token(qtbot, teach, sample_scan):
+    # No teaching view said what "content similarity" (the rule's measure for main texts) is,
+    # that containment is the symmetric form of Broder's one-sided containment, or that a
+    # Chinese or Japanese token is one character.  The definitions are those of the core:
+    # text_similarity (1 - Levenshtein distance / max length) and tokenize (CJK characters).
+    view = teach.show_tab(1)
+    wait_jaccard(qtbot, view, toy=False)
+    notes = view.notes_label.text().split("\n")
+    assert len(notes) == 3 and view.notes_label.isVisible()
+    token, containment, content = notes
+    assert "Chinese" in token and "Japanese" in token and "one character" in token
+    assert "Broder" in containment and "c(A, B) = |A ∩ B| / |A|" in containment and "symmetric" in containment
+    assert f"k = {sample_scan.settings.shingle_size}" in containment
+    assert content.startswith("Content similarity") and "1 − Levenshtein distance / max length" in content
+    assert "characters" in content
+    pages = [p for p in sample_scan.pages if p.has_text][:2]
+    assert text_similarity(pages[0].main_text, pages[1].main_text) == pytest.approx(
+        1
+        - Levenshtein.distance(pages[0].main_text, pages[1].main_text)
+        / max(len(pages[0].main_text), len(pages[1].main_text))
+    )  # what the note says is what the scan computes
+
+
+def test_the_toy_examples_k_and_sentences_are_the_teachers(qtbot, teach):
+    # The toy's k and sentences were fixed ("a rose is a flower indeed", k = 2).
+    view = teach.show_tab(1)
+    view.show_toy()
+    wait_jaccard(qtbot, view, toy=True)
+    assert (view.data.comparison.fraction, view.k_spin.value()) == ("2/7", 2)  # the defaults as before
+    assert (view.k_spin.minimum(), view.k_spin.maximum()) == (1, 8) and view.k_spin.isEnabled()
+    view.k_spin.setValue(1)  # words: a, is, flower shared of a, rose, is, flower, indeed, too, red
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data.k == 1, timeout=LONG)
+    assert view.data.comparison.fraction == "3/7" and "1-token shingles" in view.texts_label.text()
+    assert "Jaccard = |A ∩ B| / |A ∪ B| = 3/7 = 0.429" in view.jaccard_label.text().replace("\u00a0", " ")
+    edit_b = view.toy_edits[1]
+    edit_b.clear()
+    qtbot.keyClicks(edit_b, "a rose is a rose")  # typed: recomputed after a pause
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data.names[1] == "a rose is a rose", timeout=LONG)
+    c = view.data.comparison
+    assert (c.fraction, c.containment) == ("3/5", 1.0)  # B's words a, rose, is all in A
+    assert view.venn.region_counts() == (2, 3, 0)
+    assert [view.shared_list.item(i).text() for i in range(view.shared_list.count())] == ["a", "rose", "is"]
+    view.pages_radio.setChecked(True)  # the pages keep their own k
+    wait_jaccard(qtbot, view, toy=False)
+    assert view.k_spin.value() == 4 and view.k_spin.maximum() == 12
+    view.show_toy()
+    wait_jaccard(qtbot, view, toy=True)
+    assert view.k_spin.value() == 1 and view.data.comparison.fraction == "3/5"  # the toy's kept
+
+
+@pytest.mark.parametrize("toy", [True, False])
+def test_the_jaccard_view_fits_1280x800_in_presentation_mode(qtbot, teach, toy):
+    # Presenting at 1280x800 the view scrolled a little (the lists' last rows); with the notes
+    # it was 48 pixels too tall.
+    view = teach.show_tab(1)
+    if toy:
+        view.show_toy()
+    present(qtbot, teach, (1280, 800))
+    wait_jaccard(qtbot, view, toy=toy)
+    qtbot.wait(100)
+    area = scroll_of(teach)
+    assert area.verticalScrollBar().maximum() == 0 and area.horizontalScrollBar().maximum() == 0
+    bottom = view.notes_label.mapTo(view, view.notes_label.rect().bottomLeft()).y()
+    assert bottom <= area.viewport().height()
+    lists_bottom = view.shared_list.mapTo(view, view.shared_list.rect().bottomLeft()).y()
+    assert lists_bottom <= area.viewport().height()
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)

@@ -177,9 +177,8 @@ class JaccardView(QWidget):
         self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
         self._k = self.k_spin.value()  # the pages' k (the box shows the toy's in the toy mode)
         self._toy_k = TOY_K
-        self._scan_k = (
-            ScanSettings().shingle_size
-        )  # the scan's, for the notes        self.k_spin.valueChanged.connect(self._k_changed)
+        self._scan_k = ScanSettings().shingle_size  # the scan's, for the notes
+        self.k_spin.valueChanged.connect(self._k_changed)
         self.permutations_spin.valueChanged.connect(lambda _v: self.recompute())
 
         self.venn = VennWidget()
