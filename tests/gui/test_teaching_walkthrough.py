@@ -145,3 +145,27 @@ def test_the_jaccard_view_fits_1280x800_in_presentation_mode(qtbot, teach, toy):
     assert lists_bottom <= area.viewport().height()
     teach.presentation.set_active(False)
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+#: Two fingerprints 34 bits apart: bits 30-63 (the low 34 bits) flipped.
+HAM_A = 0x0123456789ABCDEF
+HAM_B = HAM_A ^ ((1 << 34) - 1)
+
+
+@pytest.mark.parametrize("size", [None, (1280, 800), (1600, 1000), (1920, 1080)])
+def test_hamming_34_bits_apart_fits_without_scrolling(qtbot, teach, size):
+    # Two typed binary fingerprints 34 bits apart: the 34 differing positions, listed one by
+    # one over three lines, made the view scroll (28 pixels presenting at 1280x800).
+    view = teach.show_tab(2)
+    if size is not None:
+        present(qtbot, teach, size)
+    view.set_values(f"0b{HAM_A:064b}", f"0b{HAM_B:064b}")
+    qtbot.wait(100)
+    assert view.steps.distance == 34
+    assert "differing positions: 30–63" in view.result_label.text()
+    area = scroll_of(teach)
+    assert area.verticalScrollBar().maximum() == 0 and area.horizontalScrollBar().maximum() == 0
+    bottom = view.blocks_label.mapTo(area.viewport(), view.blocks_label.rect().bottomLeft()).y()
+    assert bottom <= area.viewport().height()
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
