@@ -61,6 +61,7 @@ def test_simhash_view_in_presentation_mode_draws_nothing_over_anything_else(qtbo
                view.previous_button, view.next_button, view.last_button, view.play_button, view.speed_slider,
                view.speed_label, view.step_label, view.board, view.fingerprint_label, view.table,
                view.note_label]  # fmt: skip
+    widgets = [w for w in widgets if not w.isHidden()]  # presenting, the table's note says nothing new here
     rects = {w: rect_in(w, view) for w in widgets}
     for i, a in enumerate(widgets):
         assert view.rect().contains(rects[a]), (a, rects[a])

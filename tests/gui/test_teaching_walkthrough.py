@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLabel
 from rapidfuzz.distance import Levenshtein
 
 from dedup_gui.core.pipeline.measures import text_similarity
+from dedup_gui.gui.teaching.steps_table import ROW_SUMS
 from tests.gui.test_teaching_teacher import LONG, present
 
 pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
@@ -169,3 +170,25 @@ def test_hamming_34_bits_apart_fits_without_scrolling(qtbot, teach, size):
     assert bottom <= area.viewport().height()
     teach.presentation.set_active(False)
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+@pytest.mark.parametrize("position", [12, "last"])
+def test_simhash_presenting_at_1280x800_has_readable_sums_and_more_table_rows(qtbot, teach, position):
+    # At 1280x800 presenting the sums ("+107" in 1/32 of the width) were drawn at 7.5 points,
+    # below the window's normal body text (9), and the features table showed 2.5 rows.
+    view = teach.show_tab(0)
+    view.select_page("site/articles/spring-audax-2024.html")
+    body = view.font().pointSizeF()  # the body text before presentation mode doubles it
+    present(qtbot, teach, (1280, 800))
+    view.go_to(view.last_position() if position == "last" else position)
+    qtbot.wait(50)
+    board = view.board
+    sums = board.cell_font(board.row_names().index(ROW_SUMS)).pointSizeF()
+    assert sums >= body, (sums, body)
+    assert view.displayed_sums() == list(view.steps.sums if position == "last" else view.steps.steps[11].sums)
+    row = view.table.verticalHeader().defaultSectionSize()
+    assert view.table.viewport().height() >= 4 * row, (view.table.viewport().height(), row)
+    assert scroll_of(teach).verticalScrollBar().maximum() == 0
+    teach.presentation.set_active(False)
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    assert board.row_texts(ROW_SUMS)[0][0] in "+−0"  # signed again out of presentation mode

@@ -85,6 +85,7 @@ class SimhashView(SimhashLayout, QWidget):
         self.position = 0
         self._page: Page | None = None
         self._typed = TOY_TEXT
+        self._note_needed = False
         self._job = LatestJob(self)
         self._job.finished.connect(self._show_steps)
         self._job.failed.connect(lambda exc: self.step_label.setText(f"Could not compute the steps: {exc}"))
@@ -164,11 +165,11 @@ class SimhashView(SimhashLayout, QWidget):
         self.explain_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.explain_label.installEventFilter(self)
         self._top = QGridLayout()
-        controls = QHBoxLayout()
+        self._controls = controls = QHBoxLayout()
         for w in (self.first_button, self.previous_button, self.next_button, self.last_button, self.play_button,
                   self.speed_slider, self.speed_label):  # fmt: skip
             controls.addWidget(w)
-        controls.addStretch(1)
+        controls.addStretch(1)  # presenting, the 8-bit switch after it (SimhashLayout._arrange_top)
         layout = QVBoxLayout(self)
         margins = layout.contentsMargins()
         self._margins = (margins.left(), margins.top(), margins.right(), margins.bottom())
@@ -285,6 +286,8 @@ class SimhashView(SimhashLayout, QWidget):
             note += (f" The text box shows the first {TEXT_LIMIT:,} of the page's {len(self._page.main_text):,} "
                      "characters; the steps cover all of them (the JSON export has the whole text).")  # fmt: skip
         self.note_label.setText(note)
+        self._note_needed = n > TABLE_CAP or (self._page is not None and len(self._page.main_text) > TEXT_LIMIT)
+        self._show_note()
         self.go_to(min(self.position, self.last_position()) if keep else 0)
         self.computed.emit()
 
@@ -387,7 +390,7 @@ class SimhashView(SimhashLayout, QWidget):
             self.step_label.setText("Sign step: fingerprint bit = 1 where the sum is positive, 0 where it is 0 or "
                                     "negative.")  # fmt: skip
         scale = max([abs(s) for s in sums] + [1])
-        sums_row = tuple(signed(s) for s in sums), tuple(sum_fill(s, scale) for s in sums)
+        sums_row = tuple(map(self._sum_text, sums)), tuple(sum_fill(s, scale) for s in sums)
         rows = [CellRow(ROW_HASH, *hash_row), CellRow(ROW_ADDS, *adds_row), CellRow(ROW_SUMS, *sums_row),
                 CellRow(ROW_FINGERPRINT, *fp_row)]  # fmt: skip
         self.board.set_rows(bits, rows, header="bit")
@@ -408,6 +411,15 @@ class SimhashView(SimhashLayout, QWidget):
         above = self.model.index(max(0, row - 2), 1)
         self.table.scrollTo(above, QAbstractItemView.ScrollHint.PositionAtTop)
 
+    def _sum_text(self, value: int) -> str:
+        """A sum as its cell shows it: with its sign ("+107", "−103"); presenting the 64-bit
+        board, positive sums unsigned and negative ones with a hyphen-minus ("107", "-103"),
+        the colour telling the sign: four characters did not fit 1/32 of 1280 pixels at more
+        than 7.5 points, smaller than any other text."""
+        if self.presenting and self.bits() == 64:
+            return str(value)
+        return signed(value)
+
     def _fingerprint_text(self) -> str:
         steps = self.steps
         if self.position < self.last_position():
@@ -420,7 +432,7 @@ class SimhashView(SimhashLayout, QWidget):
         if page is not None and page.has_text:
             engine = page.simhash if steps.bits == 64 else page.simhash & ((1 << steps.bits) - 1)
             same = "the same ✓" if engine == steps.fingerprint else "DIFFERENT ✗"
-            whose = "the scan's SimHash of this page" if steps.bits == 64 else (
+            whose = "the scan's SimHash" if steps.bits == 64 else (
                 f"the last 8 bits of the scan's SimHash {page.simhash_hex}")  # fmt: skip
             text += f"; {whose}: 0x{engine:0{steps.bits // 4}x}, {same}"
         return text
