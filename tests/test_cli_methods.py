@@ -40,5 +40,5 @@ def test_evaluate_names_the_extractor_and_thresholds_it_used():
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(
         "settings: extractor resiliparse; min tokens 5; content same >= 0.800; partial >= 0.200; "
-        "layout same >= 0.30; k <= 10\npairs evaluated: 16\n"
+        "layout same >= 0.300; k <= 10\npairs evaluated: 16\n"
     )

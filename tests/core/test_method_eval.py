@@ -57,13 +57,13 @@ def test_sweeps_defaults_and_best():
     assert report.best["shingles"].threshold == 0.35 and report.best["shingles"].f1 == pytest.approx(6 / 7)
     assert (report.n, report.positives) == (6, 4)
     table = format_methods(report)
-    assert "SimHash (64-bit)" in table and "k <= 3" in table and ">= 0.35" in table
+    assert "SimHash (64-bit)" in table and "k <= 3" in table and ">= 0.350" in table
 
 
 def test_method_defaults_follow_the_thresholds():
     specs = method_specs(Thresholds(hamming_k=5, content_partial=0.3))
     assert specs["simhash"].default == 5 and specs["containment"].default == 0.3
-    assert specs["simhash"].label(5) == "k <= 5" and specs["shingles"].label(0.9) == ">= 0.9"
+    assert specs["simhash"].label(5) == "k <= 5" and specs["shingles"].label(0.9) == ">= 0.900"
 
 
 def test_parse_methods():
@@ -89,7 +89,7 @@ def test_pr_figure_draws_every_method():
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     # the default thresholds are named in the legend, not beside the rings (labels of close
     # rings overlapped): SimHash's k = 3 and shingles' 0.9 (Thresholds / the method specs)
-    assert "SimHash (64-bit); ring: k = 3" in legend and "shingles (Jaccard); ring: 0.9" in legend
+    assert "SimHash (64-bit); ring: k = 3" in legend and "shingles (Jaccard); ring: 0.900" in legend
     assert len(ax.texts) == 0
     # No classifier value in these rows: it found no duplicate, and the legend says so.
     assert "four-type classifier (found no duplicate)" in legend

@@ -75,11 +75,11 @@ def test_the_tab_scores_at_the_windows_thresholds_as_the_core_evaluate_does(qtbo
         assert f"{t.value}: P {ev.precision[t]:.3f} R {ev.recall[t]:.3f} F1 {ev.f1[t]:.3f}" in view.summary_label.text()
     simhash = shown_row(view, "SimHash (64-bit)")
     assert simhash[1] == "k <= 10" and simhash[4] == f"{report.defaults['simhash'].f1:.3f}"
-    assert shown_row(view, "content similarity")[1] == ">= 0.6"
+    assert shown_row(view, "content similarity")[1] == ">= 0.600"
     assert "SimHash (64-bit); ring: k = 10" in legend_texts(view.plot.figure)
     # the header names what produced the numbers, in the words of the CLI's evaluate
     assert view.settings_label.text() == (
-        "settings: extractor fast; min tokens 8; content same >= 0.600; partial >= 0.500; layout same >= 0.30; k <= 10"
+        "settings: extractor fast; min tokens 8; content same >= 0.600; partial >= 0.500; layout same >= 0.300; k <= 10"
     )
 
 

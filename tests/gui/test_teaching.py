@@ -413,7 +413,7 @@ def test_methods_view_on_the_samples_shows_the_confusion_matrix_and_curves(qtbot
     assert view.methods_table.item(simhash_row, 1).text() == "k <= 3"
     assert view.methods_table.item(simhash_row, 4).text() == f"{report.defaults['simhash'].f1:.3f}"
     shingles_row = names.index("shingles (Jaccard)")
-    assert view.methods_table.item(shingles_row, 1).text() == ">= 0.9"
+    assert view.methods_table.item(shingles_row, 1).text() == ">= 0.900"
     gids = {ln.get_gid() for ax in view.plot.figure.axes for ln in ax.get_lines()}
     assert {"simhash", "simhash:default", "shingles", "shingles:default"} <= gids
     assert "16 labelled pairs" in view.status_label.text()
@@ -476,7 +476,11 @@ def test_presentation_mode_goes_full_screen_with_large_fonts_and_back(qtbot, win
     pal = window.palette()
     assert pal.color(QPalette.ColorRole.Window).name() == "#ffffff"
     assert pal.color(QPalette.ColorRole.WindowText).name() == "#000000"
-    assert view.plot.figure.axes[0].title.get_window_extent().height == pytest.approx(title * FIGURE_SCALE, rel=0.1)
+    # per line: at the test screen's 800 pixels the title may wrap (the view no longer runs
+    # wider than the window in the toy mode, where the page boxes are hidden)
+    drawn = view.plot.figure.axes[0].title
+    per_line = drawn.get_window_extent().height / (drawn.get_text().count("\n") + 1)
+    assert per_line == pytest.approx(title * FIGURE_SCALE, rel=0.2)  # with the line spacing
     window.presentation.action.trigger()
     qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
     assert not window.presentation.is_active() and not window.isFullScreen()
@@ -550,12 +554,12 @@ def test_presentation_mode_shows_every_tab_title_and_the_jaccard_view_without_sc
     # the diagram, the sets' names and the counts one under the other, not drawn over each other
     venn, texts, counts = (w.geometry() for w in (view.venn, view.texts_label, view.jaccard_label))
     assert venn.bottom() < texts.top() and texts.bottom() < counts.top()
-    # the toy's elements, drawn in their regions, fit the region in a smaller font or broken
-    # between words, never clipped mid-letter there ("ower indee"; test_teaching_retest.py:
-    # never cut with "…" either)
+    # the toy's elements, drawn in their regions, fit the region in a smaller font, never
+    # clipped mid-letter there ("ower indee"; test_teaching_retest.py: never cut with "…" nor
+    # broken between words either)
     view.show_toy()
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
-    for _head, _text, rect, items in view.venn.region_labels():
+    for rect, items in view.venn.element_rects():
         lines = view.venn.element_lines(items, rect.width())
         metrics = QFontMetricsF(view.venn.element_font(items, rect.width()))
         assert lines and all(metrics.horizontalAdvance(line) <= rect.width() + 0.5 for line in lines)
@@ -704,7 +708,7 @@ def assert_whole_without_scrolling(window, view, labels) -> None:
     assert scroll.verticalScrollBar().maximum() == 0, scroll.verticalScrollBar().maximum()
     assert scroll.horizontalScrollBar().maximum() == 0
     viewport = scroll.viewport().rect()
-    for label in labels:
+    for label in (label for label in labels if not label.isHidden()):  # presenting, a note may be hidden
         rect = label.rect().translated(label.mapTo(scroll.viewport(), label.rect().topLeft()))
         assert viewport.contains(rect), (label.text(), rect, viewport)
         if label.wordWrap():

@@ -346,14 +346,14 @@ def settings_line(thresholds: Thresholds | None = None, settings: ScanSettings |
 
     Returns:
         e.g. ``"extractor fast; min tokens 8; content same >= 0.925; partial >= 0.200;
-        layout same >= 0.70; k <= 3"`` (str).
+        layout same >= 0.700; k <= 3"`` (str); every similarity to 3 places.
     """
     t, s = thresholds or Thresholds(), settings or ScanSettings()
     parts = [f"extractor {s.extractor}", f"min tokens {s.min_tokens}"]
     if s.max_file_bytes != ScanSettings().max_file_bytes:
         parts.append(f"max file {s.max_file_bytes / 2**20:g} MB")
     parts += [f"content same >= {t.content_same:.3f}", f"partial >= {t.content_partial:.3f}",
-              f"layout same >= {t.layout_same:.2f}", f"k <= {t.hamming_k}"]  # fmt: skip
+              f"layout same >= {t.layout_same:.3f}", f"k <= {t.hamming_k}"]  # fmt: skip
     return "; ".join(parts)
 
 

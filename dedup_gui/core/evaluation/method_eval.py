@@ -345,7 +345,7 @@ def pr_figure(report: MethodsReport, palette: Palette | None = None, fig: Figure
             points = [p for p, s in zip(report.sweeps[spec.key], _said(report, spec)) if s]
             # the default threshold is named in the legend: labels beside rings that lie close
             # together ran into each other
-            default = f"k = {d.threshold:g}" if spec.key == "simhash" else f"{d.threshold:g}"
+            default = f"k = {d.threshold:g}" if spec.key == "simhash" else f"{d.threshold:.3f}"
             label = f"{spec.name}; ring: {default}" if drawn else f"{spec.name} (default {default} found no duplicate)"
             (line,) = ax.plot([p[2] for p in points], [p[1] for p in points], "-o", color=color, markersize=3,
                               linewidth=1.4, label=label)  # fmt: skip

@@ -157,12 +157,13 @@ class MethodSpec:
         return value >= threshold if self.higher_is_duplicate else value <= threshold
 
     def label(self, threshold: float) -> str:
-        """A threshold as the method's rule writes it, e.g. ``"k <= 3"`` or ``">= 0.9"``."""
+        """A threshold as the method's rule writes it, e.g. ``"k <= 3"`` or ``">= 0.900"`` (a
+        similarity in [0, 1] to 3 places, as everywhere in the window)."""
         if not self.sweep:
             return "yes/no"
         if self.key == "simhash":
             return f"k <= {threshold:g}"
-        return f">= {threshold:g}"
+        return f">= {threshold:.3f}"
 
 
 def _same(x: object, y: object) -> str:

@@ -36,6 +36,9 @@ TOY_TEXT_A = "a rose is a flower indeed"
 TOY_TEXT_B = "is a flower too red"
 TOY_A = ("a rose", "rose is", "is a", "a flower", "flower indeed")
 TOY_B = ("is a", "a flower", "flower too", "too red")
+#: The shingle sizes the toy example offers (tokens, inclusive): 1 is a bag of words, 8 more
+#: than the default sentences have.
+TOY_K_RANGE = (1, 8)
 
 #: Most MinHash permutations the teaching views use (the Jaccard view's largest choice): the
 #: permutations are the first n of this many, so a longer run extends a shorter one.
@@ -138,6 +141,52 @@ def compare_sets(a: Iterable[str], b: Iterable[str]) -> SetComparison:
         jaccard=len(inter) / union if union else 0.0,
         containment=len(inter) / smaller if smaller else 0.0,
     )
+
+
+def toy_comparison(text_a: str = TOY_TEXT_A, text_b: str = TOY_TEXT_B, k: int = TOY_K) -> SetComparison:
+    """The toy example on sentences the teacher types, at a shingle size the teacher chooses:
+    the k-token shingle sets of the two sentences compared (:func:`shingle_comparison`).  With
+    the defaults it is :func:`toy_example` (|A| = 5, |B| = 4, J = 2/7).
+
+    Args:
+        text_a, text_b: the two sentences (str; empty gives an empty set).
+        k: tokens per shingle, in :data:`TOY_K_RANGE`.
+
+    Returns:
+        :class:`SetComparison`.
+
+    Raises:
+        ValueError: k is outside :data:`TOY_K_RANGE`.
+
+    Example:
+        >>> toy_comparison(k=1).fraction  # words: a, is and flower in both, of 7
+        '3/7'
+    """
+    low, high = TOY_K_RANGE
+    if not low <= k <= high:
+        raise ValueError(f"the toy's k must be {low} .. {high}, got {k}")
+    return shingle_comparison(text_a, text_b, k)
+
+
+def measure_notes(k: int) -> str:
+    """What the Jaccard view's measures are, one line each: what a token is, containment as the
+    symmetric form of Broder's one-sided containment, and the content similarity the four-type
+    rule uses for main texts (:func:`dedup_gui.core.pipeline.measures.text_similarity`), which is
+    not a shingle measure.
+
+    Args:
+        k: the scan's tokens per shingle (``ScanSettings.shingle_size``).
+
+    Returns:
+        Three lines (str).
+    """
+    return "\n".join((
+        "Token: a word; in Chinese, Japanese or Korean text, one character (a shingle is a character k-gram).",
+        "Containment: the symmetric form of Broder's one-sided c(A, B) = |A ∩ B| / |A| (Broder 1997); "
+        f"the scan's uses k = {k}.",
+        "Content similarity (the four-type rule's measure for main texts): 1 − Levenshtein distance / max length, "
+        "in characters.",
+    ))  # fmt: skip
 
 
 def toy_example() -> SetComparison:

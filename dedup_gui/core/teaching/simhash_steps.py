@@ -294,3 +294,29 @@ def hamming_steps(a: int, b: int, bits: int = 64) -> HammingSteps:
     a_bits, b_bits = bits_of(a, bits), bits_of(b, bits)
     differing = tuple(i for i, (x, y) in enumerate(zip(a_bits, b_bits)) if x != y)
     return HammingSteps(bits, a_bits, b_bits, differing, len(differing))
+
+
+def position_runs(positions: Sequence[int]) -> str:
+    """Bit positions as runs of consecutive positions, e.g. ``"3, 30–33"`` ("none" for none):
+    34 differing positions listed one by one took three lines of a projected view.
+
+    Args:
+        positions: ascending bit positions (ints).
+
+    Returns:
+        The runs, a run of three or more written ``first–last`` (str).
+
+    Example:
+        >>> position_runs((3, 5, 6, 30, 31, 32, 33))
+        '3, 5, 6, 30–33'
+    """
+    runs: list[list[int]] = []
+    for p in positions:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    parts = []
+    for lo, hi in runs:
+        parts += [f"{lo}–{hi}"] if hi - lo >= 2 else [str(x) for x in range(lo, hi + 1)]
+    return ", ".join(parts) or "none"

@@ -294,6 +294,7 @@ class TeachingWindow(QMainWindow):
     def _presentation_toggled(self, on: bool) -> None:
         self.simhash_view.set_presentation(on)
         self.hamming_view.set_presentation(on)
+        self.jaccard_view.set_presentation(on)
         self.gallery_view.set_presentation(on)
         for view in (self.jaccard_view, self.methods_view):
             view.plot.font_scale = FIGURE_SCALE if on else 1.0

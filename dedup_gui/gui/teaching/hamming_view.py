@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 
 from dedup_gui.core.fingerprints.simhash import block_keys
 from dedup_gui.core.model import ScanResult, Thresholds
-from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps
+from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps, position_runs
 from dedup_gui.gui.teaching.line_label import LineLabel
 from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.widgets import (
@@ -350,7 +350,7 @@ class HammingView(QWidget):
             f"Fingerprints at most k bits apart agree exactly on at least one block, so an index on each block "
             f"finds them. {blocks_equal_text(same)}"
         )  # fmt: skip
-        where = ", ".join(map(str, s.differing)) if s.differing else "none"
+        where = position_runs(s.differing)  # "30–63", not 34 numbers over three lines
         verdict = "near duplicates" if s.distance <= self.k else "not near duplicates"
         self.result_label.setText(
             f"Hamming distance {s.distance} bit{'s' if s.distance != 1 else ''}; near-duplicate threshold "

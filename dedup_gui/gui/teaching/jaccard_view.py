@@ -1,8 +1,9 @@
 """Shingles, Jaccard similarity and MinHash (Broder 1997), on two chosen pages or the toy example.
 
 The sets come from :func:`dedup_gui.core.teaching.jaccard_steps.shingle_comparison` (readable k-token
-shingles of the two main texts) or :func:`~dedup_gui.core.teaching.jaccard_steps.toy_example`
-(|A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7); the MinHash estimate after 1 .. n permutations comes
+shingles of the two main texts) or :func:`~dedup_gui.core.teaching.jaccard_steps.toy_comparison`
+(|A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7 at first; its sentences and k the teacher may change);
+the MinHash estimate after 1 .. n permutations comes
 from :func:`~dedup_gui.core.teaching.jaccard_steps.minhash_convergence`.  Both run off the GUI thread.
 """
 
@@ -11,11 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
+    QLineEdit,
     QListWidget,
     QRadioButton,
     QSpinBox,
@@ -24,20 +26,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.model import ScanResult
+from dedup_gui.core.model import ScanResult, ScanSettings
 from dedup_gui.core.teaching.charts import convergence_figure
 from dedup_gui.core.teaching.jaccard_steps import (
     MAX_PERMUTATIONS,
     TOY_K,
+    TOY_K_RANGE,
     TOY_TEXT_A,
     TOY_TEXT_B,
     SetComparison,
+    measure_notes,
     minhash_convergence,
     shingle_comparison,
-    toy_example,
+    toy_comparison,
 )
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
+from dedup_gui.gui.teaching.jaccard_layout import ListsBox, WrappedColumn
 from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.venn_widget import VennWidget
 from dedup_gui.gui.teaching.widgets import plain_label
@@ -49,10 +54,10 @@ LIST_CAP = 500
 ITEM_CHARS = 200
 #: The no-break space of :func:`jaccard_text`.
 NBSP = "\u00a0"
+#: The notes' font size in presentation mode, a share of the view's (a line a note at 1280x800).
+NOTES_SCALE = 0.8
 #: The most of the width the counts' column takes to show each formula on one line.
 FACTS_MOST = 0.62
-#: Rows of shingles each list shows at least.
-LIST_ROWS = 5
 
 
 @dataclass(frozen=True)
@@ -64,26 +69,37 @@ class JaccardData:
         convergence: ``[(n, estimate), ...]`` for n = 1 .. permutations.
         toy: ``True`` for the blackboard example.
         names: the two sets' names (page paths, or the toy texts).
+        k: tokens per shingle.
     """
 
     comparison: SetComparison
     convergence: list[tuple[int, float]]
     toy: bool
     names: tuple[str, str]
+    k: int
 
 
-def compute_jaccard(text_a: str | None, text_b: str | None, k: int, permutations: int,
-                    names: tuple[str, str]) -> JaccardData:  # fmt: skip
-    """Compare two texts' k-shingle sets and the MinHash estimate (the toy example when a text is
-    ``None``); runs off the GUI thread.
+def compute_jaccard(text_a: str, text_b: str, k: int, permutations: int, names: tuple[str, str],
+                    toy: bool = False) -> JaccardData:  # fmt: skip
+    """Compare two texts' k-shingle sets and the MinHash estimate; runs off the GUI thread.
+
+    Args:
+        text_a, text_b: two main texts, or the toy's two sentences (``toy``).
+        k: tokens per shingle (the toy's within ``TOY_K_RANGE``).
+        permutations: MinHash permutations, 1 .. ``MAX_PERMUTATIONS``.
+        names: the two sets' names (page paths, or the toy's sentences).
+        toy: the blackboard example (:func:`~dedup_gui.core.teaching.jaccard_steps.toy_comparison`).
 
     Returns:
-        :class:`JaccardData`.
+        :class:`JaccardData`; no MinHash estimate where both sets are empty (every minimum would
+        agree, an "estimate" of 1 for a Jaccard similarity of 0).
+
+    Raises:
+        ValueError: a toy k outside ``TOY_K_RANGE``, or permutations out of range.
     """
-    toy = text_a is None or text_b is None
-    comparison = toy_example() if toy else shingle_comparison(text_a, text_b, k)
-    convergence = minhash_convergence(comparison.a, comparison.b, permutations)
-    return JaccardData(comparison, convergence, toy, names)
+    comparison = toy_comparison(text_a, text_b, k) if toy else shingle_comparison(text_a, text_b, k)
+    convergence = minhash_convergence(comparison.a, comparison.b, permutations) if comparison.union_size else []
+    return JaccardData(comparison, convergence, toy, names, k)
 
 
 def jaccard_text(c: SetComparison) -> str:
@@ -103,50 +119,6 @@ def jaccard_text(c: SetComparison) -> str:
     return "\n".join(f.replace(" ", NBSP).replace(f"{NBSP}={NBSP}", f" ={NBSP}") for f in formulas)
 
 
-class _ListsBox(QWidget):
-    """The three shingle lists under their titles, at least :data:`LIST_ROWS` rows tall: in
-    presentation mode at 1280x800 the splitter left them three rows."""
-
-    def __init__(self, sample: QListWidget) -> None:
-        super().__init__()
-        self._sample = sample
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
-        """At least a title and :data:`LIST_ROWS` rows of the lists' font (QSize)."""
-        hint = super().minimumSizeHint()
-        line = self._sample.fontMetrics().lineSpacing() + 2  # a list row's margin
-        if self._sample.count():
-            line = max(line, self._sample.sizeHintForRow(0))  # CJK rows are taller
-        rows = LIST_ROWS * line + 2 * self._sample.frameWidth() + self.fontMetrics().lineSpacing() + 8
-        return QSize(hint.width(), max(hint.height(), rows))
-
-
-class _WrappedColumn(QWidget):
-    """A column of widgets whose minimum height is what its wrapped labels need at its width: a
-    ``QSplitter`` does not ask ``heightForWidth``, and at 1280x800 in presentation mode it gave
-    the Venn diagram and the counts less height than that, so they were drawn over each other."""
-
-    def event(self, event: QEvent) -> bool:
-        """Set the minimum height again when the width, a font or a label's text changes."""
-        done = super().event(event)
-        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest, QEvent.Type.FontChange):
-            self.fit_height()
-        return done
-
-    def fit_height(self) -> None:
-        """Make the minimum height the sum of the widgets' minimum heights (a wrapped label's at
-        this width) and the layout's spacing."""
-        layout = self.layout()
-        if layout is None:
-            return
-        shown = [w for i in range(layout.count()) if (w := layout.itemAt(i).widget()) is not None and not w.isHidden()]
-        margins = layout.contentsMargins()
-        need = sum(max(w.minimumHeight(), w.heightForWidth(self.width())) for w in shown)
-        need += layout.spacing() * max(len(shown) - 1, 0) + margins.top() + margins.bottom()
-        if need != self.minimumHeight():
-            self.setMinimumHeight(need)
-
-
 class JaccardView(QWidget):
     """The Jaccard tab: toy example or two pages, the Venn counts, the shingle lists, and the MinHash
     estimate converging to the exact Jaccard similarity as permutations are added.
@@ -159,9 +131,12 @@ class JaccardView(QWidget):
 
     Attributes:
         toy_radio, pages_radio: the two modes.
-        page_a, page_b: the page choosers.
-        k_spin: tokens per shingle; permutations_spin: MinHash permutations.
+        page_a, page_b: the page choosers (the pages mode).
+        toy_edits: the toy's two sentences, editable (the toy mode, in the choosers' place).
+        k_spin: tokens per shingle (the toy's or the pages', each kept); permutations_spin:
+            MinHash permutations.
         venn: the :class:`VennWidget`; jaccard_label: the counts, the fraction and the decimal.
+        notes_label: what a token is, containment after Broder, and the content similarity.
         shared_list, only_a_list, only_b_list: example shingles (plain text).
         plot: the :class:`~.figure_panel.FigurePanel` of the convergence.
         data: the :class:`JaccardData` shown, or ``None``.
@@ -176,7 +151,7 @@ class JaccardView(QWidget):
         self._job.finished.connect(self._show)
         self._job.failed.connect(lambda exc: self.jaccard_label.setText(f"Could not compare the sets: {exc}"))
 
-        self.toy_radio = QRadioButton("Toy example (|A| = 5, |B| = 4)")
+        self.toy_radio = QRadioButton("Toy example")
         self.pages_radio = QRadioButton("Two pages")
         self.toy_radio.setChecked(True)
         self.toy_radio.toggled.connect(lambda on: self.recompute())
@@ -184,6 +159,13 @@ class JaccardView(QWidget):
         self.page_b = PageChooser()
         for chooser in (self.page_a, self.page_b):
             chooser.page_changed.connect(self._page_chosen)
+        self.toy_edits = (QLineEdit(TOY_TEXT_A), QLineEdit(TOY_TEXT_B))
+        self._typing = QTimer(self, singleShot=True, interval=250)  # one comparison per pause in typing
+        self._typing.timeout.connect(self.recompute)
+        for edit, name in zip(self.toy_edits, "AB"):
+            edit.setPlaceholderText(f"type sentence {name}")
+            edit.setToolTip(f"The toy's sentence {name}: its shingles are set {name}")
+            edit.textEdited.connect(lambda _t: self._typing.start())
         self.k_spin = QSpinBox()
         self.k_spin.setRange(1, 12)
         self.k_spin.setValue(4)
@@ -194,6 +176,8 @@ class JaccardView(QWidget):
         self.permutations_spin.setValue(256)
         self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
         self._k = self.k_spin.value()  # the pages' k (the box shows the toy's in the toy mode)
+        self._toy_k = TOY_K
+        self._scan_k = ScanSettings().shingle_size  # the scan's, for the notes
         self.k_spin.valueChanged.connect(self._k_changed)
         self.permutations_spin.valueChanged.connect(lambda _v: self.recompute())
 
@@ -203,6 +187,9 @@ class JaccardView(QWidget):
         big = QFont()
         big.setBold(True)
         self.jaccard_label.setFont(big)
+        self.notes_label = plain_label(wrap=True)
+        self.presenting = False
+        self._scale_notes()
         self.shared_list, self.only_a_list, self.only_b_list = QListWidget(), QListWidget(), QListWidget()
         for lw in (self.shared_list, self.only_a_list, self.only_b_list):
             # a long shingle is elided (its whole text in its tooltip): a horizontal scroll bar
@@ -224,24 +211,26 @@ class JaccardView(QWidget):
         row1.addWidget(plain_label("MinHash permutations:", selectable=False))
         row1.addWidget(self.permutations_spin)
         row2 = QHBoxLayout()
-        row2.addWidget(plain_label("A:", selectable=False))
-        row2.addWidget(self.page_a, 1)
-        row2.addSpacing(16)
-        row2.addWidget(plain_label("B:", selectable=False))
-        row2.addWidget(self.page_b, 1)
-        facts = _WrappedColumn()
+        for name, chooser, edit in (("A:", self.page_a, self.toy_edits[0]), ("B:", self.page_b, self.toy_edits[1])):
+            if name == "B:":
+                row2.addSpacing(16)
+            row2.addWidget(plain_label(name, selectable=False))
+            row2.addWidget(chooser, 1)  # pages mode
+            row2.addWidget(edit, 1)  # toy mode, in the same place
+        facts = WrappedColumn()
         fl = QVBoxLayout(facts)
         fl.setContentsMargins(0, 0, 0, 0)
         fl.addWidget(self.venn, 1)
         fl.addWidget(self.texts_label)
         fl.addWidget(self.jaccard_label)
-        lists = _ListsBox(self.shared_list)
+        self.lists = lists = ListsBox(self.shared_list, self.notes_label)
         grid = QGridLayout(lists)
         grid.setContentsMargins(0, 0, 0, 0)
         for col, (title, lw) in enumerate(zip(self.list_titles, (self.shared_list, self.only_a_list,
                                                                  self.only_b_list))):  # fmt: skip
             grid.addWidget(title, 0, col)
             grid.addWidget(lw, 1, col)
+        grid.addWidget(self.notes_label, 2, 0, 1, 3)  # the whole width: a line a note
         self.top = top = QSplitter(Qt.Orientation.Horizontal)
         top.addWidget(facts)
         top.addWidget(self.plot)
@@ -253,6 +242,8 @@ class JaccardView(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
+        margins = layout.contentsMargins()
+        self._margins = (margins.left(), margins.top(), margins.right(), margins.bottom())
         layout.addLayout(row1)
         layout.addLayout(row2)
         layout.addWidget(self.splitter, 1)
@@ -266,7 +257,7 @@ class JaccardView(QWidget):
         for chooser in (self.page_a, self.page_b):
             chooser.set_pages(pages)
         if result is not None:
-            self._k = result.settings.shingle_size
+            self._k = self._scan_k = result.settings.shingle_size
         paths = default_pair_paths(result, pair)
         self.pages_radio.setEnabled(paths is not None)
         if paths is None:
@@ -281,7 +272,8 @@ class JaccardView(QWidget):
             chooser.replace_pages(result.pages)
 
     def show_toy(self) -> None:
-        """Show the blackboard example: |A| = 5, |B| = 4, |A ∩ B| = 2, J = 2/7."""
+        """Show the blackboard example on its sentences and k as typed (at first |A| = 5,
+        |B| = 4, |A ∩ B| = 2, J = 2/7)."""
         if self.toy_radio.isChecked():
             self.recompute()
         else:
@@ -317,45 +309,60 @@ class JaccardView(QWidget):
         return self.toy_radio.isChecked() or self.page_a.page() is None or self.page_b.page() is None
 
     def _k_changed(self, value: int) -> None:
-        if not self.toy_radio.isChecked():  # the toy's k shown is not the pages' k
+        if self.toy_radio.isChecked():  # each mode keeps its own k
+            self._toy_k = value
+        else:
             self._k = value
-            self.recompute()
+        self.recompute()
 
     def _show_mode(self) -> None:
-        """The toy: its k in the greyed k box (it read "k = 4" beside "2-token shingles") and
-        the page boxes disabled (choosing in them did nothing); the pages: the pages' k."""
+        """The toy: its k in the k box (within ``TOY_K_RANGE``; it read "k = 4" beside
+        "2-token shingles") and its two sentences in the page boxes' place; the pages: their k
+        and the page boxes."""
         toy = self.toy_radio.isChecked()
         self.k_spin.blockSignals(True)
-        self.k_spin.setValue(TOY_K if toy else self._k)
+        self.k_spin.setRange(*(TOY_K_RANGE if toy else (1, 12)))
+        self.k_spin.setValue(self._toy_k if toy else self._k)
         self.k_spin.blockSignals(False)
-        self.k_spin.setEnabled(not toy)
-        for chooser in (self.page_a, self.page_b):
-            chooser.setEnabled(not toy)
+        for chooser, edit in zip((self.page_a, self.page_b), self.toy_edits):
+            chooser.setVisible(not toy)
+            edit.setVisible(toy)
+
+    def set_toy(self, text_a: str, text_b: str, k: int | None = None) -> None:
+        """Show the toy example on these two sentences (and shingle size ``k``, if given)."""
+        for edit, text in zip(self.toy_edits, (text_a, text_b)):
+            edit.setText(text)
+        if k is not None:
+            self._toy_k = k
+        self.show_toy()
 
     def recompute(self) -> None:
         """Compare the current sets and estimate their Jaccard similarity, off the GUI thread."""
+        self._typing.stop()
         self._show_mode()
         a, b = self.page_a.page(), self.page_b.page()
         self.jaccard_label.setText("computing…")
         if self.is_toy():
-            self._job.submit(
-                compute_jaccard, None, None, TOY_K, self.permutations_spin.value(), (TOY_TEXT_A, TOY_TEXT_B)
-            )
+            texts = tuple(edit.text() for edit in self.toy_edits)
+            self._job.submit(compute_jaccard, *texts, self._toy_k, self.permutations_spin.value(), texts, True)
         else:
             self._job.submit(compute_jaccard, a.main_text, b.main_text, self._k,
                              self.permutations_spin.value(), (a.path, b.path))  # fmt: skip
 
     def is_busy(self) -> bool:
         """``True`` while a comparison is being computed or its figure drawn (bool)."""
-        return self._job.is_running() or self.plot.is_busy()
+        return self._job.is_running() or self.plot.is_busy() or self._typing.isActive()
 
     def _show(self, data: JaccardData) -> None:
         self.data = data
         c = data.comparison
         self.venn.set_comparison(c, show_elements=data.toy)
-        kind = f"{TOY_K if data.toy else self._k}-token shingles"  # "token", as the k box's tooltip says
-        self.texts_label.setText(f"A = the {kind} of “{data.names[0]}”\nB = the {kind} of “{data.names[1]}”")
+        kind = f"{data.k}-token shingles"  # "token", as the k box's tooltip says
+        # one line: the sentences and pages are named in the boxes above (two lines and the
+        # notes did not fit a 1280x800 projector)
+        self.texts_label.setText(f"A, B = the {kind} of the two {'sentences' if data.toy else 'pages’ main texts'}")
         self.jaccard_label.setText(jaccard_text(c))
+        self.notes_label.setText(measure_notes(self._scan_k))
         for title, lw, items, name in (
             (self.list_titles[0], self.shared_list, c.intersection, "shared, A ∩ B"),
             (self.list_titles[1], self.only_a_list, c.only_a, "only in A"),
@@ -369,7 +376,7 @@ class JaccardView(QWidget):
                 lw.item(row).setToolTip(item)
             if len(items) > LIST_CAP:
                 lw.addItem(f"… and {len(items) - LIST_CAP:,} more")
-        self.shared_list.parentWidget().updateGeometry()  # its rows' height may have changed
+        self.shared_list.parentWidget().updateGeometry()  # its rows' (and the notes') height may have changed
         self.share_width()
         self.redraw()
         self.computed.emit()
@@ -390,10 +397,27 @@ class JaccardView(QWidget):
         self.share_width()
 
     def changeEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        """Share the width again when the font changes (presentation mode)."""
+        """Share the width again when the font changes (presentation mode), and keep the notes
+        at :data:`NOTES_SCALE` of the font."""
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
+            self._scale_notes()
             self.share_width()
+
+    def _scale_notes(self) -> None:
+        font = QFont(self.font())
+        if self.presenting:
+            font.setPointSizeF((font.pointSizeF() if font.pointSizeF() > 0 else 10.0) * NOTES_SCALE)
+        self.notes_label.setFont(font)
+
+    def set_presentation(self, on: bool) -> None:
+        """Presenting, narrower margins and spacing (with the notes, the view was some 40
+        pixels taller than a 1280x800 projector)."""
+        self.presenting = on
+        layout = self.layout()
+        layout.setContentsMargins(*((4, 4, 4, 4) if on else self._margins))
+        layout.setSpacing(3 if on else -1)
+        self._scale_notes()
 
     def redraw(self) -> None:
         """Draw the convergence figure again (e.g. after a palette or presentation change)."""

@@ -16,7 +16,8 @@ from dedup_gui.gui.teaching.widgets import fitting_font, set_vertical_policy, wr
 class SimhashLayout:
     """Layout methods of the SimHash view, which owns the widgets they arrange (``_top``,
     ``_top_box``, ``_source_row``, ``eight_bit_check``, ``explain_label``, ``text_edit``,
-    ``table``, ``board``, ``model``, ``_delegate``, ``steps``, ``presenting``, ``_margins``).
+    ``table``, ``board``, ``model``, ``_delegate``, ``steps``, ``presenting``, ``_margins``,
+    ``_controls``, ``note_label``, ``_note_needed``).
     A mixin before ``QWidget`` in the view's bases."""
 
     def set_presentation(self, on: bool) -> None:
@@ -32,6 +33,15 @@ class SimhashLayout:
         self.board.set_compact(on)
         self._arrange_top()
         self._fit_to_font()
+        self._show_note()
+        if self.steps is not None:
+            self._show_position()  # the sums' texts differ (SimhashView._sum_text)
+
+    def _show_note(self) -> None:
+        """Presenting, the table's note only where it says more than the step line does (the
+        table capped, the text box cut): its line went to the table, which showed 2.5 rows at
+        1280x800."""
+        self.note_label.setVisible(self._note_needed or not self.presenting)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Presenting: keep the explanation as tall as its wrapped lines at its width (a grid
@@ -45,8 +55,8 @@ class SimhashLayout:
 
     def _fit_explanation(self) -> None:
         """Presenting: the explanation as tall as its wrapped lines, and the top box as tall as
-        the taller of its two columns (the source row, the 8-bit switch and the text box at its
-        smallest; the explanation)."""
+        the taller of its two columns (the source row and the text box at its smallest; the
+        explanation)."""
         label = self.explain_label
         need = wrapped_height(label, label.width()) if self.presenting else 0
         if need != label.minimumHeight():
@@ -54,7 +64,7 @@ class SimhashLayout:
         left = 0
         if self.presenting:
             spacing = max(0, self._top.verticalSpacing())
-            above = self._source_row.sizeHint().height() + self.eight_bit_check.sizeHint().height() + 2 * spacing
+            above = self._source_row.sizeHint().height() + spacing
             left = above + self.text_lines_height(2)
             # whole lines only: the text box's height left beside the explanation, rounded down
             # to lines (at 1280x800 it showed two lines and half of a third)
@@ -77,18 +87,27 @@ class SimhashLayout:
         return lines * self._text_line() + round(edit.document().documentMargin()) + margins.top() + margins.bottom()
 
     def _arrange_top(self) -> None:
-        """Normal: the source row, the explanation and the text box one under the other;
-        presenting: the source row, the 8-bit switch and the text box at the left, the
-        explanation at the right."""
+        """Normal: the source row (the 8-bit switch at its right), the explanation and the text
+        box one under the other; presenting: the source row and the text box at the left, the
+        explanation at the right, the 8-bit switch after the step controls."""
         top, on = self._top, self.presenting
-        cells = ((0, 0, 1, 1), (1, 0, 1, 1), (0, 1, 3, 1), (2, 0, 1, 1)) if on else (
-            (0, 0, 1, 1), (0, 1, 1, 1), (1, 0, 1, 2), (2, 0, 1, 2))  # fmt: skip
-        for widget, cell in zip((self._source_row, self.eight_bit_check, self.explain_label, self.text_edit), cells):
+        # presenting, the 8-bit switch at the end of the step controls: under the source row it
+        # made the left column, and so the top, a line taller (the table showed 2.5 rows)
+        top.removeWidget(self.eight_bit_check)
+        self._controls.removeWidget(self.eight_bit_check)
+        if on:
+            self._controls.addWidget(self.eight_bit_check)
+        else:
+            top.addWidget(self.eight_bit_check, 0, 1)
+        self.eight_bit_check.setText("8-bit mode" if on else "8-bit mode (for the blackboard)")
+        cells = ((0, 0, 1, 1), (0, 1, 2, 1), (1, 0, 1, 1)) if on else ((0, 0, 1, 1), (1, 0, 1, 2), (2, 0, 1, 2))
+        for widget, cell in zip((self._source_row, self.explain_label, self.text_edit), cells):
             top.removeWidget(widget)
             top.addWidget(widget, *cell)
         for column, stretch in enumerate((5, 7) if on else (1, 0)):
             top.setColumnStretch(column, stretch)
-        top.setRowStretch(2, 1 if on else 0)
+        top.setRowStretch(1, 1 if on else 0)
+        top.setRowStretch(2, 0)
         set_vertical_policy(self.explain_label, QSizePolicy.Policy.Ignored if on else QSizePolicy.Policy.Preferred)
         self._fit_explanation()
 

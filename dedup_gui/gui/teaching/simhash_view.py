@@ -85,6 +85,7 @@ class SimhashView(SimhashLayout, QWidget):
         self.position = 0
         self._page: Page | None = None
         self._typed = TOY_TEXT
+        self._note_needed = False
         self._job = LatestJob(self)
         self._job.finished.connect(self._show_steps)
         self._job.failed.connect(lambda exc: self.step_label.setText(f"Could not compute the steps: {exc}"))
@@ -164,11 +165,11 @@ class SimhashView(SimhashLayout, QWidget):
         self.explain_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.explain_label.installEventFilter(self)
         self._top = QGridLayout()
-        controls = QHBoxLayout()
+        self._controls = controls = QHBoxLayout()
         for w in (self.first_button, self.previous_button, self.next_button, self.last_button, self.play_button,
                   self.speed_slider, self.speed_label):  # fmt: skip
             controls.addWidget(w)
-        controls.addStretch(1)
+        controls.addStretch(1)  # presenting, the 8-bit switch after it (SimhashLayout._arrange_top)
         layout = QVBoxLayout(self)
         margins = layout.contentsMargins()
         self._margins = (margins.left(), margins.top(), margins.right(), margins.bottom())
@@ -251,6 +252,7 @@ class SimhashView(SimhashLayout, QWidget):
         if self._syncing or self._page is not None:
             return
         self._typed = self.text_edit.toPlainText()
+        self._update_buttons(busy=True)  # at once: emptied, the steps must not go on meanwhile
         self._debounce.start()
 
     def _bits_changed(self, _on: bool) -> None:
@@ -284,6 +286,8 @@ class SimhashView(SimhashLayout, QWidget):
             note += (f" The text box shows the first {TEXT_LIMIT:,} of the page's {len(self._page.main_text):,} "
                      "characters; the steps cover all of them (the JSON export has the whole text).")  # fmt: skip
         self.note_label.setText(note)
+        self._note_needed = n > TABLE_CAP or (self._page is not None and len(self._page.main_text) > TEXT_LIMIT)
+        self._show_note()
         self.go_to(min(self.position, self.last_position()) if keep else 0)
         self.computed.emit()
 
@@ -304,9 +308,16 @@ class SimhashView(SimhashLayout, QWidget):
         self.position = max(0, min(position, self.last_position()))
         self._show_position()
 
+    def nothing_typed(self) -> bool:
+        """``True`` when the source is typed text that is empty or only whitespace: there is
+        nothing to hash, so the steps do not go forward (bool)."""
+        return self._page is None and not self._typed.strip()
+
     def next(self) -> None:
-        """One step forward (add the next feature, or take the sign step)."""
-        self.go_to(self.position + 1)
+        """One step forward (add the next feature, or take the sign step); nothing to do while
+        :meth:`nothing_typed`."""
+        if not self.nothing_typed():
+            self.go_to(self.position + 1)
 
     def previous(self) -> None:
         """One step back."""
@@ -317,12 +328,13 @@ class SimhashView(SimhashLayout, QWidget):
         self.go_to(0)
 
     def last(self) -> None:
-        """The sign step: the fingerprint."""
-        self.go_to(self.last_position())
+        """The sign step: the fingerprint (nothing to do while :meth:`nothing_typed`)."""
+        if not self.nothing_typed():
+            self.go_to(self.last_position())
 
     def set_autoplay(self, on: bool) -> None:
         """Start or stop stepping forward on a timer (from the start if at the end)."""
-        if on and self.steps is not None:
+        if on and self.steps is not None and not self.nothing_typed():
             if self.position >= self.last_position():
                 self.first()
             self._timer.start(round(1000 / self.speed_slider.value()))
@@ -344,7 +356,8 @@ class SimhashView(SimhashLayout, QWidget):
             self.set_autoplay(False)
 
     def _update_buttons(self, busy: bool = False) -> None:
-        ready = self.steps is not None and not busy
+        # empty typed text: Next, Last and Autoplay would step to a sign step of nothing
+        ready = self.steps is not None and not busy and not self.nothing_typed()
         at_start, at_end = self.position <= 0, self.position >= self.last_position()
         self.first_button.setEnabled(ready and not at_start)
         self.previous_button.setEnabled(ready and not at_start)
@@ -360,7 +373,9 @@ class SimhashView(SimhashLayout, QWidget):
         hash_row = adds_row = fp_row = blank
         if self.position == 0:
             sums = (0,) * bits
-            self.step_label.setText(f"Start: {bits} sums, every one 0. {n:,} features to add.")
+            self.step_label.setText("Type some text to hash: the box is empty, there is nothing to add."
+                                    if self.nothing_typed() else
+                                    f"Start: {bits} sums, every one 0. {n:,} features to add.")  # fmt: skip
         elif self.position <= n:
             step = steps.steps[self.position - 1]
             sums = step.sums
@@ -375,7 +390,7 @@ class SimhashView(SimhashLayout, QWidget):
             self.step_label.setText("Sign step: fingerprint bit = 1 where the sum is positive, 0 where it is 0 or "
                                     "negative.")  # fmt: skip
         scale = max([abs(s) for s in sums] + [1])
-        sums_row = tuple(signed(s) for s in sums), tuple(sum_fill(s, scale) for s in sums)
+        sums_row = tuple(map(self._sum_text, sums)), tuple(sum_fill(s, scale) for s in sums)
         rows = [CellRow(ROW_HASH, *hash_row), CellRow(ROW_ADDS, *adds_row), CellRow(ROW_SUMS, *sums_row),
                 CellRow(ROW_FINGERPRINT, *fp_row)]  # fmt: skip
         self.board.set_rows(bits, rows, header="bit")
@@ -396,6 +411,15 @@ class SimhashView(SimhashLayout, QWidget):
         above = self.model.index(max(0, row - 2), 1)
         self.table.scrollTo(above, QAbstractItemView.ScrollHint.PositionAtTop)
 
+    def _sum_text(self, value: int) -> str:
+        """A sum as its cell shows it: with its sign ("+107", "−103"); presenting the 64-bit
+        board, positive sums unsigned and negative ones with a hyphen-minus ("107", "-103"),
+        the colour telling the sign: four characters did not fit 1/32 of 1280 pixels at more
+        than 7.5 points, smaller than any other text."""
+        if self.presenting and self.bits() == 64:
+            return str(value)
+        return signed(value)
+
     def _fingerprint_text(self) -> str:
         steps = self.steps
         if self.position < self.last_position():
@@ -408,7 +432,7 @@ class SimhashView(SimhashLayout, QWidget):
         if page is not None and page.has_text:
             engine = page.simhash if steps.bits == 64 else page.simhash & ((1 << steps.bits) - 1)
             same = "the same ✓" if engine == steps.fingerprint else "DIFFERENT ✗"
-            whose = "the scan's SimHash of this page" if steps.bits == 64 else (
+            whose = "the scan's SimHash" if steps.bits == 64 else (
                 f"the last 8 bits of the scan's SimHash {page.simhash_hex}")  # fmt: skip
             text += f"; {whose}: 0x{engine:0{steps.bits // 4}x}, {same}"
         return text

@@ -14,8 +14,9 @@ from dedup_gui.gui.teaching.widgets import blend
 
 #: Elements drawn inside the Venn diagram's regions at most (the toy example has 5 and 4).
 VENN_ELEMENTS = 6
-#: The smallest share of the widget's font size the elements are written in (else broken between words).
-ELEMENT_MIN_SCALE = 0.75
+#: The smallest share of the widget's font size the elements are written in (else cut with "…";
+#: an element is never broken between its words).
+ELEMENT_MIN_SCALE = 0.55
 A_COLOR = QColor("#1565c0")
 B_COLOR = QColor("#d84315")
 
@@ -143,28 +144,54 @@ class VennWidget(QWidget):
         for rect, name, color in zip(self.name_rects(), self.names(), (A_COLOR, B_COLOR), strict=True):
             painter.setPen(color)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, name)
-        for head, label, rect, items in self.region_labels():
+        for head, label, _rect, _items in self.region_labels():
             painter.setPen(text)
             painter.setFont(bold)
             painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
-            if self._show_elements and items:
-                body = QRectF(rect.left(), head.bottom() + 2, rect.width(), rect.bottom() - head.bottom() - 2)
-                painter.setFont(self.element_font(items, body.width()))
-                lines = self.element_lines(items, body.width())
-                painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
+        for body, items in self.element_rects():
+            painter.setFont(self.element_font(items, body.width()))
+            lines = self.element_lines(items, body.width())
+            painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
         painter.end()
+
+    def element_rects(self) -> list[tuple[QRectF, tuple[str, ...]]]:
+        """Where the toy's elements are written, region by region, left to right: under the
+        region's label, the region's width, or wider where its widest element needs more at
+        :data:`ELEMENT_MIN_SCALE` of the font: "only in A" then grows to the left (out of the
+        lens's way), "only in B" to the right, the shared ones on both sides; empty unless the
+        elements are shown (list of (QRectF, elements))."""
+        if not self._show_elements:
+            return []
+        cxa, cxb, _cy, ra, rb = self.circles()
+        lens = (max(cxa - ra, cxb - rb) + min(cxa + ra, cxb + rb)) / 2
+        small = QFont(self.font())
+        size = small.pointSizeF() if small.pointSizeF() > 0 else 10.0
+        small.setPointSizeF(size * ELEMENT_MIN_SCALE)
+        fm = QFontMetricsF(small)
+        out = []
+        for head, _label, rect, items in self.region_labels():
+            if not items:
+                continue
+            need = max(fm.horizontalAdvance(item) for item in items[:VENN_ELEMENTS]) + 2
+            width = max(rect.width(), need)
+            if rect.center().x() < lens - 1:
+                left = rect.right() - width
+            elif rect.center().x() > lens + 1:
+                left = rect.left()
+            else:
+                left = rect.center().x() - width / 2
+            left = min(max(left, 0.0), max(0.0, self.width() - width))  # inside the widget
+            out.append((QRectF(left, head.bottom() + 2, width, rect.bottom() - head.bottom() - 2), items))
+        return out
 
     def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
         """A region's elements as drawn in :meth:`element_font`: the first
-        :data:`VENN_ELEMENTS`, then "…"; one too wide for the region's ``width`` (pixels) is
-        broken between its words, one line a word, and only a word still too wide is cut at its
-        end with "…", not clipped mid-letter at the region's edges ("ower indee" in
-        presentation mode) (list[str])."""
+        :data:`VENN_ELEMENTS`, one whole element a line, then "…".  An element is never broken
+        between its words (the toy's "flower indeed" was split over two lines); one still too
+        wide for the region's ``width`` (pixels) at the smallest font is cut at its end with
+        "…", not clipped mid-letter at the region's edges (list[str])."""
         fm = QFontMetricsF(self.element_font(items, width))
-        lines: list[str] = []
-        for item in items[:VENN_ELEMENTS]:
-            parts = [item] if fm.horizontalAdvance(item) <= width else item.split(" ")
-            lines += [fm.elidedText(part, Qt.TextElideMode.ElideRight, width) for part in parts if part]
+        lines = [fm.elidedText(item, Qt.TextElideMode.ElideRight, width) for item in items[:VENN_ELEMENTS]]
         return lines + (["…"] if len(items) > VENN_ELEMENTS else [])
 
     def element_font(self, items: tuple[str, ...], width: float) -> QFont:
@@ -176,11 +203,17 @@ class VennWidget(QWidget):
         widest = max((QFontMetricsF(font).horizontalAdvance(item) for item in shown), default=0.0)
         if widest > width > 0:
             size = font.pointSizeF() if font.pointSizeF() > 0 else float(font.pixelSize())
-            scale = max(ELEMENT_MIN_SCALE, (width - 1) / widest)
-            if font.pointSizeF() > 0:
-                font.setPointSizeF(size * scale)
-            else:
-                font.setPixelSize(max(1, int(size * scale)))
+            scale = (width - 1) / widest
+            while True:  # a font's advance is not quite proportional to its size (hinting)
+                scale = max(ELEMENT_MIN_SCALE, scale)
+                if font.pointSizeF() > 0:
+                    font.setPointSizeF(size * scale)
+                else:
+                    font.setPixelSize(max(1, int(size * scale)))
+                fm = QFontMetricsF(font)
+                if scale <= ELEMENT_MIN_SCALE or max(fm.horizontalAdvance(item) for item in shown) <= width:
+                    return font
+                scale *= 0.97
         return font
 
     def region_labels(self) -> list[tuple[QRectF, str, QRectF, tuple[str, ...]]]:
