@@ -62,7 +62,7 @@ def test_invalid_thresholds_are_rejected():
 def test_explain_in_words():
     lines = explain(scores(0.97, 0.98, 0.42, 0.95, 1), T)
     assert lines[0] == "content similarity 0.970 >= 0.925"
-    assert lines[-2] == "layout similarity 0.420 < 0.60 (templates: the pages without their main content)"
+    assert lines[-2] == "layout similarity 0.420 < 0.600 (templates: the pages without their main content)"
     assert lines[-1] == "same content and different layout => content duplicate"
 
 

@@ -165,7 +165,7 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     if scores.content_similarity < t.content_same and same:
         lines.append(
             f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
-            f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.2f}: "
+            f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.3f}: "
             "the scan did not learn these pages' site template, so containment stands in for similarity "
             "(the longer text may be the same article with template text the extractor kept)"
         )
@@ -185,7 +185,7 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     else:
         cmp = ">=" if scores.content_containment >= t.content_partial else "<"
         lines.append(
-            f"content containment {scores.content_containment:.3f} {cmp} {t.content_partial:.2f} ({containment_text(scores)})"
+            f"content containment {scores.content_containment:.3f} {cmp} {t.content_partial:.3f} ({containment_text(scores)})"
         )
         content_words = (
             "an important part of the content is shared"
@@ -195,7 +195,7 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     same_layout = scores.layout_similarity >= t.layout_same
     cmp = ">=" if same_layout else "<"
     lines.append(
-        f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.2f} (templates: the pages "
+        f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.3f} (templates: the pages "
         "without their main content)"
     )
     layout_words = "same layout" if same_layout else "different layout"

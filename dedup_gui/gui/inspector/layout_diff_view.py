@@ -276,7 +276,7 @@ class LayoutDiffView(QWidget):
         verdict = "same layout" if diff.similarity >= self._layout_same else "different layout"
         whole = "" if diff.page_similarity is None else f"; the whole pages: {diff.page_similarity:.3f}"
         self.status_label.setText(
-            f"layout similarity {diff.similarity:.3f} ({verdict} at the threshold {self._layout_same:.2f}) of the "
+            f"layout similarity {diff.similarity:.3f} ({verdict} at the threshold {self._layout_same:.3f}) of the "
             f"templates, the pages without their main content (one {CONTENT_TAG} element){whole}; "
             f"Levenshtein distance {diff.distance:,} elements"
         )

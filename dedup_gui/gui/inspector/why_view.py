@@ -109,8 +109,8 @@ class WhyView(QWidget):
         self.thresholds_label.setText(
             f"Thresholds: same content when content similarity >= {t.content_same:.3f} (or, where the scan "
             f"did not learn both pages' site template, containment >= {t.content_same:.3f} with Jaccard >= "
-            f"{t.same_min_jaccard:.2f}); an important part shared when containment >= {t.content_partial:.2f}; "
-            f"same layout when the templates' layout similarity >= {t.layout_same:.2f}."
+            f"{t.same_min_jaccard:.3f}); an important part shared when containment >= {t.content_partial:.3f}; "
+            f"same layout when the templates' layout similarity >= {t.layout_same:.3f}."
         )
         notes = [f"{side} ({page.path}): {page_notes(page)}" for side, page in (("left", a), ("right", b))]
         notes += [line for side, page in (("left", a), ("right", b)) for line in template_lines(side, page)]
