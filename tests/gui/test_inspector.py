@@ -194,10 +194,11 @@ def test_offsets_survive_emoji_and_crlf(qtbot, make_page):
 def test_a_newer_selection_supersedes_a_slower_older_diff(qtbot, sample_scan, monkeypatch):
     slow_pair, fast_pair = find_pair(sample_scan, LAYOUT_PAIR), find_pair(sample_scan, CONTENT_PAIR)
     slow_text = sample_scan.pages[slow_pair.left].main_text
-    release, slow_done = threading.Event(), threading.Event()
+    release, slow_started, slow_done = threading.Event(), threading.Event(), threading.Event()
 
     def gated_diff(a, b):
         if a == slow_text:
+            slow_started.set()
             release.wait(WAIT / 1000)
             slow_done.set()
         return text_diff(a, b)
@@ -206,6 +207,8 @@ def test_a_newer_selection_supersedes_a_slower_older_diff(qtbot, sample_scan, mo
     view = TextDiffView()
     qtbot.addWidget(view)
     view.set_pair(sample_scan, slow_pair, sample_scan.thresholds)
+    # running before it is superseded (a superseded job still waiting for a thread never starts)
+    assert slow_started.wait(WAIT / 1000)
     view.set_pair(sample_scan, fast_pair, sample_scan.thresholds)
     fast = sample_scan.pages[fast_pair.left].main_text
     qtbot.waitUntil(lambda: view.diff is not None, timeout=WAIT)

@@ -92,6 +92,8 @@ def test_the_late_answer_of_a_superseded_search_is_dropped(qtbot, view, sample_s
     search = GatedSearch({str(old): labels_file(old), str(new): None})
     monkeypatch.setattr(labels_search, "find_scan_labels", search)
     view.set_scan(scan_in(sample_scan, old))
+    # running before it is superseded (a superseded search still waiting for a thread never starts)
+    qtbot.waitUntil(lambda: len(search.started) == 1, timeout=LONG)
     view.set_scan(scan_in(sample_scan, new))
     assert view.labels_label.text() == SEARCHING_NOTE
     qtbot.waitUntil(lambda: len(search.started) == 2, timeout=LONG)

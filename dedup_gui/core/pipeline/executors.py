@@ -29,6 +29,12 @@ from dedup_gui.core.progress import (
     in_flight_text,
 )
 
+#: The longest wait for a new pool's workers to start and import the engine (seconds).
+POOL_START_SECONDS = 120.0
+
+#: The longest wait for a killed worker process to be reaped (seconds; SIGKILL takes milliseconds).
+KILL_JOIN_SECONDS = 2.0
+
 #: How much lower the worker processes' CPU priority is than the scanning process's (Unix nice).
 WORKER_NICENESS = 5
 
@@ -155,31 +161,52 @@ class _PagePool:
         self.context = multiprocessing.get_context("spawn")  # forking beside Qt threads can deadlock
         self.pool: ProcessPoolExecutor | None = None
 
-    def _new_pool(self) -> ProcessPoolExecutor:
+    def _new_pool(self, progress: Progress) -> ProcessPoolExecutor:
+        """Start :attr:`pool` and wait until every worker has imported the engine, so that the
+        per-page limit measures the page, not the seconds a new process takes to start.
+
+        The wait looks at ``progress`` every :data:`POLL_SECONDS`: starting the workers takes
+        seconds on a busy machine, and a Cancel meanwhile must not wait for them.
+
+        Returns:
+            The new pool (also :attr:`pool`).
+
+        Raises:
+            ScanCancelled: ``progress`` was cancelled (the new pool is left for :meth:`run`
+                to kill).
+        """
         # Workers die with the thread that started them (PR_SET_PDEATHSIG).  With "spawn" and
         # no max_tasks_per_child, Python 3.11 starts them in submit(), so in the thread calling
         # run(), which ends or kills this pool before it returns: the thread outlives them.
-        pool = ProcessPoolExecutor(
+        self.pool = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=self.context,
             initializer=_init_worker,
             initargs=(self.settings.page_memory_bytes, os.getpid()),
         )
-        # Start every worker and let it import the engine before any page is timed, so the
-        # per-page limit measures the page, not the seconds a new process takes to start.
-        wait([pool.submit(_worker_ready) for _ in range(self.workers)], timeout=120)
-        return pool
+        starting = {self.pool.submit(_worker_ready) for _ in range(self.workers)}
+        deadline = time.monotonic() + POOL_START_SECONDS
+        while starting and time.monotonic() < deadline:
+            check_cancel(progress)
+            starting = wait(starting, timeout=POLL_SECONDS)[1]
+        return self.pool
 
     def _kill(self) -> None:
         if self.pool is None:
             return
-        for proc in list(getattr(self.pool, "_processes", {}).values()):
+        processes = list(getattr(self.pool, "_processes", {}).values())
+        for proc in processes:
             try:
                 proc.kill()
             except Exception:
                 pass
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.pool = None
+        for proc in processes:  # reaped here (SIGKILL ends them at once): none outlives run()
+            try:
+                proc.join(KILL_JOIN_SECONDS)
+            except Exception:
+                pass
 
     def run(self, progress: Progress, on_result=None) -> list:
         """Analyse every file; ``on_result(i, outcome)`` is called as each one finishes (so a
@@ -197,7 +224,7 @@ class _PagePool:
             while queue or solo or in_flight:
                 check_cancel(progress)
                 if self.pool is None:
-                    self.pool = self._new_pool()
+                    self.pool = self._new_pool(progress)
                 capacity = 1 if solo else self.workers
                 source = solo if solo else queue
                 submit_failed = False

@@ -314,7 +314,8 @@ def scan_folder(
             # seconds on a big site: said, not a bar standing at "1,422 of 1,422"
             progress.update(STAGE_CANDIDATES, 0, 1, f"learning each site's template from {len(pages):,} pages")
             pages, learned = strip_templates(pages, lambda p, text, notes: with_main_text(p, text, notes, settings),
-                                             lambda p: read_visible_text(p, settings, str(root)))  # fmt: skip
+                                             lambda p: read_visible_text(p, settings, str(root)),
+                                             lambda: check_cancel(progress))  # fmt: skip
         check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 0, 1)
         candidates = find_candidates(pages, settings, lambda: check_cancel(progress))

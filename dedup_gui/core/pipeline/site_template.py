@@ -164,11 +164,13 @@ class SiteTemplates:
         return text
 
 
-def learn_templates(pages: list[Page]) -> SiteTemplates:
+def learn_templates(pages: list[Page], check: Callable[[], None] | None = None) -> SiteTemplates:
     """Each site's template lines (see the module docstring for the rule).
 
     Args:
         pages: the scan's pages.
+        check: called before each site and every :data:`CHECK_EVERY` pages; it may raise to
+            stop (e.g. ``ScanCancelled``).
 
     Returns:
         :class:`SiteTemplates` (no page changed yet).
@@ -178,11 +180,13 @@ def learn_templates(pages: list[Page]) -> SiteTemplates:
     for i, site in enumerate(learned.site):
         by_site[site].append(i)
     for site, members in by_site.items():
+        _check(check)
         learned.pages[site] = len(members)
         if len(members) < MIN_SITE_PAGES:
             continue
         need = max(TEMPLATE_MIN_PAGES, int(np.ceil(TEMPLATE_SHARE * len(members))))
-        mains = [main_line_hashes(pages[i].main_text) for i in members]
+        mains = [_checked(check, k, main_line_hashes, pages[i].main_text) for k, i in enumerate(members)]
+        _check(check)
         learned.main_counts[site] = _counts(mains)
         arrays = [pages[i].other_lines for i in members if len(pages[i].other_lines)]
         outside = _counts(arrays)
@@ -192,6 +196,22 @@ def learn_templates(pages: list[Page]) -> SiteTemplates:
         inside = _odd_frequent_lines(mains, learned.main_counts[site], need)
         learned.lines[site] = np.union1d(values, np.array(sorted(inside), dtype=np.uint32)).astype(np.uint32)
     return learned
+
+
+#: Pages between two calls of the template stage's ``check`` (a cancel is felt within them).
+CHECK_EVERY = 8
+
+
+def _check(check: Callable[[], None] | None) -> None:
+    if check is not None:
+        check()
+
+
+def _checked(check: Callable[[], None] | None, k: int, fn: Callable, *args):
+    """``fn(*args)``, after calling ``check`` when ``k`` is a multiple of :data:`CHECK_EVERY`."""
+    if k % CHECK_EVERY == 0:
+        _check(check)
+    return fn(*args)
 
 
 def main_line_hashes(main_text: str) -> np.ndarray:
@@ -228,6 +248,7 @@ def strip_templates(
     pages: list[Page],
     rebuild: Callable[[Page, str, tuple[str, ...]], Page],
     visible_text: Callable[[Page], str | None],
+    check: Callable[[], None] | None = None,
 ) -> tuple[list[Page], SiteTemplates]:
     """Learn the sites' templates and take them out of the pages' main texts.
 
@@ -236,14 +257,18 @@ def strip_templates(
         rebuild: ``rebuild(page, main_text, notes)`` -> the page with a new main text and the
             text's features (:func:`dedup_gui.core.pipeline.features.with_main_text`).
         visible_text: a page's whole visible text, read again (``None`` if it cannot be).
+        check: called every :data:`CHECK_EVERY` pages; it may raise to stop (e.g.
+            ``ScanCancelled``): a big site's template takes seconds to learn and take out.
 
     Returns:
         ``(pages, learned)``: the pages (a changed page is a new object), and what was learned.
     """
-    learned = learn_templates(pages)
+    learned = learn_templates(pages, check)
     out = list(pages)
     sets = {site: set(lines.tolist()) for site, lines in learned.lines.items()}
     for i, page in enumerate(pages):
+        if i % CHECK_EVERY == 0:
+            _check(check)
         template = sets.get(learned.site[i])
         known = bool(template)
         if known != page.template_known:

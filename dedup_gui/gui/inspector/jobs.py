@@ -3,7 +3,10 @@
 A view calls :meth:`LatestJob.submit` each time the selected pair changes.  The function runs on
 Qt's global ``QThreadPool``; its outcome comes back to the GUI thread through a queued signal
 and is dropped unless it belongs to the latest submission, so a slow comparison of an earlier
-selection can never overwrite the current one.
+selection can never overwrite the current one.  A superseded submission also stops early: one
+still waiting for a pool thread never starts, and one running sees its
+:class:`~dedup_gui.core.progress.CancelToken` set, which a function submitted with
+``stoppable=True`` checks in its loops.
 
 Python's cyclic garbage collector runs in whichever thread happens to allocate; run in a pool
 thread it may free Qt objects (a widget, a text cursor into a shown document) outside the GUI
@@ -29,6 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QThreadPool, QTimer, Signal
+
+from dedup_gui.core.progress import CancelToken
 
 #: While a job runs, the GUI thread collects the young generations this often (ms): often, so
 #: that each collection walks only the objects made in the last tenth of a second.
@@ -219,6 +224,7 @@ class LatestJob(QObject):
         self._pool = pool
         self._generation = 0
         self._pending = -1  # generation still running, or -1
+        self._token = CancelToken()  # the newest submission's: set when it is superseded
         self._relay = _Relay(QCoreApplication.instance())  # see _Relay: never freed by the collector
         self._outcome = self._relay.outcome
         self._outcome.connect(self._deliver)  # queued: the receiver lives in the GUI thread
@@ -232,16 +238,24 @@ class LatestJob(QObject):
         """``True`` while the newest submission has not delivered its outcome (bool)."""
         return self._pending == self._generation
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> int:
-        """Run ``fn(*args)`` on the thread pool, superseding any earlier submission.
+    def submit(self, fn: Callable[..., Any], *args: Any, stoppable: bool = False) -> int:
+        """Run ``fn(*args)`` on the thread pool, superseding any earlier submission: the
+        earlier one's outcome is dropped, it is not started if it still waits for a pool
+        thread, and its token is set (see ``stoppable``).
 
         Args:
             fn: a function that touches no widget (it runs outside the GUI thread).
             *args: its arguments.
+            stoppable: also pass ``stop=`` the submission's
+                :class:`~dedup_gui.core.progress.CancelToken`, set once a newer submission or
+                :meth:`cancel` supersedes it; ``fn`` should check ``stop.is_set()`` in its loops
+                and return early (what it returns then is dropped).
 
         Returns:
             The submission's generation number (int).
         """
+        self._token.cancel()
+        self._token = token = CancelToken()
         self._generation += 1
         generation = self._generation
         self._pending = generation
@@ -251,8 +265,10 @@ class LatestJob(QObject):
 
         def run() -> None:
             try:
+                if token.is_set():
+                    return  # superseded while it waited for a pool thread: nobody wants it
                 try:
-                    value, ok = fn(*args), True
+                    value, ok = (fn(*args, stop=token) if stoppable else fn(*args)), True
                 except Exception as exc:  # delivered to the GUI thread, shown by the view
                     value, ok = exc, False
                 try:
@@ -267,7 +283,9 @@ class LatestJob(QObject):
         return generation
 
     def cancel(self) -> None:
-        """Forget every running submission: their outcomes will be ignored."""
+        """Forget every running submission: their outcomes will be ignored, and they stop
+        early (see :meth:`submit`)."""
+        self._token.cancel()
         self._generation += 1
 
     def _deliver(self, generation: int, ok: bool, value: object) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
+from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.teaching.gallery import type_examples
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.layout_diff import LayoutDiff, layout_diff, page_layout
@@ -52,15 +53,23 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
 
 
-def example_layout_diffs(examples: dict[DupType, tuple[Page, Page] | None]) -> dict[DupType, LayoutDiff | str]:
+def example_layout_diffs(
+    examples: dict[DupType, tuple[Page, Page] | None], stop: CancelToken | None = None
+) -> dict[DupType, LayoutDiff | str]:
     """Re-read each example's two files and align their layouts (runs off the GUI thread).
+
+    Args:
+        examples: type -> the example pair's two pages, or ``None``.
+        stop: once set (a newer result superseded this one), no further example is computed.
 
     Returns:
         type -> :class:`~dedup_gui.core.views.layout_diff.LayoutDiff`, or the reason it could not be
-        computed (str).
+        computed (str); only those computed before ``stop`` was set.
     """
     out: dict[DupType, LayoutDiff | str] = {}
     for dup, pages in examples.items():
+        if stop is not None and stop.is_set():
+            break
         if pages is None:
             continue
         try:
@@ -257,7 +266,7 @@ class GalleryView(QWidget):
         wanted = {dup: (result.pages[p.left], result.pages[p.right]) if p else None
                   for dup, p in self._examples.items()}  # fmt: skip
         if any(wanted.values()):
-            self._job.submit(example_layout_diffs, wanted)
+            self._job.submit(example_layout_diffs, wanted, stoppable=True)
         else:
             self._job.cancel()
 
