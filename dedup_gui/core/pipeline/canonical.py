@@ -6,17 +6,15 @@ the page kept (good: search engines already fold them) and those without one, or
 pointing elsewhere (bad: they compete with the kept page).  The stated address is
 :attr:`~dedup_gui.core.model.Page.url` (``rel=canonical``, else ``og:url``, else the browser's
 "saved from" comment); one that is not a valid absolute address is ignored with a note, as the
-keep rule ignores it (:func:`~dedup_gui.core.pipeline.keep.canonical_problem`).
+keep rule ignores it (:func:`~dedup_gui.core.pipeline.canonical_urls.canonical_problem`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from dedup_gui.core.model import Page, ScanResult
-from dedup_gui.core.pipeline.keep import canonical_problem, url_matches_path
-from dedup_gui.core.site_paths import is_index_name
+from dedup_gui.core.pipeline.canonical_urls import address_key, canonical_problem, url_matches_path
 
 #: The page's canonical points to the page kept for it (itself, for a kept page).
 GOOD = "good"
@@ -43,29 +41,14 @@ class CanonicalStatus:
     note: str
 
 
-def _address_key(url: str) -> tuple[str, str] | None:
-    """The host and path an address names, compared loosely: lower-case host, no scheme, port,
-    query or fragment, no trailing index file or slash (``None`` for a malformed one)."""
-    try:
-        parts = urlsplit(url.strip())
-        host = (parts.hostname or "").lower()
-    except ValueError:
-        return None
-    path = parts.path
-    last = path.rsplit("/", 1)[-1]
-    if is_index_name(last):
-        path = path[: -len(last)]
-    return host, path.rstrip("/")
-
-
 def points_to(url: str, page: Page, also_at: tuple[str, ...] = ()) -> bool:
     """Whether address ``url`` names ``page``: the same host and path as the address ``page``
     states, or a path that ``page``'s file path (or one of its other paths ``also_at``) ends
     with (bool)."""
-    key = _address_key(url)
+    key = address_key(url)
     if key is None:
         return False
-    if page.url and canonical_problem(page.url) is None and _address_key(page.url) == key:
+    if page.url and canonical_problem(page.url) is None and address_key(page.url) == key:
         return True
     return url_matches_path(url, (page.path, *also_at))
 
@@ -80,7 +63,7 @@ def canonical_status(result: ScanResult, page: int, kept: int) -> CanonicalStatu
 
     Returns:
         :class:`CanonicalStatus`: :data:`NONE` without a stated address; :data:`MALFORMED` for
-        one :func:`~dedup_gui.core.pipeline.keep.canonical_problem` rejects; else :data:`GOOD`
+        one :func:`~dedup_gui.core.pipeline.canonical_urls.canonical_problem` rejects; else :data:`GOOD`
         when it names the kept page (:func:`points_to`), :data:`BAD` when it names another.
     """
     this, target = result.pages[page], result.pages[kept]

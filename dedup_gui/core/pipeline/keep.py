@@ -17,6 +17,11 @@ from datetime import datetime
 from urllib.parse import urlsplit
 
 from dedup_gui.core.model import CRITERIA, DEFAULT_ORDER, Cluster, KeepPolicy, Page, ScanResult  # noqa: F401 (re-exported)
+from dedup_gui.core.pipeline.canonical_urls import (
+    canonical_problem,
+    contested_canonicals,
+    url_matches_path,
+)
 from dedup_gui.core.pipeline.languages import (  # noqa: F401  (default_script, has_language_folder, text_script re-exported)
     CJK_LANGUAGES,
     default_script,
@@ -25,11 +30,11 @@ from dedup_gui.core.pipeline.languages import (  # noqa: F401  (default_script, 
     language_of,
     text_script,
 )
-from dedup_gui.core.site_paths import is_index_name
 
 _CRITERION_TEXT = {
     "canonical": "the page at the canonical URL: a page that states its own address (rel=canonical, og:url or "
-    "the browser's 'saved from' comment; a malformed address, such as a file name inside the path, is ignored), "
+    "the browser's 'saved from' comment; a malformed address, such as a file name inside the path, is ignored, "
+    "and so is one that pages with other content state too, a template's, unless it is the page's own path), "
     "preferring one whose file path (or its path through a symbolic link) ends with that address's path",
     "version": "the page in the newest released version folder (stable/, current/, latest/, or a version folder "
     "a symbolic link of one of these names points to, ranked as that name; then v1.16.x before v1.9.x, 2024-05 "
@@ -242,35 +247,6 @@ def documents_differ(a: str, b: str, site_script: str | None = None) -> str | No
     return None
 
 
-def canonical_problem(url: str | None) -> str | None:
-    """Why a page's stated address cannot be its canonical URL, or ``None`` when it can.
-
-    An address must be absolute (``http`` or ``https`` with a host) and must not have a file
-    name inside its path (``…/latest/index.htmluser/jit.html``, a template's missing slash).
-
-    Example:
-        >>> canonical_problem("https://docs.example.org/latest/index.htmluser/jit.html")
-        'a file name inside the path (index.htmluser)'
-        >>> canonical_problem("https://docs.example.org/latest/user/jit.html") is None
-        True
-    """
-    if not url:
-        return "no address"
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "not a valid URL"
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return "not an absolute http(s) URL"
-    for segment in parts.path.split("/")[:-1]:
-        if _FILE_IN_PATH.search(segment):
-            return f"a file name inside the path ({segment})"
-    return None
-
-
-_FILE_IN_PATH = re.compile(r"\.(?:html?|php|aspx?|jsp)(?=.)", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class KeepChoice:
     """The page kept in one group of pages and the criterion that decided it.
@@ -322,37 +298,6 @@ def _path_matches_url(page: Page, also_at: tuple[str, ...] = ()) -> bool:
     return bool(page.url) and url_matches_path(page.url or "", (page.path, *also_at))
 
 
-def url_matches_path(url: str, paths: Sequence[str]) -> bool:
-    """Whether one of ``paths`` (page paths relative to the scanned folder) ends with the path
-    of ``url`` (``/a/b.html`` ~ ``site/a/b.html``; ``/a/`` ~ ``a/index.html`` or another
-    index page, :data:`~dedup_gui.core.site_paths.INDEX_NAMES`; ``/`` ~ any ``index.*``) (bool;
-    ``False`` for an empty or malformed address).
-
-    Example:
-        >>> url_matches_path("https://example.org/docs/a/", ["mirror/docs/a/index.html"])
-        True
-    """
-    if not url:
-        return False
-    try:
-        url_path = urlsplit(url).path.strip("/")
-    except ValueError:  # a malformed address matches no path
-        return False
-    for path in paths:
-        folder, _, name = path.rpartition("/")
-        if not url_path:
-            if name.startswith("index.") or is_index_name(name):
-                return True
-        elif (
-            path == url_path
-            or path.endswith("/" + url_path)
-            or is_index_name(name)
-            and (folder == url_path or folder.endswith("/" + url_path))
-        ):
-            return True
-    return False
-
-
 def rank_key(
     result: ScanResult,
     times: dict[int, float] | None = None,
@@ -378,6 +323,7 @@ def rank_key(
     pages = result.pages
     keys: dict[int, tuple] = {}
     chosen = set(policy.chosen)
+    contested = contested_canonicals(result) if "canonical" in policy.order else frozenset()
 
     def mtime_of(i: int) -> float:
         if i not in times:
@@ -388,7 +334,10 @@ def rank_key(
         if criterion == "canonical":
             if canonical_problem(page.url) is not None:
                 return (True, True)
-            return (False, not _path_matches_url(page, result.also_at.get(page.path, ())))
+            own = _path_matches_url(page, result.also_at.get(page.path, ()))
+            if not own and i in contested:  # a template's address, stated by other content too
+                return (True, True)
+            return (False, not own)
         if criterion == "version":  # a crawl record's address is its URL: no links
             return version_rank(
                 _address(page),

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dedup_gui.core.model import KeepPolicy, ScanResult
-from dedup_gui.core.pipeline.keep import NAMED_VERSIONS, PRE_RELEASE_NAMES, canonical_problem, version_rank
+from dedup_gui.core.pipeline.canonical_urls import canonical_problem
+from dedup_gui.core.pipeline.keep import NAMED_VERSIONS, PRE_RELEASE_NAMES, version_rank
 
 #: The rank classes of :func:`~dedup_gui.core.pipeline.keep.version_rank`: a version named
 #: stable/current/latest, a pre-release, and no version folder at all.
@@ -89,6 +90,8 @@ def drop_reason(
             return "states no canonical URL"
         if problem is not None:
             return f"malformed canonical URL ({problem})"
+        if ours[position] == (True, True):  # a valid address that did not count
+            return "its canonical URL is stated by pages with other content too (a template's)"
         return "its canonical URL is another page's address"
     if criterion == "version":
         return _version_text(ours[position], theirs[position], pages[kept].path)
