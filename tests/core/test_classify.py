@@ -6,6 +6,7 @@ from dedup_gui.core.evaluation.evaluate import LabeledPair, ScoredPair, evaluate
 from dedup_gui.core.model import DupType, Pair, PairScores, Thresholds
 from dedup_gui.core.pipeline.classify import classify, explain, threshold_warnings
 from dedup_gui.core.pipeline.cluster import UnionFind, build_clusters
+from dedup_gui.core.views.tables import format_score
 
 T = Thresholds(layout_same=0.6)  # the rule at fixed thresholds: content_same 0.925, content_partial 0.2
 
@@ -157,3 +158,12 @@ def test_type_codes_match_classify_on_every_kind_of_pair():
     want = np.array([TYPE_CODE[classify(p.scores, t)] for p in pairs])
     assert (got == want).all()
     assert set(want.tolist()) == {0, 1, 2, 3, 4}  # every type occurs, so each branch is tested
+
+
+def test_a_value_just_under_a_threshold_never_reads_as_reaching_it():
+    # The real site's v1.12.x/advance/with-cilium pair: content similarity 0.92497 against
+    # 0.925 read "content similarity 0.925 < 0.925" (rounded), and 0.925 in the pairs table
+    # under a ">= 0.925" threshold, for a layout duplicate. Values are cut, not rounded.
+    lines = explain(scores(0.92497, 0.3, 0.95, 0.95, 1), Thresholds())
+    assert lines[0] == "content similarity 0.924 < 0.925"
+    assert format_score(0.92497) == "0.924" and format_score(0.9999) == "0.999" and format_score(1.0) == "1.000"

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, QThreadPool
 from dedup_gui.core.fingerprints.simhash import to_bits
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import DupType, Pair, PairScores, ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.text.diff import text_diff
 from dedup_gui.core.views.layout_diff import page_layout, template_diff
@@ -313,8 +314,8 @@ def test_fingerprints_show_the_engines_bits_and_mark_the_differing_ones(qtbot, s
     assert view.hamming_label.text().startswith(f"Hamming distance {distance} bits (k = 3)")
     assert view.facts["sha1"][0].text() == a.sha1 and view.facts["sha1"][1].text() == b.sha1
     assert view.facts["shingles"][0].text() == f"{len(a.shingles):,}"
-    assert f"Jaccard {pair.scores.jaccard:.3f}" in view.sets_label.text()
-    assert f"containment {pair.scores.content_containment:.3f}" in view.sets_label.text()
+    assert f"Jaccard {format_score(pair.scores.jaccard)}" in view.sets_label.text()
+    assert f"containment {format_score(pair.scores.content_containment)}" in view.sets_label.text()
     # the methods are applied off the GUI thread (chunking a long text takes seconds)
     qtbot.waitUntil(lambda: not view.is_comparing(), timeout=WAIT)
     methods = pair_methods(a, b, sample_scan.thresholds)

@@ -31,6 +31,7 @@ import numpy as np
 from dedup_gui.core.columns import TYPE_CODE as _CODE
 from dedup_gui.core.columns import pair_columns
 from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, PairScores, ScanResult, Thresholds
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.cluster import build_clusters
 from dedup_gui.core.pipeline.not_duplicates import NOT_DUPLICATE_REASON, marked_rows
 
@@ -161,11 +162,11 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     lines = []
     same = _same_content(scores, t)
     cmp = ">=" if scores.content_similarity >= t.content_same else "<"
-    lines.append(f"content similarity {scores.content_similarity:.3f} {cmp} {t.content_same:.3f}")
+    lines.append(f"content similarity {format_score(scores.content_similarity)} {cmp} {t.content_same:.3f}")
     if scores.content_similarity < t.content_same and same:
         lines.append(
-            f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
-            f"({containment_text(scores)}) and Jaccard {scores.jaccard:.3f} >= {t.same_min_jaccard:.3f}: "
+            f"content containment {format_score(scores.content_containment)} >= {t.content_same:.3f} "
+            f"({containment_text(scores)}) and Jaccard {format_score(scores.jaccard)} >= {t.same_min_jaccard:.3f}: "
             "the scan did not learn these pages' site template, so containment stands in for similarity "
             "(the longer text may be the same article with template text the extractor kept)"
         )
@@ -177,7 +178,7 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
             "compared word by word: reordered, repeated or changed words) decides"
         )
         lines.append(
-            f"content containment {scores.content_containment:.3f} >= {t.content_same:.3f} "
+            f"content containment {format_score(scores.content_containment)} >= {t.content_same:.3f} "
             f"({containment_text(scores)}), but the scan learned both pages' site template: {why_not}"
         )
     if same:
@@ -185,7 +186,7 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     else:
         cmp = ">=" if scores.content_containment >= t.content_partial else "<"
         lines.append(
-            f"content containment {scores.content_containment:.3f} {cmp} {t.content_partial:.3f} ({containment_text(scores)})"
+            f"content containment {format_score(scores.content_containment)} {cmp} {t.content_partial:.3f} ({containment_text(scores)})"
         )
         content_words = (
             "an important part of the content is shared"
@@ -195,7 +196,7 @@ def explain(scores: PairScores, thresholds: Thresholds) -> list[str]:
     same_layout = scores.layout_similarity >= t.layout_same
     cmp = ">=" if same_layout else "<"
     lines.append(
-        f"layout similarity {scores.layout_similarity:.3f} {cmp} {t.layout_same:.3f} (templates: the pages "
+        f"layout similarity {format_score(scores.layout_similarity)} {cmp} {t.layout_same:.3f} (templates: the pages "
         "without their main content)"
     )
     layout_words = "same layout" if same_layout else "different layout"

@@ -17,6 +17,7 @@ import numpy as np
 
 from dedup_gui.core.columns import DISTINCT_CODE, TYPE_CODE, pair_columns
 from dedup_gui.core.model import DupType, ScanResult
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.canonical import CanonicalStatus, canonical_status
 from dedup_gui.core.pipeline.keep import default_script, documents_differ
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
@@ -182,7 +183,7 @@ def closest_text(result: ScanResult, columns: PageKeepColumns, page: int) -> str
     other = int(columns.closest_page[page])
     if other < 0:
         return ""
-    return f"{columns.closest_similarity[page]:.3f} {result.pages[other].path}"
+    return f"{format_score(columns.closest_similarity[page])} {result.pages[other].path}"
 
 
 def page_canonical(result: ScanResult, columns: PageKeepColumns, page: int) -> CanonicalStatus:

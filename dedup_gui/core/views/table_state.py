@@ -28,6 +28,7 @@ import numpy as np
 
 from dedup_gui.core.columns import stable_argsort, text_ranks
 from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
+from dedup_gui.core.number_format import format_score  # noqa: F401  (re-exported for the tables)
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.paths import shared_folders
@@ -50,11 +51,6 @@ NO_VALUE = -1
 
 #: Tones of a row's text (:meth:`TableState.tone`): a greyed row and an error row.
 MUTED, ERROR = "muted", "error"
-
-
-def format_score(value: float) -> str:
-    """Format a similarity in [0, 1] with 3 decimals, e.g. ``"0.875"`` (str)."""
-    return f"{value:.3f}"
 
 
 class TableState:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.fingerprints.simhash import BITS, hamming_distance, to_bits
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
+from dedup_gui.core.number_format import format_score
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label, scroll_body
 from dedup_gui.gui.plain import plain_tooltip
@@ -211,7 +212,7 @@ class FingerprintsView(QWidget):
             self.facts[key][1].setText(right)
         s = pair.scores
         self.sets_label.setText(
-            f"shingle sets: Jaccard {s.jaccard:.3f} (shared / all), containment {s.content_containment:.3f} "
+            f"shingle sets: Jaccard {format_score(s.jaccard)} (shared / all), containment {format_score(s.content_containment)} "
             "(share of the smaller set found in the other)"
         )
         self.methods_table.setRowCount(0)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.teaching.gallery import type_examples
 from dedup_gui.core.views.colors import TYPE_COLORS
@@ -187,8 +188,8 @@ class ExampleCard(QGroupBox):
         # every measure in [0, 1] as a decimal, as the Jaccard view, the inspector and the tables
         # show them (the containment was 48.3% here and 0.483 there)
         self.measures_label.setText(
-            f"content similarity {s.content_similarity:.3f} · layout similarity {s.layout_similarity:.3f}\n"
-            f"containment {s.content_containment:.3f} · Jaccard {s.jaccard:.3f} · Hamming {s.hamming_distance} bits"
+            f"content similarity {format_score(s.content_similarity)} · layout similarity {format_score(s.layout_similarity)}\n"
+            f"containment {format_score(s.content_containment)} · Jaccard {format_score(s.jaccard)} · Hamming {s.hamming_distance} bits"
         )  # fmt: skip
         self.regions_label.setText("regions that differ: computing…")
         self.excerpts[0].setPlainText(f"A: {excerpt(a.main_text)}")
