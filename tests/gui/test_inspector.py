@@ -99,11 +99,16 @@ def test_text_diff_highlights_exactly_the_changes_core_reports(qtbot, sample_sca
     assert re_.gaps == [re_.qt_pos(c.b_start) for c in changes if c.tag == "delete"]
     pa, pb = round(core.shared_a * 100), round(core.shared_b * 100)
     assert view.status_label.text() == (
-        f"{len(changes)} changes; {pa}% of the left text and {pb}% of the right text are shared"
+        f"{len(changes)} changes; unchanged in order: {pa}% of the left text, {pb}% of the right "
+        f"(containment, the type rule's measure: {format_score(pair.scores.content_containment)})"
     )
     # its tooltip says why "shared" is not the table's content similarity or containment
     tip = view.status_label.toolTip()
-    assert "the diff shown here" in tip and "content similarity is the normalized Levenshtein" in tip
+    assert (
+        "the diff shown here" in tip
+        and "in any order" in tip
+        and "content similarity is the normalized Levenshtein" in tip
+    )
 
 
 def test_next_and_previous_change_select_the_change_in_both_panes(qtbot, sample_scan):
@@ -171,7 +176,7 @@ def test_a_missing_byline_is_marked_as_a_gap_and_highlighted_on_the_other_side(q
     assert change.tag == "insert" and highlights(view.left_edit) == []
     assert [t for *_, t in highlights(view.right_edit)][0].startswith("By Priya Castellan")
     assert view.left_edit.gaps == [view.left_edit.qt_pos(change.a_start)] and view.right_edit.gaps == []
-    assert view.status_label.text().startswith("1 change; 100% of the left text")
+    assert view.status_label.text().startswith("1 change; unchanged in order: 100% of the left text")
 
 
 def test_chinese_pair_diffs_by_character(qtbot, sample_scan):

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.text.diff import DiffChunk, TextDiff, text_diff
 from dedup_gui.core.views.diff_overview import overview_marks, overview_place
 from dedup_gui.gui.inspector.diff_job import HIGHLIGHT_TAGS, Highlights, ShownDiff, pane_highlights
@@ -82,12 +83,13 @@ def _tint(color, tag: str) -> QTextCharFormat:
     return fmt
 
 
-#: What the headline's "shared" is, and how it differs from the pairs table's measures.
+#: What the headline's "unchanged in order" is, and how it differs from the pairs table's measures.
 SHARED_TIP = (
-    "Shared: the part of each text in runs of words (characters in CJK text) that are the same in the other (the diff "
-    "shown here). The pairs table measures otherwise: content similarity is the normalized Levenshtein "
-    "similarity of the two whole texts, character by character, and containment the share of the "
-    "smaller text's shingles found in the other; so the figures differ."
+    "Unchanged in order: the part of each text in runs of words (characters in CJK text) that are the same in "
+    "the other, in the same order (the diff shown here; a passage that moved counts as changed). The pairs "
+    "table measures otherwise: content similarity is the normalized Levenshtein similarity of the two whole "
+    "texts, character by character, and containment the share of the smaller text's 4-token shingles (words; "
+    "characters in CJK text) found anywhere in the other, in any order; so the figures differ."
 )
 
 
@@ -233,6 +235,7 @@ class TextDiffView(QWidget):
         self._page_notes: list[str] = []
         self._cut = False  # a text of the pair shown is longer than TEXT_LIMIT
         self._differ_past_limit = False
+        self._containment = ""
         self._syncing = False
         self._job = LatestJob(self)
         self._job.finished.connect(self._show_diff)
@@ -323,6 +326,7 @@ class TextDiffView(QWidget):
         for strip in (self.left_strip, self.right_strip):
             strip.set_marks([])
         self.status_label.setText("comparing…")
+        self._containment = format_score(pair.scores.content_containment)
         self._page_notes = [
             f"the {side} page has no usable main text, so it is never called a duplicate on its text"
             for side, page in (("left", a), ("right", b))
@@ -382,9 +386,10 @@ class TextDiffView(QWidget):
                 count += (
                     ", but the texts differ after them" if self._differ_past_limit else " (the texts are identical)"
                 )
+        # the aligned share is not the rule's containment: say both, so a pair near a threshold reads right
         self.status_label.setText(
-            f"{count}; {percent(diff.shared_a)} of the left text and {percent(diff.shared_b)} "
-            "of the right text are shared"
+            f"{count}; unchanged in order: {percent(diff.shared_a)} of the left text, {percent(diff.shared_b)} "
+            f"of the right (containment, the type rule's measure: {self._containment})"
         )
         self._show_notes(notes)
         if self._changes:
