@@ -16,6 +16,7 @@ from dedup_gui.core.extraction.page_cleanup import (
     drop_label_lines,
     is_furniture_name,
     is_label_line,
+    is_meta_line,
     is_overlay_name,
     lexbor_furniture,
 )
@@ -230,3 +231,19 @@ def test_prefix_size_counts_only_as_far_as_the_comparison_needs() -> None:
     assert not prefix.within(8_001, 0.2) and prefix.size == 40_000
     spaced = PrefixSize(" a" * 3_000 + "  ")
     assert not spaced.within(601, 0.2) and spaced.size == 3_000
+
+
+def test_a_blog_posts_link_bar_and_like_this_heading_leave_the_end_of_the_main_text():
+    # The labelled pair g0159 (a German blog post) ended its main text with
+    # "Tags: Bilt, Cent, Eimsbüttel / Kommentarfeed | Kommentare geschlossen | Trackback-URL /
+    # Like this:": the link bar and WordPress's "Like this:" heading kept the tags line in too.
+    text = (
+        "Gut investierte 20 Cent, wenn auch das Bilt kein Meisterwerk war!\n"
+        "Tags: Bilt, Cent, Eimsbüttel\n"
+        "Kommentarfeed | Kommentare geschlossen | Trackback-URL\n"
+        "Like this:"
+    )
+    assert drop_label_lines(text) == "Gut investierte 20 Cent, wenn auch das Bilt kein Meisterwerk war!"
+    # a sentence with bars in it, and a two-item line, are text
+    assert not is_meta_line("We went to Paris | then on to Rome | and then home again to rest.")
+    assert not is_meta_line("Paris | Rome")

@@ -75,7 +75,7 @@ _LABEL_LINES = frozenset({
     "ad", "advertisement", "advertising", "sponsored", "sponsored content", "skip advertisement",
     "story continues below advertisement", "continue reading the main story", "toggle caption",
     "hide caption", "show caption", "enlarge this image", "don't miss", "do not miss", "read more",
-    "continue reading", "share this article", "share this", "share", "copy link",
+    "continue reading", "share this article", "share this", "share", "copy link", "like this",
 })  # fmt: skip
 _LABEL_TRIM = " \t.,:;!?…-–—|•·»«>"
 # Labels of the taxonomy and counter lines that blogs and CMSs print under a post ("Tags: a, b",
@@ -167,7 +167,9 @@ def is_meta_line(line: str) -> bool:
     """Whether a line of main text is a post's metadata: a taxonomy or counter field
     (``Tags: python, docker``, ``Kategorien: News``, ``Aufrufe: 1120``: a label of
     :data:`_META_LABELS`, a colon and a value), or a chain of two or more ``label: value`` fields
-    separated by ``|`` (``Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0``); at most
+    separated by ``|`` (``Aufrufe: 1120 | Hinzugefügt von: Posh | Rating: 0.0/0``), or a bar
+    of three or more short ``|``-separated links (``Kommentarfeed | Kommentare geschlossen |
+    Trackback-URL``); at most
     :data:`META_LINE_MAX_CHARS` characters.  (trafilatura leaves such lines out of the main text
     too; its evaluation snippets list them as not content.)
 
@@ -179,11 +181,22 @@ def is_meta_line(line: str) -> bool:
         return False
     field = _FIELD.match(line)
     if field is None:
-        return False
+        return _is_link_bar(line)
     if field.group(1).lower() in _META_LABELS:
         return True
     parts = [part for part in line.split("|") if part.strip()]
     return len(parts) >= 2 and all(_FIELD.match(part) for part in parts)
+
+
+#: A part of a ``|``-separated bar of a post's links: one to three words, no sentence.
+_BAR_ITEM = re.compile(r"[^\W\d][\w'’.-]*(?:\s+[\w'’.-]+){0,2}")
+
+
+def _is_link_bar(line: str) -> bool:
+    """A bar of three or more short ``|``-separated items (``Kommentarfeed | Kommentare
+    geschlossen | Trackback-URL``): the links a blog prints under a post, not its text."""
+    parts = [part.strip() for part in line.split("|")]
+    return len(parts) >= 3 and all(_BAR_ITEM.fullmatch(part) for part in parts)
 
 
 def drop_label_lines(text: str) -> str:
