@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from dedup_gui.cli import main as cli_main
 from dedup_gui.core.model import DupType, Thresholds
+from dedup_gui.core.views.table_state import TYPE_FILTERS
 from dedup_gui.gui import SAMPLES_DIR
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.settings import AppSettings
@@ -653,3 +654,24 @@ def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, m
         # the box keeps its editing keys: Ctrl+A selects its text
         qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         assert box.lineEdit().selectedText() == box.cleanText() != ""
+
+
+def test_the_type_combo_offers_the_pairs_the_last_thresholds_changed(qtbot, make_window, sample_scan):
+    # "Thresholds applied: 2 pairs re-classified" and nothing marked or filtered those pairs.
+    win = make_window(sample_scan)
+    panel, combo = win.pairs_panel, win.pairs_panel.type_combo
+    assert combo.count() == len(TYPE_FILTERS)  # no re-classification yet: no entry
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        win.thresholds_panel.content_partial.setValue(0.6)
+    assert combo.count() == len(TYPE_FILTERS) + 1
+    assert combo.itemText(len(TYPE_FILTERS)) == "Changed by the last re-classification (2)"
+    combo.setCurrentIndex(len(TYPE_FILTERS))
+    assert panel.model.rowCount() == 2
+    tips = [panel.model.data(panel.model.index(r, 2), Qt.ItemDataRole.ToolTipRole) for r in range(2)]
+    assert all(t.startswith("distinct; ") and t.endswith(" before the last re-classification") for t in tips), tips
+    combo.setCurrentIndex(0)  # All types: every pair again
+    assert panel.model.rowCount() == 7
+    combo.setCurrentIndex(len(TYPE_FILTERS))
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.rescan()  # a new scan: nothing to compare with, the entry goes and every pair shows
+    assert combo.count() == len(TYPE_FILTERS) and combo.currentIndex() == 0 and panel.model.rowCount() == 7

@@ -25,8 +25,9 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import DupType
 from dedup_gui.gui.file_actions import copy_paths, file_menu
+from dedup_gui.gui.tables.changed_entry import ChangedEntry
 from dedup_gui.gui.tables.column_widths import ColumnSizer
-from dedup_gui.gui.tables.models import PagesModel
+from dedup_gui.gui.tables.models import PagesModel, PairsModel
 from dedup_gui.gui.tables.status_combo import StatusCombo
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
@@ -91,6 +92,10 @@ class TablePanel(QWidget):
         for label, _type_filter in TYPE_FILTERS:
             self.type_combo.addItem(label)
         self.type_combo.currentIndexChanged.connect(self._on_type_changed)
+        # the pairs: "Changed by the last re-classification (9)" after the type filters
+        self.changed_entry = (
+            ChangedEntry(self.type_combo, model, len(TYPE_FILTERS)) if isinstance(model, PairsModel) else None
+        )
         self.duplicates_check = QCheckBox("Show duplicates only")
         self.duplicates_check.setToolTip("Hide the distinct pairs (candidate pairs that are not duplicates)")
         self.duplicates_check.toggled.connect(self._on_duplicates_toggled)
@@ -371,7 +376,10 @@ class TablePanel(QWidget):
         self._text_timer.start()
 
     def _on_type_changed(self, index: int) -> None:
-        type_filter = TYPE_FILTERS[index][1] if index >= 0 else None
+        changed = self.changed_entry is not None and self.changed_entry.is_entry(index)
+        type_filter = TYPE_FILTERS[index][1] if 0 <= index < len(TYPE_FILTERS) else None
+        if isinstance(self.model, PairsModel) and self.model.changed_only() != changed:
+            self.model.set_changed_only(changed)
         self.duplicates_check.blockSignals(True)
         self.duplicates_check.setChecked(type_filter is not None and DupType.DISTINCT not in type_filter)
         self.duplicates_check.blockSignals(False)
