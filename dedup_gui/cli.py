@@ -46,7 +46,7 @@ from dedup_gui.core.evaluation.method_eval import (
 )
 from dedup_gui.core.evaluation.wrong_pairs import format_wrong, wrong_csv, wrong_pairs
 from dedup_gui.core.pipeline.classify import threshold_warnings
-from dedup_gui.core.pipeline.keep import keep_rule_text
+from dedup_gui.core.pipeline.keep import keep_rule_line
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.pipeline.walk import is_archive_root, is_warc_name
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
@@ -220,7 +220,7 @@ def _cmd_scan(args) -> int:
         if not args.quiet:
             print(f"copied to {show(copied.destination)}: {copied.text()}")
     if (args.keep_csv or args.copy_kept) and not args.quiet:
-        print(f"keep rule: {keep_rule_text(result.keep_policy)}")
+        print(f"keep rule: {show(keep_rule_line(result.keep_policy))}")  # the paragraph is in the reports
     if not result.pages and result.errors:
         files = "records" if is_archive_root(result.root) else "files"
         print(f"error: none of the {len(result.errors)} {files} could be used (see the reasons above)", file=sys.stderr)
