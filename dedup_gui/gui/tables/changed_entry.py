@@ -27,6 +27,8 @@ class ChangedEntry(QObject):
     def __init__(self, combo: QComboBox, model: PairsModel, index: int) -> None:
         super().__init__(combo)
         self.combo, self.model, self.index = combo, model, index
+        # the entry comes after the first show: the combo widens to it (else "Changed by the la")
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         for signal in (model.modelReset, model.layoutChanged):
             signal.connect(self.refresh)
         self.refresh()
