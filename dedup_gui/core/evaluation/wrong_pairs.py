@@ -7,6 +7,7 @@ after the scores, as ``--list-below`` does for ``--extraction``.
 from __future__ import annotations
 
 from dedup_gui.core.evaluation.evaluate import ScoredPair
+from dedup_gui.core.model import DupType
 from dedup_gui.core.safe_text import csv_text, terminal_text
 
 #: Columns of the ``--wrong-csv`` file: the pair, its true and predicted type and the measures
@@ -79,14 +80,7 @@ def format_wrong(wrong: list[ScoredPair], csv_name: str = "", limit: int = LIST_
         return "no labelled pair predicted wrong"
     title = "labelled pair" if len(wrong) == 1 else "labelled pairs"
     lines = [f"{len(wrong)} {title} predicted wrong (true -> predicted; content sim, containment, layout sim, hamming)"]
-    for s in wrong[:limit]:
-        assert s.scores is not None and s.predicted is not None and s.pair.label is not None
-        sc = s.scores
-        lines.append(
-            f"  {s.pair.label.value:>8} -> {s.predicted.value:<8}  {sc.content_similarity:.3f} "
-            f"{sc.content_containment:.3f} {sc.layout_similarity:.3f} {sc.hamming_distance:>2}  "
-            f"{terminal_text(s.pair.left)}  {terminal_text(s.pair.right)}"
-        )
+    lines += [pair_line(s) for s in wrong[:limit]]
     more = len(wrong) - limit
     if more > 0:
         lines.append(
@@ -94,3 +88,33 @@ def format_wrong(wrong: list[ScoredPair], csv_name: str = "", limit: int = LIST_
             + (f" in {terminal_text(csv_name)}" if csv_name else ": give --wrong-csv FILE for all")
         )
     return "\n".join(lines)
+
+
+def pair_line(s: ScoredPair) -> str:
+    """One scored labelled pair in a line: true -> predicted type, content similarity,
+    containment, layout similarity, Hamming distance, the two paths (str; paths through
+    :func:`~dedup_gui.core.safe_text.terminal_text`)."""
+    assert s.scores is not None and s.predicted is not None and s.pair.label is not None
+    sc = s.scores
+    return (
+        f"  {s.pair.label.value:>8} -> {s.predicted.value:<8}  {sc.content_similarity:.3f} "
+        f"{sc.content_containment:.3f} {sc.layout_similarity:.3f} {sc.hamming_distance:>2}  "
+        f"{terminal_text(s.pair.left)}  {terminal_text(s.pair.right)}"
+    )
+
+
+def cell_pairs(scored: list[ScoredPair], true: DupType, predicted: DupType) -> list[ScoredPair]:
+    """The labelled pairs of one confusion-matrix cell: labelled ``true``, predicted
+    ``predicted``, in the labels file's order (list of :class:`ScoredPair`; pairs without a
+    label or scores are in no cell)."""
+    return [s for s in scored if s.scores is not None and s.pair.label is true and s.predicted is predicted]
+
+
+def format_cell(pairs: list[ScoredPair], true: DupType, predicted: DupType) -> str:
+    """The pairs of one confusion-matrix cell as text: a title line, e.g. ``"6 pairs labelled
+    content, predicted partial (content sim, containment, layout sim, hamming, left, right)"``,
+    then one :func:`pair_line` per pair, every one (str)."""
+    noun = "pair" if len(pairs) == 1 else "pairs"
+    title = (f"{len(pairs)} {noun} labelled {true.value}, predicted {predicted.value} "
+             "(content sim, containment, layout sim, hamming, left, right)")  # fmt: skip
+    return "\n".join([title, *(pair_line(s) for s in pairs)])
