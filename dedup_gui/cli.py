@@ -44,8 +44,9 @@ from dedup_gui.core.evaluation.method_eval import (
     parse_methods,
     pr_figure,
 )
+from dedup_gui.core.evaluation.wrong_pairs import format_wrong, wrong_csv, wrong_pairs
 from dedup_gui.core.pipeline.classify import threshold_warnings
-from dedup_gui.core.pipeline.keep import keep_rule_text
+from dedup_gui.core.pipeline.keep import keep_rule_line
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.pipeline.walk import is_archive_root, is_warc_name
 from dedup_gui.core.progress import EtaEstimator, ScanCancelled
@@ -219,7 +220,7 @@ def _cmd_scan(args) -> int:
         if not args.quiet:
             print(f"copied to {show(copied.destination)}: {copied.text()}")
     if (args.keep_csv or args.copy_kept) and not args.quiet:
-        print(f"keep rule: {keep_rule_text(result.keep_policy)}")
+        print(f"keep rule: {show(keep_rule_line(result.keep_policy))}")  # the paragraph is in the reports
     if not result.pages and result.errors:
         files = "records" if is_archive_root(result.root) else "files"
         print(f"error: none of the {len(result.errors)} {files} could be used (see the reasons above)", file=sys.stderr)
@@ -248,15 +249,18 @@ def _cmd_classify(args) -> int:
     scored = _load_scored(args, require_type=False)
     # left and right are written spreadsheet-safe like every CSV cell ('=x.html); read_labels
     # undoes that, so this file can be given back to classify or evaluate as LABELS.csv.
+    # true_type: the input's label (empty without one), last so that the columns before it stay
+    # where PREDICTIONS.csv always had them; ``type`` is the prediction.
     rows = []
     for s in scored:
+        true_type = s.pair.label.value if s.pair.label else ""
         if s.scores is None:
-            rows.append([s.pair.left, s.pair.right, "", "", "", "", "", "", s.error])
+            rows.append([s.pair.left, s.pair.right, "", "", "", "", "", "", s.error, true_type])
             print(f"warning: {show(s.error)}", file=sys.stderr)
         else:
-            rows.append([s.pair.left, s.pair.right, s.predicted.value, *score_row(s.scores), ""])
+            rows.append([s.pair.left, s.pair.right, s.predicted.value, *score_row(s.scores), "", true_type])
     try:
-        atomic_write_text(args.output, csv_text([*PREDICTION_COLUMNS, "error"], rows))
+        atomic_write_text(args.output, csv_text([*PREDICTION_COLUMNS, "error", "true_type"], rows))
     except OSError as exc:
         print(f"error: cannot write {show(args.output)}: {show(exc.strerror or exc)}", file=sys.stderr)
         return 1
@@ -268,6 +272,8 @@ def _cmd_extraction(args) -> int:
     """``evaluate --extraction``: the extractors against the corpus's ground truth."""
     if args.methods or args.pr_curves:
         raise ValueError("--methods and --pr-curves score dedup methods on --pairs, not --extraction")
+    if args.wrong_csv or args.list_wrong:
+        raise ValueError("--wrong-csv and --list-wrong list labelled pairs: they go with --pairs, not --extraction")
     corpus = Path(args.corpus) if args.corpus else DEFAULT_CORPUS
     truth = load_ground_truth(corpus)
     for problem in truth.problems:
@@ -303,6 +309,10 @@ def _cmd_evaluate(args) -> int:
         if Path(args.pr_curves).suffix.lower() not in (".png", ".svg", ".pdf"):
             raise ValueError(f"{args.pr_curves}: --pr-curves must end in .png, .svg or .pdf")
         check_writable(args.pr_curves)
+    if args.wrong_csv:
+        if Path(args.wrong_csv).suffix.lower() != ".csv":
+            raise ValueError(f"{args.wrong_csv}: --wrong-csv must end in .csv")
+        check_writable(args.wrong_csv)
     if keys is None:
         scored, report = _load_scored(args, require_type=True), None
     else:
@@ -313,6 +323,13 @@ def _cmd_evaluate(args) -> int:
     # what produced the numbers, as the window's method comparison names it
     print(f"settings: {settings_line(thresholds_of(args), settings_of(args))}")
     print(format_evaluation(evaluate(scored)))
+    wrong = wrong_pairs(scored)
+    if args.list_wrong:
+        print()
+        print(format_wrong(wrong, args.wrong_csv or ""))
+    if args.wrong_csv:
+        atomic_write_text(args.wrong_csv, wrong_csv(wrong))
+        print(f"wrote {len(wrong)} wrong {'pair' if len(wrong) == 1 else 'pairs'} to {show(args.wrong_csv)}")
     if report is not None:
         print()
         print(format_methods(report))

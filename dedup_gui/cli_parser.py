@@ -276,6 +276,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="with --extraction: also list each extractor's pages whose F1 is below F1, worst first",
     )
+    ev.add_argument("--wrong-csv", metavar="FILE", default=None,
+                    help="with --pairs: write the labelled pairs predicted wrong to FILE (.csv): left,right,"
+                    "true_type,predicted_type and the measures")  # fmt: skip
+    ev.add_argument("--list-wrong", action="store_true",
+                    help="with --pairs: also list the labelled pairs predicted wrong after the scores (the first "
+                    "20; --wrong-csv holds all)")  # fmt: skip
     ev.add_argument(
         "--methods",
         metavar="LIST",

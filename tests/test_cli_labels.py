@@ -1,5 +1,7 @@
 """``classify`` and ``evaluate`` on labels files as users write them, and their warnings."""
 
+import csv
+
 import pytest
 
 from .conftest import SAMPLES
@@ -108,3 +110,45 @@ def test_a_header_read_as_one_column_asks_about_the_separator(tmp_path, no_page_
     assert proc.stderr == (
         f"error: {labels}: needs columns 'left' and 'right' (found: 'left;right;type'): is the file separated by ';'?\n"
     )
+
+
+def test_evaluate_lists_and_writes_the_pairs_it_gets_wrong(tmp_path):
+    # The print copy is a content duplicate labelled "full": the one wrong pair.  Before, the
+    # scores said one pair was wrong and nothing said which.
+    labels = labels_file(tmp_path, "left,right,type", [(*MIRROR, "full"), (*PRINT, "full"), (*OTHER, "distinct")])
+    wrong = tmp_path / "wrong.csv"
+    proc = run("evaluate", "--pairs", labels, "--wrong-csv", wrong, "--list-wrong")
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(wrong.open(encoding="utf-8")))
+    assert [(r["left"], r["right"], r["true_type"], r["predicted_type"]) for r in rows] == [
+        (str(SAMPLES / PRINT[0]), str(SAMPLES / PRINT[1]), "full", "content")
+    ]
+    assert set(rows[0]) >= {"content_similarity", "content_containment", "layout_similarity", "hamming_distance"}
+    lines = proc.stdout.splitlines()
+    start = lines.index(
+        "1 labelled pair predicted wrong (true -> predicted; content sim, containment, layout sim, hamming)"
+    )
+    assert lines[start + 1].startswith("      full -> content ")
+    assert lines[start + 1].endswith(f"{SAMPLES / PRINT[0]}  {SAMPLES / PRINT[1]}")
+    assert lines[start + 2] == f"wrote 1 wrong pair to {wrong}"
+    # without --list-wrong the list is not printed (as --list-below of --extraction)
+    assert "predicted wrong" not in run("evaluate", "--pairs", labels).stdout
+
+
+def test_wrong_pair_options_go_with_pairs_and_a_csv(tmp_path, no_page_read):
+    labels = labels_file(tmp_path, "left,right,type", [(*PRINT, "full")])
+    proc = run("evaluate", "--extraction", "--list-wrong")
+    assert proc.returncode == 1 and "--wrong-csv and --list-wrong list labelled pairs" in proc.stderr
+    proc = run("evaluate", "--pairs", labels, "--wrong-csv", tmp_path / "wrong.txt")
+    assert proc.returncode == 1 and "--wrong-csv must end in .csv" in proc.stderr
+
+
+def test_classify_keeps_the_true_type_beside_the_predicted_one(tmp_path):
+    # classify -o wrote the predicted type in place of the label and lost it; the label is now
+    # kept in true_type (last column: the older columns stay where they were).
+    labels = labels_file(tmp_path, "left,right,type", [(*PRINT, "full"), (*OTHER, "")])
+    out = tmp_path / "pred.csv"
+    assert run("classify", "--pairs", labels, "-o", out).returncode == 0
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert [(r["type"], r["true_type"]) for r in rows] == [("content", "full"), ("distinct", "")]
+    assert list(rows[0])[-2:] == ["error", "true_type"]

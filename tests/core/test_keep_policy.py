@@ -15,6 +15,7 @@ from dedup_gui.core.pipeline.keep import (
     default_script,
     documents_differ,
     keep_reason,
+    keep_rule_line,
     keep_rule_text,
     rank_key,
     text_script,
@@ -261,3 +262,12 @@ def test_reference_folders_are_stored_relative_to_the_scanned_folder(tmp_path):
          "--reference-folder", "v1/sub/../sub"]
     )  # fmt: skip
     assert keep_policy_of(args).reference_folders == ("v1/sub", "v1")  # absolute, trailing /, repeated
+
+
+def test_the_keep_rule_line_names_the_reference_folders_and_the_criteria_in_order():
+    # scan --keep-csv printed the reports' ~250-word paragraph on every run; one line now.
+    policy = KeepPolicy(order=("pattern", "canonical", "newest_file"), pattern="*/en/*", reference_folders=("docs",))
+    assert keep_rule_line(policy) == (
+        "pages under docs always kept, then matches the preferred pattern '*/en/*', canonical URL, newest file "
+        "(in full in the HTML, PDF, JSON and XLSX reports)"
+    )

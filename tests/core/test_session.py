@@ -10,6 +10,7 @@ import pytest
 
 from dedup_gui.core.model import ScanSettings, Thresholds
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
+from dedup_gui.core.reports.model import build_report
 from dedup_gui.core.views.session import (
     APP_NAME,
     Session,
@@ -181,3 +182,35 @@ def test_reclassified_results_and_settings():
     assert session.settings.extractor == "fast"
     session.set_use_cache(False)
     assert session.settings.use_cache is False
+
+
+def test_summarize_names_thresholds_other_than_the_defaults_and_the_cache_off():
+    # A user saw 315 duplicate pairs in the window where the command line said 462: the window
+    # had kept the last session's "Content partial 0.5", and only the panel showed it.
+    result = dataclasses.replace(ties(), elapsed=0.0)
+    changed = dataclasses.replace(
+        result,
+        thresholds=dataclasses.replace(result.thresholds, content_partial=0.5, hamming_k=5),
+        settings=dataclasses.replace(result.settings, use_cache=False),
+    )
+    assert summarize(changed).startswith(
+        "Scanned 5 pages: 4 duplicate pairs of 5 compared (your thresholds: content partial ≥ 0.500, "
+        "Hamming k ≤ 5, Reset to defaults in the Thresholds panel; feature cache off); 1 near-duplicate group"
+    )
+    cache_off = dataclasses.replace(result, settings=dataclasses.replace(result.settings, use_cache=False))
+    assert summarize(cache_off).startswith("Scanned 5 pages: 4 duplicate pairs of 5 compared (feature cache off); ")
+    # the defaults and the cache on: nothing added
+    assert summarize(result).startswith("Scanned 5 pages: 4 duplicate pairs of 5 compared; 1 near")
+
+
+def test_the_report_settings_say_which_thresholds_are_not_the_defaults():
+    # The report's engine settings listed content_partial 0.5 as they list 0.2: a reader could
+    # not tell the window's remembered thresholds from the defaults the command line uses.
+    result = ties()
+    changed = dataclasses.replace(result, thresholds=dataclasses.replace(result.thresholds, content_partial=0.5))
+    rows = {name: (value, meaning) for name, value, meaning in build_report(changed).threshold_rows()}
+    assert rows["content_partial"] == (
+        "0.5",
+        "content containment for 'an important part of the content is shared'; not the default (0.2)",
+    )
+    assert "default" not in rows["content_same"][1]

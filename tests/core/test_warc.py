@@ -286,8 +286,9 @@ def test_the_window_s_status_line_counts_an_archive_s_records(tmp_path):
     from dedup_gui.core.views.session import summarize
 
     path, _offsets = _archive(tmp_path, [record(f"https://a.example/{n}", http_response(BODY), DATE) for n in range(3)])
+    # (the feature cache off, as SETTINGS has it, is said after the pair count)
     assert summarize(scan_folder(path, SETTINGS)).startswith(
-        "Scanned 3 records: 3 duplicate pairs of 3 compared; 1 near-duplicate group"
+        "Scanned 3 records: 3 duplicate pairs of 3 compared (feature cache off); 1 near-duplicate group"
     )
     # A folder holding the archive: its records are its pages (the command line's "pages:" count).
     assert summarize(scan_folder(tmp_path, SETTINGS)).startswith("Scanned 3 pages: ")

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent, QGuiApplication, QImage
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication, QCheckBox, QFileDialog
 
 from dedup_gui.cli import main as cli_main
 from dedup_gui.core.model import DupType, Thresholds
+from dedup_gui.core.views.table_state import TYPE_FILTERS
 from dedup_gui.gui import SAMPLES_DIR
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.settings import AppSettings
@@ -89,7 +90,8 @@ def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample
     assert win.inspector.current_pair().type is DupType.DISTINCT
     assert win.inspector.why_view.verdict is DupType.DISTINCT  # the "why" follows
     assert win.scan_status.label.text().startswith(
-        "Scanned 18 pages plus 11 other files: 5 duplicate pairs of 7 compared; 5 near-duplicate groups"
+        "Scanned 18 pages plus 11 other files: 5 duplicate pairs of 7 compared (your thresholds: content partial "
+        "≥ 0.600, Reset to defaults in the Thresholds panel); 5 near-duplicate groups"
     )
     assert win.scan_result is sample_scan  # not rescanned: the scan's own result is kept
 
@@ -219,20 +221,22 @@ def test_clusters_tree_says_what_to_keep_from_keep_clusters_only(qtbot, make_win
 # --- the pairs table -------------------------------------------------------------------------
 
 
-def test_show_duplicates_only_and_the_type_combo_agree(qtbot, make_window, result):
+def test_the_type_combo_alone_hides_the_distinct_pairs(qtbot, make_window, result):
+    # A "Show duplicates only" box beside the combo did what its "Duplicates only" entry does;
+    # the box is gone, and the remembered choice picks the entry.
     win = make_window(result)
     panel = win.pairs_panel
-    assert panel.duplicates_check.isVisible() and not panel.duplicates_check.isChecked()
-    assert panel.model.rowCount() == 5  # distinct pairs are shown until asked otherwise
-    panel.duplicates_check.click()
-    assert panel.model.rowCount() == 4 and panel.type_combo.currentText() == "Duplicates only"
-    panel.type_combo.setCurrentText("distinct")
-    assert not panel.duplicates_check.isChecked() and panel.model.rowCount() == 1
+    assert not [b for b in panel.findChildren(QCheckBox) if "duplicates" in b.text().lower()]
+    assert panel.model.rowCount() == 5 and not panel.duplicates_only()  # distinct pairs shown at first
+    panel.type_combo.setCurrentText("Duplicates only")
+    assert panel.model.rowCount() == 4 and panel.duplicates_only()
     panel.type_combo.setCurrentText("layout duplicate")
-    assert panel.duplicates_check.isChecked() and panel.model.rowCount() == 1
-    panel.duplicates_check.click()  # unchecking shows every type again
+    panel.set_duplicates_only(True)  # a duplicate type is kept: it leaves out distinct pairs already
+    assert panel.type_combo.currentText() == "layout duplicate" and panel.model.rowCount() == 1
+    panel.set_duplicates_only(False)  # every type again
     assert panel.type_combo.currentText() == "All types" and panel.model.rowCount() == 5
-    assert not win.pages_panel.duplicates_check.isVisibleTo(win.pages_panel)
+    panel.set_duplicates_only(True)
+    assert panel.type_combo.currentText() == "Duplicates only"
 
 
 def test_text_filter_and_keyboard_navigation(qtbot, make_window, sample_scan):
@@ -653,3 +657,24 @@ def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, m
         # the box keeps its editing keys: Ctrl+A selects its text
         qtbot.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
         assert box.lineEdit().selectedText() == box.cleanText() != ""
+
+
+def test_the_type_combo_offers_the_pairs_the_last_thresholds_changed(qtbot, make_window, sample_scan):
+    # "Thresholds applied: 2 pairs re-classified" and nothing marked or filtered those pairs.
+    win = make_window(sample_scan)
+    panel, combo = win.pairs_panel, win.pairs_panel.type_combo
+    assert combo.count() == len(TYPE_FILTERS)  # no re-classification yet: no entry
+    with qtbot.waitSignal(win.results_changed, timeout=LONG):
+        win.thresholds_panel.content_partial.setValue(0.6)
+    assert combo.count() == len(TYPE_FILTERS) + 1
+    assert combo.itemText(len(TYPE_FILTERS)) == "Changed by the last re-classification (2)"
+    combo.setCurrentIndex(len(TYPE_FILTERS))
+    assert panel.model.rowCount() == 2
+    tips = [panel.model.data(panel.model.index(r, 2), Qt.ItemDataRole.ToolTipRole) for r in range(2)]
+    assert all(t.startswith("distinct; ") and t.endswith(" before the last re-classification") for t in tips), tips
+    combo.setCurrentIndex(0)  # All types: every pair again
+    assert panel.model.rowCount() == 7
+    combo.setCurrentIndex(len(TYPE_FILTERS))
+    with qtbot.waitSignal(win.scan_ended, timeout=LONG):
+        win.rescan()  # a new scan: nothing to compare with, the entry goes and every pair shows
+    assert combo.count() == len(TYPE_FILTERS) and combo.currentIndex() == 0 and panel.model.rowCount() == 7

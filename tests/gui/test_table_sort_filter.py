@@ -124,7 +124,7 @@ def test_pages_type_filter_uses_type_bits(qapp, ties):
 @pytest.fixture
 def panel(qtbot, ties):
     model = PairsModel()
-    panel = TablePanel(model, with_duplicates_only=True)
+    panel = TablePanel(model)
     qtbot.addWidget(panel)
     panel.resize(900, 400)
     panel.show()

@@ -778,3 +778,28 @@ def test_presentation_mode_at_1280x800_shows_the_first_gallery_type_whole_and_sc
     window.presentation.set_active(False)
     second = view.cards[TYPE_ORDER[1]]
     qtbot.waitUntil(lambda: second.geometry().top() == first.geometry().top(), timeout=LONG)  # 2 x 2 again
+
+
+def test_a_click_on_a_confusion_cell_lists_its_labelled_pairs(qtbot, window, samples_dir):
+    # The matrix said how many pairs each cell holds and never which: a user could not find the
+    # pairs the classifier gets wrong from the window.
+    view = window.methods_view
+    labels = samples_dir / "EXPECTED.csv"
+    view.set_labels(labels)
+    with qtbot.waitSignal(view.finished, timeout=LONG):
+        qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
+    table = view.confusion_table
+    full = TYPE_ORDER.index(DupType.FULL)
+    n = int(table.item(full, full).text())
+    assert table.item(full, full).toolTip() == f"Click to list the {n} pairs labelled full, predicted full"
+    rect = table.visualItemRect(table.item(full, full))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    dialog = table.property("cell_dialog")
+    lines = dialog.text.toPlainText().splitlines()
+    assert (
+        lines[0]
+        == f"{n} pairs labelled full, predicted full (content sim, containment, layout sim, hamming, left, right)"
+    )
+    assert len(lines) == 1 + n and all(line.startswith("      full -> full ") for line in lines[1:])
+    dialog.close()

@@ -75,6 +75,17 @@ def keep_rule_text(policy: KeepPolicy | None = None) -> str:
     )
 
 
+def keep_rule_line(policy: KeepPolicy | None = None) -> str:
+    """A keep policy in one short line, as ``scan --keep-csv`` prints it after every run: the
+    reference folders, then the criteria in order, e.g. ``"canonical URL, newest version
+    folder, longest main content, oldest file (in full in the HTML, PDF, JSON and XLSX
+    reports)"`` (str; :func:`keep_rule_text` is the paragraph the reports print)."""
+    p = policy or KeepPolicy()
+    criteria = ", ".join(f"{CRITERIA[c]} {p.pattern!r}" if c == "pattern" else CRITERIA[c] for c in p.order)
+    first = f"pages under {', '.join(p.reference_folders)} always kept, then " if p.reference_folders else ""
+    return f"{first}{criteria} (in full in the HTML, PDF, JSON and XLSX reports)"
+
+
 #: The default keep rule in words, as reports print it.
 KEEP_RULE = keep_rule_text()
 #: Folders that documentation sites name for the version readers are sent to (Read the Docs,

@@ -17,7 +17,7 @@ from functools import cached_property
 
 from dedup_gui import __version__
 from dedup_gui.core.columns import type_counts
-from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
+from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
@@ -183,9 +183,17 @@ class Report:
         return counts
 
     def threshold_rows(self) -> list[tuple[str, str, str]]:
-        """``(name, value, meaning)`` of each threshold (list of str triples)."""
-        t = self.result.thresholds
-        return [(f.name, _fmt(getattr(t, f.name)), THRESHOLD_HELP.get(f.name, "")) for f in fields(t)]
+        """``(name, value, meaning)`` of each threshold (list of str triples); a value other than
+        the default ends its meaning with ``"; not the default (0.2)"``: the window remembers the
+        last session's thresholds, and a reader compares the counts with a run of the defaults."""
+        t, default = self.result.thresholds, Thresholds()
+        rows = []
+        for f in fields(t):
+            value, meaning = getattr(t, f.name), THRESHOLD_HELP.get(f.name, "")
+            if value != getattr(default, f.name):
+                meaning += f"; not the default ({_fmt(getattr(default, f.name))})"
+            rows.append((f.name, _fmt(value), meaning))
+        return rows
 
     def setting_rows(self) -> list[tuple[str, str, str]]:
         """``(name, value, meaning)`` of each scan setting (list of str triples)."""

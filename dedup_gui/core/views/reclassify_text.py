@@ -9,6 +9,7 @@ result, then says what changed (:func:`reclassified_text`).  No Qt here.
 from __future__ import annotations
 
 from dedup_gui.core.model import ScanResult
+from dedup_gui.core.views.changed_filter import previous_types
 
 
 def reclassifying_text(pairs: int, doing: str = "") -> str:
@@ -23,12 +24,9 @@ def changed_pairs(old: ScanResult | None, new: ScanResult) -> int:
     """How many pairs of ``new`` have another type, or another "not a duplicate" mark, than the
     same pair of ``old`` (a re-classification keeps the pairs and their order); every pair
     when ``old`` is ``None`` or has other pairs (int)."""
-    if old is None or len(old.pairs) != len(new.pairs):
-        return len(new.pairs)
-    return sum(
-        a.type is not b.type or a.not_duplicate != b.not_duplicate or (a.left, a.right) != (b.left, b.right)
-        for a, b in zip(old.pairs, new.pairs, strict=True)
-    )
+    # the pairs table's "changed" filter lists the same pairs (changed_filter.previous_types)
+    changed = None if old is None else previous_types(old.pairs, new.pairs)
+    return len(new.pairs) if changed is None else len(changed)
 
 
 def reclassified_text(done: str, changed: int) -> str:

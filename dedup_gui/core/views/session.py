@@ -22,6 +22,7 @@ from dedup_gui.core.pipeline.not_duplicates import marks_applied
 from dedup_gui.core.pipeline.walk import is_archive_root
 from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
 from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
+from dedup_gui.core.views.settings_note import settings_note
 
 #: The window's title without a folder.
 APP_NAME = "Duplicate Page Inspector"
@@ -37,7 +38,9 @@ def summarize(result: ScanResult) -> str:
     duplicate pairs of 5 compared; 2 near-duplicate groups, 2 keep clusters (3 pages to drop); 0
     errors (0.4 s)"`` (``"Scanned 12 records: ..."`` for one WARC file), in the command line's
     words (its ``pages:`` line: the pages read, then the other files skipped, when there are
-    any; the files that could not be read are the errors), followed by the scan's notes (str)."""
+    any; the files that could not be read are the errors), followed by the scan's notes (str).
+    Thresholds other than the defaults and the feature cache off follow the counts of pairs
+    (:func:`~dedup_gui.core.views.settings_note.settings_note`)."""
     counts = type_counts(result)
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
     noun = "record" if is_archive_root(result.root) else "page"
@@ -47,7 +50,7 @@ def summarize(result: ScanResult) -> str:
     # the command line's words: groups (any chain of pairs) and keep clusters are not the same
     line = (
         f"Scanned {_count(len(result.pages), noun)}{others}: {_count(duplicates, 'duplicate pair')} of "
-        f"{len(result.pairs):,} compared; "
+        f"{len(result.pairs):,} compared{settings_note(result.thresholds, result.settings)}; "
         f"{_count(len(result.clusters), 'near-duplicate group')}, {_count(len(keep), 'keep cluster')} "
         f"({_count(drops, 'page')} to drop); {_count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
     )

@@ -27,6 +27,7 @@ from dedup_gui.core.columns import (
     substring_mask,
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
+from dedup_gui.core.views.changed_filter import MARKED_SHORT, changed_tooltip, previous_types, type_text
 from dedup_gui.core.views.pages_table import PagesTable, page_type_bits
 from dedup_gui.core.views.table_state import ERROR, MUTED, TableState, format_score
 
@@ -37,10 +38,6 @@ __all__ = ["ErrorsTable", "PagesTable", "PairsTable", "page_type_bits"]
 #: The :class:`PairColumns` attribute of each score column of :class:`PairsTable`.
 _SCORE_COLUMNS = {3: "content_similarity", 4: "content_containment", 5: "layout_similarity",
                   6: "hamming_distance", 7: "jaccard"}  # fmt: skip
-
-
-#: A marked pair's type cell says why briefly; the Why tab says "marked not a duplicate by you".
-MARKED_SHORT = "marked by you"
 
 
 class PairsTable(TableState):
@@ -89,6 +86,10 @@ class PairsTable(TableState):
         self._page_clusters = np.zeros(0, dtype=np.int32)
         self._cluster_list: list[int] = []  # page -> cluster id as Python ints, for data()
         self._columns: PairColumns | None = None
+        # record -> its type before the last re-classification, for the pairs it changed
+        # (None: no re-classification since the scan); the "changed" filter keeps those
+        self._previous: dict[int, str] | None = None
+        self._changed_only = False
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pairs of ``result``; return their number (int).  Costs one pass over the
@@ -152,7 +153,7 @@ class PairsTable(TableState):
         if col < 2:
             return self._pages[pair.right if col else pair.left].path
         if col == 2:  # a pair the user marked says so (its type is distinct whatever its measures)
-            return f"{pair.type.label} ({MARKED_SHORT})" if pair.not_duplicate else pair.type.label
+            return type_text(pair)
         if col == 8:
             cluster = self._pair_cluster(pair)
             return "" if cluster == NO_CLUSTER else str(cluster)
@@ -201,6 +202,58 @@ class PairsTable(TableState):
         if col == 8:
             return pair_clusters(result, self._page_clusters)
         return getattr(columns, _SCORE_COLUMNS[col])
+
+    # --- the pairs the last re-classification changed ---------------------------------------
+
+    def set_result(self, result: ScanResult | None) -> None:
+        """Show another scan's pairs (:meth:`TableState.set_result`); no pair is "changed"."""
+        self._previous, self._changed_only = None, False
+        super().set_result(result)
+
+    def update_result(self, result: ScanResult) -> None:
+        """Take a re-classified ``result`` (:meth:`TableState.update_result`) and remember which
+        pairs changed type, and from what (:func:`~dedup_gui.core.views.changed_filter.previous_types`)."""
+        self._previous = previous_types(self._pairs, result.pairs)
+        self._changed_only = self._changed_only and self._previous is not None
+        super().update_result(result)
+
+    def changed_count(self) -> int | None:
+        """How many pairs the last re-classification changed (int), ``None`` before any."""
+        return None if self._previous is None else len(self._previous)
+
+    def changed_only(self) -> bool:
+        """Whether only the pairs the last re-classification changed are shown (bool)."""
+        return self._changed_only
+
+    def set_changed_only(self, on: bool) -> None:
+        """Keep only the pairs the last re-classification changed (``on``), or every pair.
+
+        Raises:
+            ValueError: ``on`` before any re-classification (nothing to compare with).
+        """
+        if on and self._previous is None:
+            raise ValueError("no re-classification since the scan: no pair changed type")
+        self._changed_only = bool(on)
+        self._update_rows()
+
+    def previous_type(self, record: int) -> str | None:
+        """The type text of ``record`` before the last re-classification, ``None`` if it did
+        not change (str)."""
+        return None if self._previous is None else self._previous.get(record)
+
+    def extra_masks(self) -> list[np.ndarray]:
+        """The "changed by the last re-classification" mask, when that filter is on."""
+        if not self._changed_only or self._previous is None:
+            return []
+        mask = np.zeros(self._count, dtype=np.bool_)
+        mask[list(self._previous)] = True
+        return [mask]
+
+    def tooltip(self, record: int, col: int) -> str:
+        """:meth:`TableState.tooltip`; the Type cell of a pair the last re-classification
+        changed names its previous type (:func:`~dedup_gui.core.views.changed_filter.changed_tooltip`)."""
+        before = self.previous_type(record) if col == 2 else None
+        return changed_tooltip(self.display(record, 2), before) if before else super().tooltip(record, col)
 
     def tone(self, record: int) -> str | None:
         """:data:`MUTED` for distinct pairs."""

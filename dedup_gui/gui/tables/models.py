@@ -81,6 +81,24 @@ class PairsModel(ResultTableModel):
         """The pairs the rows show, in row order (list[Pair])."""
         return self.table.shown_pairs()
 
+    def changed_count(self) -> int | None:
+        """How many pairs the last re-classification changed, ``None`` before any (int)."""
+        return self.table.changed_count()
+
+    def changed_only(self) -> bool:
+        """Whether only the pairs the last re-classification changed are shown (bool)."""
+        return self.table.changed_only()
+
+    def set_changed_only(self, on: bool) -> None:
+        """Keep only the pairs the last re-classification changed (``on``), in one layout change.
+
+        Raises:
+            ValueError: ``on`` before any re-classification (nothing changes).
+        """
+        if on and self.table.changed_count() is None:
+            raise ValueError("no re-classification since the scan")
+        self._relayout(lambda: self.table.set_changed_only(on))
+
     def first_duplicate_record(self) -> int | None:
         """The result's first non-distinct pair, else its first pair, as a record index (int);
         ``None`` when there are no pairs."""

@@ -1,4 +1,4 @@
-"""A result table with its filter bar (a type combo, a status combo for the pages, "show duplicates only", a file-name filter, a
+"""A result table with its filter bar (a type combo, a status combo for the pages, a file-name filter, a
 removable chip for a record filter such as "Hamming distance = 4") and a sortable view with a
 context menu (open, open in the browser, copy paths, show in folder) and keyboard access.  Its
 columns' widths are :mod:`~dedup_gui.gui.tables.column_widths`' (fitted, paths elided)."""
@@ -11,7 +11,6 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Sig
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -25,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import DupType
 from dedup_gui.gui.file_actions import copy_paths, file_menu
+from dedup_gui.gui.tables.changed_entry import ChangedEntry
 from dedup_gui.gui.tables.column_widths import ColumnSizer
-from dedup_gui.gui.tables.models import PagesModel
+from dedup_gui.gui.tables.models import PagesModel, PairsModel
 from dedup_gui.gui.tables.status_combo import StatusCombo
 from dedup_gui.gui.tables.table_model import DUPLICATE_TYPES, TYPE_FILTERS, ResultTableModel
 
@@ -49,14 +49,13 @@ class TablePanel(QWidget):
     window moves the focus to the inspector), Ctrl+C copies the row's paths, the menu key or
     Shift+F10 opens the context menu.
 
-    "Show duplicates only" and the type combo stay consistent: the box is checked exactly when
-    the combo's filter leaves out distinct pairs; checking it on "All types" or "distinct"
-    chooses "Duplicates only", unchecking it chooses "All types".
+    The type combo's "Duplicates only" hides the distinct pairs (a "Show duplicates only" check
+    box beside it did the same and is gone); for the pairs, its last entry lists the pairs the
+    last re-classification changed (:class:`~dedup_gui.gui.tables.changed_entry.ChangedEntry`).
 
     Args:
         model: the table model (the panel does not take ownership of its data).
         with_type_filter: show the duplicate-type combo (``False`` for the errors table).
-        with_duplicates_only: show the "Show duplicates only" check box.
         with_status_filter: show the pages' status combo (:class:`StatusCombo`; a
             :class:`PagesModel` only).
         with_details: show, under the table, the current row's file and its whole text
@@ -78,7 +77,7 @@ class TablePanel(QWidget):
     columns_changed = Signal()
 
     def __init__(self, model: ResultTableModel, with_type_filter: bool = True,
-                 with_duplicates_only: bool = False, with_details: bool = False,
+                 with_details: bool = False,
                  with_status_filter: bool = False, parent=None) -> None:  # fmt: skip
         super().__init__(parent)
         #: The pages' status filter (``with_status_filter``, a :class:`PagesModel` only), or ``None``.
@@ -91,9 +90,10 @@ class TablePanel(QWidget):
         for label, _type_filter in TYPE_FILTERS:
             self.type_combo.addItem(label)
         self.type_combo.currentIndexChanged.connect(self._on_type_changed)
-        self.duplicates_check = QCheckBox("Show duplicates only")
-        self.duplicates_check.setToolTip("Hide the distinct pairs (candidate pairs that are not duplicates)")
-        self.duplicates_check.toggled.connect(self._on_duplicates_toggled)
+        # the pairs: "Changed by the last re-classification (9)" after the type filters
+        self.changed_entry = (
+            ChangedEntry(self.type_combo, model, len(TYPE_FILTERS)) if isinstance(model, PairsModel) else None
+        )
         self.filter_chip = QToolButton()
         self.filter_chip.setToolTip("Clear this filter")
         self.filter_chip.clicked.connect(self.clear_record_filter)
@@ -162,12 +162,10 @@ class TablePanel(QWidget):
         if self.status_combo is not None:
             bar.addWidget(QLabel("Status:"))
             bar.addWidget(self.status_combo)
-        bar.addWidget(self.duplicates_check)
         bar.addWidget(self.filter_chip)
         bar.addWidget(self.text_filter, 1)
         type_label.setVisible(with_type_filter)
         self.type_combo.setVisible(with_type_filter)
-        self.duplicates_check.setVisible(with_type_filter and with_duplicates_only)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(bar)
@@ -202,12 +200,20 @@ class TablePanel(QWidget):
         self.type_combo.setCurrentIndex(index)
 
     def set_duplicates_only(self, on: bool) -> None:
-        """Check or uncheck "Show duplicates only" (the type combo follows)."""
-        self.duplicates_check.setChecked(on)
+        """Hide the distinct pairs (``on``: "Duplicates only" unless the type picked is one of
+        the four duplicate types) or show every type again (if distinct pairs are hidden)."""
+        index = self.type_combo.currentIndex()
+        type_filter = TYPE_FILTERS[index][1] if 0 <= index < len(TYPE_FILTERS) else None
+        shows_distinct = type_filter is None or DupType.DISTINCT in type_filter
+        if on and shows_distinct:
+            self.type_combo.setCurrentIndex(_DUPLICATES_ONLY)
+        elif not on and not shows_distinct:
+            self.type_combo.setCurrentIndex(_ALL_TYPES)
 
     def duplicates_only(self) -> bool:
-        """Whether the type filter leaves out distinct pairs (bool)."""
-        return self.duplicates_check.isChecked()
+        """Whether the type filter leaves out distinct pairs (bool; remembered between sessions)."""
+        type_filter = self.model.type_filter()
+        return type_filter is not None and DupType.DISTINCT not in type_filter
 
     def set_record_filter(self, records, label: str, empty_text: str = "") -> None:
         """Show only these records (indices into the scan result, e.g. the pairs at one Hamming
@@ -371,19 +377,11 @@ class TablePanel(QWidget):
         self._text_timer.start()
 
     def _on_type_changed(self, index: int) -> None:
-        type_filter = TYPE_FILTERS[index][1] if index >= 0 else None
-        self.duplicates_check.blockSignals(True)
-        self.duplicates_check.setChecked(type_filter is not None and DupType.DISTINCT not in type_filter)
-        self.duplicates_check.blockSignals(False)
+        changed = self.changed_entry is not None and self.changed_entry.is_entry(index)
+        type_filter = TYPE_FILTERS[index][1] if 0 <= index < len(TYPE_FILTERS) else None
+        if isinstance(self.model, PairsModel) and self.model.changed_only() != changed:
+            self.model.set_changed_only(changed)
         self.model.set_type_filter(type_filter)
-
-    def _on_duplicates_toggled(self, checked: bool) -> None:
-        type_filter = TYPE_FILTERS[self.type_combo.currentIndex()][1]
-        shows_distinct = type_filter is None or DupType.DISTINCT in type_filter
-        if checked and shows_distinct:
-            self.type_combo.setCurrentIndex(_DUPLICATES_ONLY)
-        elif not checked and not shows_distinct:
-            self.type_combo.setCurrentIndex(_ALL_TYPES)
 
     def _on_activated(self, index: QModelIndex) -> None:
         if index.isValid():

@@ -76,6 +76,8 @@ def fill_confusion_table(t: QTableWidget, ev: Evaluation) -> str:
                 item.setBackground(_GOOD if r == c else _BAD)
                 item.setForeground(QColor("#000000"))
                 item.setFont(bold)
+                item.setToolTip(f"Click to list the {n} pair{'' if n == 1 else 's'} labelled {true.value}, "
+                                f"predicted {predicted.value}")  # fmt: skip
             t.setItem(r, c, item)
         recall = QTableWidgetItem(score_text(ev.recall[true], bool(ev.support[true])))
         recall.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
