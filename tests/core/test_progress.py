@@ -12,6 +12,7 @@ from dedup_gui.core.progress import (
     STAGE_CANDIDATES,
     STAGE_MEASURE,
     STAGE_READ,
+    STAGE_TEMPLATES,
     EtaEstimator,
     OverallProgress,
 )
@@ -34,6 +35,7 @@ def run_scan(progress: OverallProgress, files: int, to_read: int, candidates: in
         seen.append(progress.update(STAGE_CACHE, i, files))
     for i in range(to_read + 1):
         seen.append(progress.update(STAGE_READ, i, to_read))
+    seen += [progress.update(STAGE_TEMPLATES, 0, files), progress.update(STAGE_TEMPLATES, files, files)]
     seen += [progress.update(STAGE_CANDIDATES, 0, 1), progress.update(STAGE_CANDIDATES, 1, 1)]
     for i in range(0, candidates + 1, max(1, candidates // 200)):
         seen.append(progress.update(STAGE_MEASURE, i, candidates))
@@ -61,14 +63,15 @@ def test_reading_is_a_small_share_when_the_cache_has_most_pages():
     start = progress.update(STAGE_READ, 0, 40)
     after_reading = progress.update(STAGE_READ, 40, 40)
     read_share = SCAN_STAGES[1][1]
-    assert after_reading - start == pytest.approx((1 - start) * read_share * 0.04 / (read_share * 0.04 + 0.25))
+    later = sum(w for _n, w in SCAN_STAGES[2:])  # the template, candidate and comparing steps
+    assert after_reading - start == pytest.approx((1 - start) * read_share * 0.04 / (read_share * 0.04 + later))
     assert after_reading - start < 0.1  # not the 70 % of a cold scan
 
 
 def test_a_skipped_stage_leaves_its_share_to_the_others():
     progress = OverallProgress([(n, w) for n, w in SCAN_STAGES if n != STAGE_CACHE])
-    assert progress.step(STAGE_READ) == (1, 3)
-    assert progress.update(STAGE_READ, 5, 10) == pytest.approx(0.5 * 0.70 / 0.95)
+    assert progress.step(STAGE_READ) == (1, 4)
+    assert progress.update(STAGE_READ, 5, 10) == pytest.approx(0.5 * 0.65 / 0.95)
 
 
 def test_an_unplanned_stage_is_added_and_the_figure_still_never_goes_back():

@@ -193,7 +193,7 @@ def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_pat
     status = window.scan_status
     assert window.statusBar().currentMessage() == "" and status.label.isVisible()
     qtbot.waitUntil(lambda: "reading pages:" in status.label.text(), timeout=LONG)
-    assert status.label.text().startswith("Step 2 of 4, reading pages:")  # cache lookup is step 1
+    assert status.label.text().startswith("Step 2 of 5, reading pages:")  # cache lookup is step 1
     assert status.progress_bar.maximum() == 1000  # one bar for the whole scan, not per stage
     assert status.cancel_button.isVisible() and status.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: "left in this step" in status.label.text(), timeout=LONG)  # the ETA appears

@@ -47,6 +47,7 @@ from dedup_gui.core.progress import (  # the stage names stay part of this modul
     STAGE_CACHE,
     STAGE_CANDIDATES,
     STAGE_MEASURE,
+    STAGE_TEMPLATES,
     InFlight,
     NullProgress,
     Progress,
@@ -311,11 +312,11 @@ def scan_folder(
                 skipped.append(outcome)
         learned = SiteTemplates()
         if settings.learn_templates:
-            # seconds on a big site: said, not a bar standing at "1,422 of 1,422"
-            progress.update(STAGE_CANDIDATES, 0, 1, f"learning each site's template from {len(pages):,} pages")
+            # seconds on a big site: a step of its own that counts pages, not a bar standing still
             pages, learned = strip_templates(pages, lambda p, text, notes: with_main_text(p, text, notes, settings),
                                              lambda p: read_visible_text(p, settings, str(root)),
-                                             lambda: check_cancel(progress))  # fmt: skip
+                                             lambda: check_cancel(progress),
+                                             partial(progress.update, STAGE_TEMPLATES))  # fmt: skip
         check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 0, 1)
         candidates = find_candidates(pages, settings, lambda: check_cancel(progress))
