@@ -94,7 +94,7 @@ def test_one_bar_for_the_whole_scan_with_labelled_steps(qtbot):
 
 def test_the_eta_waits_for_a_rate_and_says_it_is_for_the_step(qtbot):
     clock = Clock()
-    status = ScanStatus(eta_factory=lambda: EtaEstimator(clock=clock, min_seconds=3.0, min_fraction=0.01))
+    status = ScanStatus(eta_factory=lambda: EtaEstimator(clock=clock, min_seconds=3.0, min_fraction=0.01, settle=0.0))
     qtbot.addWidget(status)
     status.start("/f")
     status.update_progress(STAGE_READ, 0, 1000)
