@@ -184,7 +184,8 @@ def test_a_huge_title_does_not_widen_the_window(qtbot, make_window, fake_scan, r
 
 
 def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_path):
-    scan = fake_scan(steps=400, delay=0.01)
+    # 10 s or more: a time-left figure needs 3 s of rate and 2 s of settling (EtaEstimator)
+    scan = fake_scan(steps=1000, delay=0.01)
     window = make_window(scan_fn=scan)
     # a confirmation still showing (a copy's "Wrote 510 pages…" stays 15 s) hid the steps of
     # the next scan and its "cancelled"; a scan's start clears it
