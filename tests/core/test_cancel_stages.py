@@ -21,7 +21,14 @@ from dedup_gui.core.model import ScanSettings
 from dedup_gui.core.pipeline import executors, scan, site_template
 from dedup_gui.core.pipeline.executors import _PagePool
 from dedup_gui.core.pipeline.loading import discover
-from dedup_gui.core.progress import STAGE_CANDIDATES, STAGE_MEASURE, STAGE_READ, CancelToken, ScanCancelled
+from dedup_gui.core.progress import (
+    STAGE_CANDIDATES,
+    STAGE_MEASURE,
+    STAGE_READ,
+    STAGE_TEMPLATES,
+    CancelToken,
+    ScanCancelled,
+)
 from tests.core.pool_tasks import hang_on_marked_files
 
 psutil = pytest.importorskip("psutil")
@@ -95,7 +102,7 @@ def test_cancel_during_template_learning_is_felt_at_once(tmp_path, monkeypatch):
         return real(text)
 
     monkeypatch.setattr(site_template, "main_line_hashes", slow)
-    took = _scan_cancelled(folder, CancelAt(lambda s, d, t, detail: detail.startswith("learning")))
+    took = _scan_cancelled(folder, CancelAt(lambda s, d, t, detail: s == STAGE_TEMPLATES))
     assert took < BOUND
     assert len(done) < 80  # stopped part-way, not at the stage's end
 

@@ -68,7 +68,7 @@ def test_the_eta_is_withdrawn_while_no_item_finishes():
     # Five small pages in 0.1 s, then two huge ones for half a minute: the old estimator
     # counted the small pages' rate down to "less than a second left" for the whole wait.
     now = [0.0]
-    eta = EtaEstimator(clock=lambda: now[0], min_seconds=0.0, min_fraction=0.0, smoothing=0.0)
+    eta = EtaEstimator(clock=lambda: now[0], min_seconds=0.0, min_fraction=0.0, smoothing=0.0, settle=0.0)
     for done in range(1, 6):
         now[0] = done * 0.02
         eta.eta(STAGE_READ, done, 7)

@@ -182,12 +182,14 @@ def test_the_fast_extractor_finds_the_designed_duplicates():
             assert found.get(frozenset((left, right))) is expected, (left, right)
 
 
-def test_learning_the_site_templates_is_said_in_the_progress():
+def test_learning_the_site_templates_is_a_step_that_counts_pages():
     # A tester's window stood at "reading pages: 1,422 of 1,422 — less than a second left" for
-    # 4 s while the scan learned each site's template, unannounced.
+    # 4 s while the scan learned each site's template, unannounced; then at "finding candidate
+    # pairs: 0 of 1 — learning each site's template" for 2-6 s, the bar not moving.
     from dedup_gui.core.model import ScanSettings
     from dedup_gui.core.pipeline.scan import scan_folder
-    from dedup_gui.core.progress import STAGE_CANDIDATES
+    from dedup_gui.core.pipeline.site_template import CHECK_EVERY
+    from dedup_gui.core.progress import STAGE_CANDIDATES, STAGE_TEMPLATES
 
     class Recorder:
         def __init__(self):
@@ -201,6 +203,11 @@ def test_learning_the_site_templates_is_said_in_the_progress():
 
     progress = Recorder()
     result = scan_folder(SAMPLES, ScanSettings(workers=1, use_cache=False), progress=progress)
-    said = [s for s in progress.seen if s[3].startswith("learning each site's template")]
-    assert said == [(STAGE_CANDIDATES, 0, 1, f"learning each site's template from {len(result.pages):,} pages")]
-    assert progress.seen.index(said[0]) < progress.seen.index((STAGE_CANDIDATES, 1, 1, ""))
+    n = len(result.pages)
+    said = [s for s in progress.seen if s[0] == STAGE_TEMPLATES]
+    # before the work, every CHECK_EVERY pages of taking the templates out, and at the end
+    assert said == [(STAGE_TEMPLATES, 0, n, "")] + [(STAGE_TEMPLATES, i, n, "") for i in range(0, n, CHECK_EVERY)] + [
+        (STAGE_TEMPLATES, n, n, "")
+    ]
+    assert progress.seen.index(said[-1]) < progress.seen.index((STAGE_CANDIDATES, 0, 1, ""))
+    assert not [s for s in progress.seen if s[0] == STAGE_CANDIDATES and s[3]]  # no "0 of 1" with a story

@@ -184,7 +184,8 @@ def test_a_huge_title_does_not_widen_the_window(qtbot, make_window, fake_scan, r
 
 
 def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_path):
-    scan = fake_scan(steps=400, delay=0.01)
+    # 10 s or more: a time-left figure needs 3 s of rate and 2 s of settling (EtaEstimator)
+    scan = fake_scan(steps=1000, delay=0.01)
     window = make_window(scan_fn=scan)
     # a confirmation still showing (a copy's "Wrote 510 pages…" stays 15 s) hid the steps of
     # the next scan and its "cancelled"; a scan's start clears it
@@ -193,7 +194,7 @@ def test_progress_is_shown_while_scanning(qtbot, make_window, fake_scan, tmp_pat
     status = window.scan_status
     assert window.statusBar().currentMessage() == "" and status.label.isVisible()
     qtbot.waitUntil(lambda: "reading pages:" in status.label.text(), timeout=LONG)
-    assert status.label.text().startswith("Step 2 of 4, reading pages:")  # cache lookup is step 1
+    assert status.label.text().startswith("Step 2 of 5, reading pages:")  # cache lookup is step 1
     assert status.progress_bar.maximum() == 1000  # one bar for the whole scan, not per stage
     assert status.cancel_button.isVisible() and status.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: "left in this step" in status.label.text(), timeout=LONG)  # the ETA appears

@@ -44,7 +44,7 @@ def test_the_window_names_a_slow_page_while_it_is_read(qtbot, tmp_path, monkeypa
         window.start_scan(tmp_path)
         label = window.scan_status.label
         qtbot.waitUntil(lambda: "zz-big.html" in label.text(), timeout=5_000)
-        assert label.text().startswith("Step 1 of 3, reading pages: 3 of 4 — still reading zz-big.html (20 kB) for ")
+        assert label.text().startswith("Step 1 of 4, reading pages: 3 of 4 — still reading zz-big.html (20 kB) for ")
     finally:
         release.set()
     qtbot.waitUntil(lambda: not window.is_scanning(), timeout=20_000)

@@ -19,6 +19,7 @@ from dedup_gui.core.progress import (
     STAGE_CANDIDATES,
     STAGE_MEASURE,
     STAGE_READ,
+    STAGE_TEMPLATES,
     EtaEstimator,
 )
 from dedup_gui.gui.main_window import scan_stages
@@ -71,22 +72,29 @@ def test_one_bar_for_the_whole_scan_with_labelled_steps(qtbot):
 
     for done in range(0, 1000, 64):
         report(STAGE_CACHE, done, 1000)
-    assert status.label.text() == "Step 1 of 4, looking up the feature cache: 960 of 1,000"
+    assert status.label.text() == "Step 1 of 5, looking up the feature cache: 960 of 1,000"
     for done in range(101):
         report(STAGE_READ, done, 100)
-    assert status.label.text().startswith("Step 2 of 4, reading pages: 100 of 100")
+    assert status.label.text().startswith("Step 2 of 5, reading pages: 100 of 100")
+    report(STAGE_TEMPLATES, 0, 100)
+    report(STAGE_TEMPLATES, 48, 100)
+    # the template step counts pages: the bar moves (it stood at "0 of 1" for seconds)
+    assert status.label.text() == "Step 3 of 5, learning each site's template: 48 of 100"
+    assert values[-1] > values[-2]
+    report(STAGE_TEMPLATES, 100, 100)
     report(STAGE_CANDIDATES, 0, 1)
+    assert status.label.text() == "Step 4 of 5, finding candidate pairs: 0 of 1"
     report(STAGE_CANDIDATES, 1, 1)
     for done in range(0, 501, 50):
         report(STAGE_MEASURE, done, 500)
-    assert status.label.text().startswith("Step 4 of 4, comparing pairs: 500 of 500")
+    assert status.label.text().startswith("Step 5 of 5, comparing pairs: 500 of 500")
     assert values == sorted(values)  # never restarts at a new stage
     assert values[-1] == BAR_STEPS
 
 
 def test_the_eta_waits_for_a_rate_and_says_it_is_for_the_step(qtbot):
     clock = Clock()
-    status = ScanStatus(eta_factory=lambda: EtaEstimator(clock=clock, min_seconds=3.0, min_fraction=0.01))
+    status = ScanStatus(eta_factory=lambda: EtaEstimator(clock=clock, min_seconds=3.0, min_fraction=0.01, settle=0.0))
     qtbot.addWidget(status)
     status.start("/f")
     status.update_progress(STAGE_READ, 0, 1000)
@@ -97,12 +105,15 @@ def test_the_eta_waits_for_a_rate_and_says_it_is_for_the_step(qtbot):
     assert "left" not in status.label.text()  # 1 s of data: no guess yet
     clock.now = 9.0
     status.update_progress(STAGE_READ, 41, 1000)
-    assert status.label.text() == "Step 2 of 4, reading pages: 41 of 1,000 — about 1 min 36 s left in this step"
+    assert status.label.text() == "Step 2 of 5, reading pages: 41 of 1,000 — about 1 min 36 s left in this step"
 
 
 def test_a_scan_without_the_cache_has_no_cache_step():
     assert scan_stages(ScanSettings(use_cache=True)) == SCAN_STAGES
     names = [name for name, _w in scan_stages(ScanSettings(use_cache=False))]
+    assert names == [STAGE_READ, STAGE_TEMPLATES, STAGE_CANDIDATES, STAGE_MEASURE]
+    # no template step when the templates are not learned: the steps are numbered "of 3"
+    names = [name for name, _w in scan_stages(ScanSettings(use_cache=False, learn_templates=False))]
     assert names == [STAGE_READ, STAGE_CANDIDATES, STAGE_MEASURE]
 
 
@@ -111,7 +122,7 @@ def test_the_window_shows_the_scan_steps_it_will_run(qtbot, make_window_for_prog
                                       settings=ScanSettings(use_cache=False))  # fmt: skip
     window.start_scan(tmp_path)
     qtbot.waitUntil(lambda: "reading pages:" in window.scan_status.label.text(), timeout=60_000)
-    assert window.scan_status.label.text().startswith("Step 1 of 3, reading pages:")
+    assert window.scan_status.label.text().startswith("Step 1 of 4, reading pages:")
     qtbot.waitUntil(lambda: not window.is_scanning(), timeout=60_000)
 
 

@@ -93,6 +93,18 @@ class SlowPages:
         return in_flight_text([InFlight(self.files[i].path, self.size(i), start) for i, start in slow], now)
 
 
+def starting_text(workers: int, seconds: float) -> str:
+    """The detail of a report while the worker processes start, e.g. ``"starting 2 worker
+    processes"``, then ``"starting 2 worker processes for 3 s"`` (str).
+
+    Args:
+        workers: how many start (int).
+        seconds: since they were asked to (float; below one, not said).
+    """
+    text = f"starting {workers} worker process{'es' if workers != 1 else ''}"
+    return text + (f" for {int(seconds)} s" if seconds >= 1 else "")
+
+
 #: The most worker processes per core (:func:`max_workers`).
 WORKERS_PER_CORE = 4
 
@@ -161,12 +173,16 @@ class _PagePool:
         self.context = multiprocessing.get_context("spawn")  # forking beside Qt threads can deadlock
         self.pool: ProcessPoolExecutor | None = None
 
-    def _new_pool(self, progress: Progress) -> ProcessPoolExecutor:
+    def _new_pool(self, progress: Progress, done: int = 0) -> ProcessPoolExecutor:
         """Start :attr:`pool` and wait until every worker has imported the engine, so that the
         per-page limit measures the page, not the seconds a new process takes to start.
 
         The wait looks at ``progress`` every :data:`POLL_SECONDS`: starting the workers takes
         seconds on a busy machine, and a Cancel meanwhile must not wait for them.
+
+        Args:
+            progress: reported to while the workers start (:func:`starting_text`); may cancel.
+            done: pages of the stage done so far (int; the count of those reports).
 
         Returns:
             The new pool (also :attr:`pool`).
@@ -185,10 +201,15 @@ class _PagePool:
             initargs=(self.settings.page_memory_bytes, os.getpid()),
         )
         starting = {self.pool.submit(_worker_ready) for _ in range(self.workers)}
-        deadline = time.monotonic() + POOL_START_SECONDS
+        began = time.monotonic()
+        deadline = began + POOL_START_SECONDS
         while starting and time.monotonic() < deadline:
             check_cancel(progress)
             starting = wait(starting, timeout=POLL_SECONDS)[1]
+            if starting:  # seconds on a busy machine, the count at 0: say why
+                progress.update(
+                    STAGE_READ, done, len(self.files), starting_text(self.workers, time.monotonic() - began)
+                )
         return self.pool
 
     def _kill(self) -> None:
@@ -224,7 +245,7 @@ class _PagePool:
             while queue or solo or in_flight:
                 check_cancel(progress)
                 if self.pool is None:
-                    self.pool = self._new_pool(progress)
+                    self.pool = self._new_pool(progress, done_count)
                 capacity = 1 if solo else self.workers
                 source = solo if solo else queue
                 submit_failed = False
@@ -350,11 +371,12 @@ def analyse_all(files: list[SourceFile], settings: ScanSettings, progress: Progr
         progress.update(STAGE_READ, 0, total)
         return _analyse_on_dask(files, settings, progress)
     workers = _worker_count(settings, total)
-    progress.update(STAGE_READ, 0, total)
+    pool = settings.workers != 1 and total > 0
+    progress.update(STAGE_READ, 0, total, starting_text(workers, 0.0) if pool else "")
     # Only ``workers=1`` runs in this process.  Otherwise even a single file goes to a worker,
     # where the per-page time and memory limits apply: one pathological page (100,000 nested
     # elements) must not hang the scan.
-    if settings.workers == 1 or total == 0:
+    if not pool:
         return _analyse_here(files, settings, progress, on_result)
     return _PagePool(files, settings, workers).run(progress, on_result)
 

@@ -47,9 +47,12 @@ from dedup_gui.core.progress import (  # the stage names stay part of this modul
     STAGE_CACHE,
     STAGE_CANDIDATES,
     STAGE_MEASURE,
+    STAGE_READ,
+    STAGE_TEMPLATES,
     InFlight,
     NullProgress,
     Progress,
+    StageNote,
     check_cancel,
     in_flight_text,
 )
@@ -100,7 +103,11 @@ def analyse_files(
         if isinstance(outcome, Page):
             cache.store(outcome)
 
-    fresh = analyse_all([files[i] for i in todo], settings, progress, None if settings.dask_scheduler else keep)
+    # "reading pages: 0 of 946" after a scan of 1,422 files puzzles without the rest's count
+    cached = len(files) - len(todo)
+    note = f"{cached:,} more found in the feature cache" if cached and todo else ""
+    reading = StageNote(progress, STAGE_READ, note)
+    fresh = analyse_all([files[i] for i in todo], settings, reading, None if settings.dask_scheduler else keep)
     for i, outcome in zip(todo, fresh):
         outcomes[i] = outcome
         if settings.dask_scheduler and isinstance(outcome, Page):
@@ -311,11 +318,11 @@ def scan_folder(
                 skipped.append(outcome)
         learned = SiteTemplates()
         if settings.learn_templates:
-            # seconds on a big site: said, not a bar standing at "1,422 of 1,422"
-            progress.update(STAGE_CANDIDATES, 0, 1, f"learning each site's template from {len(pages):,} pages")
+            # seconds on a big site: a step of its own that counts pages, not a bar standing still
             pages, learned = strip_templates(pages, lambda p, text, notes: with_main_text(p, text, notes, settings),
                                              lambda p: read_visible_text(p, settings, str(root)),
-                                             lambda: check_cancel(progress))  # fmt: skip
+                                             lambda: check_cancel(progress),
+                                             partial(progress.update, STAGE_TEMPLATES))  # fmt: skip
         check_cancel(progress)
         progress.update(STAGE_CANDIDATES, 0, 1)
         candidates = find_candidates(pages, settings, lambda: check_cancel(progress))

@@ -249,6 +249,7 @@ def strip_templates(
     rebuild: Callable[[Page, str, tuple[str, ...]], Page],
     visible_text: Callable[[Page], str | None],
     check: Callable[[], None] | None = None,
+    report: Callable[[int, int], None] | None = None,
 ) -> tuple[list[Page], SiteTemplates]:
     """Learn the sites' templates and take them out of the pages' main texts.
 
@@ -259,16 +260,22 @@ def strip_templates(
         visible_text: a page's whole visible text, read again (``None`` if it cannot be).
         check: called every :data:`CHECK_EVERY` pages; it may raise to stop (e.g.
             ``ScanCancelled``): a big site's template takes seconds to learn and take out.
+        report: ``report(done, total)``, pages done of all (ints), before the work and every
+            :data:`CHECK_EVERY` pages of taking the templates out (the seconds of this step: the
+            pages' features are computed again); ``None`` for no reports.
 
     Returns:
         ``(pages, learned)``: the pages (a changed page is a new object), and what was learned.
     """
+    report = report or (lambda done, total: None)
+    report(0, len(pages))
     learned = learn_templates(pages, check)
     out = list(pages)
     sets = {site: set(lines.tolist()) for site, lines in learned.lines.items()}
     for i, page in enumerate(pages):
         if i % CHECK_EVERY == 0:
             _check(check)
+            report(i, len(pages))
         template = sets.get(learned.site[i])
         known = bool(template)
         if known != page.template_known:
@@ -314,4 +321,5 @@ def strip_templates(
             learned.emptied += 1
             note = "the page's text is all the site's template: no usable text"
             out[i] = replace(rebuild(page, "", (*page.notes, note)), has_text=False)
+    report(len(pages), len(pages))
     return out, learned

@@ -20,7 +20,7 @@ from dedup_gui.core.pipeline.classify import reclassify
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
 from dedup_gui.core.pipeline.not_duplicates import marks_applied
 from dedup_gui.core.pipeline.walk import is_archive_root
-from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE
+from dedup_gui.core.progress import SCAN_STAGES, STAGE_CACHE, STAGE_TEMPLATES
 from dedup_gui.core.views.selection import cluster_pairs, first_pair_of_page, pair_cluster, pairs_at_distance
 from dedup_gui.core.views.settings_note import settings_note
 
@@ -60,8 +60,11 @@ def summarize(result: ScanResult) -> str:
 def scan_stages(settings: ScanSettings) -> tuple[tuple[str, float], ...]:
     """The steps a scan with ``settings`` goes through, as ``(name, weight)`` for the progress
     bar (:class:`~dedup_gui.core.progress.OverallProgress`): without the feature cache there is
-    no cache lookup step."""
-    return tuple(s for s in SCAN_STAGES if settings.use_cache or s[0] != STAGE_CACHE)
+    no cache lookup step, without learning the sites' templates no template step."""
+    skip = {STAGE_CACHE} if not settings.use_cache else set()
+    if not settings.learn_templates:
+        skip.add(STAGE_TEMPLATES)
+    return tuple(s for s in SCAN_STAGES if s[0] not in skip)
 
 
 def build_view_columns(result: ScanResult) -> ScanResult:
