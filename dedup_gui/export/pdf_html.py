@@ -51,6 +51,8 @@ from dedup_gui.export.pdf_fonts import (  # noqa: F401  (re-exported: the PDF's 
 
 #: Font size of body text (points).
 BODY_PT = 8.5
+#: Count boxes per row of the summary's counts (A4 width holds five 15 pt numbers unbroken).
+STATS_PER_ROW = 5
 
 
 def _e(value: object) -> str:
@@ -201,9 +203,15 @@ class _Html:
             if len(s.sections) > len(rows):
                 o.append(f"<p>{self.muted(_e(shown_note('Sections', len(rows), len(s.sections))))}</p>")
         o.append(self.table())
-        o.append("<tr>" + "".join(
-            f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
-            for st in s.stats) + "</tr></table>")  # fmt: skip
+        # at most STATS_PER_ROW boxes a row, each number unbroken: ten or more boxes in one row
+        # broke "10,133" over two lines
+        for start in range(0, len(s.stats), STATS_PER_ROW):
+            cells = s.stats[start : start + STATS_PER_ROW]
+            o.append("<tr>" + "".join(
+                f"<td bgcolor='#f6f8fa' width='{100 // STATS_PER_ROW}%'><span style='font-size:15pt; font-weight:700; "
+                f"white-space:nowrap'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
+                for st in cells) + "<td></td>" * (STATS_PER_ROW - len(cells)) + "</tr>")  # fmt: skip
+        o.append("</table>")
         o += [f"<p>Note: {_e(note)}</p>" for note in s.notes]
         o.append(self.h3("Pairs by type"))
         o.append(self.table("70%"))
