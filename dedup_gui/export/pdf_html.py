@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.pipeline.classify import containment_text
 from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.pipeline.redirects import MISSING_LABEL
 from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, why_text
 from dedup_gui.core.reports.site_share import PageRow
@@ -23,6 +24,7 @@ from dedup_gui.core.reports.summary import (
     IDENTICAL_TEXTS,
     KEEP_LEAD,
     LARGEST_KEEP_HEADING,
+    MISSING_REDIRECTS_NOTE,
     NO_DUPLICATES,
     NO_ERRORS,
     NO_GROUPS,
@@ -36,6 +38,8 @@ from dedup_gui.core.reports.summary import (
     excerpt_counts,
     keep_total_note,
     missing_excerpt_text,
+    missing_redirects_heading,
+    pages_without_text_listed,
     pair_notes,
     report_summary,
     shown_note,
@@ -305,7 +309,13 @@ class _Html:
             self.cap_note("Files not used", b.files, len(r.errors))
         else:
             o.append(f"<p>{_e(NO_ERRORS)}</p>")
-        no_text = rep.pages_without_text()
+        missing = rep.missing_redirects()
+        if missing:
+            o.append(self.h3(missing_redirects_heading(len(missing))))
+            o.append("<p>" + self.muted(_e(MISSING_REDIRECTS_NOTE)) + "</p>")
+            o += [f"<p>{self.page_block(p)}<br>{self.muted(_e(x.note))}</p>" for p, x in missing[: b.files]]
+            self.cap_note(MISSING_LABEL, b.files, len(missing))
+        no_text = pages_without_text_listed(rep)
         if no_text:
             o.append(self.h3(NO_TEXT_HEADING))
             o.append("<p>" + self.muted(_e(NO_TEXT_NOTE)) + "</p>")

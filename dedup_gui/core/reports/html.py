@@ -42,6 +42,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     KEEP_LEAD,
     LARGEST_KEEP_HEADING,
     MAX_LABEL,
+    MISSING_REDIRECTS_NOTE,
     NO_DUPLICATES,
     NO_ERRORS,
     NO_GROUPS,
@@ -59,6 +60,8 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     excerpt_counts,
     keep_total_note,
     missing_excerpt_text,
+    missing_redirects_heading,
+    pages_without_text_listed,
     report_summary,
     shown_note,
 )
@@ -332,7 +335,15 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             out.append(f"<p class='note'>{esc(shown_note('Files not used', FILE_ROWS, len(r.errors)))}</p>")
     else:
         out.append(f"<p>{esc(NO_ERRORS)}</p>")
-    no_text = report.pages_without_text()
+    missing = report.missing_redirects()
+    if missing:
+        out.append(
+            f"<h3 id='missing-redirects'>{esc(missing_redirects_heading(len(missing)))}</h3>"
+            f"<p class='note'>{esc(MISSING_REDIRECTS_NOTE)}</p><ul class='pages'>"
+        )
+        out += [f"<li>{_page_cell(p)}{_note_div(x.note)}</li>" for p, x in missing[:FILE_ROWS]]
+        out.append("</ul>")
+    no_text = pages_without_text_listed(report)
     if no_text:
         out.append(f"<h3>{esc(NO_TEXT_HEADING)}</h3><p class='note'>{esc(NO_TEXT_NOTE)}</p><ul class='pages'>")
         leads = {r.pages[i].path: x.note for i, x in report.redirects().items()}

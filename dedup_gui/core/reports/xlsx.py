@@ -71,7 +71,7 @@ def _summary_rows(report: Report) -> list[list[Cell]]:
         ["pages", len(r.pages)],
         ["pages without usable text", sum(not p.has_text for p in r.pages)],
         ["redirect pages", s["redirect_pages"]],
-        ["redirects to a page not in the folder", s["redirects_to_missing"]],
+        ["redirects to no page (target in the folder, no page there)", s["redirects_to_missing"]],
         ["files that could not be used", len(r.errors)],
         ["files skipped (not pages)", len(r.skipped)],
         ["pairs compared", len(r.pairs)],
