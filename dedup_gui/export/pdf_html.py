@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.pipeline.classify import containment_text
-from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE, link_label
 from dedup_gui.core.pipeline.redirects import MISSING_LABEL
 from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, why_text
@@ -23,6 +23,7 @@ from dedup_gui.core.reports.summary import (
     ACT_ON_NOTE,
     IDENTICAL_TEXTS,
     KEEP_LEAD,
+    KEEP_RULE_HEADING,
     LARGEST_KEEP_HEADING,
     MISSING_REDIRECTS_NOTE,
     NO_DUPLICATES,
@@ -238,7 +239,7 @@ class _Html:
         # What to keep
         b = self.budget
         o.append(self.h2(SECTIONS["keep"], page_break=True))
-        o.append(f"<p>{self.muted(f'<b>{_e(KEEP_LEAD)}</b> ' + _e(rep.keep_rule))}</p>")
+        o.append(f"<p><b>{_e(KEEP_LEAD)}</b> {_e(rep.keep_rule_line)}</p>")  # the advice first, in one line
         keep_mark = "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
         drop_mark = "<span style='background-color:#8c959f; color:#ffffff'>&nbsp;drop&nbsp;</span>"
         if rep.keep_clusters:
@@ -259,8 +260,11 @@ class _Html:
                 )
             o.append("</table>")
             self.cap_note("Keep clusters (the largest)", b.keep_clusters, len(rep.keep_clusters))
+            o.append(f"<p>{self.muted(_e(LINK_NOTE), BODY_PT - 1.5)}</p>")
         else:
             o.append(f"<p>{_e(NOTHING_TO_DROP)}</p>")
+        # the whole rule, a smaller note at the end of the section
+        o.append(f"<p>{self.muted(f'<b>{_e(KEEP_RULE_HEADING)}.</b> ' + _e(rep.keep_rule), BODY_PT - 1.5)}</p>")
         # Pairs: each type's most similar, in detail
         o.append(self.h2(SECTIONS["pairs"], page_break=True))
         taken = dict.fromkeys(rep.listed_by_type, 0)

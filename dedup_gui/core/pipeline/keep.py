@@ -75,6 +75,35 @@ def keep_rule_text(policy: KeepPolicy | None = None) -> str:
     )
 
 
+_CRITERION_SHORT = {
+    "canonical": "the page at its canonical URL",
+    "version": "the page in the newest released version folder",
+    "pattern": "a page matching the preferred pattern",
+    "shortest_url": "the shortest path",
+    "longest_content": "the longest main content",
+    "newest_file": "the newest file",
+    "oldest_file": "the oldest file",
+}
+
+
+def keep_rule_line(policy: KeepPolicy | None = None) -> str:
+    """The keep rule's criteria in order, in one sentence, for the top of a report's keep
+    section (the whole rule, :func:`keep_rule_text`, follows it in a note), e.g. ``"Kept: the
+    page at its canonical URL, else the page in the newest released version folder, else the
+    longest main content, else the oldest file."`` (str; default: :data:`KEEP_RULE`'s policy)."""
+    self = policy or KeepPolicy()
+    parts = [_CRITERION_SHORT[c] for c in self.order]
+    if "pattern" in self.order:
+        parts = [p.replace("the preferred pattern", f"the preferred pattern {self.pattern!r}") for p in parts]
+    first = []
+    if self.chosen:
+        first.append("the pages you chose")
+    if self.reference_folders:
+        first.append("pages in the reference folders")
+    lead = f"{' and '.join(first)} first, then " if first else ""
+    return f"Kept: {lead}{', else '.join(parts)}."
+
+
 #: The default keep rule in words, as reports print it.
 KEEP_RULE = keep_rule_text()
 #: Folders that documentation sites name for the version readers are sent to (Read the Docs,

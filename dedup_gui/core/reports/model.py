@@ -19,7 +19,7 @@ from dedup_gui import __version__
 from dedup_gui.core.columns import type_counts
 from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult
 from dedup_gui.core.pipeline.classify import explain
-from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_text
+from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_line, keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
 from dedup_gui.core.pipeline.redirects import Redirect, missing_redirects, page_redirects, redirect_counts
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
@@ -160,6 +160,12 @@ class Report:
     def keep_rule(self) -> str:
         """The keep rule in words (str)."""
         return keep_rule_text(self.result.keep_policy)
+
+    @property
+    def keep_rule_line(self) -> str:
+        """The keep rule's criteria in order, in one sentence (str;
+        :func:`~dedup_gui.core.pipeline.keep.keep_rule_line`)."""
+        return keep_rule_line(self.result.keep_policy)
 
     @property
     def title(self) -> str:

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page
-from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.pipeline.keep_clusters import link_count
 from dedup_gui.core.pipeline.redirects import MISSING_LABEL
 from dedup_gui.core.reports.excerpt import DiffExcerpt
 from dedup_gui.core.reports.model import KeepEntry, PairEntry, Report
@@ -55,6 +55,8 @@ SECTIONS = {
 }
 #: Sentences of the sections, for every renderer.
 KEEP_LEAD = "Keep clusters, and which page to keep."
+#: The heading of the whole keep rule, after the keep plan.
+KEEP_RULE_HEADING = "The keep rule in full"
 NOTHING_TO_DROP = "Nothing to drop: no page is a full or content duplicate of another."
 NO_GROUPS = "No groups: no duplicate pairs."
 NO_DUPLICATES = "None."
@@ -146,7 +148,8 @@ class KeepRow:
         id: the keep cluster's number.
         keep: the path of the page to keep; title: its title (may be empty).
         duplicates: how many pages to drop for it.
-        links: how they duplicate it, e.g. ``"3 full duplicate, 1 identical bytes"``.
+        links: how they duplicate it, e.g. ``"3 full duplicates, 1 with identical bytes"``
+            (:func:`~dedup_gui.core.pipeline.keep_clusters.link_count`).
         reason: which part of the keep rule chose the kept page.
     """
 
@@ -332,8 +335,8 @@ def pages_without_text_listed(report: Report) -> list[Page]:
 
 def keep_row(entry: KeepEntry) -> KeepRow:
     """A keep cluster as the summary lists it (:class:`KeepRow`)."""
-    links = Counter(link_label(link) for _page, link in entry.duplicates)
-    text = ", ".join(f"{n} {label}" for label, n in links.most_common())
+    links = Counter(link for _page, link in entry.duplicates)
+    text = ", ".join(link_count(link, n) for link, n in links.most_common())
     k = entry.cluster
     return KeepRow(k.id, entry.keep.path, entry.keep.title, len(entry.duplicates), text, k.reason)
 

@@ -18,7 +18,7 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.reports.model import Report
@@ -79,7 +79,7 @@ def _summary_rows(report: Report) -> list[list[Cell]]:
     counts = {t: 0 for t in TYPE_ORDER}
     for pair in r.pairs:
         counts[pair.type] += 1
-    rows += [[f"{t.value} pairs", n] for t, n in counts.items()]
+    rows += [[f"{t.label} pairs", n] for t, n in counts.items()]
     rows += [
         ["near-duplicate groups", len(r.clusters)],
         ["keep clusters", len(report.keep_clusters)],
@@ -115,7 +115,10 @@ def xlsx_bytes(report: Report, progress: Progress | None = None) -> bytes:
     progress = progress or NullProgress()
     book = Workbook(write_only=True)
     _table(book, "Summary", ["measure", "value"], _summary_rows(report), progress)
-    _table(book, "Pairs", PAIR_COLUMNS, pair_rows(report.result, report.pairs), progress)
+    # the type in the words of every report ("full duplicate"); the pairs CSV keeps the codes of
+    # the PREDICTIONS.csv format ("full") that the classify and evaluate commands read
+    pairs = [[*row[:2], DupType(row[2]).label, *row[3:]] for row in pair_rows(report.result, report.pairs)]
+    _table(book, "Pairs", PAIR_COLUMNS, pairs, progress)
     _table(book, "Pages", PAGE_COLUMNS, page_rows(report), progress)
     _table(book, "Clusters", ["cluster", "pages", "page"], _cluster_rows(report), progress)
     _table(book, "Keep plan", KEEP_PLAN_COLUMNS, keep_plan_rows(report), progress)
