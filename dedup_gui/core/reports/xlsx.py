@@ -1,8 +1,9 @@
 """The XLSX workbook (openpyxl): Summary, Pairs, Pages, Clusters and Keep plan sheets, as
 Screaming Frog's bulk exports give one sheet per view.
 
-Every table sheet has its header row frozen and an autofilter over it; numbers are numbers
-(similarities in [0, 1], counts, bytes), and no page string can run as a formula: openpyxl
+Every table sheet has its header row frozen, an autofilter over it and columns as wide as their
+texts (up to :data:`MAX_WIDTH`); numbers are numbers (similarities in [0, 1] rounded to four
+decimals and shown so, as the CSV files write them; counts, bytes), and no page string can run as a formula: openpyxl
 would store a string that starts with ``=`` as one, so every string cell is written as text
 explicitly (a file named ``=HYPERLINK(...)`` shows as that text).  The workbook is written in
 openpyxl's write-only mode, row by row, so 100,000 pages do not build a tree of cells first.
@@ -37,10 +38,19 @@ SHEETS = ("Summary", "Pairs", "Pages", "Clusters", "Keep plan")
 #: Excel's limit on the characters of one cell; longer text is cut with a mark (a page title or
 #: a reason never comes near it, but a file name of a hostile crawl might).
 CELL_LIMIT = 32_767
+#: Decimals of the similarities (the CSV files write four) and their number format.
+DECIMALS = 4
+NUMBER_FORMAT = "0.0000"
+#: Column widths (Excel's character units) and the rows measured for them.
+MIN_WIDTH, MAX_WIDTH = 8, 80
+WIDTH_SAMPLE = 1000
 
 
 def _cell(sheet, value: Cell, bold: bool = False) -> WriteOnlyCell:
     cell = WriteOnlyCell(sheet, value=value)
+    if isinstance(value, float):  # a similarity: four decimals, as the CSV files write it
+        cell.value = round(value, DECIMALS)
+        cell.number_format = NUMBER_FORMAT
     if isinstance(value, str):
         if len(value) > CELL_LIMIT:
             cell.value = value[: CELL_LIMIT - 1] + "…"
@@ -50,11 +60,35 @@ def _cell(sheet, value: Cell, bold: bool = False) -> WriteOnlyCell:
     return cell
 
 
+def column_widths(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[float]:
+    """The width of each column, in Excel's character units, so that headers, paths and reasons
+    read whole when the file is opened: the longest text of the header and the first
+    :data:`WIDTH_SAMPLE` rows (a number as the sheet shows it), plus two, between
+    :data:`MIN_WIDTH` and :data:`MAX_WIDTH` (list[float]; longer cells wrap at the edge)."""
+    widths = [len(name) for name in header]
+    for row in rows[:WIDTH_SAMPLE]:
+        for c, value in enumerate(row[: len(widths)]):
+            if value is None:
+                continue
+            text = (
+                f"{value:.{DECIMALS}f}"
+                if isinstance(value, float)
+                else f"{value:,}"
+                if isinstance(value, int)
+                else str(value)
+            )
+            widths[c] = max(widths[c], len(text))
+    return [float(min(MAX_WIDTH, max(MIN_WIDTH, w + 2))) for w in widths]
+
+
 def _table(
     book: Workbook, title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]], progress: Progress
 ) -> None:
     sheet = book.create_sheet(title)
     sheet.freeze_panes = "A2"
+    rows = rows if isinstance(rows, Sequence) else list(rows)
+    for c, width in enumerate(column_widths(header, rows), start=1):  # set before the first row
+        sheet.column_dimensions[get_column_letter(c)].width = width
     sheet.append([_cell(sheet, name, bold=True) for name in header])
     count = 0
     for count, row in enumerate(rows, start=1):
