@@ -124,7 +124,7 @@ class KeepCluster:
         drop_reasons: for each of ``duplicates`` (same order), the criterion of the keep rule
             that ruled that page out, said of it
             (:func:`~dedup_gui.core.pipeline.keep_reasons.drop_reason`), e.g. ``"older version
-            folder than the kept v1.16.x/…"``.
+            folder than the kept page (in v1.16.x/)"``.
     """
 
     id: int

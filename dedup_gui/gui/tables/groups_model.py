@@ -84,8 +84,8 @@ class ClustersModel(GroupTreeModel):
 
     def advice(self, page: int) -> tuple[str, str]:
         """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
-        ``("drop #2", "Keep cluster 2: a page to drop, a full duplicate of the page kept (not kept:
-        older version folder than the kept v1.16.x/…)")``;
+        ``("drop #2", "Keep cluster 2: a page to drop, full duplicate of the page kept (not kept:
+        older version folder than the kept page (in v1.16.x/))")``;
         ``("", "")`` for a page in no keep cluster.  No page-derived text."""
         k = self._keep_of.get(page)
         if k is None:
