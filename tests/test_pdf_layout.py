@@ -82,3 +82,41 @@ def _blocks(doc):
     while block.isValid():
         yield block
         block = block.next()
+
+
+def test_the_pdf_keep_section_starts_with_the_advice_and_ends_with_the_whole_rule(sample_scan):
+    # A user's "What to keep" opened with the 1,700-character rule: one line of the criteria
+    # first, the plan, then the whole rule as a smaller note at the end of the section.
+    from dedup_gui.core.pipeline.keep import keep_rule_line
+    from dedup_gui.export.pdf_fonts import pdf_fonts
+    from dedup_gui.export.pdf_html import _Html
+
+    ensure_app()
+    pdf = _Html(build_report(sample_scan), pdf_fonts(), 800).build([])
+    keep = pdf[pdf.index(">What to keep<") : pdf.index(">Duplicate pairs<")]
+    line = keep_rule_line()
+    assert (
+        keep.index(line) < keep.index("<table") < keep.index("The keep rule in full.") < keep.index("A keep cluster is")
+    )
+
+
+def test_the_pdf_lists_the_redirects_to_no_page_before_the_pages_without_text(tmp_path):
+    # The HTML's twin (tests/core/test_redirects.py): each redirect to no page with its target,
+    # under "Redirects to no page (N)", and not again among the pages without text.
+    from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.export.pdf_fonts import pdf_fonts
+    from dedup_gui.export.pdf_html import _Html
+
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "index.html").write_text(
+        '<html><head><meta http-equiv="refresh" content="0; url=../gone/"></head><body>Moved</body></html>'
+    )
+    (tmp_path / "a.html").write_text("<html><body><p>" + "words of a page " * 40 + "</p></body></html>")
+    report = build_report(scan_folder(tmp_path))
+    gone = "redirects to gone/ (missing: no page there in the folder)"
+    assert [(p.path, x.note) for p, x in report.missing_redirects()] == [("old/index.html", gone)]
+    ensure_app()
+    pdf = _Html(report, pdf_fonts(), 800).build([])
+    tail = pdf[pdf.index("Files that could not be used") :]
+    assert tail.index("Redirects to no page (1)") < tail.index(gone)
+    assert tail.count("old/index.html") == 1

@@ -103,8 +103,6 @@ def test_the_keep_section_starts_with_the_advice_and_folds_the_whole_rule(sample
     from dedup_gui.core.pipeline.keep import keep_rule_line
     from dedup_gui.core.reports.html import html_from_report
     from dedup_gui.core.reports.model import build_report
-    from dedup_gui.export.pdf_fonts import ensure_app, pdf_fonts
-    from dedup_gui.export.pdf_html import _Html
 
     line = (
         "Kept: the page at its canonical URL, else the page in the newest released version folder, else the "
@@ -116,9 +114,4 @@ def test_the_keep_section_starts_with_the_advice_and_folds_the_whole_rule(sample
     keep = html[html.index("<section id='keep'>") : html.index("<section id='pairs'>")]
     assert keep.index(line) < keep.index("<table") < keep.index("<details") < keep.index("A keep cluster is")
     assert "<summary>The keep rule in full</summary>" in keep
-    ensure_app()
-    pdf = _Html(report, pdf_fonts(), 800).build([])
-    keep = pdf[pdf.index(">What to keep<") : pdf.index(">Duplicate pairs<")]
-    assert (
-        keep.index(line) < keep.index("<table") < keep.index("The keep rule in full.") < keep.index("A keep cluster is")
-    )
+    # (the PDF's keep section: tests/test_pdf_layout.py)
