@@ -74,7 +74,7 @@ def test_reordering_the_criteria_changes_the_kept_page_and_survives_a_rescan(qtb
     assert tree_rows(win) == [
         ("#1 longest text", "2", "", "drop 1"),
         ("v1/a.html", "", "", "kept", "bold"),
-        ("v2/a.html", "", "full duplicate", "drop"),
+        ("v2/a.html", "", "full", "drop"),
     ]
     assert win.result.pairs is win.scan_result.pairs  # only the keep stage ran again
     stored = json.loads(decisions_path(tmp_path / "settings" / "folders", win.folder).read_text())

@@ -88,6 +88,18 @@ def link_label(link: str) -> str:
     return _LINK_LABELS.get(link, link)
 
 
+#: The link words in the window's narrow keep tree, under its "Duplicate" header: the first
+#: word of :func:`link_label` (the cell's tooltip and the line under the tree say it whole).
+_LINK_SHORT = {IDENTICAL_TEXT: "identical", IDENTICAL_BYTES: "identical", NEAR_COPY: "near-copy"}
+
+
+def link_short(link: str) -> str:
+    """A link in the keep tree's "Duplicate" column: ``"full"``, ``"content"``, ``"identical"``
+    (main text or bytes) or ``"near-copy"`` (str): :func:`link_label`'s first word, never other
+    words ("same text" before), short enough for a panel some 380 px wide."""
+    return _LINK_SHORT.get(link, link)
+
+
 def link_count(link: str, n: int) -> str:
     """``n`` pages of one link to the kept page, plural right, e.g. ``"2 full duplicates"``,
     ``"1 content duplicate"``, ``"3 with identical main text"`` (str)."""

@@ -22,8 +22,8 @@ from dedup_gui.core.pipeline.keep_clusters import (
     NEAR_COPY,
     KeepCluster,
     keep_clusters_of,
-    link_label,
     link_relation,
+    link_short,
 )
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.keep_columns import keep_cluster_title
@@ -41,7 +41,7 @@ class KeepClustersModel(GroupTreeModel):
     Columns: "Keep cluster / page" (``Keep cluster <id> (<reason>)``: the reason is the keep
     rule that chose, in the wide column where it reads whole), "Pages" (a keep cluster's page
     count), "Duplicate" (how a dropped page duplicates the kept one: ``full``, ``content``,
-    ``full duplicate``, ``identical main text``...: :func:`link_label`, the reports' words), "Keep" (``drop <n>`` for a keep cluster;
+    ``full``, ``identical``...: :func:`link_short`, the first word of the reports' words), "Keep" (``drop <n>`` for a keep cluster;
     ``kept`` for its kept page, ``drop`` for the others).  The kept page's row is bold.
 
     Args:
@@ -115,7 +115,7 @@ class KeepClustersModel(GroupTreeModel):
         sizing them without asking every row)."""
         return {
             1: {f"{len(k.pages):,}" for k in self._clusters},
-            2: {link_label(link) for link in ("full", "content", IDENTICAL_BYTES, IDENTICAL_TEXT, NEAR_COPY)},
+            2: {link_short(link) for link in ("full", "content", IDENTICAL_BYTES, IDENTICAL_TEXT, NEAR_COPY)},
             3: {"kept"} | {f"drop {len(k.duplicates):,}" for k in self._clusters},
         }
 
@@ -158,7 +158,7 @@ class KeepClustersModel(GroupTreeModel):
             return "kept" if col == 3 else ""
         if col == 2:
             link = cluster.links[cluster.duplicates.index(page)]
-            return link_label(link)  # the reports' words (a user read "same text" here, "identical main text" there)
+            return link_short(link)  # the reports' words, shortened (a user read "same text" here)
         return "drop" if col == 3 else ""
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
