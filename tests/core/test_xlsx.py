@@ -98,6 +98,9 @@ def test_similarities_are_rounded_as_the_csv_and_every_sheet_has_column_widths(s
             sheet.column_dimensions[openpyxl.utils.get_column_letter(c)].width for c in range(1, sheet.max_column + 1)
         ]
         assert all(8 <= w <= 80 for w in widths), (name, widths)
+    # the keep plan's type is explained on its header: the identical relations replace the pair's type
+    assert plan.cell(row=1, column=3).value == "type"
+    assert plan.cell(row=1, column=3).comment.text.startswith("How a dropped page duplicates the kept one")
     # the path columns fit their longest path (up to the cap)
     longest = max(len(row[0]) for row in keep_plan_rows(report))
     assert plan.column_dimensions["A"].width == min(80, longest + 2)

@@ -16,11 +16,13 @@ from collections.abc import Iterable, Sequence
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.comments import Comment
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.pipeline.keep import keep_rule_text
+from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.reports.model import Report
 from dedup_gui.core.reports.tables import (
@@ -82,14 +84,23 @@ def column_widths(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list
 
 
 def _table(
-    book: Workbook, title: str, header: Sequence[str], rows: Iterable[Sequence[Cell]], progress: Progress
+    book: Workbook,
+    title: str,
+    header: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    progress: Progress,
+    notes: dict[str, str] | None = None,
 ) -> None:
     sheet = book.create_sheet(title)
     sheet.freeze_panes = "A2"
     rows = rows if isinstance(rows, Sequence) else list(rows)
     for c, width in enumerate(column_widths(header, rows), start=1):  # set before the first row
         sheet.column_dimensions[get_column_letter(c)].width = width
-    sheet.append([_cell(sheet, name, bold=True) for name in header])
+    heads = [_cell(sheet, name, bold=True) for name in header]
+    for cell, name in zip(heads, header, strict=True):
+        if notes and name in notes:  # what a column means, as a note on its header
+            cell.comment = Comment(notes[name], "dedup-gui", width=420, height=160)
+    sheet.append(heads)
     count = 0
     for count, row in enumerate(rows, start=1):
         if count % 2048 == 0:
@@ -155,7 +166,7 @@ def xlsx_bytes(report: Report, progress: Progress | None = None) -> bytes:
     _table(book, "Pairs", PAIR_COLUMNS, pairs, progress)
     _table(book, "Pages", PAGE_COLUMNS, page_rows(report), progress)
     _table(book, "Clusters", ["cluster", "pages", "page"], _cluster_rows(report), progress)
-    _table(book, "Keep plan", KEEP_PLAN_COLUMNS, keep_plan_rows(report), progress)
+    _table(book, "Keep plan", KEEP_PLAN_COLUMNS, keep_plan_rows(report), progress, {"type": LINK_NOTE})
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
