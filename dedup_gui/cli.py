@@ -220,7 +220,9 @@ def _cmd_scan(args) -> int:
         if not args.quiet:
             print(f"copied to {show(copied.destination)}: {copied.text()}")
     if (args.keep_csv or args.copy_kept) and not args.quiet:
-        print(f"keep rule: {show(keep_rule_line(result.keep_policy))}")  # the paragraph is in the reports
+        print(
+            f"{show(keep_rule_line(result.keep_policy))} (The whole keep rule: in the HTML, PDF, JSON and XLSX reports.)"
+        )
     if not result.pages and result.errors:
         files = "records" if is_archive_root(result.root) else "files"
         print(f"error: none of the {len(result.errors)} {files} could be used (see the reasons above)", file=sys.stderr)

@@ -21,8 +21,8 @@ def test_scan_writes_a_pdf_and_the_two_extra_csvs(tmp_path):
         assert f"wrote {out}" in proc.stdout
     # one short line, not the ~250-word paragraph of the reports on every run
     assert (
-        "keep rule: canonical URL, newest version folder, longest main content, oldest file "
-        "(in full in the HTML, PDF, JSON and XLSX reports)\n"
+        "Kept: the page at its canonical URL, else the page in the newest released version folder, else the "
+        "longest main content, else the oldest file. (The whole keep rule: in the HTML, PDF, JSON and XLSX reports.)\n"
     ) in proc.stdout
     assert "A keep cluster is a page to keep" not in proc.stdout
 

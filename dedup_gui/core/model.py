@@ -33,6 +33,12 @@ class DupType(str, enum.Enum):  # noqa: UP042 - StrEnum would change str() of a 
         """Human name of the type, e.g. ``"content duplicate"`` (str)."""
         return _LABELS[self]
 
+    def count_text(self, n: int) -> str:
+        """``n`` pairs or pages of this type in words, plural right, e.g. ``"1,946 full
+        duplicates"``, ``"1 content duplicate"``, ``"877 distinct"`` (str)."""
+        plural = n != 1 and self is not DupType.DISTINCT
+        return f"{n:,} {self.label}{'s' if plural else ''}"
+
 
 _LABELS = {
     DupType.FULL: "full duplicate",

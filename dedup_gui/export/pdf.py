@@ -24,6 +24,7 @@ from dedup_gui.export.pdf_fonts import (  # noqa: F401  (re-exported: the PDF's 
     pdf_fonts,
 )
 from dedup_gui.export.pdf_html import BODY_PT, PdfBudget, _Html
+from dedup_gui.export.pdf_layout import keep_headings_with_next
 
 #: Resolution of the layout (dots per inch): fine enough that text positions are exact.
 RESOLUTION = 300
@@ -103,6 +104,7 @@ def pdf_bytes(report: Report, progress: Progress | None = None, max_pages: int =
     while True:
         check_cancel(progress)
         doc.setHtml(_Html(report, fonts, body.width(), budget).build(charts))
+        keep_headings_with_next(doc, body.height())  # Qt ignores CSS break-after: avoid
         pages = doc.pageCount()
         # the summary, charts and appendix are fixed; the lists shrink together, a bit more than
         # the share of pages over the limit, until they fit or cannot shrink further

@@ -13,7 +13,8 @@ from dataclasses import dataclass, fields
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
 from dedup_gui.core.pipeline.classify import containment_text
-from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE, link_label
+from dedup_gui.core.pipeline.redirects import MISSING_LABEL
 from dedup_gui.core.reports.excerpt import Segment
 from dedup_gui.core.reports.model import GROUPS_NOTE, Chart, PairEntry, Report, why_text
 from dedup_gui.core.reports.site_share import PageRow
@@ -22,7 +23,9 @@ from dedup_gui.core.reports.summary import (
     ACT_ON_NOTE,
     IDENTICAL_TEXTS,
     KEEP_LEAD,
+    KEEP_RULE_HEADING,
     LARGEST_KEEP_HEADING,
+    MISSING_REDIRECTS_NOTE,
     NO_DUPLICATES,
     NO_ERRORS,
     NO_GROUPS,
@@ -36,6 +39,8 @@ from dedup_gui.core.reports.summary import (
     excerpt_counts,
     keep_total_note,
     missing_excerpt_text,
+    missing_redirects_heading,
+    pages_without_text_listed,
     pair_notes,
     report_summary,
     shown_note,
@@ -51,6 +56,8 @@ from dedup_gui.export.pdf_fonts import (  # noqa: F401  (re-exported: the PDF's 
 
 #: Font size of body text (points).
 BODY_PT = 8.5
+#: Count boxes per row of the summary's counts (A4 width holds five 15 pt numbers unbroken).
+STATS_PER_ROW = 5
 
 
 def _e(value: object) -> str:
@@ -201,9 +208,15 @@ class _Html:
             if len(s.sections) > len(rows):
                 o.append(f"<p>{self.muted(_e(shown_note('Sections', len(rows), len(s.sections))))}</p>")
         o.append(self.table())
-        o.append("<tr>" + "".join(
-            f"<td bgcolor='#f6f8fa'><span style='font-size:15pt; font-weight:700'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
-            for st in s.stats) + "</tr></table>")  # fmt: skip
+        # at most STATS_PER_ROW boxes a row, each number unbroken: ten or more boxes in one row
+        # broke "10,133" over two lines
+        for start in range(0, len(s.stats), STATS_PER_ROW):
+            cells = s.stats[start : start + STATS_PER_ROW]
+            o.append("<tr>" + "".join(
+                f"<td bgcolor='#f6f8fa' width='{100 // STATS_PER_ROW}%'><span style='font-size:15pt; font-weight:700; "
+                f"white-space:nowrap'>{st.value:,}</span><br>{self.muted(_e(st.label))}</td>"
+                for st in cells) + "<td></td>" * (STATS_PER_ROW - len(cells)) + "</tr>")  # fmt: skip
+        o.append("</table>")
         o += [f"<p>Note: {_e(note)}</p>" for note in s.notes]
         o.append(self.h3("Pairs by type"))
         o.append(self.table("70%"))
@@ -226,7 +239,7 @@ class _Html:
         # What to keep
         b = self.budget
         o.append(self.h2(SECTIONS["keep"], page_break=True))
-        o.append(f"<p>{self.muted(f'<b>{_e(KEEP_LEAD)}</b> ' + _e(rep.keep_rule))}</p>")
+        o.append(f"<p><b>{_e(KEEP_LEAD)}</b> {_e(rep.keep_rule_line)}</p>")  # the advice first, in one line
         keep_mark = "<span style='background-color:#1a7f37; color:#ffffff; font-weight:600'>&nbsp;keep&nbsp;</span>"
         drop_mark = "<span style='background-color:#8c959f; color:#ffffff'>&nbsp;drop&nbsp;</span>"
         if rep.keep_clusters:
@@ -247,8 +260,11 @@ class _Html:
                 )
             o.append("</table>")
             self.cap_note("Keep clusters (the largest)", b.keep_clusters, len(rep.keep_clusters))
+            o.append(f"<p>{self.muted(_e(LINK_NOTE), BODY_PT - 1.5)}</p>")
         else:
             o.append(f"<p>{_e(NOTHING_TO_DROP)}</p>")
+        # the whole rule, a smaller note at the end of the section
+        o.append(f"<p>{self.muted(f'<b>{_e(KEEP_RULE_HEADING)}.</b> ' + _e(rep.keep_rule), BODY_PT - 1.5)}</p>")
         # Pairs: each type's most similar, in detail
         o.append(self.h2(SECTIONS["pairs"], page_break=True))
         taken = dict.fromkeys(rep.listed_by_type, 0)
@@ -297,7 +313,13 @@ class _Html:
             self.cap_note("Files not used", b.files, len(r.errors))
         else:
             o.append(f"<p>{_e(NO_ERRORS)}</p>")
-        no_text = rep.pages_without_text()
+        missing = rep.missing_redirects()
+        if missing:
+            o.append(self.h3(missing_redirects_heading(len(missing))))
+            o.append("<p>" + self.muted(_e(MISSING_REDIRECTS_NOTE)) + "</p>")
+            o += [f"<p>{self.page_block(p)}<br>{self.muted(_e(x.note))}</p>" for p, x in missing[: b.files]]
+            self.cap_note(MISSING_LABEL, b.files, len(missing))
+        no_text = pages_without_text_listed(rep)
         if no_text:
             o.append(self.h3(NO_TEXT_HEADING))
             o.append("<p>" + self.muted(_e(NO_TEXT_NOTE)) + "</p>")

@@ -84,7 +84,7 @@ def test_the_keep_plan_carries_type_similarity_reason_and_canonical_status():
         # the reason: what ruled that row's page out (the cluster's decision was V2_REASON)
         ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, "not kept: states no canonical URL", NONE,
          "states no canonical address"],
-        ["v0/a.html", "v2/a.html", "full duplicate", 0.925, "not kept: older version folder than the kept v2/…", BAD,
+        ["v0/a.html", "v2/a.html", "full duplicate", 0.925, "not kept: older version folder than the kept page (in v2/)", BAD,
          f"points to another page, not the kept one: {SITE}/v0/a.html"],
         ["v1.5/a.html", "v2/a.html", "full duplicate", 0.935,
          "not kept: malformed canonical URL (a file name inside the path (index.htmlv1.5))", MALFORMED,

@@ -268,6 +268,6 @@ def test_the_keep_rule_line_names_the_reference_folders_and_the_criteria_in_orde
     # scan --keep-csv printed the reports' ~250-word paragraph on every run; one line now.
     policy = KeepPolicy(order=("pattern", "canonical", "newest_file"), pattern="*/en/*", reference_folders=("docs",))
     assert keep_rule_line(policy) == (
-        "pages under docs always kept, then matches the preferred pattern '*/en/*', canonical URL, newest file "
-        "(in full in the HTML, PDF, JSON and XLSX reports)"
+        "Kept: pages under docs first, then a page matching the preferred pattern '*/en/*', else the page at its "
+        "canonical URL, else the newest file."
     )

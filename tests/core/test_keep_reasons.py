@@ -23,7 +23,7 @@ def test_each_row_names_the_criterion_that_ruled_its_page_out(tmp_path: Path) ->
     said = {paths[p]: cluster.row_reason(p) for p in cluster.pages}
     assert said == {
         "v2/guide/a.html": "kept: newest version folder",
-        "v1/guide/a.html": "not kept: older version folder than the kept v2/…",
+        "v1/guide/a.html": "not kept: older version folder than the kept page (in v2/)",
         "v3/guide/a.html": "not kept: pre-release folder",
     }
 
@@ -31,7 +31,7 @@ def test_each_row_names_the_criterion_that_ruled_its_page_out(tmp_path: Path) ->
 def test_a_page_in_no_version_folder_and_a_longer_path_say_so() -> None:
     pages = [page("v1.16.x/a.html", text="same"), page("print/a.html", text="same")]
     [cluster] = build_keep_clusters(result_of(pages, [pair(0, 1, FULL)]), same_time)
-    assert cluster.row_reason(1) == "not kept: in no version folder, unlike the kept v1.16.x/…"
+    assert cluster.row_reason(1) == "not kept: in no version folder, unlike the kept page (in v1.16.x/)"
     # the shortest-URL rule: the longer path is what ruled the other page out
     pages = [page("docs/a.html", text="same"), page("docs/old/a.html", text="same")]
     policy = KeepPolicy(order=("shortest_url",))
@@ -48,7 +48,7 @@ def test_version_folder_is_the_first_version_or_pre_release_folder() -> None:
 
 def test_a_higher_number_than_the_stable_version_is_not_called_older(tmp_path: Path) -> None:
     # stable -> v2 and no dev link: v3 has the higher number but is not the version the site
-    # names its release; "older version folder than the kept v2/…" would be false of it.
+    # names its release; "older version folder than the kept page (in v2/)" would be false of it.
     root = _site(tmp_path / "site", {"stable": "v2"})
     result = scan_folder(root, ScanSettings(workers=1, use_cache=False, cache_dir=str(tmp_path / "cache")))
     [cluster] = build_keep_clusters(result, same_time)
@@ -56,6 +56,6 @@ def test_a_higher_number_than_the_stable_version_is_not_called_older(tmp_path: P
     said = {paths[p]: cluster.row_reason(p) for p in cluster.pages}
     assert said == {
         "v2/guide/a.html": "kept: newest version folder",
-        "v1/guide/a.html": "not kept: older version folder than the kept v2/…",
-        "v3/guide/a.html": "not kept: not the stable version, unlike the kept v2/…",
+        "v1/guide/a.html": "not kept: older version folder than the kept page (in v2/)",
+        "v3/guide/a.html": "not kept: not the stable version, unlike the kept page (in v2/)",
     }

@@ -196,6 +196,27 @@ def test_reports_and_the_cli_summary_name_the_redirects(redirect_scan) -> None:
     json.dumps(data)  # plain JSON
 
 
+def test_html_and_pdf_list_the_redirects_to_no_page_first(redirect_scan) -> None:
+    # A user's HTML and PDF said only "94 redirect pages" and listed the 12 redirects to no page
+    # among the 404 pages without text; the CLI and XLSX counted them: now the reports do too,
+    # from the same computation, and list each with its target before the pages without text.
+    from dedup_gui.core.reports.summary import report_summary
+
+    # (the PDF's list: tests/test_pdf_layout.py, where a QGuiApplication cannot spoil the window tests)
+
+    report = build_report(redirect_scan)
+    gone = "redirects to latest/gone/ (missing: no page at v2/gone/, where its folder link leads)"
+    assert [(p.path, x.note) for p, x in report.missing_redirects()] == [("old/index.html", gone)]
+    stats = {st.label: st.value for st in report_summary(report).stats}
+    assert (stats["redirect pages"], stats["redirects to no page"]) == (4, 1)
+    assert ["redirects to no page (target in the folder, no page there)", 1] in _summary_rows(report)
+    html = render(report, "html")
+    section = html[html.index("<section id='unusable'>") :]
+    heading = section.index("<h3 id='missing-redirects'>Redirects to no page (1)</h3>")
+    assert heading < section.index(gone) < section.index("Pages without usable main text")
+    assert section.count("old/index.html") == 1  # not repeated among the pages without text
+
+
 def test_the_real_sites_redirect_stubs(shared_dir: Path, tmp_path: Path) -> None:
     # shared/realsite: mike's stubs advance/dhcp/ and advance/dpdk/ send to stable/..., and
     # stable -> v1.16.x; v1.16.x has advance/dpdk/ but no advance/dhcp/ (members 37 to 50 of the

@@ -38,10 +38,16 @@ def test_summary_lists_the_largest_keep_clusters_the_pages_to_act_on_and_reads_t
     # (the crawl archive's page crawled at two URLs keeps its older capture)
     assert s.keep_total == 5
     assert [(k.id, k.keep, k.duplicates, k.links, k.reason) for k in s.largest_keep] == [
-        (1, "mirror/larkmoor-wheelers.example.org/articles/river-trail.html", 1, "1 identical bytes", "oldest file"),
+        (
+            1,
+            "mirror/larkmoor-wheelers.example.org/articles/river-trail.html",
+            1,
+            "1 with identical bytes",
+            "oldest file",
+        ),
         (2, "site/articles/night-ride-safety.html", 1, "1 content duplicate", "canonical URL"),
-        (3, "site/articles/winter-maintenance.html", 1, "1 identical main text", "canonical URL"),
-        (4, "warc/trail-crawl.warc.gz#462", 1, "1 identical bytes", "oldest file"),
+        (3, "site/articles/winter-maintenance.html", 1, "1 with identical main text", "canonical URL"),
+        (4, "warc/trail-crawl.warc.gz#462", 1, "1 with identical bytes", "oldest file"),
         (5, "zh/spring-tea-picking-utf8.html", 1, "1 full duplicate", "longest main content"),
     ]
     assert isinstance(s.largest_keep[4], KeepRow) and s.largest_keep[4].title == "清明前后上山采茶记 - 云岭茶舍"
@@ -69,3 +75,43 @@ def test_summary_lists_the_largest_keep_clusters_the_pages_to_act_on_and_reads_t
         (DupType.FULL, 4, 0.5), (DupType.CONTENT, 1, 0.125), (DupType.LAYOUT, 1, 0.125), (DupType.PARTIAL, 1, 0.125),
     ]  # fmt: skip
     assert all(r.text == TYPE_READING[r.type] for r in s.readings)
+
+
+def test_one_set_of_words_with_plurals_for_the_types_and_the_keep_links(sample_scan):
+    # A user read "4 content duplicate, 3 identical main text, 2 full duplicate" in the report,
+    # "full" in the XLSX pairs and "same text" in the window for one relation: one set of words,
+    # plural right, and the identical relations said as what they are.
+    from dedup_gui.core.model import DupType
+    from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, link_count, link_relation
+    from dedup_gui.core.reports.write import summary_text
+
+    assert [link_count(link, n) for link, n in (("content", 4), (IDENTICAL_TEXT, 3), ("full", 2), ("full", 1))] == [
+        "4 content duplicates", "3 with identical main text", "2 full duplicates", "1 full duplicate"]  # fmt: skip
+    assert link_count(IDENTICAL_BYTES, 1) == "1 with identical bytes"
+    assert (link_relation("full"), link_relation(IDENTICAL_TEXT)) == ("full duplicate of", "identical main text to")
+    assert [DupType.FULL.count_text(1_946), DupType.CONTENT.count_text(1), DupType.DISTINCT.count_text(877)] == [
+        "1,946 full duplicates", "1 content duplicate", "877 distinct"]  # fmt: skip
+    assert (
+        "pairs:    7 compared: 4 full duplicates, 1 content duplicate, 1 layout duplicate, 1 partial duplicate, "
+        "0 distinct"
+    ) in summary_text(sample_scan)
+
+
+def test_the_keep_section_starts_with_the_advice_and_folds_the_whole_rule(sample_scan):
+    # A user's "What to keep" opened with the 1,700-character rule: now one line of the criteria
+    # in order, the plan, then the whole rule folded (HTML) or as a small note at the end (PDF).
+    from dedup_gui.core.pipeline.keep import keep_rule_line
+    from dedup_gui.core.reports.html import html_from_report
+    from dedup_gui.core.reports.model import build_report
+
+    line = (
+        "Kept: the page at its canonical URL, else the page in the newest released version folder, else the "
+        "longest main content, else the oldest file."
+    )
+    assert keep_rule_line() == line
+    report = build_report(sample_scan)
+    html = html_from_report(report, charts=False)
+    keep = html[html.index("<section id='keep'>") : html.index("<section id='pairs'>")]
+    assert keep.index(line) < keep.index("<table") < keep.index("<details") < keep.index("A keep cluster is")
+    assert "<summary>The keep rule in full</summary>" in keep
+    # (the PDF's keep section: tests/test_pdf_layout.py)

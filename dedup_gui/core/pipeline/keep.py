@@ -75,15 +75,34 @@ def keep_rule_text(policy: KeepPolicy | None = None) -> str:
     )
 
 
+_CRITERION_SHORT = {
+    "canonical": "the page at its canonical URL",
+    "version": "the page in the newest released version folder",
+    "pattern": "a page matching the preferred pattern",
+    "shortest_url": "the shortest path",
+    "longest_content": "the longest main content",
+    "newest_file": "the newest file",
+    "oldest_file": "the oldest file",
+}
+
+
 def keep_rule_line(policy: KeepPolicy | None = None) -> str:
-    """A keep policy in one short line, as ``scan --keep-csv`` prints it after every run: the
-    reference folders, then the criteria in order, e.g. ``"canonical URL, newest version
-    folder, longest main content, oldest file (in full in the HTML, PDF, JSON and XLSX
-    reports)"`` (str; :func:`keep_rule_text` is the paragraph the reports print)."""
-    p = policy or KeepPolicy()
-    criteria = ", ".join(f"{CRITERIA[c]} {p.pattern!r}" if c == "pattern" else CRITERIA[c] for c in p.order)
-    first = f"pages under {', '.join(p.reference_folders)} always kept, then " if p.reference_folders else ""
-    return f"{first}{criteria} (in full in the HTML, PDF, JSON and XLSX reports)"
+    """The keep rule's criteria in order, in one sentence, for the top of a report's keep
+    section (the whole rule, :func:`keep_rule_text`, follows it in a note) and the line
+    ``scan --keep-csv`` prints, e.g. ``"Kept: the
+    page at its canonical URL, else the page in the newest released version folder, else the
+    longest main content, else the oldest file."`` (str; default: :data:`KEEP_RULE`'s policy)."""
+    self = policy or KeepPolicy()
+    parts = [_CRITERION_SHORT[c] for c in self.order]
+    if "pattern" in self.order:
+        parts = [p.replace("the preferred pattern", f"the preferred pattern {self.pattern!r}") for p in parts]
+    first = []
+    if self.chosen:
+        first.append("the pages you chose")
+    if self.reference_folders:
+        first.append(f"pages under {', '.join(self.reference_folders)}")
+    lead = f"{' and '.join(first)} first, then " if first else ""
+    return f"Kept: {lead}{', else '.join(parts)}."
 
 
 #: The default keep rule in words, as reports print it.

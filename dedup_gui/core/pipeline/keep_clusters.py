@@ -69,11 +69,49 @@ NEAR_COPY = "near-copy"
 
 
 _LINK_LABELS = {"full": "full duplicate", "content": "content duplicate", NEAR_COPY: "near-copy in a star group"}
+#: Plurals of the link words that are nouns; the identical ones are counted "with ...".
+_LINK_PLURALS = {"full": "full duplicates", "content": "content duplicates", NEAR_COPY: "near-copies in a star group"}
+#: What the keep plan's link words mean, for the reports' and the window's column descriptions:
+#: the two identical relations are closer than the pair type and shown instead of it.
+LINK_NOTE = (
+    "How a dropped page duplicates the kept one: full duplicate or content duplicate (the type of their "
+    "pair); identical main text or identical bytes when its main text, or its whole file, is exactly the "
+    "kept page's (such a page is also a full or content duplicate of it; the closer relation is shown); "
+    "near-copy in a star group when the two were never compared directly but share a group of near-copies."
+)
 
 
 def link_label(link: str) -> str:
-    """A :attr:`KeepCluster.links` value in words, e.g. ``"full duplicate"`` (str)."""
+    """A :attr:`KeepCluster.links` value in words, the same in every report, export and the
+    window: ``"full duplicate"``, ``"content duplicate"``, ``"identical main text"``,
+    ``"identical bytes"`` or ``"near-copy in a star group"`` (str)."""
     return _LINK_LABELS.get(link, link)
+
+
+#: The link words in the window's narrow keep tree, under its "Duplicate" header: the first
+#: word of :func:`link_label` (the cell's tooltip and the line under the tree say it whole).
+_LINK_SHORT = {IDENTICAL_TEXT: "identical", IDENTICAL_BYTES: "identical", NEAR_COPY: "near-copy"}
+
+
+def link_short(link: str) -> str:
+    """A link in the keep tree's "Duplicate" column: ``"full"``, ``"content"``, ``"identical"``
+    (main text or bytes) or ``"near-copy"`` (str): :func:`link_label`'s first word, never other
+    words ("same text" before), short enough for a panel some 380 px wide."""
+    return _LINK_SHORT.get(link, link)
+
+
+def link_count(link: str, n: int) -> str:
+    """``n`` pages of one link to the kept page, plural right, e.g. ``"2 full duplicates"``,
+    ``"1 content duplicate"``, ``"3 with identical main text"`` (str)."""
+    if link in (IDENTICAL_BYTES, IDENTICAL_TEXT):
+        return f"{n:,} with {link}"
+    return f"{n:,} {_LINK_PLURALS.get(link, link) if n != 1 else link_label(link)}"
+
+
+def link_relation(link: str) -> str:
+    """The link as words before the kept page's path, e.g. ``"full duplicate of"``,
+    ``"identical main text to"`` (str)."""
+    return f"{link_label(link)} {'to' if link in (IDENTICAL_BYTES, IDENTICAL_TEXT) else 'of'}"
 
 
 @dataclass(frozen=True)
@@ -98,7 +136,7 @@ class KeepCluster:
         drop_reasons: for each of ``duplicates`` (same order), the criterion of the keep rule
             that ruled that page out, said of it
             (:func:`~dedup_gui.core.pipeline.keep_reasons.drop_reason`), e.g. ``"older version
-            folder than the kept v1.16.x/…"``.
+            folder than the kept page (in v1.16.x/)"``.
     """
 
     id: int

@@ -1,6 +1,6 @@
 """Why one page of a keep cluster is not the page kept: the criterion of the keep rule that ruled
-that page out, said of that page ("older version folder than the kept v1.16.x/…", "pre-release
-folder", "longer path").
+that page out, said of that page ("older version folder than the kept page (in v1.16.x/)",
+"pre-release folder", "longer path").
 
 The cluster's own reason (:func:`~dedup_gui.core.pipeline.keep.keep_reason`) names every criterion
 that ruled out some page of the cluster; a row of the keep advice (the window's clusters tree,
@@ -38,7 +38,9 @@ def version_folder(path: str) -> str | None:
 
 def _version_text(page_rank: tuple, kept_rank: tuple, kept_path: str) -> str:
     folder = version_folder(kept_path)
-    kept = f"the kept {folder}/…" if folder else "the kept page's"
+    # the folder whole, no "…": the keep CSV, XLSX and HTML print it (a user read "than the kept
+    # v1.16.x/…" and took the ellipsis for a cut path)
+    kept = f"the kept page (in {folder}/)" if folder else "the kept page"
     if page_rank[0] == _PRE_RELEASE:
         return "pre-release folder"
     if page_rank[0] == _NO_VERSION:
@@ -55,8 +57,8 @@ def drop_reason(
     result: ScanResult, kept: int, page: int, key: Callable[[int], tuple], policy: KeepPolicy | None = None
 ) -> str:
     """Why ``page`` is dropped for ``kept`` in one keep cluster: the criterion of the keep rule
-    that ruled it out, said of ``page`` (str), e.g. ``"older version folder than the kept
-    v1.16.x/…"``, ``"pre-release folder"``, ``"states no canonical URL"``, ``"longer path"``,
+    that ruled it out, said of ``page`` (str), e.g. ``"older version folder than the kept page
+    (in v1.16.x/)"``, ``"pre-release folder"``, ``"states no canonical URL"``, ``"longer path"``,
     ``"shorter main content (812 vs 1,304 characters)"``, ``"newer file"``; ``"same rank, later
     path"`` when only the alphabetical tie-break set them apart.
 

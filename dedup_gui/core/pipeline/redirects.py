@@ -37,6 +37,9 @@ ADDRESS = "address"
 
 #: The Status of a redirect page in the pages table and reports.
 REDIRECT_STATUS = "redirect"
+#: What the window's status filter and the reports call the redirects whose target is in the
+#: folder but no page (:func:`missing_redirects`).
+MISSING_LABEL = "Redirects to no page"
 #: How many folder links a path is followed through at most (links inside link targets).
 _MAX_LINKS = 8
 
@@ -211,7 +214,15 @@ def page_status(page: Page) -> str:
     return "ok" if page.has_text else "no usable text"
 
 
+def missing_redirects(redirects: Mapping[int, Redirect]) -> list[int]:
+    """The redirect pages of :func:`page_redirects` whose target is in the folder but no page of
+    the scan (:attr:`Redirect.missing`): their page indices, ascending (list[int]).  The command
+    line's count, the XLSX summary, the reports' "Redirects to no page" list and the window's
+    status filter all come from this."""
+    return sorted(i for i, r in redirects.items() if r.missing)
+
+
 def redirect_counts(redirects: Mapping[int, Redirect]) -> tuple[int, int]:
     """``(redirect pages, those whose target is in the folder but no page of the scan)``
-    of :func:`page_redirects` (tuple[int, int])."""
-    return len(redirects), sum(r.missing for r in redirects.values())
+    of :func:`page_redirects` (tuple[int, int]; the second: :func:`missing_redirects`)."""
+    return len(redirects), len(missing_redirects(redirects))

@@ -21,6 +21,7 @@ import re
 
 from dedup_gui.core.model import DupType
 from dedup_gui.core.pipeline.classify import containment_text
+from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE
 from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
 from dedup_gui.core.reports.html_tables import (
     act_on_table,
@@ -40,8 +41,10 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     FILE_ROWS,
     IDENTICAL_TEXTS,
     KEEP_LEAD,
+    KEEP_RULE_HEADING,
     LARGEST_KEEP_HEADING,
     MAX_LABEL,
+    MISSING_REDIRECTS_NOTE,
     NO_DUPLICATES,
     NO_ERRORS,
     NO_GROUPS,
@@ -59,6 +62,8 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     excerpt_counts,
     keep_total_note,
     missing_excerpt_text,
+    missing_redirects_heading,
+    pages_without_text_listed,
     report_summary,
     shown_note,
 )
@@ -134,6 +139,7 @@ button.sort:focus-visible{outline:2px solid var(--accent)}
 th[aria-sort=ascending] button.sort::after{content:" \25B2";font-size:10px}
 th[aria-sort=descending] button.sort::after{content:" \25BC";font-size:10px}
 p.count{color:var(--muted);font-size:12px;margin:0 0 12px}
+details.note summary{cursor:pointer}
 @media print{.scroll{max-height:none;overflow:visible}main{max-width:none;padding:0}nav.toc{display:none}h2{break-after:avoid}}
 """
 
@@ -295,8 +301,15 @@ def html_from_report(report: Report, charts: bool = True) -> str:
     out.append("</section>")
     # What to keep: the keep plan, one row per page to drop
     out.append(f"<section id='keep'>{_h2('keep')}")
-    out.append(f"<p class='note'><b>{esc(KEEP_LEAD)}</b> {esc(report.keep_rule)}</p>")
+    # the advice first, in one line; the whole rule (1,700 characters) folded after the plan
+    out.append(f"<p><b>{esc(KEEP_LEAD)}</b> {esc(report.keep_rule_line)}</p>")
     out.append(keep_plan_table(report) if report.keep_clusters else f"<p>{esc(NOTHING_TO_DROP)}</p>")
+    if report.keep_clusters:
+        out.append(f"<p class='note'>{esc(LINK_NOTE)}</p>")
+    out.append(
+        f"<details class='note'><summary>{esc(KEEP_RULE_HEADING)}</summary><p class='note'>{esc(report.keep_rule)}</p>"
+        "</details>"
+    )
     out.append("</section>")
     # Pairs: the table of every listed pair, then the most similar of each type in detail
     out.append(f"<section id='pairs'>{_h2('pairs')}")
@@ -332,7 +345,15 @@ def html_from_report(report: Report, charts: bool = True) -> str:
             out.append(f"<p class='note'>{esc(shown_note('Files not used', FILE_ROWS, len(r.errors)))}</p>")
     else:
         out.append(f"<p>{esc(NO_ERRORS)}</p>")
-    no_text = report.pages_without_text()
+    missing = report.missing_redirects()
+    if missing:
+        out.append(
+            f"<h3 id='missing-redirects'>{esc(missing_redirects_heading(len(missing)))}</h3>"
+            f"<p class='note'>{esc(MISSING_REDIRECTS_NOTE)}</p><ul class='pages'>"
+        )
+        out += [f"<li>{_page_cell(p)}{_note_div(x.note)}</li>" for p, x in missing[:FILE_ROWS]]
+        out.append("</ul>")
+    no_text = pages_without_text_listed(report)
     if no_text:
         out.append(f"<h3>{esc(NO_TEXT_HEADING)}</h3><p class='note'>{esc(NO_TEXT_NOTE)}</p><ul class='pages'>")
         leads = {r.pages[i].path: x.note for i, x in report.redirects().items()}
@@ -388,7 +409,7 @@ def _summary(s: ReportSummary) -> list[str]:
     if s.largest_keep:
         out.append(
             "<table class='largest'><tr><th class='n'>#</th><th>page to keep</th><th class='n'>duplicates</th>"
-            "<th>how they duplicate it</th><th>kept because</th></tr>"
+            f"<th title='{esc(LINK_NOTE)}'>how they duplicate it</th><th>kept because</th></tr>"
         )
         out += [
             f"<tr><td class='n'>{k.id}</td><td><div class='path'>{esc(k.keep)}</div>"

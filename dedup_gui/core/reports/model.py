@@ -19,9 +19,9 @@ from dedup_gui import __version__
 from dedup_gui.core.columns import type_counts
 from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import explain
-from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_text
+from dedup_gui.core.pipeline.keep import file_mtime, keep_rule_line, keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import KeepCluster, build_keep_clusters, keep_clusters_of
-from dedup_gui.core.pipeline.redirects import Redirect, page_redirects, redirect_counts
+from dedup_gui.core.pipeline.redirects import Redirect, missing_redirects, page_redirects, redirect_counts
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
 from dedup_gui.core.reports.excerpt import DiffExcerpt, diff_excerpt
 
@@ -162,6 +162,12 @@ class Report:
         return keep_rule_text(self.result.keep_policy)
 
     @property
+    def keep_rule_line(self) -> str:
+        """The keep rule's criteria in order, in one sentence (str;
+        :func:`~dedup_gui.core.pipeline.keep.keep_rule_line`)."""
+        return keep_rule_line(self.result.keep_policy)
+
+    @property
     def title(self) -> str:
         """The report's title (str)."""
         return f"Duplicate pages in {self.result.root}"
@@ -209,6 +215,13 @@ class Report:
         (:func:`~dedup_gui.core.pipeline.redirects.page_redirects`), resolved once per report
         (the summary, the tables and the HTML all ask)."""
         return self._redirects
+
+    def missing_redirects(self) -> list[tuple[Page, Redirect]]:
+        """The redirect pages whose target is in the folder but no page of the scan, each with
+        where it leads, in page order (list of ``(Page, Redirect)``;
+        :func:`~dedup_gui.core.pipeline.redirects.missing_redirects`, as the command line counts)."""
+        found = self.redirects()
+        return [(self.result.pages[i], found[i]) for i in missing_redirects(found)]
 
     @cached_property
     def _redirects(self) -> dict[int, Redirect]:

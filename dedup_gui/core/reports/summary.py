@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from dedup_gui.core.model import TYPE_ORDER, DupType
-from dedup_gui.core.pipeline.keep_clusters import link_label
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page
+from dedup_gui.core.pipeline.keep_clusters import link_count
+from dedup_gui.core.pipeline.redirects import MISSING_LABEL
 from dedup_gui.core.reports.excerpt import DiffExcerpt
 from dedup_gui.core.reports.model import KeepEntry, PairEntry, Report
 from dedup_gui.core.reports.site_share import (
@@ -54,6 +55,8 @@ SECTIONS = {
 }
 #: Sentences of the sections, for every renderer.
 KEEP_LEAD = "Keep clusters, and which page to keep."
+#: The heading of the whole keep rule, after the keep plan.
+KEEP_RULE_HEADING = "The keep rule in full"
 NOTHING_TO_DROP = "Nothing to drop: no page is a full or content duplicate of another."
 NO_GROUPS = "No groups: no duplicate pairs."
 NO_DUPLICATES = "None."
@@ -63,6 +66,11 @@ NO_TEXT_NOTE = (
     "Read, but with too little main text to compare; they are never called duplicates on their (empty) text alone."
 )
 IDENTICAL_TEXTS = "The two main texts are identical."
+MISSING_REDIRECTS_NOTE = (
+    "Client-side redirects (meta refresh) whose target is inside the folder but no page there: a visitor "
+    "who follows one finds nothing. Point each to an existing page, or remove it. They are not repeated "
+    "among the pages without usable main text below."
+)
 LARGEST_KEEP_HEADING = "Largest keep clusters"
 ACT_ON_HEADING = "Pages to act on"
 ACT_ON_NOTE = (
@@ -140,7 +148,8 @@ class KeepRow:
         id: the keep cluster's number.
         keep: the path of the page to keep; title: its title (may be empty).
         duplicates: how many pages to drop for it.
-        links: how they duplicate it, e.g. ``"3 full duplicate, 1 identical bytes"``.
+        links: how they duplicate it, e.g. ``"3 full duplicates, 1 with identical bytes"``
+            (:func:`~dedup_gui.core.pipeline.keep_clusters.link_count`).
         reason: which part of the keep rule chose the kept page.
     """
 
@@ -262,6 +271,7 @@ def report_summary(report: Report) -> ReportSummary:
         Stat(s["pages"], "pages"),
         Stat(s["pages_without_text"], "without usable text"),
         *((Stat(s["redirect_pages"], "redirect pages"),) if s["redirect_pages"] else ()),
+        *((Stat(s["redirects_to_missing"], "redirects to no page"),) if s["redirects_to_missing"] else ()),
         Stat(s["errors"], "files not usable"),
         Stat(s["skipped"], "other files skipped"),
         Stat(s["pairs_compared"], "pairs compared"),
@@ -310,10 +320,23 @@ def report_summary(report: Report) -> ReportSummary:
     )
 
 
+def missing_redirects_heading(count: int) -> str:
+    """The heading of the list of redirects to no page, with their number, as the window's status
+    filter says it: ``"Redirects to no page (12)"`` (str)."""
+    return f"{MISSING_LABEL} ({count:,})"
+
+
+def pages_without_text_listed(report: Report) -> list[Page]:
+    """The pages without usable main text that the reports list under their heading: without the
+    redirects to no page, which have their own list above it (list[Page])."""
+    listed = {page.path for page, _r in report.missing_redirects()}
+    return [p for p in report.pages_without_text() if p.path not in listed]
+
+
 def keep_row(entry: KeepEntry) -> KeepRow:
     """A keep cluster as the summary lists it (:class:`KeepRow`)."""
-    links = Counter(link_label(link) for _page, link in entry.duplicates)
-    text = ", ".join(f"{n} {label}" for label, n in links.most_common())
+    links = Counter(link for _page, link in entry.duplicates)
+    text = ", ".join(link_count(link, n) for link, n in links.most_common())
     k = entry.cluster
     return KeepRow(k.id, entry.keep.path, entry.keep.title, len(entry.duplicates), text, k.reason)
 

@@ -374,7 +374,7 @@ def summary_text(result: ScanResult) -> str:
     s = summary_dict(result)
     keep = keep_clusters_of(result)
     drops = sum(len(k.duplicates) for k in keep)
-    by_type = ", ".join(f"{n} {t}" for t, n in s["pairs_by_type"].items())
+    by_type = ", ".join(DupType(t).count_text(n) for t, n in s["pairs_by_type"].items())
     lines = [
         f"{'archive:' if is_archive_root(result.root) else 'folder:':<9} {show(result.root)}",
         (

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from dedup_gui.core.model import Page
-from dedup_gui.core.pipeline.redirects import Redirect
+from dedup_gui.core.pipeline.redirects import MISSING_LABEL, Redirect
 
 #: A page's status kind (:func:`status_kinds`): a page with usable text, one without, a
 #: redirect page whose target is a page of the scan (or outside the folder, not read), and a
@@ -26,7 +26,7 @@ STATUS_FILTERS: dict[str, tuple[str, frozenset[int]]] = {
     "ok": ("OK", frozenset({OK})),
     "no text": ("No usable text", frozenset({NO_TEXT})),
     "redirects": ("Redirects", frozenset({REDIRECT, BROKEN_REDIRECT})),
-    "broken redirects": ("Redirects to no page", frozenset({BROKEN_REDIRECT})),
+    "broken redirects": (MISSING_LABEL, frozenset({BROKEN_REDIRECT})),
 }
 #: The label of the choice that keeps every page.
 ALL_STATUSES = "All statuses"

@@ -22,7 +22,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from dedup_gui.core.model import ScanResult
-from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of, link_label
+from dedup_gui.core.pipeline.keep_clusters import KeepCluster, keep_clusters_of, link_relation
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.paths import cluster_labels
@@ -84,8 +84,8 @@ class ClustersModel(GroupTreeModel):
 
     def advice(self, page: int) -> tuple[str, str]:
         """What the keep clusters say of one page: ``(column text, tooltip)``, e.g.
-        ``("drop #2", "Keep cluster 2: a page to drop, a full duplicate of the page kept (not kept:
-        older version folder than the kept v1.16.x/…)")``;
+        ``("drop #2", "Keep cluster 2: a page to drop, full duplicate of the page kept (not kept:
+        older version folder than the kept page (in v1.16.x/))")``;
         ``("", "")`` for a page in no keep cluster.  No page-derived text."""
         k = self._keep_of.get(page)
         if k is None:
@@ -93,7 +93,7 @@ class ClustersModel(GroupTreeModel):
         if page == k.keep:
             return f"keep #{k.id}", f"Keep cluster {k.id}: the page to keep ({k.reason} decided)"
         link = k.links[k.duplicates.index(page)]
-        return f"drop #{k.id}", (f"Keep cluster {k.id}: a page to drop, {link_label(link)} of the page kept "
+        return f"drop #{k.id}", (f"Keep cluster {k.id}: a page to drop, {link_relation(link)} the page kept "
                                  f"({k.row_reason(page)})")  # fmt: skip
 
     @staticmethod

@@ -18,9 +18,12 @@ from dedup_gui.core.model import ScanResult
 from dedup_gui.core.pipeline.keep_clusters import (
     IDENTICAL_BYTES,
     IDENTICAL_TEXT,
+    LINK_NOTE,
+    NEAR_COPY,
     KeepCluster,
     keep_clusters_of,
-    link_label,
+    link_relation,
+    link_short,
 )
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.keep_columns import keep_cluster_title
@@ -30,8 +33,6 @@ from dedup_gui.gui.tables.tree_model import TOP as _TOP
 from dedup_gui.gui.tables.tree_model import GroupTreeModel
 
 _Index = QModelIndex | QPersistentModelIndex
-#: Short words for a dropped page's link to its kept page (both cluster trees use them).
-SHORT_LINK = {IDENTICAL_BYTES: "identical", IDENTICAL_TEXT: "same text"}
 
 
 class KeepClustersModel(GroupTreeModel):
@@ -40,7 +41,7 @@ class KeepClustersModel(GroupTreeModel):
     Columns: "Keep cluster / page" (``Keep cluster <id> (<reason>)``: the reason is the keep
     rule that chose, in the wide column where it reads whole), "Pages" (a keep cluster's page
     count), "Duplicate" (how a dropped page duplicates the kept one: ``full``, ``content``,
-    ``identical``, ``same text``, ``near-copy``), "Keep" (``drop <n>`` for a keep cluster;
+    ``full``, ``identical``...: :func:`link_short`, the first word of the reports' words), "Keep" (``drop <n>`` for a keep cluster;
     ``kept`` for its kept page, ``drop`` for the others).  The kept page's row is bold.
 
     Args:
@@ -50,7 +51,7 @@ class KeepClustersModel(GroupTreeModel):
     COLUMNS = ("Keep cluster / page", "Pages", "Duplicate", "Keep")
     #: What each column's values are (the header's tooltip).
     HEADER_TIPS = ("A keep cluster (its rule), then its pages: the kept one first", "Pages in the keep cluster",
-                   "How a dropped page duplicates the kept one: full, content, or same text (identical main texts)",
+                   LINK_NOTE,
                    "kept, or drop (with the keep cluster's count of pages to drop)")  # fmt: skip
 
     def __init__(self, parent=None) -> None:
@@ -114,7 +115,7 @@ class KeepClustersModel(GroupTreeModel):
         sizing them without asking every row)."""
         return {
             1: {f"{len(k.pages):,}" for k in self._clusters},
-            2: {"same text", "near-copy", "identical"},
+            2: {link_short(link) for link in ("full", "content", IDENTICAL_BYTES, IDENTICAL_TEXT, NEAR_COPY)},
             3: {"kept"} | {f"drop {len(k.duplicates):,}" for k in self._clusters},
         }
 
@@ -135,7 +136,7 @@ class KeepClustersModel(GroupTreeModel):
             return f"{path}\nkept: the page to keep of keep cluster {cluster.id} (chosen by: {cluster.reason})"
         link = cluster.links[cluster.duplicates.index(page)]
         kept = self._result.pages[cluster.keep].path
-        return f"{path}\ndrop: {link_label(link)} of {kept}, which is kept\n{cluster.row_reason(page)}"
+        return f"{path}\ndrop: {link_relation(link)} {kept}, which is kept\n{cluster.row_reason(page)}"
 
     # --- QAbstractItemModel -------------------------------------------------------------------
 
@@ -157,7 +158,7 @@ class KeepClustersModel(GroupTreeModel):
             return "kept" if col == 3 else ""
         if col == 2:
             link = cluster.links[cluster.duplicates.index(page)]
-            return SHORT_LINK.get(link, link)
+            return link_short(link)  # the reports' words, shortened (a user read "same text" here)
         return "drop" if col == 3 else ""
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -183,7 +184,7 @@ class KeepClustersModel(GroupTreeModel):
             if page == cluster.keep:
                 return f"The page to keep ({cluster.reason} decided); right-click another page to keep it instead"
             link = cluster.links[cluster.duplicates.index(page)]
-            return f"A page to drop: {link_label(link)} of the page kept ({cluster.row_reason(page)})"
+            return f"A page to drop: {link_relation(link)} the page kept ({cluster.row_reason(page)})"
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
