@@ -4,6 +4,7 @@ less often ("news.16…ex.html" three times in one cluster)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -116,3 +117,27 @@ def member_labels(paths: tuple[str, ...]) -> tuple[str, ...]:
         if shared and all(len(h) > shared for h in heads):
             return tuple(ELLIPSIS + h[shared:] for h in heads)
     return tuple(h or TOP_FOLDER for h in heads)
+
+
+#: What comes before the path in a cell that ends with one: a similarity ("0.953 "), "duplicate
+#: of ", or an address's scheme and host ("https://example.org/").
+_PATH_TAIL = re.compile(r"(\d+\.\d+ |duplicate of |[A-Za-z][A-Za-z0-9+.-]*://[^/\s]*/)(\S*/\S*|\S+\.\w+)")
+
+
+def split_path_tail(text: str) -> tuple[str, str] | None:
+    """A cell's text that ends with a path, split into what comes before it and the path:
+    ``("0.953 ", "v1.10/a/index.html")`` for ``"0.953 v1.10/a/index.html"``, ``("duplicate of ",
+    "v1.16/a/index.html")``, ``("https://example.org/", "docs/v1.12/a/")`` for an address;
+    ``None`` for other text (``"kept"``, ``"kept (no full or content duplicate)"``).
+
+    A narrow column drew "1.00…html" and "dupl…html": the path is to be shortened by the path
+    rule (its first folder and document name), the prefix kept whole.
+
+    Example:
+        >>> split_path_tail("duplicate of v1.16.x/a/index.html")
+        ('duplicate of ', 'v1.16.x/a/index.html')
+        >>> split_path_tail("kept") is None
+        True
+    """
+    match = _PATH_TAIL.fullmatch(text)
+    return None if match is None else (match.group(1), match.group(2))
