@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dedup_gui.core.fingerprints.simhash import bits_text
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
 from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.teaching.gallery import type_examples
@@ -188,7 +189,7 @@ class ExampleCard(QGroupBox):
         # show them (the containment was 48.3% here and 0.483 there)
         self.measures_label.setText(
             f"content similarity {s.content_similarity:.3f} · layout similarity {s.layout_similarity:.3f}\n"
-            f"containment {s.content_containment:.3f} · Jaccard {s.jaccard:.3f} · Hamming {s.hamming_distance} bits"
+            f"containment {s.content_containment:.3f} · Jaccard {s.jaccard:.3f} · Hamming {bits_text(s.hamming_distance)}"
         )  # fmt: skip
         self.regions_label.setText("regions that differ: computing…")
         self.excerpts[0].setPlainText(f"A: {excerpt(a.main_text)}")
