@@ -222,3 +222,13 @@ def test_the_keep_tree_s_third_column_says_what_its_values_are(window):
     assert model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole).startswith(
         "How a dropped page duplicates the kept one"
     )
+
+
+def test_the_status_line_after_keep_this_page_instead_says_what_changed(qtbot, window):
+    # A new user: "Keep This Page Instead" said "Keeping b.html (your choice, saved for
+    # rescans): no pair changed type" - true of the pairs, and nothing about the choice.
+    win = window
+    rekept(qtbot, win, lambda: win.keep_page_instead(1))
+    assert win.statusBar().currentMessage() == (
+        "Kept b.html instead of a.html: the kept page of keep cluster 1 (your choice, saved for rescans)"
+    )

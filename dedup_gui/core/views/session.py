@@ -347,6 +347,8 @@ class Session:
             (:class:`ShownScan`), or ``None``.
         cluster_of: page index -> cluster id of :attr:`result` (dict[int, int]).
         scan_id: number of the newest scan (int); older scans' signals are ignored.
+        unscanned: the last scan was cancelled or failed with nothing shown before it: the
+            folder has no results (bool).
     """
 
     def __init__(self, settings: ScanSettings, thresholds: Thresholds) -> None:
@@ -358,6 +360,7 @@ class Session:
         self.previous: ShownScan | None = None
         self.cluster_of: dict[int, int] = {}
         self.scan_id = 0
+        self.unscanned = False
 
     def begin_scan(self, folder: str | Path, pair: int | None = None) -> int:
         """Start scanning ``folder``: it becomes the session's folder (``~`` expanded, resolved).
@@ -373,6 +376,7 @@ class Session:
             The new scan's id (int).
         """
         self.scan_id += 1
+        self.unscanned = False
         # the result stays shown while the scan runs: kept once, as a scan that replaces a
         # running one (previous set) must not take the shown result for the new folder's
         if self.previous is None and self.folder is not None and self.scan_result is not None \
@@ -384,9 +388,13 @@ class Session:
     def title(self) -> str:
         """The window title: ``"<folder> — Duplicate Page Inspector"``, or the name alone; while
         a scan runs with the last results shown, their folder and what is scanned, e.g.
-        ``"/s/a (last results; scanning b) — Duplicate Page Inspector"`` (str)."""
+        ``"/s/a (last results; scanning b) — Duplicate Page Inspector"``; after a first scan
+        that was cancelled or failed, ``"No results (/s/a not scanned) — Duplicate Page
+        Inspector"``: the folder alone read as if its (empty) tables were its results (str)."""
         if self.folder is None:
             return APP_NAME
+        if self.unscanned:
+            return f"No results ({self.folder} not scanned) — {APP_NAME}"
         if self.previous is None:
             return f"{self.folder} — {APP_NAME}"
         shown = self.previous.folder
@@ -417,6 +425,7 @@ class Session:
         """What was shown before the scan that was cancelled or failed (or ``None``); its
         folder becomes the session's again and it is forgotten.  The caller shows it."""
         previous, self.previous = self.previous, None
+        self.unscanned = previous is None and self.result is None
         if previous is not None:
             self.folder = previous.folder
         return previous
