@@ -298,7 +298,6 @@ def test_the_pages_tab_says_the_selected_page_in_full_and_cuts_its_path_cells_by
     assert panel.details.isVisible() and panel.select_record(1)
     assert panel.details.text() == (
         f"v1.10.x/{doc}  ·  使用 eBPF 加速节点内 TCP 通信 - Kube-OVN 文档\n"
-        "Status: ok\n"
         f"Closest match: 1.000 v1.16.x/{doc}   Keep: duplicate of v1.16.x/{doc}   Canonical: none"
     )
     # the path after "duplicate of " and "1.000 " is cut by the path rule, the prefix kept

@@ -174,7 +174,7 @@ class PagesTable(TableState):
 
     def details(self, record: int) -> str:
         """The page in full for the line under the table (plain text, may hold paths and a
-        page's title; str): its path and title, then its address and status, then its
+        page's title; str): its path and title, then its address and its status unless ``ok``, then its
         duplicate columns, each named (``"Closest match: 1.000 v1.10.x/a/index.html   Keep:
         duplicate of v1.16.x/a/index.html   Canonical: good"``); empty ones left out.  The
         columns of a 1280-px window read "使用 … 文档", "http…bpf/", "1.00…html", "dupl…html"."""
@@ -185,7 +185,8 @@ class PagesTable(TableState):
             )
 
         title = self.display(record, 1)
-        lines = [self.display(record, 0) + (f"  ·  {title}" if title else ""), named(2, 7), named(9, 10, 11)]
+        status = (7,) if self.display(record, 7) != "ok" else ()  # "Status: ok" took a line of a small window
+        lines = [self.display(record, 0) + (f"  ·  {title}" if title else ""), named(2, *status), named(9, 10, 11)]
         return "\n".join(show_control_characters(line) for line in lines if line)
 
     def keep_columns(self) -> PageKeepColumns | None:
