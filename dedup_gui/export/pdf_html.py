@@ -393,7 +393,7 @@ class _Html:
         measures = (
             f"content similarity <b>{sc.content_similarity:.4f}</b> · content containment <b>{sc.content_containment:.4f}</b>"
             f" ({_e(containment_text(sc))})"
-            f" · layout similarity <b>{sc.layout_similarity:.4f}</b> · Hamming distance <b>{sc.hamming_distance}</b> bits"
+            f" · layout similarity <b>{sc.layout_similarity:.4f}</b> · Hamming distance <b>{sc.hamming_distance}</b> bit{'' if sc.hamming_distance == 1 else 's'}"
             f" · Jaccard <b>{sc.jaccard:.4f}</b> · identical bytes <b>{'yes' if sc.identical_bytes else 'no'}</b>"
         )
         o.append(f"<tr><td colspan='2' bgcolor='#f6f8fa'>{measures}</td></tr>")

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.reports.copy_kept import check_destination, suggest_destination
 from dedup_gui.gui.plain import SafeLabel
+from dedup_gui.gui.screen_fit import fit_to_screen
 
 
 class CopyDestinationDialog(QDialog):
@@ -75,6 +76,7 @@ class CopyDestinationDialog(QDialog):
         layout.addWidget(buttons)
         self.path_edit.textChanged.connect(self._check)
         self._check()
+        fit_to_screen(self)  # a 1024x640 screen shows it whole (its buttons too)
 
     def destination(self) -> Path:
         """The path typed or browsed to (Path), ``~`` expanded; not yet checked."""

@@ -10,8 +10,13 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 
 from dedup_gui.core.pipeline.languages import is_language_folder
 from dedup_gui.core.site_paths import is_index_name
+from dedup_gui.core.views.paths import document_label
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
+#: A tree's top-level row's ``(prefix, path)`` (``("#1 ", "advance/x/index.html")``): a title
+#: that names a document, drawn by :class:`GroupTreeDelegate` as the prefix and the path elided
+#: by :func:`elide_path` when the title does not fit.
+TITLE_PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
@@ -45,6 +50,34 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
         parent, parent_sep, last = folder.rpartition("/")
         return _elide(parent, parent_sep, last + "/", metrics, width)
     return _elide(folder, sep, name, metrics, width)
+
+
+def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
+    """A document's path in a title, shortened to ``width`` pixels: :func:`elide_path` while
+    that keeps the document's own name whole (``advance/…/accelerate-ebpf/``), else the first
+    folder and that name elided in its middle (``zh/…/accel…ebpf/``) while the name keeps half
+    the room, else the name alone so elided (``accelera…ebpf/``): in a title the name tells
+    clusters apart ("advance/ac…f/" on many titles told none apart) (str).
+
+    Args:
+        path: a relative path with ``/`` separators.
+        metrics: the font metrics of the text.
+        width: the room, in pixels.
+    """
+    shown = elide_path(path, metrics, width)
+    label = document_label(path)
+    cut = label.rstrip("/").rfind("/") + 1
+    name = label[cut:]  # "accelerate-ebpf/" or "page.html"
+    if name in shown or not cut:
+        return shown
+    # the first folder too ("zh/…/acc…ebpf/" and "advance/acc…ebpf/" are two documents) while
+    # the name keeps half the room
+    first = label.partition("/")[0]
+    head = first + ("/" if cut == len(first) + 1 else "/…/")
+    room = width - metrics.horizontalAdvance(head)
+    if room >= width // 2:
+        return head + metrics.elidedText(name, _MIDDLE, room)
+    return metrics.elidedText(name, _MIDDLE, width)
 
 
 def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) -> str:
@@ -165,11 +198,25 @@ class GroupTreeDelegate(ElideRightDelegate):
         super().__init__(parent, top_level_only=True)
 
     def paint(self, painter, option: QStyleOptionViewItem, index) -> None:
-        """Draw a page row's path with :func:`paint_path`, a top-level row as
-        :class:`ElideRightDelegate` does."""
-        if not index.parent().isValid():
-            super().paint(painter, option, index)
-            return
+        """Draw a page row's path with :func:`paint_path`; a top-level row as
+        :class:`ElideRightDelegate` does, or, for a title that names a document
+        (:data:`TITLE_PATH_ROLE`) and does not fit, its prefix and the document's path elided by
+        :func:`elide_path` ("#1 advance/acc…ebpf/": cut at its end, every title read "#1 advance/acc…")."""
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        paint_path(painter, opt)
+        if index.parent().isValid():
+            paint_path(painter, opt)
+            return
+        parts = index.data(TITLE_PATH_ROLE)
+        if parts is None:
+            super().paint(painter, option, index)
+            return
+        prefix, path = parts
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
+        room = opt.rect.width() - margin
+        if opt.fontMetrics.horizontalAdvance(opt.text) > room:
+            opt.text = prefix + elide_title_path(
+                path, opt.fontMetrics, room - opt.fontMetrics.horizontalAdvance(prefix)
+            )
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)

@@ -32,6 +32,7 @@ from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.export import EXPORT_FORMATS, default_name, default_suffix, export, format_for
 from dedup_gui.gui.inspector.jobs import LatestJob, command_pool
 from dedup_gui.gui.plain import plain_message_box
+from dedup_gui.gui.screen_fit import fit_to_screen
 from dedup_gui.gui.worker import QtProgress
 
 
@@ -92,6 +93,7 @@ class ExportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)
+        fit_to_screen(self)  # a 1024x640 screen shows it whole (its buttons too)
 
     def choice(self) -> tuple[str, str, bool]:
         """The format key, the file path (the format's suffix added to a name without one), and

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from dedup_gui.core.atomic import atomic_write_text
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.ignore_list import ignore_list_csv, read_ignore_list_file, split_by_pages
+from dedup_gui.gui.screen_fit import fit_to_screen
 
 PathPairs = tuple[tuple[str, str], ...]
 
@@ -94,6 +95,7 @@ class IgnoreListDialog(QDialog):
         layout.addWidget(self.status_label)
         layout.addLayout(buttons)
         self.resize(720, 380)
+        fit_to_screen(self)  # a 1024x640 screen shows it whole (its buttons too)
         self.refresh()
 
     def refresh(self) -> None:

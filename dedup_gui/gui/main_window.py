@@ -159,7 +159,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.pairs_model = PairsModel(self)
         self.errors_model = ErrorsModel(self)
         self.pairs_panel = TablePanel(self.pairs_model)
-        self.pages_panel = TablePanel(self.pages_model, with_status_filter=True)
+        self.pages_panel = TablePanel(self.pages_model, with_status_filter=True, with_details=True)
         self.errors_panel = TablePanel(self.errors_model, with_type_filter=False, with_details=True)
         self.histogram_view = HistogramView()
         self.map_view = MapView()

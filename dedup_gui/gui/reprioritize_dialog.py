@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import KeepPolicy
 from dedup_gui.core.views.reprioritize import ReprioritizeState
+from dedup_gui.gui.screen_fit import fit_to_screen
 
 _KEY = Qt.ItemDataRole.UserRole
 _DEFAULT_SIZE = (620, 520)  # pixels; wider when a criterion's text needs it
@@ -59,6 +61,10 @@ class ReprioritizeDialog(QDialog):
         intro.setWordWrap(True)
         self.criteria = QListWidget()
         self.criteria.setObjectName("criteria")
+        # a criterion too long for a dialog capped to a small screen wraps instead of scrolling
+        self.criteria.setWordWrap(True)
+        self.criteria.setResizeMode(QListView.ResizeMode.Adjust)
+        self.criteria.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.criteria.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
         self.criteria.setDefaultDropAction(Qt.DropAction.MoveAction)
         self.criteria.model().rowsMoved.connect(self._on_dragged)
@@ -118,6 +124,7 @@ class ReprioritizeDialog(QDialog):
         layout.addWidget(self.buttons)
         self._fill()
         self.resize(max(_DEFAULT_SIZE[0], self._width_for_criteria()), _DEFAULT_SIZE[1])
+        fit_to_screen(self)  # 1,247 px wide at 1024x640 put Up, Down, OK and Cancel off screen
 
     def _width_for_criteria(self) -> int:
         """The dialog's width at which every criterion reads in full, with no horizontal scroll

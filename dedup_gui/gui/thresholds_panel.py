@@ -90,6 +90,7 @@ class ThresholdsPanel(QWidget):
         self.hamming_k = RangeSpinBox()
         self.hamming_k.setRange(0, 64)
         self.hamming_k.setSuffix(" bits")
+        self.hamming_k.valueChanged.connect(lambda k: self.hamming_k.setSuffix(" bit" if k == 1 else " bits"))
         self.hamming_k.setToolTip(_HELP["hamming_k"])
         self.hamming_k.valueChanged.connect(self._on_edit)
         self.hamming_k.clamped.connect(

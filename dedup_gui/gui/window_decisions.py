@@ -24,6 +24,7 @@ from dedup_gui.core.views.decisions import (
     rekeep,
     save_decisions,
 )
+from dedup_gui.core.views.reclassify_text import kept_instead_text
 from dedup_gui.core.views.session import keep_cluster_choice
 from dedup_gui.gui.reprioritize_dialog import ReprioritizeDialog
 from dedup_gui.gui.tables.clusters_view import KEEP_INSTEAD_SHORTCUT
@@ -39,6 +40,7 @@ class KeepDecisions:
 
     _kept_page_pending: int | None = None  # the page just chosen, to select once its result is shown
     _kept_from_pair: int | None = None  # the pair (index) it was chosen from, which stays selected
+    _kept_instead_of: str | None = None  # the path of the page kept before that choice
 
     # --- no deciding while a scan runs --------------------------------------------------------
 
@@ -137,6 +139,8 @@ class KeepDecisions:
         self.session.set_keep_policy(policy)
         self._save_folder_decisions()
         self._kept_page_pending = page
+        before = keep_cluster_of_page(result, page)
+        self._kept_instead_of = None if before is None else result.pages[before.keep].path
         path = result.pages[page].path
         self.reclassify(rekeep, result, self.session.scan_result, policy, self.session.thresholds,
                         doing=f"Keeping {path}", done=f"Keeping {path} (your choice, saved for rescans)")  # fmt: skip
@@ -207,6 +211,8 @@ class KeepDecisions:
         keep = keep_cluster_of_page(result, page)
         if keep is None:
             return
+        # over "…: no pair changed type" (the pairs' count): what changed is the kept page
+        self.statusBar().showMessage(kept_instead_text(result.pages[page].path, self._kept_instead_of, keep.id), 8000)
         pair, self._kept_from_pair = self._kept_from_pair, None
         if self.clusters_view.mode() == "keep":
             self.clusters_view.highlight_page(page)

@@ -166,7 +166,7 @@ def test_page_keep_columns_exact_values():
 
     table = PagesTable()
     table.set_result(result)
-    assert table.COLUMNS[8:] == ("Near duplicates", "Closest match", "Keep", "Canonical")
+    assert table.COLUMNS[8:] == ("Near\nduplicates", "Closest match", "Keep", "Canonical")
     assert [table.display(r, 8) for r in range(5)] == ["2", "2", "2", "0", "0"]
     assert [table.display(r, 9) for r in range(5)] == [
         "0.990 b.html",

@@ -44,3 +44,25 @@ def test_table_path_cells_leave_out_the_folders_every_page_shares():
     assert table.cell_text(1, 0) == "v1.11/en/index.html" and table.tooltip(1, 0) == paths[1]
     table.set_text_filter("docs/v1.11")
     assert table.row_count() == 1
+
+
+def test_a_clusters_members_show_what_tells_them_apart_and_its_title_the_document():
+    # The real site at 1280x800: every keep cluster's title read "#1 canonical, version" (the
+    # rule, the same on 309 clusters), and its rows "v1.10.x/…/acce…bpf/", "v1.11.x/zh/…/ac…f/":
+    # the version and the document's name both elided.  The rows now show the part that differs,
+    # the title the part they share.
+    from dedup_gui.core.views.keep_columns import keep_cluster_document, keep_cluster_title
+    from dedup_gui.core.views.paths import TOP_FOLDER, member_labels, shared_document
+
+    doc = "advance/accelerate-intra-node-tcp-with-ebpf/index.html"
+    paths = (f"v1.16.x/{doc}", f"v1.10.x/{doc}", f"v1.10.x/zh/{doc}", f"v1.11.x/zh/{doc}")
+    assert member_labels(paths) == ("v1.16.x/", "v1.10.x/", "v1.10.x/zh/", "v1.11.x/zh/")
+    assert keep_cluster_title(1, keep_cluster_document(paths, 0)) == "#1 advance/accelerate-intra-node-tcp-with-ebpf/"
+    # the page at the document's own path has no folder before it
+    assert member_labels(("a.html", "print/a.html")) == (TOP_FOLDER, "print/")
+    # folders all those parts share are marked, as the tables do
+    assert member_labels(("docs/v1.10/en/a.html", "docs/v1.11/en/a.html")) == ("…/v1.10/", "…/v1.11/")
+    # only "index.html" shared, or different file names: no document; the kept page names it
+    assert shared_document(["news/a/index.html", "news/b/index.html"]) == ""
+    assert keep_cluster_title(7, keep_cluster_document(("x/a.html", "y/b.html"), 1)) == "#7 y/b.html"
+    assert member_labels(("x/a.html", "y/b.html")) == ("x/a.html", "y/b.html")

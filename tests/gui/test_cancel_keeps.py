@@ -139,7 +139,10 @@ def test_a_cancelled_first_scan_still_shows_the_empty_state(qtbot, fake_scan, fo
     assert win.result is None and tab_titles(win) == ["Pairs (0)", "Pages (0)", "Errors (0)"]
     assert win.clusters_view.summary_label.text() == "No scan result yet"
     assert not win.export_action.isEnabled()
-    assert win.windowTitle() == f"{folders[1].resolve()} — {APP_NAME}"  # F5 tries B again
+    # the title says that nothing was scanned (the folder's name alone read as if the empty
+    # tables were its results); F5 still tries B again
+    assert win.windowTitle() == f"No results ({folders[1].resolve()} not scanned) — {APP_NAME}"
+    assert win.folder == str(folders[1].resolve())
     win.close()
 
 

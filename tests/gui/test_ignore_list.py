@@ -52,13 +52,13 @@ def changed(qtbot, win: MainWindow, trigger) -> None:
 
 
 FULL_TREE = [
-    ("#1 first path", "3", "", "drop 2"),
+    ("#1 a.html", "3", "", "drop 2", "first path"),
     ("a.html", "", "", "kept", "bold"),
     ("b.html", "", "full", "drop"),
     ("c.html", "", "full", "drop"),
 ]
 WITHOUT_B = [
-    ("#1 first path", "2", "", "drop 1"),
+    ("#1 a.html", "2", "", "drop 1", "first path"),
     ("a.html", "", "", "kept", "bold"),
     ("c.html", "", "full", "drop"),
 ]
@@ -158,7 +158,7 @@ def test_the_ignore_list_dialog_exports_and_imports_csv(qtbot, window, tmp_path)
     assert dialog.status_label.text() == (
         f"Read 4 pairs from {tmp_path / 'in.csv'}; 1 new. 3 pairs name no page of this folder: skipped."
     )
-    assert tree_rows(win) == [("#1 first path", "2", "", "drop 1"), ("a.html", "", "", "kept", "bold"),
+    assert tree_rows(win) == [("#1 a.html", "2", "", "drop 1", "first path"), ("a.html", "", "", "kept", "bold"),
                               ("c.html", "", "full", "drop")]  # fmt: skip
     # a bad file adds nothing and says why
     (tmp_path / "bad.csv").write_text("path\nx.html\n")

@@ -316,7 +316,9 @@ def test_fingerprints_show_the_engines_bits_and_mark_the_differing_ones(qtbot, s
             assert pixel == CELL_COLORS[(bit, differs)], (row, col)
             painted_marks += differs
     assert painted_marks == 2 * distance
-    assert view.hamming_label.text().startswith(f"Hamming distance {distance} bits (k = 3)")
+    assert view.hamming_label.text().startswith(
+        f"Hamming distance {distance} bit{'' if distance == 1 else 's'} (k = 3)"
+    )
     assert view.facts["sha1"][0].text() == a.sha1 and view.facts["sha1"][1].text() == b.sha1
     assert view.facts["shingles"][0].text() == f"{len(a.shingles):,}"
     assert f"Jaccard {format_score(pair.scores.jaccard)}" in view.sets_label.text()

@@ -37,11 +37,12 @@ def window(qtbot, fake_scan, site):
 
 
 def tree_rows(win: MainWindow) -> list[tuple[str, ...]]:
-    """The keep tree's first keep cluster as the user reads it: the cluster row, then each page
-    row (its four cells, and "bold" when drawn in bold)."""
+    """The keep tree's first keep cluster as the user reads it: the cluster row (its four cells
+    and the rule that chose its page to keep, said in its tooltip), then each page row (its
+    four cells, and "bold" when drawn in bold)."""
     model = win.clusters_view.keep_model
     top = model.index(0, 0)
-    rows = [tuple(model.index(0, c).data() for c in range(4))]
+    rows = [tuple(model.index(0, c).data() for c in range(4)) + (model.cluster_at(top).reason,)]
     for r in range(model.rowCount(top)):
         cells = tuple(model.index(r, c, top).data() for c in range(4))
         font = model.index(r, 0, top).data(Qt.ItemDataRole.FontRole)
@@ -58,7 +59,7 @@ def keep_column(win: MainWindow) -> dict[str, str]:
 
 #: The tree of :func:`triangle` after "Keep This Page Instead" on b.html.
 B_KEPT_ROWS = [
-    ("#1 your choice", "3", "", "drop 2"),
+    ("#1 b.html", "3", "", "drop 2", "your choice"),
     ("b.html", "", "", "kept", "bold"),
     ("a.html", "", "full", "drop"),
     ("c.html", "", "full", "drop"),
@@ -75,7 +76,7 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     assert win.clusters_view.mode() == "keep" and win.clusters_view.mode_combo.currentText() == "Keep clusters"
     assert win.clusters_view.summary_label.text() == "1 keep cluster: 2 pages to drop"
     assert tree_rows(win) == [
-        ("#1 first path", "3", "", "drop 2"),
+        ("#1 a.html", "3", "", "drop 2", "first path"),
         ("a.html", "", "", "kept", "bold"),
         ("b.html", "", "full", "drop"),
         ("c.html", "", "full", "drop"),
@@ -95,9 +96,11 @@ def test_the_tree_shows_keep_clusters_with_the_kept_page_first_in_bold(qtbot, wi
     view.tree.setCurrentIndex(model.index(0, 0))
     # a narrow panel elides "Keep cluster 5 (longest main content)": its tooltip has it whole
     assert model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole) == (
-        "Keep cluster 1: keep 1 page, drop 2 (decided by: first path)"
+        "Keep cluster 1: a.html\nkeep 1 page, drop 2 (decided by: first path)"
     )
-    assert view.details.text() == "Keep cluster 1: keep 1 page, drop 2 (the page to keep was chosen by: first path)"
+    assert view.details.text() == (
+        "Keep cluster 1: a.html\nkeep 1 page, drop 2 (the page to keep was chosen by: first path)"
+    )
     # the switch shows the near-duplicate groups again
     win.cluster_mode_actions["groups"].trigger()
     assert win.clusters_view.mode() == "groups" and win.clusters_view.tree.model() is win.clusters_view.model
@@ -141,7 +144,7 @@ def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, win
     assert menu.actions()[0].objectName() == "keep-instead" and not menu.actions()[0].isEnabled()
     menu = win.pages_panel.context_menu(2)
     rekept(qtbot, win, menu.actions()[0].trigger)
-    assert tree_rows(win)[0][0] == "#1 your choice" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][4] == "your choice" and tree_rows(win)[1] == (
         "c.html",
         "",
         "",
@@ -154,7 +157,7 @@ def test_keep_this_page_instead_from_the_pages_table_and_the_keyboard(qtbot, win
     assert win.pages_panel.select_record(0)
     assert win.keep_instead_action.shortcut().toString() == "Ctrl+K"
     rekept(qtbot, win, win.keep_instead_action.trigger)
-    assert tree_rows(win)[0][0] == "#1 your choice" and tree_rows(win)[1] == (
+    assert tree_rows(win)[0][4] == "your choice" and tree_rows(win)[1] == (
         "a.html",
         "",
         "",
@@ -222,3 +225,13 @@ def test_the_keep_tree_s_third_column_says_what_its_values_are(window):
     # the reports' words less the header's "duplicate" (the panel is some 380 px wide): a user
     # read "same text" here and "identical main text" in the keep CSV
     assert model.widest_texts()[2] == {"full", "content", "identical", "near-copy"}
+
+
+def test_the_status_line_after_keep_this_page_instead_says_what_changed(qtbot, window):
+    # A new user: "Keep This Page Instead" said "Keeping b.html (your choice, saved for
+    # rescans): no pair changed type" - true of the pairs, and nothing about the choice.
+    win = window
+    rekept(qtbot, win, lambda: win.keep_page_instead(1))
+    assert win.statusBar().currentMessage() == (
+        "Kept b.html instead of a.html: the kept page of keep cluster 1 (your choice, saved for rescans)"
+    )

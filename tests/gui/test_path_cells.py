@@ -101,10 +101,10 @@ def test_the_clusters_tree_gives_its_room_to_the_page_names(qtbot, window):
     assert sizes[0] > sum(sizes[1:])
     tree.expandAll()
     model = tree.model()
-    name = model.index(1, 0, model.index(0, 0)).data()  # a page row: "…/v1.11/en/guide/install/index.html"
+    name = model.index(1, 0, model.index(0, 0)).data()  # a page row: "…/v1.10/" (what tells it apart)
     room = sizes[0] - 2 * tree.indentation()
     shown = tree.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, room)
-    assert "v1.10" in shown and shown.endswith("index.html"), shown
+    assert "v1.10" in shown and shown == name, shown
 
 
 def test_a_table_enlarged_on_another_tab_fills_its_width_when_shown(qtbot, window):
@@ -259,14 +259,23 @@ def test_the_cluster_trees_page_rows_name_index_pages_by_their_folder(qtbot, mod
     assert len(pages_drawn) == len(MIRRORED)
     for text, width, metrics in pages_drawn:
         # the version whole (and a language folder after it: the rows of one keep cluster differ
-        # there), the document's folder named by its two ends, no "index.html"
+        # there), the document's folder named by its two ends, no "index.html"; a keep
+        # cluster's rows show only what tells them apart (the version and language folders)
         assert text.split("/")[0] in {"v1.10.x", "v1.11.x", "v1.12.x"}, text
-        assert "/…/a" in text and text.endswith("f/") and "index.html" not in text, text
+        if mode == "keep":
+            assert text in {"v1.10.x/", "v1.11.x/", "v1.12.x/"}, text
+        else:
+            assert "/…/a" in text and text.endswith("f/") and "index.html" not in text, text
         assert metrics.horizontalAdvance(text) <= width  # drawn whole: the style cuts nothing more
     # every page row reads apart from the others: version and language whole
     texts = [text for text, _width, _metrics in pages_drawn]
-    assert len(set(texts)) == len(MIRRORED) and sum("/zh/" in t for t in texts) == 3, texts
-    # the group rows keep their right elision ("Keep cluster 1 (newest v…")
+    if mode == "keep":  # two clusters (the languages are other documents), the language in a title
+        titles = [model_title for top, model_title, _mode, _width, _metrics in style.cells if top]
+        assert sorted(texts) == ["v1.10.x/", "v1.10.x/", "v1.11.x/", "v1.11.x/", "v1.12.x/", "v1.12.x/"], texts
+        assert sum(t.startswith("#") and " zh/" in t for t in titles) == 1, titles
+    else:
+        assert len(set(texts)) == len(MIRRORED) and sum("/zh/" in t for t in texts) == 3, texts
+    # the group rows keep their right elision ("Group 1 (full…")
     assert {elide for top, _text, elide, _width, _metrics in style.cells if top} == {Qt.TextElideMode.ElideRight}
     # each page row's tooltip is its whole path
     model = view.tree.model()
@@ -300,7 +309,7 @@ def test_keep_cluster_titles_are_read_whole_in_the_clusters_panel_at_1280(qtbot)
     view.set_result(result)
     model = view.tree.model()
     assert model.rowCount() == 309
-    assert model.index(0, 0).data() == "#1 canonical, version"  # "canonical URL, then newest version folder"
+    assert model.index(0, 0).data() == "#1 doc-0/"  # the document the cluster is about
     view.resize(380, 400)  # the clusters dock's width at 1280x800
     view.show()
     qtbot.waitExposed(view)
@@ -315,3 +324,41 @@ def test_keep_cluster_titles_are_read_whole_in_the_clusters_panel_at_1280(qtbot)
         title = model.index(row, 0).data()
         width, metrics = drawn[title]
         assert metrics.horizontalAdvance(title) <= width - margin, (title, width)
+
+
+@pytest.mark.parametrize("panel_width", [380, 340])
+def test_a_keep_clusters_title_names_its_document_drawn_from_its_number(qtbot, panel_width):
+    # The real site at 1280x800 (a clusters panel ~380 px) and 1024x640: titles read "#1
+    # canonical, version" to "#309 canonical, version" and told no cluster apart.  The title now
+    # names the document ("#1 advance/accelerate-intra-node-tcp-with-ebpf/"), drawn from its
+    # number with the path elided as paths are (its slug's two ends), and the rows say only
+    # their version folders.
+    from dedup_gui.gui.tables.clusters_view import ClustersView
+
+    doc = "advance/accelerate-intra-node-tcp-with-ebpf/index.html"
+    versions = [f"v1.{n}.x" for n in range(10, 17)]
+    pages = [make_page(f"{v}/{doc}", 500, 0x1234) for v in versions]
+    pairs = [Pair(i, j, scores(1.0, 0, 0.99, 1.0, 0.99), DupType.FULL)
+             for i in range(len(pages)) for j in range(i + 1, len(pages))]  # fmt: skip
+    result = ScanResult("/scan", pages, [], pairs, [], Thresholds(), ScanSettings())
+    view = ClustersView()
+    qtbot.addWidget(view)
+    view.set_result(result)
+    view.resize(panel_width, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.tree.expandAll()
+    model = view.tree.model()
+    assert model.index(0, 0).data() == "#1 advance/accelerate-intra-node-tcp-with-ebpf/"
+    assert "newest version folder" in model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)  # the rule
+    style = DrawnTexts()
+    view.tree.setStyle(style)
+    view.tree.viewport().grab()
+    titles = [(text, width, metrics) for top, text, _mode, width, metrics in style.cells if top and text]
+    title, width, metrics = titles[0]
+    # the number, then the document's name by its two ends ("#1 advance/ac…f/" told none apart)
+    # (its first folder while the name keeps half the room)
+    assert title.startswith("#1 advance/acc" if panel_width == 380 else "#1 acc") and title.endswith("ebpf/"), title
+    assert metrics.horizontalAdvance(title) <= width, title
+    rows = sorted(text for top, text, _mode, _width, _metrics in style.cells if not top)
+    assert set(rows) == {f"{v}/" for v in versions}

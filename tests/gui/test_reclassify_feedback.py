@@ -91,7 +91,9 @@ def test_keep_this_page_instead_says_re_classifying_until_the_tree_follows(qtbot
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         go.set()
     assert win.result.keep_policy.chosen == ("b.html",)
-    assert win.statusBar().currentMessage() == "Keeping b.html (your choice, saved for rescans): no pair changed type"
+    assert win.statusBar().currentMessage() == (
+        "Kept b.html instead of a.html: the kept page of keep cluster 1 (your choice, saved for rescans)"
+    )
     assert not win.scan_status.progress_bar.isVisible()
     win.close()
 

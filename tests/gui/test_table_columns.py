@@ -137,11 +137,14 @@ def test_the_pages_table_keeps_its_keep_and_canonical_columns_in_sight(qtbot):
     # (the real site's pages read "advance/e…y/index.html" beside a half-empty Title column)
     if header.sectionSize(0) < contents[0]:
         assert all(header.sectionSize(c) <= 110 for c in (1, 2, 7, 9, 10)), [header.sectionSize(c) for c in range(12)]
-    # every column shown (the header's menu): still all in sight, the text columns giving way
+    # every column shown (the header's menu): the text columns give way down to a dozen letters
+    # (84 px), no further ("Kub… 文档", "1.00…html" at 64 px read nothing); the table scrolls
     every = [a for a in panel.column_menu().actions() if a.text() == "Show All Columns"][0]
     every.trigger()
     assert not any(header.isSectionHidden(c) for c in range(header.count()))
-    assert header.sectionViewportPosition(last) + header.sectionSize(last) <= panel.view.viewport().width()
+    assert all(header.sectionSize(c) >= min(84, contents[c]) for c in (1, 2, 7, 9, 10)), [
+        header.sectionSize(c) for c in range(12)
+    ]
     for column in (3, 4, 6, 8):
         assert header.sectionSize(column) == contents[column]
 
@@ -267,3 +270,43 @@ def test_a_narrow_status_cell_keeps_its_beginning(qtbot, make_page):
     assert metrics.horizontalAdvance(text) > width  # the cell is cut
     assert mode == Qt.TextElideMode.ElideRight
     assert metrics.elidedText(text, mode, width - 8).startswith("redirects")
+
+
+def test_the_pages_tab_says_the_selected_page_in_full_and_cuts_its_path_cells_by_the_path_rule(qtbot):
+    # The real site at 1280x800: the pages' columns read Title "使用 … 文档", URL "http…bpf/",
+    # Closest match "1.00…html", Keep "dupl…html", and (unlike the Errors tab) no line under the
+    # table said the selected row in full.  Now the line does, with each column named, and a
+    # cell ending with a path keeps its prefix and the path's document name.
+    from dedup_gui.core.views.paths import split_path_tail
+    from dedup_gui.gui.tables.column_widths import PathTailDelegate
+
+    doc = "advance/accelerate-intra-node-tcp-with-ebpf/index.html"
+    pages = [
+        make_page(f"v1.16.x/{doc}", 800, 1, title="使用 eBPF 加速节点内 TCP 通信 - Kube-OVN 文档",
+                  url=f"https://kubeovn.github.io/docs/v1.16.x/{doc[:-10]}"),
+        make_page(f"v1.10.x/{doc}", 800, 1, title="使用 eBPF 加速节点内 TCP 通信 - Kube-OVN 文档"),
+    ]  # fmt: skip
+    result = ScanResult("/scan", pages, [], [Pair(0, 1, scores(1.0, 0), DupType.FULL)], [], Thresholds(),
+                        ScanSettings())  # fmt: skip
+    model = PagesModel()
+    model.set_result(result)
+    panel = TablePanel(model, with_details=True)
+    qtbot.addWidget(panel)
+    panel.resize(860, 400)  # the pages table's width at 1280x800
+    panel.show()
+    qtbot.waitExposed(panel)
+    assert panel.details.isVisible() and panel.select_record(1)
+    assert panel.details.text() == (
+        f"v1.10.x/{doc}  ·  使用 eBPF 加速节点内 TCP 通信 - Kube-OVN 文档\n"
+        f"Closest match: 1.000 v1.16.x/{doc}   Keep: duplicate of v1.16.x/{doc}   Canonical: none"
+    )
+    # the path after "duplicate of " and "1.000 " is cut by the path rule, the prefix kept
+    assert split_path_tail(f"duplicate of v1.16.x/{doc}") == ("duplicate of ", f"v1.16.x/{doc}")
+    assert split_path_tail(f"1.000 v1.16.x/{doc}") == ("1.000 ", f"v1.16.x/{doc}")
+    assert split_path_tail("https://kubeovn.github.io/docs/v1.16.x/advance/") == (
+        "https://kubeovn.github.io/",
+        "docs/v1.16.x/advance/",
+    )
+    assert split_path_tail("kept") is None
+    for column in (2, 9, 10):
+        assert isinstance(panel.view.itemDelegateForColumn(column), PathTailDelegate)

@@ -53,6 +53,12 @@ def simhash_text(text: str) -> int:
     return simhash_of_features(simhash_features(text))
 
 
+def bits_text(n: int) -> str:
+    """A number of bits (a Hamming distance, a threshold k) in words: ``"1 bit"``, ``"0 bits"``,
+    ``"3 bits"`` (str); "Hamming distance 1 bits" read wrong."""
+    return f"{n} bit{'' if n == 1 else 's'}"
+
+
 def hamming_distance(a: int, b: int) -> int:
     """Number of differing bits between two 64-bit fingerprints (int, 0..64).
 

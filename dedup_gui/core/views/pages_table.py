@@ -23,6 +23,7 @@ from dedup_gui.core.columns import (
 )
 from dedup_gui.core.model import DupType, Page, ScanResult
 from dedup_gui.core.pipeline.redirects import Redirect, page_redirects, page_status
+from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.keep_columns import (
     PageKeepColumns,
     closest_text,
@@ -81,11 +82,12 @@ class PagesTable(TableState):
     """
 
     COLUMNS = ("File", "Title", "URL", "Words", "Template\nlines", "SimHash", "Group", "Status",
-               "Near duplicates", "Closest match", "Keep", "Canonical")  # fmt: skip
+               "Near\nduplicates", "Closest match", "Keep", "Canonical")  # fmt: skip
     PATH_COLUMNS = frozenset({0})
     NUMERIC = frozenset({3, 4, 6, 8})
     ELASTIC = frozenset({0, 1, 2, 7, 9, 10})
     ELIDE_END = frozenset({7})  # "redirects to stable/…" keeps its start in a narrow column
+    PATH_TAIL = frozenset({2, 9, 10})  # an address, "0.953 <path>", "duplicate of <path>"
     EMPTY_VIEW = "pages"
     #: Template lines and SimHash are shown per page in the Fingerprints tab; hidden here so
     #: that Keep and Canonical fit at 1600 px without cutting titles and statuses.
@@ -169,6 +171,23 @@ class PagesTable(TableState):
             "" if cluster == NO_CLUSTER else str(cluster),
             self._redirects[record].status if record in self._redirects else page_status(item),
         )[col - 1]
+
+    def details(self, record: int) -> str:
+        """The page in full for the line under the table (plain text, may hold paths and a
+        page's title; str): its path and title, then its address and its status unless ``ok``, then its
+        duplicate columns, each named (``"Closest match: 1.000 v1.10.x/a/index.html   Keep:
+        duplicate of v1.16.x/a/index.html   Canonical: good"``); empty ones left out.  The
+        columns of a 1280-px window read "使用 … 文档", "http…bpf/", "1.00…html", "dupl…html"."""
+
+        def named(*cols: int) -> str:
+            return "   ".join(
+                f"{self.COLUMNS[c].replace(chr(10), ' ')}: {v}" for c in cols if (v := self.display(record, c))
+            )
+
+        title = self.display(record, 1)
+        status = (7,) if self.display(record, 7) != "ok" else ()  # "Status: ok" took a line of a small window
+        lines = [self.display(record, 0) + (f"  ·  {title}" if title else ""), named(2, *status), named(9, 10, 11)]
+        return "\n".join(show_control_characters(line) for line in lines if line)
 
     def keep_columns(self) -> PageKeepColumns | None:
         """The pages' duplicate columns (:func:`page_keep_columns`, built on first use), or

@@ -4,10 +4,15 @@ less often ("news.16…ex.html" three times in one cluster)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from dedup_gui.core.site_paths import is_index_name
+
 ELLIPSIS = "…/"
+#: A cluster member's label when its path is the document's path itself (no folder before it).
+TOP_FOLDER = "(top folder)"
 
 
 def shared_folders(paths: Sequence[str]) -> str:
@@ -52,3 +57,87 @@ def cluster_labels(paths: tuple[str, ...]) -> tuple[str, ...]:
     """:func:`distinguishing_paths` of one cluster's paths, remembered (a tree view asks for
     each row's label on every repaint) (tuple[str, ...])."""
     return tuple(distinguishing_paths(paths))
+
+
+def shared_document(paths: Sequence[str]) -> str:
+    """The trailing part that every one of ``paths`` shares, in whole path parts, file name
+    included: the document a cluster of copies is about (``"advance/x/index.html"`` for
+    ``"v1.10.x/advance/x/index.html"`` and ``"v1.11.x/zh/advance/x/index.html"``) (str; ``""``
+    for fewer than two paths, for paths whose file names differ, and when only an index page's
+    name is shared: "index.html" names no document).
+
+    Example:
+        >>> shared_document(["v1.10/zh/a/b/index.html", "v1.16/a/b/index.html"])
+        'a/b/index.html'
+        >>> shared_document(["news/a/index.html", "news/b/index.html"])
+        ''
+    """
+    if len(paths) < 2:
+        return ""
+    parts = [p.split("/") for p in paths]
+    common = 0
+    for level in zip(*(reversed(p) for p in parts), strict=False):
+        if any(name != level[0] for name in level):
+            break
+        common += 1
+    if common == 0 or (common == 1 and is_index_name(parts[0][-1])):
+        return ""
+    return "/".join(parts[0][-common:])
+
+
+def document_label(path: str) -> str:
+    """A document's path as its address reads: an index page by its folder (``"a/b/"`` for
+    ``"a/b/index.html"``), any other path unchanged (str)."""
+    folder, sep, name = path.rpartition("/")
+    return folder + sep if sep and is_index_name(name) else path
+
+
+@lru_cache(maxsize=4096)
+def member_labels(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """What tells one cluster's pages apart, remembered (a tree view asks for each row's label on
+    every repaint): with a :func:`shared_document`, each path without it (``"v1.10.x/zh/"``,
+    ``"v1.16.x/"``; :data:`TOP_FOLDER` for the path that is the document itself), and without
+    the leading folders those parts all share (marked ``…/``); else :func:`cluster_labels`
+    (tuple[str, ...], in order).
+
+    A keep cluster's pages are mostly one document in several version and language folders:
+    their paths differ only there, and a narrow column elided both that part and the document's
+    name ("v1.10.x/…/acce…bpf/" and "v1.11.x/zh/…/ac…f/" read alike).
+
+    Example:
+        >>> member_labels(("v1.16.x/a/x/index.html", "v1.10.x/zh/a/x/index.html", "a/x/index.html"))
+        ('v1.16.x/', 'v1.10.x/zh/', '(top folder)')
+    """
+    document = shared_document(paths)
+    if not document:
+        return cluster_labels(paths)
+    heads = [p[: len(p) - len(document)] for p in paths]
+    if all(heads):
+        shared = len(shared_folders([h + "x" for h in heads]))
+        if shared and all(len(h) > shared for h in heads):
+            return tuple(ELLIPSIS + h[shared:] for h in heads)
+    return tuple(h or TOP_FOLDER for h in heads)
+
+
+#: What comes before the path in a cell that ends with one: a similarity ("0.953 "), "duplicate
+#: of ", or an address's scheme and host ("https://example.org/").
+_PATH_TAIL = re.compile(r"(\d+\.\d+ |duplicate of |[A-Za-z][A-Za-z0-9+.-]*://[^/\s]*/)(\S*/\S*|\S+\.\w+)")
+
+
+def split_path_tail(text: str) -> tuple[str, str] | None:
+    """A cell's text that ends with a path, split into what comes before it and the path:
+    ``("0.953 ", "v1.10/a/index.html")`` for ``"0.953 v1.10/a/index.html"``, ``("duplicate of ",
+    "v1.16/a/index.html")``, ``("https://example.org/", "docs/v1.12/a/")`` for an address;
+    ``None`` for other text (``"kept"``, ``"kept (no full or content duplicate)"``).
+
+    A narrow column drew "1.00…html" and "dupl…html": the path is to be shortened by the path
+    rule (its first folder and document name), the prefix kept whole.
+
+    Example:
+        >>> split_path_tail("duplicate of v1.16.x/a/index.html")
+        ('duplicate of ', 'v1.16.x/a/index.html')
+        >>> split_path_tail("kept") is None
+        True
+    """
+    match = _PATH_TAIL.fullmatch(text)
+    return None if match is None else (match.group(1), match.group(2))

@@ -35,3 +35,18 @@ def reclassified_text(done: str, changed: int) -> str:
     changed type, e.g. ``"…: 12 pairs re-classified"`` or ``"…: no pair changed type"`` (str)."""
     counted = "no pair changed type" if changed == 0 else f"{changed:,} pair{'' if changed == 1 else 's'} re-classified"
     return f"{done}: {counted}"
+
+
+def kept_instead_text(path: str, previous: str | None, cluster_id: int) -> str:
+    """The status line once "Keep This Page Instead" is shown: which page is kept now, in place
+    of which, in which keep cluster, e.g. ``"Kept v1.10/a.html instead of v1.16/a.html: the
+    kept page of keep cluster 5 (your choice, saved for rescans)"`` (str).  The pairs' count
+    (:func:`reclassified_text`) said "no pair changed type": true, and nothing about the choice.
+
+    Args:
+        path: the page now kept.
+        previous: the page kept before, or ``None`` (unknown, or the same page).
+        cluster_id: the number of its keep cluster in the new result.
+    """
+    instead = f" instead of {previous}" if previous and previous != path else ""
+    return f"Kept {path}{instead}: the kept page of keep cluster {cluster_id} (your choice, saved for rescans)"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dedup_gui.core.columns import DISTINCT_CODE, NO_CLUSTER, page_clusters, pair_columns
+from dedup_gui.core.fingerprints.simhash import bits_text
 from dedup_gui.core.model import TYPE_ORDER, Cluster, DupType, ScanResult
 
 #: Bits of a SimHash fingerprint: Hamming distances run from 0 to 64.
@@ -261,7 +262,7 @@ def bar_text(all_pairs: np.ndarray, compared: np.ndarray, by_type: dict[DupType,
     """
     n = int(all_pairs[distance]) if all_pairs is not None else 0
     m = int(compared[distance]) if compared is not None else 0
-    head = f"Hamming distance {distance} bits: {n:,} pair{'s' if n != 1 else ''} of pages"
+    head = f"Hamming distance {bits_text(distance)}: {n:,} pair{'s' if n != 1 else ''} of pages"
     parts = [head + (", none compared" if not m else ", all compared" if m == n else f", {m:,} compared")]
     typed = [f"{int(by_type[t][distance]):,} {t.label}" for t in TYPE_ORDER if t in by_type and by_type[t][distance]]
     if typed:

@@ -77,6 +77,10 @@ class TableState:
     #: narrow one is cut at its end, not in its middle ("redir…s to)"); the whole text is in
     #: the tooltip.
     ELIDE_END: frozenset[int] = frozenset()
+    #: Text columns whose cells end with a path after a short prefix ("0.953 v1.10/a.html",
+    #: "duplicate of v1.16/a.html", an address): the path is shortened by the path rule, the
+    #: prefix kept (:func:`~dedup_gui.core.views.paths.split_path_tail`).
+    PATH_TAIL: frozenset[int] = frozenset()
     #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
     #: has no record at all (``""``: none).
     EMPTY_VIEW = ""
@@ -209,6 +213,12 @@ class TableState:
         if self._shared and col in self.PATH_COLUMNS and value.startswith(self._shared):
             value = value[len(self._shared) :]
         return show_control_characters(value)
+
+    def details(self, record: int) -> str:
+        """The record in full for the line under the table (plain text, may hold paths): its
+        path columns and the text columns worth reading whole, one a line (str)."""
+        columns = sorted(self.PATH_COLUMNS | self.WIDE_TEXT)
+        return "\n".join(str(self.display(record, c)) for c in columns)
 
     def tooltip(self, record: int, col: int) -> str:
         """The whole text of a path or other text column's cell, for its tooltip (str; ``""``

@@ -17,6 +17,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox
 
 from dedup_gui.core.columns import compared_counts_by_distance, distance_counts_by_type
+from dedup_gui.core.fingerprints.simhash import bits_text
 from dedup_gui.core.model import DupType, ScanResult
 from dedup_gui.core.progress import CancelToken
 from dedup_gui.core.views.charts import Palette, histogram_figure
@@ -183,7 +184,7 @@ class HistogramView(ChartView):
             else f" ▼ marks the selected pair ({self._selected_distance} bit{'s' if self._selected_distance != 1 else ''})."
         )
         self.status_label.setText(
-            f"{total:,} pairs of pages; {near:,} within k = {k} bits.{mark} Click a bar to list its candidate pairs."
+            f"{total:,} pairs of pages; {near:,} within k = {bits_text(k)}.{mark} Click a bar to list its candidate pairs."
         )
 
     # --- drawing ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ the GUI thread (content-defined chunking alone takes 0.3 s per million character
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontInfo, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dedup_gui.core.fingerprints.simhash import BITS, hamming_distance, to_bits
+from dedup_gui.core.fingerprints.simhash import BITS, bits_text, hamming_distance, to_bits
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 from dedup_gui.core.number_format import format_score
@@ -40,6 +40,9 @@ CELL_COLORS = {
 }
 _LABEL_WIDTH = 48
 _MIN_CELL = 8
+_MIN_DIGIT_PIXELS = 7  # a bit's digit, in a cell of _MIN_CELL pixels
+#: Method rows the verdict table shows at least (its tab scrolls when short of height).
+_MIN_METHOD_ROWS = 6
 
 
 class BitGrid(QWidget):
@@ -55,7 +58,10 @@ class BitGrid(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._values: tuple[int, int] | None = None
-        self.setMinimumSize(_LABEL_WIDTH + BITS * _MIN_CELL, 90)
+        self.setMinimumWidth(_LABEL_WIDTH + BITS * _MIN_CELL)
+        policy = self.sizePolicy()
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
 
     def set_fingerprints(self, left: int | None, right: int | None = None) -> None:
         """Show two fingerprints (unsigned 64-bit ints), or nothing for ``None``."""
@@ -81,7 +87,17 @@ class BitGrid(QWidget):
 
     def sizeHint(self) -> QSize:  # noqa: N802
         """Room for 14-pixel cells (QSize)."""
-        return QSize(_LABEL_WIDTH + BITS * 14 + 4, 4 * 14 + 2 * self.fontMetrics().height() + 8)
+        return QSize(_LABEL_WIDTH + BITS * 14 + 4, self.heightForWidth(_LABEL_WIDTH + BITS * 14 + 4))
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt API)
+        """The grid's height follows its width (its cells are square) (bool)."""
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt API)
+        """The height that two rows of cells as wide as ``width`` allows and their hex digits
+        take (pixels, int): a fixed 90 px left a blank band under 9-px cells at 1024x640."""
+        size = max(float(_MIN_CELL), min((width - _LABEL_WIDTH - 4) / BITS, 22.0))
+        return int(2 * size + 2 * self.fontMetrics().height() + 14)
 
     def _cell_size(self) -> float:
         by_width = (self.width() - _LABEL_WIDTH - 4) / BITS
@@ -100,12 +116,16 @@ class BitGrid(QWidget):
         fm = self.fontMetrics()
         marked = set(self.marked_columns())
         small = QFont(self.font())
-        small.setPointSizeF(max(6.0, min(self.font().pointSizeF(), size * 0.55)))
+        # the digits fit the cell (a 9-px cell at 1024x640 drew coloured boxes only)
+        small.setPixelSize(max(_MIN_DIGIT_PIXELS, min(QFontInfo(self.font()).pixelSize(), int(size * 0.85))))
         for row, name in ((0, "left"), (1, "right")):
             top = self._row_top(row)
             painter.setPen(self.palette().windowText().color())
             right_aligned = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+            if size < fm.height():  # the row's name as high as its cells ("left" was cut)
+                painter.setFont(small)
             painter.drawText(QRectF(0, top, _LABEL_WIDTH - 4, size), right_aligned, name)
+            painter.setFont(self.font())
             hex_digits = f"{self._values[row]:016x}"
             hex_top = top - fm.height() - 2 if row == 0 else top + size + 2
             for nibble, digit in enumerate(hex_digits):
@@ -116,7 +136,7 @@ class BitGrid(QWidget):
             for column, bit in enumerate(bits):
                 rect = self.cell_rect(row, column)
                 painter.fillRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), CELL_COLORS[(bit, column in marked)])
-                if size >= 11:
+                if size >= _MIN_CELL:
                     painter.setPen(QColor("#ffffff") if bit else QColor("#37474f"))
                     painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, str(bit))
             painter.setFont(self.font())
@@ -153,11 +173,14 @@ class FingerprintsView(QWidget):
         for row, (key, name) in enumerate(
             (("simhash", "SimHash"), ("sha1", "SHA-1 of the bytes"), ("shingles", "shingles")), start=1
         ):
-            cells = (plain_label(), plain_label())
+            # cut at their end when narrow (a hash's first digits tell it apart; whole in the
+            # tooltip): a 40-digit SHA-1 on each side made the tab wider than a 1024-px window's
+            cells = (plain_label(clip=True), plain_label(clip=True))
             facts.addWidget(plain_label(name), row, 0)
             facts.addWidget(cells[0], row, 1)
             facts.addWidget(cells[1], row, 2)
             self.facts[key] = cells
+        facts.setColumnStretch(1, 1)
         facts.setColumnStretch(2, 1)
         self.sets_label = plain_label(wrap=True)
         self.methods_label = plain_label(muted=True, wrap=True)
@@ -172,7 +195,12 @@ class FingerprintsView(QWidget):
         header = self.methods_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        self.methods_table.setMinimumHeight(4 * self.methods_table.verticalHeader().defaultSectionSize())
+        rows = self.methods_table.verticalHeader()
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)  # compact: more methods in sight
+        rows.setMinimumSectionSize(self.fontMetrics().height() + 2)
+        self.methods_table.setMinimumHeight(
+            (_MIN_METHOD_ROWS + 1) * rows.defaultSectionSize() + 2 * self.methods_table.frameWidth()
+        )
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -183,7 +211,7 @@ class FingerprintsView(QWidget):
         layout.addWidget(self.methods_label)
         layout.addWidget(self.methods_table, 1)
         scroll_body(self, body)
-        self.setMinimumSize(620, 260)
+        self.setMinimumSize(_LABEL_WIDTH + BITS * _MIN_CELL + 8, 260)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:
@@ -205,11 +233,12 @@ class FingerprintsView(QWidget):
         near = "near duplicates by SimHash" if distance <= t.hamming_k else "not near duplicates by SimHash"
         if not (a.has_text and b.has_text):
             near = "not compared: a page has no usable main text"
-        self.hamming_label.setText(f"Hamming distance {distance} bits (k = {t.hamming_k}): {near}")
+        self.hamming_label.setText(f"Hamming distance {bits_text(distance)} (k = {t.hamming_k}): {near}")
         for key, (left, right) in (("simhash", (a.simhash_hex, b.simhash_hex)), ("sha1", (a.sha1, b.sha1)),
                                    ("shingles", (f"{len(a.shingles):,}", f"{len(b.shingles):,}"))):  # fmt: skip
-            self.facts[key][0].setText(left)
-            self.facts[key][1].setText(right)
+            for label, text in zip(self.facts[key], (left, right), strict=True):
+                label.setText(text)
+                label.setToolTip(plain_tooltip(text))
         s = pair.scores
         self.sets_label.setText(
             f"shingle sets: Jaccard {format_score(s.jaccard)} (shared / all), containment {format_score(s.content_containment)} "

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QHeaderView,
     QStyle,
     QStyledItemDelegate,
@@ -20,15 +21,19 @@ from PySide6.QtWidgets import (
     QTableView,
 )
 
-from dedup_gui.gui.elide import ElideRightDelegate, paint_path, short_path
+from dedup_gui.core.views.paths import split_path_tail
+from dedup_gui.gui.elide import ElideRightDelegate, elide_path, paint_path, short_path
 from dedup_gui.gui.tables.table_model import ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
-#: A text column's least width when the columns do not fit even with every elastic column at
-#: :data:`_MIN_ELASTIC_WIDTH` (the pages table at 1600 px hid Keep and Canonical): the widest line
-#: of its title, or this (pixels); its whole text is in its tooltip.
-_MIN_TEXT_WIDTH = 64
+#: A text or path column's least width when the columns do not fit even with every elastic
+#: column at :data:`_MIN_ELASTIC_WIDTH` (the pages table at 1600 px hid Keep and Canonical): the
+#: widest line of its title, or this (pixels), a dozen letters; its whole text is in its tooltip
+#: and the line under the table.  At 64 px the pages' columns read "Kub… 文档", "1.00…html".
+_MIN_TEXT_WIDTH = 84
+#: A path column's least width in that case (pixels): "v1.10.x/…/install/" at 1280x800.
+_MIN_PATH_WIDTH = 124
 _MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
 _NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
 _TEXT_PADDING = 12
@@ -46,6 +51,29 @@ class PathDelegate(QStyledItemDelegate):
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         paint_path(painter, opt)
+
+
+class PathTailDelegate(QStyledItemDelegate):
+    """Draws a cell that ends with a path after a short prefix ("0.953 v1.10/a/index.html",
+    "duplicate of v1.16/a/index.html", an address): the prefix whole and the path shortened
+    by :func:`elide_path`, as the path columns are; other text cut at its end (the view's
+    middle elision drew "1.00…html" and "dupl…html")."""
+
+    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """Draw the cell with its path elided (see the class)."""
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        parts = split_path_tail(opt.text)
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        if parts is None:
+            opt.textElideMode = Qt.TextElideMode.ElideRight
+        else:
+            prefix, path = parts
+            margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
+            room = opt.rect.width() - margin - opt.fontMetrics.horizontalAdvance(prefix)
+            if opt.fontMetrics.horizontalAdvance(opt.text) > opt.rect.width() - margin:
+                opt.text = prefix + elide_path(path, opt.fontMetrics, max(room, 0))
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
 
 
 class ColumnSizer:
@@ -67,6 +95,9 @@ class ColumnSizer:
         self._end_delegate = ElideRightDelegate(view)  # a status keeps its start ("redirects to …")
         for column in model.ELIDE_END:
             view.setItemDelegateForColumn(column, self._end_delegate)
+        self._tail_delegate = PathTailDelegate(view)  # "duplicate of v1.16/…/acc…ebpf/"
+        for column in model.PATH_TAIL:
+            view.setItemDelegateForColumn(column, self._tail_delegate)
         header = view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(SIZE_SAMPLE_ROWS)
@@ -163,8 +194,8 @@ class ColumnSizer:
         table is resized (:meth:`spread_to_paths`), never to small number columns.  Short of
         width, the other text columns give way first (to :data:`_MIN_ELASTIC_WIDTH`), then
         the paths (to their first folder and file name): the paths tell the rows apart.  When the
-        columns do not fit even with the elastic ones at their least widths, the elastic text
-        columns that are not paths give way further, down to their titles' width (at least
+        columns do not fit even with the elastic ones at their least widths, the elastic
+        columns give way further, down to their titles' width (at least
         :data:`_MIN_TEXT_WIDTH`), so that the last columns (the pages' Keep and Canonical)
         stay in sight; when even that does not fit them all, they do not (the table scrolls
         sideways, and the texts in sight stay readable).
@@ -209,7 +240,9 @@ class ColumnSizer:
         if excess > 0:  # still too wide: the text columns that are not paths give way further,
             # but only when that brings every column into sight; else the table scrolls anyway
             # and cutting "no usable text" to "no …ext" would buy nothing
-            least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - paths - hidden}
+            least = {c: max(_MIN_TEXT_WIDTH, self.header_width(c)) for c in self.model.ELASTIC - hidden}
+            for c in paths:  # a path keeps more: its rows are told apart by it
+                least[c] = max(least[c], min(floor[c], _MIN_PATH_WIDTH))
             narrower = list(widths)
             self._shrink(narrower, [c for c in least if narrower[c] > least[c]], least, excess)
             if sum(narrower) <= available:

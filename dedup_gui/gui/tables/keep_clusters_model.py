@@ -26,8 +26,9 @@ from dedup_gui.core.pipeline.keep_clusters import (
     link_short,
 )
 from dedup_gui.core.safe_text import show_control_characters
-from dedup_gui.core.views.keep_columns import keep_cluster_title
-from dedup_gui.core.views.paths import cluster_labels
+from dedup_gui.core.views.keep_columns import keep_cluster_document, keep_cluster_title
+from dedup_gui.core.views.paths import member_labels
+from dedup_gui.gui.elide import TITLE_PATH_ROLE
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
 from dedup_gui.gui.tables.tree_model import GroupTreeModel
@@ -38,8 +39,9 @@ _Index = QModelIndex | QPersistentModelIndex
 class KeepClustersModel(GroupTreeModel):
     """Two-level model: keep clusters, then each one's pages, the kept page first.
 
-    Columns: "Keep cluster / page" (``Keep cluster <id> (<reason>)``: the reason is the keep
-    rule that chose, in the wide column where it reads whole), "Pages" (a keep cluster's page
+    Columns: "Keep cluster / page" (``#<id> <document>``, :func:`keep_cluster_title`, the rule
+    that chose in its tooltip; a page row shows what tells it from the others,
+    :func:`~dedup_gui.core.views.paths.member_labels`, its whole path in its tooltip), "Pages" (a keep cluster's page
     count), "Duplicate" (how a dropped page duplicates the kept one: ``full``, ``content``,
     ``full``, ``identical``...: :func:`link_short`, the first word of the reports' words), "Keep" (``drop <n>`` for a keep cluster;
     ``kept`` for its kept page, ``drop`` for the others).  The kept page's row is bold.
@@ -129,7 +131,7 @@ class KeepClustersModel(GroupTreeModel):
         page = self.page_at(index)
         drops = len(cluster.duplicates)
         if page is None:
-            return (f"Keep cluster {cluster.id}: keep 1 page, drop {drops:,} "
+            return (f"Keep cluster {cluster.id}: {self.document(cluster)}\nkeep 1 page, drop {drops:,} "
                     f"(the page to keep was chosen by: {cluster.reason})")  # fmt: skip
         path = self._result.pages[page].path
         if page == cluster.keep:
@@ -150,16 +152,23 @@ class KeepClustersModel(GroupTreeModel):
 
     def _page_text(self, cluster: KeepCluster, page: int, col: int) -> str:
         if col == 0:  # the part of the path that tells the cluster's pages apart
-            if self._result is None:
-                return ""
             rows = self.rows_of(cluster)
-            return cluster_labels(tuple(self._result.pages[i].path for i in rows))[rows.index(page)]
+            return member_labels(self._paths(cluster))[rows.index(page)]
         if page == cluster.keep:
             return "kept" if col == 3 else ""
         if col == 2:
             link = cluster.links[cluster.duplicates.index(page)]
             return link_short(link)  # the reports' words, shortened (a user read "same text" here)
         return "drop" if col == 3 else ""
+
+    def _paths(self, cluster: KeepCluster) -> tuple[str, ...]:
+        """The cluster's page paths in row order (the kept page first)."""
+        pages = self._result.pages if self._result is not None else []
+        return tuple(pages[i].path for i in self.rows_of(cluster))
+
+    def document(self, cluster: KeepCluster) -> str:
+        """The document a keep cluster is about (:func:`keep_cluster_document`) (str)."""
+        return keep_cluster_document(self._paths(cluster), 0) if self._result is not None else ""
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Text of keep cluster and page rows, bold for kept pages, right-aligned counts."""
@@ -170,16 +179,18 @@ class KeepClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                return (keep_cluster_title(cluster.id, cluster.reason), f"{len(cluster.pages):,}", "",
-                        f"drop {len(cluster.duplicates):,}")[col]  # fmt: skip
+                title = show_control_characters(keep_cluster_title(cluster.id, self.document(cluster)))
+                return (title, f"{len(cluster.pages):,}", "", f"drop {len(cluster.duplicates):,}")[col]
             return show_control_characters(self._page_text(cluster, page, col))  # a path is untrusted
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
             return self._bold
         if role == Qt.ItemDataRole.ToolTipRole and col == 0 and page is not None and self._result is not None:
             return plain_tooltip(self._result.pages[page].path)  # the whole path, as plain text
+        if role == TITLE_PATH_ROLE and page is None and col == 0:
+            return f"#{cluster.id} ", show_control_characters(self.document(cluster))
         if role == Qt.ItemDataRole.ToolTipRole and page is None:  # the whole title, in a narrow panel too
-            return (f"Keep cluster {cluster.id}: keep 1 page, drop {len(cluster.duplicates):,} "
-                    f"(decided by: {cluster.reason})")  # fmt: skip
+            return plain_tooltip(f"Keep cluster {cluster.id}: {self.document(cluster)}\nkeep 1 page, drop "
+                                 f"{len(cluster.duplicates):,} (decided by: {cluster.reason})")  # fmt: skip
         if role == Qt.ItemDataRole.ToolTipRole and col != 0:  # no other page-derived text in tooltips
             if page == cluster.keep:
                 return f"The page to keep ({cluster.reason} decided); right-click another page to keep it instead"

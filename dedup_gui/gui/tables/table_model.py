@@ -68,10 +68,12 @@ class ResultTableModel(QAbstractTableModel):
     WIDE_TEXT: frozenset[int] = frozenset()
     #: Text columns cut at their end, not in their middle (:attr:`TableState.ELIDE_END`).
     ELIDE_END: frozenset[int] = frozenset()
+    #: Text columns that end with a path (:attr:`TableState.PATH_TAIL`).
+    PATH_TAIL: frozenset[int] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS", "WIDE_TEXT", "ELIDE_END"):
+        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS", "WIDE_TEXT", "ELIDE_END", "PATH_TAIL"):
             setattr(cls, name, getattr(cls.TABLE, name))
 
     def __init__(self, parent=None) -> None:

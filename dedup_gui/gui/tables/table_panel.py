@@ -186,8 +186,7 @@ class TablePanel(QWidget):
         if record < 0:
             self.details.setText("Select a row to read its whole text here.")
             return
-        columns = sorted(self.model.PATH_COLUMNS | self.model.WIDE_TEXT)
-        self.details.setText("\n".join(self.model.display(record, c) for c in columns))
+        self.details.setText(self.model.table.details(record))
 
     def apply_text_filter(self) -> None:
         """Filter by the file-name box now (typing applies it after a short pause)."""

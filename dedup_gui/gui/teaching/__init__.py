@@ -25,6 +25,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
+from dedup_gui.gui.screen_fit import fit_to_screen
 from dedup_gui.gui.teaching.gallery_view import GalleryView
 from dedup_gui.gui.teaching.hamming_view import HammingView
 from dedup_gui.gui.teaching.jaccard_view import JaccardView
@@ -146,6 +147,7 @@ class TeachingWindow(QMainWindow):
         self.addToolBar(toolbar)
         self.toolbar = toolbar
         self.resize(*initial_size(self))
+        fit_to_screen(self)  # a 1024x640 screen shows it whole (its buttons too)
         self._pending: list[QWidget] = []  # views still to be given the scan (set_result)
         self._idle_ticks = 0
         self._pending_timer = QTimer(self)

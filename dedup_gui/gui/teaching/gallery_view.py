@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dedup_gui.core.fingerprints.simhash import bits_text
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
 from dedup_gui.core.number_format import format_score
 from dedup_gui.core.progress import CancelToken
@@ -189,7 +190,7 @@ class ExampleCard(QGroupBox):
         # show them (the containment was 48.3% here and 0.483 there)
         self.measures_label.setText(
             f"content similarity {format_score(s.content_similarity)} · layout similarity {format_score(s.layout_similarity)}\n"
-            f"containment {format_score(s.content_containment)} · Jaccard {format_score(s.jaccard)} · Hamming {s.hamming_distance} bits"
+            f"containment {format_score(s.content_containment)} · Jaccard {format_score(s.jaccard)} · Hamming {bits_text(s.hamming_distance)}"
         )  # fmt: skip
         self.regions_label.setText("regions that differ: computing…")
         self.excerpts[0].setPlainText(f"A: {excerpt(a.main_text)}")
