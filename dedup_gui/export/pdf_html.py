@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.classify import containment_text
 from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE, link_label
 from dedup_gui.core.pipeline.redirects import MISSING_LABEL
@@ -391,10 +392,10 @@ class _Html:
             f"<tr><td width='50%'>{self.page_block(e.left, 'left')}</td><td width='50%'>{self.page_block(e.right, 'right')}</td></tr>"
         )
         measures = (
-            f"content similarity <b>{sc.content_similarity:.4f}</b> · content containment <b>{sc.content_containment:.4f}</b>"
+            f"content similarity <b>{format_score(sc.content_similarity, 4)}</b> · content containment <b>{format_score(sc.content_containment, 4)}</b>"
             f" ({_e(containment_text(sc))})"
-            f" · layout similarity <b>{sc.layout_similarity:.4f}</b> · Hamming distance <b>{sc.hamming_distance}</b> bit{'' if sc.hamming_distance == 1 else 's'}"
-            f" · Jaccard <b>{sc.jaccard:.4f}</b> · identical bytes <b>{'yes' if sc.identical_bytes else 'no'}</b>"
+            f" · layout similarity <b>{format_score(sc.layout_similarity, 4)}</b> · Hamming distance <b>{sc.hamming_distance}</b> bit{'' if sc.hamming_distance == 1 else 's'}"
+            f" · Jaccard <b>{format_score(sc.jaccard, 4)}</b> · identical bytes <b>{'yes' if sc.identical_bytes else 'no'}</b>"
         )
         o.append(f"<tr><td colspan='2' bgcolor='#f6f8fa'>{measures}</td></tr>")
         o.append(f"<tr><td colspan='2'>{self.muted('Why: ' + _e(why_text(e.why)))}</td></tr>")

@@ -9,6 +9,7 @@ import openpyxl
 import pytest
 
 from dedup_gui.core.model import ScanSettings
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.reports.model import build_report
@@ -86,12 +87,13 @@ def test_similarities_are_rounded_as_the_csv_and_every_sheet_has_column_widths(s
     col = KEEP_PLAN_COLUMNS.index("similarity") + 1
     raw = [row[col - 1] for row in keep_plan_rows(report)]
     cells = [plan.cell(row=r, column=col) for r in range(2, plan.max_row + 1)]
-    assert [c.value for c in cells] == [None if v is None else round(v, 4) for v in raw]
-    assert any(v is not None and v != round(v, 4) for v in raw)  # the rounding is exercised
+    # cut, not rounded, as every output writes a similarity (never up to a threshold it is under)
+    assert [c.value for c in cells] == [None if v is None else float(format_score(v, 4)) for v in raw]
+    assert any(v is not None and v != round(v, 4) for v in raw)  # the cutting is exercised
     assert {c.number_format for c in cells if c.value is not None} == {"0.0000"}
     pairs = book["Pairs"]
     assert pairs.cell(row=2, column=4).number_format == "0.0000"
-    assert pairs.cell(row=2, column=4).value == round(sample_scan_first_dup(report), 4)
+    assert pairs.cell(row=2, column=4).value == float(format_score(sample_scan_first_dup(report), 4))
     for name in SHEETS:
         sheet = book[name]
         widths = [

@@ -20,6 +20,7 @@ import io
 import re
 
 from dedup_gui.core.model import DupType
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.classify import containment_text
 from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE
 from dedup_gui.core.reports.excerpt import DiffExcerpt, Segment
@@ -469,10 +470,10 @@ def _pair_article(e: PairEntry, excerpt_limit: int) -> str:
         f"<div class='pages2'><div>{_page_cell(e.left, 'left')}</div><div>{_page_cell(e.right, 'right')}</div></div>"
         "<table class='measures'><tr><th>content similarity</th><th>content containment</th>"
         "<th>layout similarity</th><th>Hamming distance</th><th>Jaccard</th><th>identical bytes</th></tr>"
-        f"<tr><td class='n'>{sc.content_similarity:.4f}</td><td class='n'>{sc.content_containment:.4f}"
+        f"<tr><td class='n'>{format_score(sc.content_similarity, 4)}</td><td class='n'>{format_score(sc.content_containment, 4)}"
         f"<br><small>{esc(containment_text(sc))}</small></td>"
-        f"<td class='n'>{sc.layout_similarity:.4f}</td><td class='n'>{sc.hamming_distance} bits</td>"
-        f"<td class='n'>{sc.jaccard:.4f}</td><td>{'yes' if sc.identical_bytes else 'no'}</td></tr></table>"
+        f"<td class='n'>{format_score(sc.layout_similarity, 4)}</td><td class='n'>{sc.hamming_distance} bits</td>"
+        f"<td class='n'>{format_score(sc.jaccard, 4)}</td><td>{'yes' if sc.identical_bytes else 'no'}</td></tr></table>"
         f"<p class='why'>Why: {esc(why_text(e.why))}</p>"
         f"{excerpt_html(e.excerpt, e, excerpt_limit)}</article>"
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import html
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.reports.model import PairEntry, Report
 from dedup_gui.core.reports.site_share import PageRow, section_of
 from dedup_gui.core.reports.summary import act_on_text, clip, shown_note
@@ -90,8 +91,8 @@ def pairs_table(report: Report, detailed: set[int]) -> str:
         group = "" if e.cluster is None else f"<a href='#cluster-{e.cluster}'>{e.cluster}</a>"
         rows.append(
             f"<tr><td class='n'>{number}</td><td>{esc(e.pair.type.label)}</td>"
-            f"<td class='n'>{s.content_similarity:.4f}</td><td class='n'>{s.content_containment:.4f}</td>"
-            f"<td class='n'>{s.layout_similarity:.4f}</td><td class='n'>{s.hamming_distance}</td>"
+            f"<td class='n'>{format_score(s.content_similarity, 4)}</td><td class='n'>{format_score(s.content_containment, 4)}</td>"
+            f"<td class='n'>{format_score(s.layout_similarity, 4)}</td><td class='n'>{s.hamming_distance}</td>"
             f"<td class='path'>{esc(e.left.path)}</td><td class='path'>{esc(e.right.path)}</td>"
             f"<td>{esc(pair_folder(e))}</td><td class='n'>{group}</td></tr>"
         )
@@ -140,7 +141,7 @@ def _cell(value) -> str:
     if value is None:
         return "<td></td>"
     if isinstance(value, float):
-        return f"<td class='n'>{value:.4f}</td>"
+        return f"<td class='n'>{format_score(value, 4)}</td>"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"<td class='n'>{value:,}</td>"
     return f"<td>{esc(value)}</td>"

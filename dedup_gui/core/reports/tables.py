@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dedup_gui.core.model import DupType, Pair, ScanResult
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.canonical import BAD, canonical_status
 from dedup_gui.core.pipeline.keep_clusters import IDENTICAL_BYTES, IDENTICAL_TEXT, link_label
 from dedup_gui.core.pipeline.redirects import page_status
@@ -174,5 +175,5 @@ def csv_cell(value: Cell) -> str | int:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return f"{format_score(value, 4)}"
     return value

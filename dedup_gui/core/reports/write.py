@@ -30,6 +30,7 @@ from pathlib import Path
 
 from dedup_gui.core.atomic import ExportError, atomic_write_bytes, atomic_write_text
 from dedup_gui.core.model import DupType, Pair, ScanResult
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.classify import explain
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
@@ -137,11 +138,11 @@ def score_row(scores) -> list[str]:
         jaccard]`` as str, similarities with 4 decimals.
     """
     return [
-        f"{scores.content_similarity:.4f}",
-        f"{scores.content_containment:.4f}",
-        f"{scores.layout_similarity:.4f}",
+        f"{format_score(scores.content_similarity, 4)}",
+        f"{format_score(scores.content_containment, 4)}",
+        f"{format_score(scores.layout_similarity, 4)}",
         str(scores.hamming_distance),
-        f"{scores.jaccard:.4f}",
+        f"{format_score(scores.jaccard, 4)}",
     ]
 
 

@@ -21,6 +21,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from dedup_gui.core.model import TYPE_ORDER, DupType
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.keep import keep_rule_text
 from dedup_gui.core.pipeline.keep_clusters import LINK_NOTE
 from dedup_gui.core.progress import NullProgress, Progress, check_cancel
@@ -50,8 +51,8 @@ WIDTH_SAMPLE = 1000
 
 def _cell(sheet, value: Cell, bold: bool = False) -> WriteOnlyCell:
     cell = WriteOnlyCell(sheet, value=value)
-    if isinstance(value, float):  # a similarity: four decimals, as the CSV files write it
-        cell.value = round(value, DECIMALS)
+    if isinstance(value, float):  # a similarity: four decimals
+        cell.value = float(format_score(value, DECIMALS))  # cut as the CSV files write it
         cell.number_format = NUMBER_FORMAT
     if isinstance(value, str):
         if len(value) > CELL_LIMIT:
