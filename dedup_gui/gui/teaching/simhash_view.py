@@ -29,6 +29,7 @@ from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_ste
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
 from dedup_gui.gui.teaching.page_chooser import PageChooser
+from dedup_gui.gui.teaching.ruler_header import RulerHeader
 from dedup_gui.gui.teaching.simhash_layout import SimhashLayout
 from dedup_gui.gui.teaching.steps_table import (
     _BLANK,
@@ -140,6 +141,7 @@ class SimhashView(SimhashLayout, QWidget):
         self.fingerprint_label = plain_label(wrap=True)
         self.model = FeatureStepsModel(self)
         self.table = QTableView()
+        self.table.setHorizontalHeader(RulerHeader(len(FeatureStepsModel.FIXED), self.table))
         self.table.setModel(self.model)
         self._delegate = StepCellDelegate(self.model, self.table)
         self.table.setItemDelegate(self._delegate)
@@ -278,6 +280,9 @@ class SimhashView(SimhashLayout, QWidget):
         keep = self.steps is not None and len(self.steps.steps) == len(steps.steps)  # same text, other width
         self.steps = steps
         self.model.set_steps(steps)
+        # the board laid out once per text, for its widest sum and weight (core computes them)
+        big, heavy = steps.steps.largest_sum, steps.steps.largest_weight
+        self.board.set_reserve({ROW_SUMS: (signed(big), signed(-big)), ROW_ADDS: (signed(heavy), signed(-heavy))})
         self._size_columns(steps.bits)
         n = len(steps.steps)
         note = (f"The table lists the first {TABLE_CAP:,} of {n:,} features; the steps go through all of them."
@@ -390,7 +395,7 @@ class SimhashView(SimhashLayout, QWidget):
             self.step_label.setText("Sign step: fingerprint bit = 1 where the sum is positive, 0 where it is 0 or "
                                     "negative.")  # fmt: skip
         scale = max([abs(s) for s in sums] + [1])
-        sums_row = tuple(map(self._sum_text, sums)), tuple(sum_fill(s, scale) for s in sums)
+        sums_row = tuple(map(signed, sums)), tuple(sum_fill(s, scale) for s in sums)
         rows = [CellRow(ROW_HASH, *hash_row), CellRow(ROW_ADDS, *adds_row), CellRow(ROW_SUMS, *sums_row),
                 CellRow(ROW_FINGERPRINT, *fp_row)]  # fmt: skip
         self.board.set_rows(bits, rows, header="bit")
@@ -410,15 +415,6 @@ class SimhashView(SimhashLayout, QWidget):
             return
         above = self.model.index(max(0, row - 2), 1)
         self.table.scrollTo(above, QAbstractItemView.ScrollHint.PositionAtTop)
-
-    def _sum_text(self, value: int) -> str:
-        """A sum as its cell shows it: with its sign ("+107", "−103"); presenting the 64-bit
-        board, positive sums unsigned and negative ones with a hyphen-minus ("107", "-103"),
-        the colour telling the sign: four characters did not fit 1/32 of 1280 pixels at more
-        than 7.5 points, smaller than any other text."""
-        if self.presenting and self.bits() == 64:
-            return str(value)
-        return signed(value)
 
     def _fingerprint_text(self) -> str:
         steps = self.steps

@@ -108,7 +108,7 @@ class FeatureStepsModel(QAbstractTableModel):
             if section < len(self.FIXED):
                 return self.FIXED[section]
             bit = section - len(self.FIXED)
-            return str(bit) if self.bits() <= 16 or bit % 8 == 0 else ""  # 64 narrow columns: every 8th
+            return str(bit) if self.bits() <= 16 else ""  # 64 narrow columns: the header's ruler (RulerHeader)
         if role == Qt.ItemDataRole.FontRole and section >= len(self.FIXED):
             return self.bit_header_font
         if role == Qt.ItemDataRole.ToolTipRole and section >= len(self.FIXED):
