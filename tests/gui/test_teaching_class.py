@@ -81,3 +81,24 @@ def test_presenting_the_board_and_the_table_ruler_are_legible_and_fit(qtbot, tea
     assert QFontInfo(header.font()).pixelSize() >= 14
     assert header.ruler_numbers() == [str(b) for b in range(0, 64, 8)]
     assert teach.tabs.currentWidget().verticalScrollBar().maximum() == 0
+
+
+def test_stepping_keys_work_with_the_focus_on_the_tab_bar(qtbot, teach):
+    # Before: when the window opened and after a tab click, focus was on the tab bar and Page
+    # Down (a presenter's clicker) and Alt+Right did nothing until a click inside the view.
+    view = teach.show_tab(0)
+    teach.activateWindow()
+    qtbot.waitUntil(lambda: teach.isActiveWindow(), timeout=LONG)
+    bar = teach.tabs.tabBar()
+    bar.setFocus()
+    qtbot.waitUntil(bar.hasFocus, timeout=LONG)
+    view.first()
+    qtbot.keyClick(bar, Qt.Key.Key_PageDown)
+    assert view.position == 1
+    qtbot.keyClick(bar, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+    assert view.position == 2
+    qtbot.keyClick(bar, Qt.Key.Key_PageUp)
+    assert view.position == 1
+    teach.show_tab(1)  # another tab in front: its keys are not the SimHash view's
+    qtbot.keyClick(bar, Qt.Key.Key_PageDown)
+    assert view.position == 1

@@ -131,7 +131,9 @@ class SimhashView(SimhashLayout, QWidget):
             action.setShortcuts([QKeySequence(keys)] + (
                 [QKeySequence("PgDown")] if slot == self.next else [QKeySequence("PgUp")] if slot == self.previous
                 else []))  # fmt: skip
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            # the whole window: focus is on the tab bar when it opens and after a tab click,
+            # where a view-wide shortcut did nothing (a presenter's clicker sends Page Down)
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(slot)
             self.addAction(action)
         self.play_button.toggled.connect(self.set_autoplay)
