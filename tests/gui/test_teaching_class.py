@@ -5,11 +5,16 @@ focus, one format per kind of number, the rules and definitions stated."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontInfo
 
+from dedup_gui.core.teaching.jaccard_steps import compare_sets
 from dedup_gui.core.teaching.simhash_steps import text_simhash_steps
+from dedup_gui.gui.teaching import TeachingWindow
+from dedup_gui.gui.teaching.jaccard_view import jaccard_text
 from dedup_gui.gui.teaching.steps_table import ROW_SUMS
 
 LONG = 60_000
@@ -102,3 +107,105 @@ def test_stepping_keys_work_with_the_focus_on_the_tab_bar(qtbot, teach):
     teach.show_tab(1)  # another tab in front: its keys are not the SimHash view's
     qtbot.keyClick(bar, Qt.Key.Key_PageDown)
     assert view.position == 1
+
+
+def test_one_format_per_kind_of_number(qtbot, teach):
+    # Before: "A = 3949a94645274251" beside "0x3949a94645274251"; typed "1011" (read as hex)
+    # shown "A = 0000000000001011", looking binary; "(hash 57)" in 8-bit mode, a hex number
+    # reading as decimal; "SimHash 3949a94645274251: 0x51"; the fraction "3274/3421" beside
+    # "|A| = 3,418".
+    hamming = teach.show_tab(2)
+    hamming.set_values("1011", "0x3949a94645274251")
+    assert "A = 0x0000000000001011    B = 0x3949a94645274251" in hamming.result_label.text()
+    simhash = teach.show_tab(0)
+    simhash.select_page(RIVER)
+    simhash.set_eight_bit(True)
+    qtbot.waitUntil(lambda: not teach.is_busy() and simhash.bits() == 8 and simhash.steps.bits == 8, timeout=LONG)
+    simhash.go_to(1)
+    step = simhash.steps.steps[0]
+    assert simhash.step_label.text().endswith(f"(hash 0x{step.hash:02x})")
+    simhash.last()
+    page = simhash._page
+    assert f"the last 8 bits (56–63) of the scan's SimHash 0x{page.simhash:016x}: 0x{page.simhash & 255:02x}" in (
+        simhash.fingerprint_label.text())  # fmt: skip
+    assert simhash.board.column_numbers() == list(range(56, 64))  # bits 56-63 of the 64-bit board
+    assert simhash.model.headerData(3, Qt.Orientation.Horizontal) == "56"
+    comparison = compare_sets([f"s{i}" for i in range(3_418)], [f"s{i}" for i in range(3, 3_277)])
+    assert comparison.fraction == "3,274/3,418"
+    assert "= 3,274/3,274 = 1.000" in jaccard_text(comparison).replace("\u00a0", " ")
+
+
+def test_an_empty_set_gives_0_over_0_undefined_not_0():
+    # Before: "Jaccard = … = 0/0 = 0.000" when a toy sentence was emptied.
+    text = jaccard_text(compare_sets([], []))
+    assert "Jaccard = |A ∩ B| / |A ∪ B| = 0/0: undefined" in text.replace("\u00a0", " ")
+    assert "min(|A|, |B|) = 0/0: undefined" in text.replace("\u00a0", " ")
+    assert "0.000" not in text
+
+
+def test_the_gallery_states_the_rule_its_thresholds_and_layout_similarity(qtbot, teach, sample_scan):
+    # Before: the cards showed content similarity, containment and layout similarity but not
+    # the thresholds that decide the type, nor what layout similarity is; "Hamming 1 bits".
+    gallery = teach.show_tab(3)
+    t = sample_scan.thresholds
+    rule = gallery.rule_label.text()
+    assert f"content similarity ≥ {t.content_same:.3f} " in rule
+    assert "containment ≥ 0.200 " in rule and "layout similarity ≥ 0.700," in rule
+    assert "Layout similarity: 1 − Levenshtein distance / longer length of the two templates' tag sequences" in rule
+    other = dataclasses.replace(sample_scan, thresholds=dataclasses.replace(t, layout_same=0.55))
+    gallery.set_result(other)
+    assert "layout similarity ≥ 0.550," in gallery.rule_label.text()
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+def test_gallery_says_1_bit_not_1_bits(qtbot, teach, sample_scan):
+    gallery = teach.show_tab(3)
+    pair = next(p for p in sample_scan.pairs if p.type.name != "DISTINCT")
+    one = dataclasses.replace(pair, scores=dataclasses.replace(pair.scores, hamming_distance=1))
+    other = dataclasses.replace(sample_scan, pairs=[one] + [p for p in sample_scan.pairs if p is not pair])
+    gallery.set_result(other)
+    texts = [c.measures_label.text() for c in gallery.cards.values()]
+    assert any(t.endswith("Hamming 1 bit") for t in texts), texts
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+@pytest.mark.parametrize("k", [63, 64])
+def test_hamming_blocks_are_never_empty(qtbot, teach, k):
+    # Before: with k = 64 the view cut the 64 bits into k + 1 = 65 blocks, block 33 without a
+    # cell yet listed as equal.
+    hamming = teach.show_tab(2)
+    hamming.k = k
+    hamming.set_values("0x0", "0xffff")
+    text = hamming.blocks_label.text()
+    if k == 63:
+        assert "k + 1 = 64 blocks" in text
+        numbers = [t for t in hamming.grid.row_texts("blocks") if t]
+        assert numbers == [str(n) for n in range(1, 65)]  # one bit each
+    else:
+        assert "65" not in text and "every pair is within k" in text
+        assert "blocks" not in hamming.grid.row_names()
+
+
+def test_the_simhash_text_says_which_md5_bits_and_bit_order(qtbot, teach):
+    # Before: "hashed (MD5)": a student could not reproduce the first row.
+    text = teach.simhash_view.explain_label.text()
+    assert "the last 8 bytes of the MD5 of its UTF-8 text, bit 0 the most significant" in text
+
+
+def test_an_identical_selected_pair_opens_on_an_instructive_pair_and_a_later_selection_is_followed(qtbot, sample_scan):
+    # Before: after a scan the main window selects the most similar pair, two identical texts
+    # (Jaccard 423/423 = 1.000, Hamming 0 bits), and the teaching window opened on it.
+    identical = ("mirror/larkmoor-wheelers.example.org/articles/river-trail.html", "site/articles/river-trail.html")
+    cafes = ("elsewhere/vale-gazette-cafes.html", "site/articles/cafe-stops.html")
+    window = TeachingWindow(sample_scan, pair=identical)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    assert window.pair == cafes  # the first content/partial duplicate with differing texts, 10 bits apart
+    note = window.pair_note.text()
+    assert note.startswith(f"Showing {cafes[0]} and {cafes[1]}: a partial duplicate, Hamming 10 bits (the selected")
+    assert (window.hamming_view.steps.distance, window.simhash_view.source_combo.page().path) == (10, cafes[0])
+    window.show_pair(*identical)  # the user selects it: followed
+    assert window.pair == identical and window.pair_note.text() == ""
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    assert window.hamming_view.steps.distance == 0

@@ -110,11 +110,15 @@ def jaccard_text(c: SetComparison) -> str:
     narrow window breaks only there, the next line starting "= …" (at 1280x800 in presentation
     mode the label broke inside formulas: "|A ∪ B| =" / "|A| + |B| − …", or "|A" / "∪ B|")."""
     smaller = min(len(c.a), len(c.b))
+    # an empty set: 0/0 is undefined, not 0.000 (the Methods tab writes "–" for it)
+    jaccard = f"{c.fraction} = {c.jaccard:.3f}" if c.union_size else "0/0: undefined"
+    containment = f"{len(c.intersection):,}/{smaller:,} = {c.containment:.3f}" if smaller else (
+        f"{len(c.intersection):,}/0: undefined")  # fmt: skip
     formulas = (
         f"|A| = {len(c.a):,}    |B| = {len(c.b):,}    |A ∩ B| = {len(c.intersection):,}",
         f"|A ∪ B| = |A| + |B| − |A ∩ B| = {c.union_size:,}",
-        f"Jaccard = |A ∩ B| / |A ∪ B| = {c.fraction} = {c.jaccard:.3f}",
-        f"containment = |A ∩ B| / min(|A|, |B|) = {len(c.intersection)}/{smaller} = {c.containment:.3f}",
+        f"Jaccard = |A ∩ B| / |A ∪ B| = {jaccard}",
+        f"containment = |A ∩ B| / min(|A|, |B|) = {containment}",
     )
     return "\n".join(f.replace(" ", NBSP).replace(f"{NBSP}={NBSP}", f" ={NBSP}") for f in formulas)
 

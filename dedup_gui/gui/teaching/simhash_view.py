@@ -162,10 +162,10 @@ class SimhashView(SimhashLayout, QWidget):
         source.addWidget(plain_label("Text:", selectable=False))
         source.addWidget(self.source_combo, 1)
         self.explain_label = plain_label(
-            "Each feature (a word, or a CJK character bigram) is weighted by its count and hashed "
-            "(MD5). Every sum starts at 0; a feature adds its weight where its hash has a 1 and "
-            "subtracts it where it has a 0. The sign step: fingerprint bit = 1 where the sum is "
-            "positive (Charikar 2002).", wrap=True)  # fmt: skip
+            "A feature (a word, or a CJK character pair) weighs its count; its hash: the last 8 bytes "
+            "of the MD5 of its UTF-8 text, bit 0 the most significant. Each sum starts at 0; a feature "
+            "adds its weight where its hash has a 1, subtracts it at a 0. Sign step: bit = 1 where "
+            "the sum is positive (Charikar 2002).", wrap=True)  # fmt: skip
         self.explain_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.explain_label.installEventFilter(self)
         self._top = QGridLayout()
@@ -390,7 +390,7 @@ class SimhashView(SimhashLayout, QWidget):
             adds_row = (tuple(signed(c) for c in step.contribution),
                         tuple(POSITIVE_TINT if c > 0 else NEGATIVE_TINT for c in step.contribution))  # fmt: skip
             self.step_label.setText(f"feature {self.position:,} of {n:,}: “{step.feature}”, weight {step.weight}"
-                                    f" (hash {step.hash:0{bits // 4}x})")  # fmt: skip
+                                    f" (hash 0x{step.hash:0{bits // 4}x})")  # fmt: skip
         else:
             sums = steps.sums
             fp_row = tuple(map(str, steps.fingerprint_bits)), tuple(BIT_FILL[b] for b in steps.fingerprint_bits)
@@ -400,7 +400,7 @@ class SimhashView(SimhashLayout, QWidget):
         sums_row = tuple(map(signed, sums)), tuple(sum_fill(s, scale) for s in sums)
         rows = [CellRow(ROW_HASH, *hash_row), CellRow(ROW_ADDS, *adds_row), CellRow(ROW_SUMS, *sums_row),
                 CellRow(ROW_FINGERPRINT, *fp_row)]  # fmt: skip
-        self.board.set_rows(bits, rows, header="bit")
+        self.board.set_rows(bits, rows, header="bit", first=64 - bits)  # 8-bit mode: bits 56-63 of 64
         self.fingerprint_label.setText(self._fingerprint_text())
         self.model.set_done(min(self.position, n))
         if 0 < self.position <= min(n, TABLE_CAP):
@@ -431,7 +431,7 @@ class SimhashView(SimhashLayout, QWidget):
             engine = page.simhash if steps.bits == 64 else page.simhash & ((1 << steps.bits) - 1)
             same = "the same ✓" if engine == steps.fingerprint else "DIFFERENT ✗"
             whose = "the scan's SimHash" if steps.bits == 64 else (
-                f"the last 8 bits of the scan's SimHash {page.simhash_hex}")  # fmt: skip
+                f"the last 8 bits (56–63) of the scan's SimHash 0x{page.simhash:016x}")  # fmt: skip
             text += f"; {whose}: 0x{engine:0{steps.bits // 4}x}, {same}"
         return text
 

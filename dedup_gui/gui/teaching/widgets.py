@@ -178,6 +178,7 @@ class CellGrid(QWidget):
         self._rows: list[CellRow] = []
         self._reserve: dict[str, tuple[str, ...]] = {}
         self._header = ""
+        self._first = 0
         self._version = 0
         self._layout_cache: tuple | None = None
         self._font_cache: tuple | None = None
@@ -187,12 +188,13 @@ class CellGrid(QWidget):
 
     # --- content ----------------------------------------------------------------------------
 
-    def set_rows(self, columns: int, rows: Sequence[CellRow], header: str = "") -> None:
-        """Show ``rows`` of ``columns`` cells each, under a column-number header named ``header``."""
+    def set_rows(self, columns: int, rows: Sequence[CellRow], header: str = "", first: int = 0) -> None:
+        """Show ``rows`` of ``columns`` cells each, under a column-number header named ``header``
+        whose numbers start at ``first`` (56: the 8-bit mode's bits are bits 56-63 of 64)."""
         for row in rows:
             if len(row.texts) != columns or len(row.fills) != columns:
                 raise ValueError(f"row {row.name!r} has {len(row.texts)} cells, expected {columns}")
-        self._columns, self._rows, self._header = columns, list(rows), header
+        self._columns, self._rows, self._header, self._first = columns, list(rows), header, first
         self._version += 1
         self._font_cache = None
         self._fit_height()
@@ -251,6 +253,10 @@ class CellGrid(QWidget):
     def columns(self) -> int:
         """Columns per row (int)."""
         return self._columns
+
+    def column_numbers(self) -> list[int]:
+        """The numbers the header gives the columns, left to right (list[int])."""
+        return [self._first + c for c in range(self._columns)]
 
     def row_names(self) -> list[str]:
         """The rows' labels, top to bottom (list[str])."""
@@ -442,7 +448,8 @@ class CellGrid(QWidget):
                 painter.setPen(muted)
                 header = QRectF(rect0.left() - 8, rect0.top() - header_h, rect0.width() + 16,
                                 header_h)  # fmt: skip
-                painter.drawText(header, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, str(column))
+                painter.drawText(header, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                                 str(self._first + column))  # fmt: skip
             if col_in_line == 0:
                 painter.setFont(header_font)  # the header row is as tall as the header font
                 painter.setPen(muted)
