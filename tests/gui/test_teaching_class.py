@@ -209,3 +209,20 @@ def test_an_identical_selected_pair_opens_on_an_instructive_pair_and_a_later_sel
     assert window.pair == identical and window.pair_note.text() == ""
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
     assert window.hamming_view.steps.distance == 0
+
+
+def test_fields_show_their_beginning_and_an_empty_text_asks_for_text(qtbot, teach):
+    # Before: a long toy sentence showed its end, the Hamming field "…a94645274251" without its
+    # "0x"; with nothing typed the SimHash note read "0 features, heaviest first (ties in
+    # alphabetical order)."
+    jaccard = teach.show_tab(1)
+    long = "a long sentence " * 20
+    jaccard.set_toy(long, long)
+    assert [e.cursorPosition() for e in jaccard.toy_edits] == [0, 0]
+    hamming = teach.show_tab(2)
+    hamming.set_values(0x3949A94645274251, 1)
+    assert [e.cursorPosition() for e in hamming.edits] == [0, 0]
+    simhash = teach.show_tab(0)
+    simhash.set_text("")
+    qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+    assert simhash.note_label.text() == "Type some text to list its features."

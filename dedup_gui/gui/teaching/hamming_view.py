@@ -289,6 +289,7 @@ class HammingView(QWidget):
             chooser.select_extra(0)
             chooser.blockSignals(False)
             edit.setText(f"0x{value:016x}" if isinstance(value, int) else value)
+            edit.setCursorPosition(0)  # a narrow field shows the value's start, "0x…", not its end
         self.update_comparison()
 
     def _typed(self, chooser: PageChooser) -> None:
@@ -300,6 +301,7 @@ class HammingView(QWidget):
     def _chosen(self, page, edit: QLineEdit) -> None:
         if page is not None:
             edit.setText(f"0x{page.simhash:016x}")
+            edit.setCursorPosition(0)
         self.update_comparison()
 
     def update_comparison(self) -> None:

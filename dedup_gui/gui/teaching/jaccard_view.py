@@ -167,6 +167,7 @@ class JaccardView(QWidget):
         self._typing = QTimer(self, singleShot=True, interval=250)  # one comparison per pause in typing
         self._typing.timeout.connect(self.recompute)
         for edit, name in zip(self.toy_edits, "AB"):
+            edit.setCursorPosition(0)
             edit.setPlaceholderText(f"type sentence {name}")
             edit.setToolTip(f"The toy's sentence {name}: its shingles are set {name}")
             edit.textEdited.connect(lambda _t: self._typing.start())
@@ -336,6 +337,7 @@ class JaccardView(QWidget):
         """Show the toy example on these two sentences (and shingle size ``k``, if given)."""
         for edit, text in zip(self.toy_edits, (text_a, text_b)):
             edit.setText(text)
+            edit.setCursorPosition(0)  # a long sentence shows its beginning, not its end
         if k is not None:
             self._toy_k = k
         self.show_toy()

@@ -288,7 +288,9 @@ class SimhashView(SimhashLayout, QWidget):
         self._size_columns(steps.bits)
         n = len(steps.steps)
         note = (f"The table lists the first {TABLE_CAP:,} of {n:,} features; the steps go through all of them."
-                if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order).")  # fmt: skip
+                if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order)." if n
+                else "Type some text to list its features." if self.nothing_typed()
+                else "The text has no features (no words or CJK characters).")  # fmt: skip
         if self._page is not None and len(self._page.main_text) > TEXT_LIMIT:
             note += (f" The text box shows the first {TEXT_LIMIT:,} of the page's {len(self._page.main_text):,} "
                      "characters; the steps cover all of them (the JSON export has the whole text).")  # fmt: skip
