@@ -226,3 +226,44 @@ def test_fields_show_their_beginning_and_an_empty_text_asks_for_text(qtbot, teac
     simhash.set_text("")
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
     assert simhash.note_label.text() == "Type some text to list its features."
+
+
+def chinese_pair(folder) -> None:
+    """Two Chinese pages of some 3,400 character shingles, the second without one paragraph."""
+    import random
+
+    rng = random.Random(7)
+    chars = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
+    paragraphs = ["".join(rng.choice(chars) for _ in range(170)) + "。" for _ in range(20)]
+    for name, kept in (("a.html", paragraphs), ("b.html", paragraphs[:10] + paragraphs[11:])):
+        body = "".join(f"<p>{p}</p>" for p in kept)
+        (folder / name).write_text(
+            f'<html><head><meta charset="utf-8"><title>茶</title></head><body><article>{body}</article></body></html>',
+            encoding="utf-8",
+        )
+
+
+def test_jaccard_view_fits_1280x800_presenting_a_large_chinese_pair(qtbot, tmp_path):
+    # Before: presenting at 1280x800 a pair of 3,277 and 3,418 shingles needed 70 pixels of
+    # scrolling, hiding the definitions: the formulas wrapped and the lists counted CJK rows.
+    from dedup_gui.core.pipeline.scan import scan_folder
+
+    chinese_pair(tmp_path)
+    result = scan_folder(tmp_path)
+    window = TeachingWindow(result)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    view = window.show_tab(1)
+    view.show_pages("a.html", "b.html")
+    sized(qtbot, window, (1280, 800), presenting=True)
+    qtbot.waitUntil(lambda: view.data is not None and not view.is_busy(), timeout=LONG)
+    qtbot.wait(200)
+    assert len(view.data.comparison.a) > 3_000
+    scroll = window.tabs.currentWidget()
+    assert scroll.verticalScrollBar().maximum() == 0
+    notes = view.notes_label
+    assert notes.mapTo(scroll.viewport(), notes.rect().bottomLeft()).y() <= scroll.viewport().height()
+    assert QFontInfo(notes.font()).pixelSize() >= 14
+    label = view.jaccard_label
+    assert label.height() <= 4 * label.fontMetrics().lineSpacing() + 8  # one line a formula

@@ -57,7 +57,7 @@ NBSP = "\u00a0"
 #: The notes' font size in presentation mode, a share of the view's (a line a note at 1280x800).
 NOTES_SCALE = 0.8
 #: The most of the width the counts' column takes to show each formula on one line.
-FACTS_MOST = 0.62
+FACTS_MOST = 0.66
 
 
 @dataclass(frozen=True)
