@@ -9,7 +9,7 @@ import dataclasses
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontInfo
+from PySide6.QtGui import QFontInfo, QFontMetricsF
 
 from dedup_gui.core.teaching.jaccard_steps import compare_sets
 from dedup_gui.core.teaching.simhash_steps import text_simhash_steps
@@ -267,3 +267,24 @@ def test_jaccard_view_fits_1280x800_presenting_a_large_chinese_pair(qtbot, tmp_p
     assert QFontInfo(notes.font()).pixelSize() >= 14
     label = view.jaccard_label
     assert label.height() <= 4 * label.fontMetrics().lineSpacing() + 8  # one line a formula
+
+
+def test_presenting_the_venn_shingles_are_legible_and_never_cut(qtbot, teach):
+    # Before: presenting at 1280x800 the toy's shingles in the Venn diagram were ~10 pixels, the
+    # shared ones cut at the region's bottom ("dog by" half drawn).
+    view = teach.show_tab(1)
+    sized(qtbot, teach, (1280, 800), presenting=True)
+    view.set_toy("the quick brown fox jumps over the lazy dog by the river",
+                 "a quick brown dog jumps over the lazy fox by the river", 2)  # fmt: skip
+    qtbot.waitUntil(lambda: view.data is not None and not view.is_busy(), timeout=LONG)
+    qtbot.wait(100)
+    venn = view.venn
+    regions = venn.element_rects()
+    assert len(regions) == 3
+    sizes = [QFontInfo(venn.element_font(items, rect.width())).pixelSize() for rect, items in regions]
+    assert min(sizes) >= 14, sizes
+    for rect, items in regions:
+        font = venn.element_font(items, rect.width())
+        lines = venn.element_lines(items, rect.width(), rect.height())
+        assert len(lines) * QFontMetricsF(font).lineSpacing() <= rect.height() + 1, (items, lines)
+    assert QFontInfo(view.notes_label.font()).pixelSize() >= 14

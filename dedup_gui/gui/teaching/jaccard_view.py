@@ -45,7 +45,7 @@ from dedup_gui.gui.teaching.figure_panel import FigurePanel
 from dedup_gui.gui.teaching.jaccard_layout import ListsBox, WrappedColumn
 from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.venn_widget import VennWidget
-from dedup_gui.gui.teaching.widgets import plain_label
+from dedup_gui.gui.teaching.widgets import LEGIBLE_POINTS, plain_label
 
 #: Elements listed per list (shared, only A, only B) at most.
 LIST_CAP = 500
@@ -420,6 +420,7 @@ class JaccardView(QWidget):
         """Presenting, narrower margins and spacing (with the notes, the view was some 40
         pixels taller than a 1280x800 projector)."""
         self.presenting = on
+        self.venn.least_points = LEGIBLE_POINTS if on else 0.0
         layout = self.layout()
         layout.setContentsMargins(*((4, 4, 4, 4) if on else self._margins))
         layout.setSpacing(3 if on else -1)
