@@ -288,3 +288,21 @@ def test_presenting_the_venn_shingles_are_legible_and_never_cut(qtbot, teach):
         lines = venn.element_lines(items, rect.width(), rect.height())
         assert len(lines) * QFontMetricsF(font).lineSpacing() <= rect.height() + 1, (items, lines)
     assert QFontInfo(view.notes_label.font()).pixelSize() >= 14
+
+
+def test_methods_without_labels_shows_no_empty_matrix_and_a_run_shows_the_whole_summary(qtbot, sample_scan):
+    # Before: with no labels the confusion matrix's title stood one word a line beside a large
+    # empty figure; with labels, at 1152x720 the summary's last line ("… F1 1.000") was cut.
+    window = TeachingWindow(dataclasses.replace(sample_scan, root="/nowhere/without/labels"))
+    qtbot.addWidget(window)
+    window.show()
+    view = window.show_tab(4)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    assert view.run is None and not view.bottom.isVisible()
+    window.set_result(sample_scan)
+    window.resize(1152, 720)
+    qtbot.waitUntil(lambda: view.run is not None and not window.is_busy(), timeout=LONG)
+    qtbot.wait(200)
+    summary = view.summary_label
+    assert view.bottom.isVisible()
+    assert summary.height() >= summary.heightForWidth(summary.width()), (summary.height(), summary.width())
