@@ -77,7 +77,8 @@ def convergence_figure(
                       label=f"MinHash estimate (after {len(n)}: {last})")  # fmt: skip
     line.set_gid("estimate")
     ax.set_xlim(1, right)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # permutations are counted: no 2.5, 7.5
+    # permutations are counted: no 2.5, 7.5; as many numbers as the width holds (ten ran together)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True))
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("permutations (hash functions) used")
     ax.set_ylabel("share of equal minima")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, ScanResult
+from dedup_gui.core.model import TYPE_ORDER, DupType, Pair, ScanResult, Thresholds
 
 
 def type_examples(result: ScanResult, include_distinct: bool = False) -> dict[DupType, Pair | None]:
@@ -22,3 +22,34 @@ def type_examples(result: ScanResult, include_distinct: bool = False) -> dict[Du
         if pair.type in examples and examples[pair.type] is None:
             examples[pair.type] = pair
     return examples
+
+
+def _threshold(value: float) -> str:
+    """A threshold to 3 decimals, as every teaching view writes similarities: ``0.925``,
+    ``0.200`` (str)."""
+    return f"{value:.3f}"
+
+
+def type_rule(thresholds: Thresholds) -> str:
+    """The four-type rule of :func:`dedup_gui.core.pipeline.classify.classify` with the
+    thresholds in use, and what layout similarity is
+    (:meth:`dedup_gui.core.pipeline.measures.PairMeasures.__call__`), in two sentences (str).
+
+    Args:
+        thresholds: the scan's thresholds (the main window's).
+
+    Example:
+        >>> type_rule(Thresholds()).split(". ")[0]
+        'Rule: content similarity ≥ 0.925 is the same content (full duplicate if layout similarity ≥ 0.700, else content duplicate); below it, containment ≥ 0.200 shares a part (layout duplicate if layout similarity ≥ 0.700, else partial duplicate); else distinct'
+    """
+    same, part, layout = (_threshold(v) for v in (thresholds.content_same, thresholds.content_partial,
+                                                  thresholds.layout_same))  # fmt: skip
+    return (
+        f"Rule: content similarity ≥ {same} is the same content (full duplicate if layout similarity ≥ {layout}, "
+        f"else content duplicate); below it, containment ≥ {part} shares a part (layout duplicate if layout "
+        f"similarity ≥ {layout}, else partial duplicate); else distinct. Where a site's template is unknown "
+        f"and Jaccard ≥ {_threshold(thresholds.same_min_jaccard)}, the higher of content similarity and "
+        "containment is compared with the first threshold. Layout similarity: 1 − Levenshtein distance / "
+        "longer length of the two templates' tag sequences (every element's name in document order, the "
+        "main content's subtree, where found, counted as one element, comment threads left out)."
+    )

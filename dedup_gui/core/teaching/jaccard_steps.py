@@ -113,8 +113,9 @@ class SetComparison:
 
     @property
     def fraction(self) -> str:
-        """The Jaccard similarity as a fraction, e.g. ``"2/7"`` (str)."""
-        return f"{len(self.intersection)}/{self.union_size}"
+        """The Jaccard similarity as a fraction with thousands separators, e.g. ``"2/7"``,
+        ``"3,274/3,421"`` (str): the counts beside it have them."""
+        return f"{len(self.intersection):,}/{self.union_size:,}"
 
 
 def compare_sets(a: Iterable[str], b: Iterable[str]) -> SetComparison:
@@ -183,7 +184,7 @@ def measure_notes(k: int) -> str:
     return "\n".join((
         "Token: a word; in Chinese, Japanese or Korean text, one character (a shingle is a character k-gram).",
         "Containment: the symmetric form of Broder's one-sided c(A, B) = |A ∩ B| / |A| (Broder 1997); "
-        f"the scan's uses k = {k}.",
+        f"the scan uses k = {k}.",
         "Content similarity (the four-type rule's measure for main texts): 1 − Levenshtein distance / max length, "
         "in characters.",
     ))  # fmt: skip

@@ -95,6 +95,11 @@ class FeatureSteps(Sequence[FeatureStep]):
         weights: their weights (positive ints), one per feature.
         hashes: their hashes (ints of ``bits`` bits), one per feature.
         bits: the fingerprint width (8..64).
+
+    Attributes:
+        largest_sum: the largest ``|sum|`` after any step (int, 0 without steps): the widest
+            number the board shows for this text, so that its layout is chosen once per text.
+        largest_weight: the largest weight (int, 0 without steps).
     """
 
     def __init__(self, features: list[str], weights: list[int], hashes: list[int], bits: int) -> None:
@@ -102,7 +107,8 @@ class FeatureSteps(Sequence[FeatureStep]):
         self._weights = weights
         self._hashes = hashes
         self.bits = bits
-        self._checkpoints = _checkpoint_sums(weights, hashes, bits)
+        self.largest_weight = max(weights, default=0)
+        self._checkpoints, self.largest_sum = _checkpoint_sums(weights, hashes, bits)
         # the blocks made last: a table repaint asks for each visible row's step many times
         self._blocks: OrderedDict[int, list[FeatureStep]] = OrderedDict()
 
@@ -164,13 +170,15 @@ class FeatureSteps(Sequence[FeatureStep]):
         return tuple(self._checkpoints[-1].tolist()) if len(self) % CHECKPOINT == 0 else self[-1].sums
 
 
-def _checkpoint_sums(weights: list[int], hashes: list[int], bits: int) -> np.ndarray:
+def _checkpoint_sums(weights: list[int], hashes: list[int], bits: int) -> tuple[np.ndarray, int]:
     """Running sums after 0, CHECKPOINT, 2 * CHECKPOINT, ... steps (int64, shape
-    ``(len // CHECKPOINT + 1, bits)``), a chunk of rows per NumPy call."""
+    ``(len // CHECKPOINT + 1, bits)``), a chunk of rows per NumPy call, and the largest
+    ``|sum|`` of any step (int, 0 without steps)."""
     n = len(weights)
     out = np.zeros((n // CHECKPOINT + 1, bits), dtype=np.int64)
+    largest = 0
     if not n:
-        return out
+        return out, largest
     shifts = np.arange(bits - 1, -1, -1, dtype=np.uint64)
     carry = np.zeros(bits, dtype=np.int64)
     for start in range(0, n, _CHUNK):
@@ -184,7 +192,8 @@ def _checkpoint_sums(weights: list[int], hashes: list[int], bits: int) -> np.nda
         marks = (ends + 1) % CHECKPOINT == 0
         out[(ends[marks] + 1) // CHECKPOINT] = running[marks]
         carry = running[-1]
-    return out
+        largest = max(largest, int(np.abs(running).max()))
+    return out, largest
 
 
 @dataclass(frozen=True)

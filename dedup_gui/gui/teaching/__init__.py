@@ -22,9 +22,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
+from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QSizePolicy, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
+from dedup_gui.core.teaching.pair_choice import describe_pair, identical_texts, instructive_pair
 from dedup_gui.gui.screen_fit import fit_to_screen
 from dedup_gui.gui.teaching.gallery_view import GalleryView
 from dedup_gui.gui.teaching.hamming_view import HammingView
@@ -33,6 +34,7 @@ from dedup_gui.gui.teaching.methods_view import MethodsView
 from dedup_gui.gui.teaching.page_chooser import default_pair_paths
 from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, PresentationMode
 from dedup_gui.gui.teaching.simhash_view import SimhashView
+from dedup_gui.gui.teaching.widgets import plain_label
 
 __all__ = [
     "SHORT_TAB_TITLES",
@@ -144,6 +146,13 @@ class TeachingWindow(QMainWindow):
         toolbar.setObjectName("teaching-toolbar")
         toolbar.setMovable(False)
         toolbar.addAction(self.presentation.action)
+        # which pair the views opened on when the selected one taught nothing (_instructive): in
+        # the toolbar's empty room, where a status bar would take a line from every view
+        self.pair_note = plain_label()
+        self.pair_note.setSizePolicy(
+            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        )  # never widens the window
+        toolbar.addWidget(self.pair_note)
         self.addToolBar(toolbar)
         self.toolbar = toolbar
         self.resize(*initial_size(self))
@@ -173,7 +182,7 @@ class TeachingWindow(QMainWindow):
         shingling took over a second.
         """
         self.result = result
-        self.pair = pair
+        self.pair = self._instructive(result, pair)
         self.methods_view.set_scan(result)
         views = [self.simhash_view, self.jaccard_view, self.hamming_view, self.gallery_view]
         front = self.current_view()
@@ -181,6 +190,24 @@ class TeachingWindow(QMainWindow):
         if front in views:
             self._give(front)
         self._pending_timer.start()
+
+    def _instructive(self, result: ScanResult | None, pair: tuple[str, str] | None) -> tuple[str, str] | None:
+        """``pair``, unless it is missing or two identical texts (after a scan the main window
+        selects the most similar pair, often identical: Jaccard 1.000, Hamming 0 bits): then
+        the scan's :func:`~dedup_gui.core.teaching.pair_choice.instructive_pair`, named in the
+        toolbar (:attr:`pair_note`).  A pair the user selects later (:meth:`show_pair`) is
+        followed as it is."""
+        self.pair_note.setText("")
+        if result is None or (pair is not None and not identical_texts(result, *pair)
+                              and default_pair_paths(result, pair) == pair):  # fmt: skip
+            return pair
+        chosen = instructive_pair(result)
+        if chosen is None:
+            return pair
+        why = "the selected pair has identical texts" if pair is not None else "no pair was selected"
+        self.pair_note.setText(f"Showing {describe_pair(result, chosen)} ({why}; select another in the "
+                                     "main window).")  # fmt: skip
+        return result.pages[chosen.left].path, result.pages[chosen.right].path
 
     def update_result(self, result: ScanResult) -> None:
         """Take a re-classification of the scan shown (new thresholds, decisions or ignore list:
@@ -210,6 +237,7 @@ class TeachingWindow(QMainWindow):
         if default_pair_paths(self.result, (left, right)) != (left, right):
             return
         self.pair = (left, right)
+        self.pair_note.setText("")
         if self.simhash_view not in self._pending:
             with_text = {p.path for p in self.result.pages if p.has_text} if self.result else set()
             self.simhash_view.select_page(left if left in with_text or right not in with_text else right)

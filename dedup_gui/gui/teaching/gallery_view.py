@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.fingerprints.simhash import bits_text
-from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.number_format import format_score
 from dedup_gui.core.progress import CancelToken
-from dedup_gui.core.teaching.gallery import type_examples
+from dedup_gui.core.teaching.gallery import type_examples, type_rule
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.layout_diff import LayoutDiff, layout_diff, page_layout
 from dedup_gui.gui.inspector.jobs import LatestJob
@@ -242,12 +242,16 @@ class GalleryView(QWidget):
             "A page has content (the main text) and layout (its template, the DOM tags). Comparing both "
             "sorts a pair into one of four duplicate types; here is the scan's most similar pair of each.",
             wrap=True)  # fmt: skip
+        # the rule that decides the type, with the main window's thresholds, and what layout
+        # similarity is: the cards showed the measures but not what they are compared with
+        self.rule_label = plain_label(type_rule(Thresholds()), wrap=True)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setWidget(inner)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro_label)
+        layout.addWidget(self.rule_label)
         layout.addWidget(self.scroll, 1)
 
     def set_presentation(self, on: bool) -> None:
@@ -262,6 +266,7 @@ class GalleryView(QWidget):
     def set_result(self, result: ScanResult | None) -> None:
         """Show the scan's example pair of each type and start computing their layout diffs."""
         self._result = result
+        self.rule_label.setText(type_rule(result.thresholds if result else Thresholds()))
         self._examples = type_examples(result) if result else {}
         for dup, card in self.cards.items():
             card.show_pair(result, self._examples.get(dup))

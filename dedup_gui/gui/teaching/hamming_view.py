@@ -289,6 +289,7 @@ class HammingView(QWidget):
             chooser.select_extra(0)
             chooser.blockSignals(False)
             edit.setText(f"0x{value:016x}" if isinstance(value, int) else value)
+            edit.setCursorPosition(0)  # a narrow field shows the value's start, "0x…", not its end
         self.update_comparison()
 
     def _typed(self, chooser: PageChooser) -> None:
@@ -300,6 +301,7 @@ class HammingView(QWidget):
     def _chosen(self, page, edit: QLineEdit) -> None:
         if page is not None:
             edit.setText(f"0x{page.simhash:016x}")
+            edit.setCursorPosition(0)
         self.update_comparison()
 
     def update_comparison(self) -> None:
@@ -335,28 +337,36 @@ class HammingView(QWidget):
             CellRow(ROW_DIFF, tuple("1" if i in marked else "0" for i in range(BITS)),
                     tuple(DIFFER if i in marked else DIFFER_TINT.lighter(112) for i in range(BITS)), marked),
         ]  # fmt: skip
-        blocks = block_ranges(a, b, self.k)
-        block_of = {p: n for n, (lo, hi, _same) in enumerate(blocks) for p in range(lo, hi)}
-        rows.append(CellRow(
-            ROW_BLOCKS,
-            tuple(str(block_of[i] + 1) if i == blocks[block_of[i]][0] else "" for i in range(BITS)),
-            tuple(_SAME_BLOCK if blocks[block_of[i]][2] else _OTHER_BLOCK for i in range(BITS)),
-        ))  # fmt: skip
+        if self.k < BITS:  # k + 1 <= 64 blocks, each of at least one bit
+            blocks = block_ranges(a, b, self.k)
+            block_of = {p: n for n, (lo, hi, _same) in enumerate(blocks) for p in range(lo, hi)}
+            rows.append(CellRow(
+                ROW_BLOCKS,
+                tuple(str(block_of[i] + 1) if i == blocks[block_of[i]][0] else "" for i in range(BITS)),
+                tuple(_SAME_BLOCK if blocks[block_of[i]][2] else _OTHER_BLOCK for i in range(BITS)),
+            ))  # fmt: skip
+            same = [str(n + 1) for n, (_lo, _hi, eq) in enumerate(blocks) if eq]
+            self.blocks_label.setText(
+                f"Finding such pairs fast (Manku et al. 2007): cut the 64 bits into k + 1 = {len(blocks)} "
+                f"block{'s' if len(blocks) != 1 else ''}. "
+                f"Fingerprints at most k bits apart agree exactly on at least one block, so an index on each "
+                f"block finds them. {blocks_equal_text(same)}"
+            )  # fmt: skip
+        else:
+            # k + 1 = 65 blocks of 64 bits would leave a block empty, one "equal" with no bits
+            self.blocks_label.setText(
+                f"Finding such pairs fast (Manku et al. 2007) cuts the 64 bits into k + 1 blocks, at most 64 "
+                f"(one bit each). With k = {self.k} ≥ 64 no blocks are needed: two 64-bit fingerprints differ "
+                "in at most 64 bits, so every pair is within k."
+            )  # fmt: skip
         self.grid.set_rows(BITS, rows, header="bit")
-        same = [str(n + 1) for n, (_lo, _hi, eq) in enumerate(blocks) if eq]
-        self.blocks_label.setText(
-            f"Finding such pairs fast (Manku et al. 2007): cut the 64 bits into k + 1 = {len(blocks)} "
-            f"block{'s' if len(blocks) != 1 else ''}. "
-            f"Fingerprints at most k bits apart agree exactly on at least one block, so an index on each block "
-            f"finds them. {blocks_equal_text(same)}"
-        )  # fmt: skip
         where = position_runs(s.differing)  # "30–63", not 34 numbers over three lines
         verdict = "near duplicates" if s.distance <= self.k else "not near duplicates"
         self.result_label.setText(
             f"Hamming distance {s.distance} bit{'s' if s.distance != 1 else ''}; near-duplicate threshold "
             f"k = {self.k} {threshold_source(self.k)}: {verdict} by SimHash "
             "(types come from texts and templates, not k).\n"
-            f"A = {a:016x}    B = {b:016x}    differing positions: {where}"
+            f"A = 0x{a:016x}    B = 0x{b:016x}    differing positions: {where}"
         )  # fmt: skip
         self.compared.emit(s)
 

@@ -26,9 +26,10 @@ class ListsBox(QWidget):
         view's own layout: a wrapped label there made the scroll area lay the whole view out
         at its preferred height."""
         hint = super().minimumSizeHint()
+        # the rows of the lists' own font: CJK rows are taller (a fallback font), and counted
+        # here they made a Chinese pair's view 35 pixels taller than a 1280x800 projector; the
+        # lists then show fewer rows and scroll inside themselves
         line = self._sample.fontMetrics().lineSpacing() + 2  # a list row's margin
-        if self._sample.count():
-            line = max(line, self._sample.sizeHintForRow(0))  # CJK rows are taller
         rows = LIST_ROWS * line + 2 * self._sample.frameWidth() + self.fontMetrics().lineSpacing() + 8
         if self._notes.text():
             rows += self._notes.heightForWidth(max(1, self.width())) + 4

@@ -45,7 +45,7 @@ from dedup_gui.gui.teaching.figure_panel import FigurePanel
 from dedup_gui.gui.teaching.jaccard_layout import ListsBox, WrappedColumn
 from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.venn_widget import VennWidget
-from dedup_gui.gui.teaching.widgets import plain_label
+from dedup_gui.gui.teaching.widgets import LEGIBLE_POINTS, plain_label
 
 #: Elements listed per list (shared, only A, only B) at most.
 LIST_CAP = 500
@@ -57,7 +57,7 @@ NBSP = "\u00a0"
 #: The notes' font size in presentation mode, a share of the view's (a line a note at 1280x800).
 NOTES_SCALE = 0.8
 #: The most of the width the counts' column takes to show each formula on one line.
-FACTS_MOST = 0.62
+FACTS_MOST = 0.66
 
 
 @dataclass(frozen=True)
@@ -110,11 +110,15 @@ def jaccard_text(c: SetComparison) -> str:
     narrow window breaks only there, the next line starting "= …" (at 1280x800 in presentation
     mode the label broke inside formulas: "|A ∪ B| =" / "|A| + |B| − …", or "|A" / "∪ B|")."""
     smaller = min(len(c.a), len(c.b))
+    # an empty set: 0/0 is undefined, not 0.000 (the Methods tab writes "–" for it)
+    jaccard = f"{c.fraction} = {c.jaccard:.3f}" if c.union_size else "0/0: undefined"
+    containment = f"{len(c.intersection):,}/{smaller:,} = {c.containment:.3f}" if smaller else (
+        f"{len(c.intersection):,}/0: undefined")  # fmt: skip
     formulas = (
         f"|A| = {len(c.a):,}    |B| = {len(c.b):,}    |A ∩ B| = {len(c.intersection):,}",
         f"|A ∪ B| = |A| + |B| − |A ∩ B| = {c.union_size:,}",
-        f"Jaccard = |A ∩ B| / |A ∪ B| = {c.fraction} = {c.jaccard:.3f}",
-        f"containment = |A ∩ B| / min(|A|, |B|) = {len(c.intersection)}/{smaller} = {c.containment:.3f}",
+        f"Jaccard = |A ∩ B| / |A ∪ B| = {jaccard}",
+        f"containment = |A ∩ B| / min(|A|, |B|) = {containment}",
     )
     return "\n".join(f.replace(" ", NBSP).replace(f"{NBSP}={NBSP}", f" ={NBSP}") for f in formulas)
 
@@ -163,6 +167,7 @@ class JaccardView(QWidget):
         self._typing = QTimer(self, singleShot=True, interval=250)  # one comparison per pause in typing
         self._typing.timeout.connect(self.recompute)
         for edit, name in zip(self.toy_edits, "AB"):
+            edit.setCursorPosition(0)
             edit.setPlaceholderText(f"type sentence {name}")
             edit.setToolTip(f"The toy's sentence {name}: its shingles are set {name}")
             edit.textEdited.connect(lambda _t: self._typing.start())
@@ -332,6 +337,7 @@ class JaccardView(QWidget):
         """Show the toy example on these two sentences (and shingle size ``k``, if given)."""
         for edit, text in zip(self.toy_edits, (text_a, text_b)):
             edit.setText(text)
+            edit.setCursorPosition(0)  # a long sentence shows its beginning, not its end
         if k is not None:
             self._toy_k = k
         self.show_toy()
@@ -414,6 +420,7 @@ class JaccardView(QWidget):
         """Presenting, narrower margins and spacing (with the notes, the view was some 40
         pixels taller than a 1280x800 projector)."""
         self.presenting = on
+        self.venn.least_points = LEGIBLE_POINTS if on else 0.0
         layout = self.layout()
         layout.setContentsMargins(*((4, 4, 4, 4) if on else self._margins))
         layout.setSpacing(3 if on else -1)

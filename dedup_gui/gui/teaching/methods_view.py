@@ -159,8 +159,9 @@ class MethodsView(QWidget):
         confusion = QWidget()
         cl = QVBoxLayout(confusion)
         cl.setContentsMargins(0, 0, 0, 0)
-        cl.addWidget(plain_label("Four-type classifier: confusion matrix (rows labelled, columns predicted)",
-                                 bold=True, wrap=True))  # fmt: skip
+        self._confusion_title = plain_label("Four-type classifier: confusion matrix (rows labelled, columns "
+                                            "predicted)", bold=True, wrap=True)  # fmt: skip
+        cl.addWidget(self._confusion_title)
         cl.addWidget(self.confusion_table, 1)
         cl.addWidget(self.summary_label)
         self.bottom = QSplitter(Qt.Orientation.Horizontal)
@@ -168,6 +169,7 @@ class MethodsView(QWidget):
         self.bottom.addWidget(self.plot)
         self.bottom.setStretchFactor(0, 2)
         self.bottom.setStretchFactor(1, 3)
+        self.bottom.setVisible(False)  # until a run shows its matrix and figure (_show)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self._top = top
         self.splitter.addWidget(top)
@@ -289,6 +291,8 @@ class MethodsView(QWidget):
             table.setRowCount(0)
         self.summary_label.clear()
         self.plot.clear()
+        # no run, nothing under the table: its title squeezed one word a line beside an empty figure
+        self.bottom.setVisible(False)
         self._mark_stale()
 
     def ask_labels(self) -> None:
@@ -377,6 +381,7 @@ class MethodsView(QWidget):
             f"{report.n - report.positives:,} distinct)" + (f"; {skipped:,} could not be read" if skipped else "")
         )
         self._mark_stale()  # of other settings if they changed meanwhile: greyed, run again when in view
+        self.bottom.setVisible(True)
         fill_methods_table(self.methods_table, report)
         self.summary_label.setText(fill_confusion_table(self.confusion_table, ev))
         self._fit_tables()
@@ -419,8 +424,13 @@ class MethodsView(QWidget):
         line = self.fontMetrics().height()
         t = self.confusion_table
         need_width = t.verticalHeader().width() + t.horizontalHeader().length() + 2 * t.frameWidth() + 4
-        need_matrix = self._table_height(t) + 6 * line  # its title, the summary's lines
         width = self.splitter.width()
+        # the title's and the summary's wrapped heights at the matrix's width (6 lines cut the
+        # summary's last line, "… F1 1.000", at 1152x720)
+        column = max(need_width, min(width, self.bottom.widget(0).width()))
+        words = sum(label.heightForWidth(column) for label in (self._confusion_title, self.summary_label)
+                    if label.text())  # fmt: skip
+        need_matrix = self._table_height(t) + max(words, 2 * line) + 2 * line
         beside = width - need_width >= FIGURE_WIDTH_LINES * line
         need_figure = (FIGURE_LINES if beside else FIGURE_LINES_UNDER) * line
         orientation = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical

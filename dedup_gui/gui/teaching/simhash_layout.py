@@ -49,7 +49,7 @@ class SimhashLayout:
         the table's bit columns as wide as its width allows."""
         if watched is self.explain_label and event.type() == QEvent.Type.Resize:
             self._fit_explanation()
-        elif watched is self.table and event.type() == QEvent.Type.Resize and self.presenting and self.steps:
+        elif watched is self.table and event.type() == QEvent.Type.Resize and self.steps:
             self._size_columns(self.steps.bits)  # the bit columns share the new width
         return super().eventFilter(watched, event)
 
@@ -129,13 +129,25 @@ class SimhashLayout:
         self._fit_explanation()
         # presenting: the text box and the table take the height left over (the scroll area lays
         # the view out at its preferred height, so theirs is ignored), at least two lines each
-        header = QFontMetrics(small).height() + 8
-        scroll_bar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        self.table.setMinimumHeight(header + 2 * row + scroll_bar + 4 if self.presenting else 0)
-        for widget in (self.text_edit, self.table):
-            set_vertical_policy(widget, QSizePolicy.Policy.Ignored if self.presenting else QSizePolicy.Policy.Expanding)
+        # the table's preferred height ignored in normal mode too: counted, it made the view one
+        # pixel taller than a 1152x720 window's tab, and gave it a scroll bar
+        self._fit_table_height()
+        set_vertical_policy(self.table, QSizePolicy.Policy.Ignored)
+        set_vertical_policy(self.text_edit,
+                            QSizePolicy.Policy.Ignored if self.presenting else QSizePolicy.Policy.Expanding)  # fmt: skip
         if self.steps is not None:
             self._size_columns(self.steps.bits)
+
+    def _fit_table_height(self) -> None:
+        """The table's least height: its header and two rows; presenting a crowded board (4
+        lines of 16 cells), one row: fewer rows rather than smaller text."""
+        row = self.table.verticalHeader().defaultSectionSize()
+        header = QFontMetrics(self.table.horizontalHeader().font()).height() + 8
+        scroll_bar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        rows = 1 if self.presenting and self.board.crowded() else 2
+        need = header + rows * row + scroll_bar + 4
+        if need != self.table.minimumHeight():
+            self.table.setMinimumHeight(need)
 
     def _size_columns(self, bits: int) -> None:
         """Column widths for ``bits`` hash bits.  Presenting: narrower fixed columns and bit
@@ -148,13 +160,18 @@ class SimhashLayout:
         fixed = (digit * 6, digit * (15 if bits == 64 else 30), digit * 7)
         width = max(34, digit * 4) if bits == 8 else max(13, round(digit * 1.7))
         self._delegate.bit_font = self.model.bit_header_font = None
-        if self.presenting and bits == 64:
+        if not self.presenting and bits == 64:
+            # narrower bit columns where the width is short: at 1152x720 bit 63 needed a scroll
+            room = self.table.viewport().width() - sum(fixed) - 2
+            width = max(11, min(width, room // bits))
+        elif self.presenting and bits == 64:
             fixed = (digit * 5, digit * 10, digit * 6)
             room = self.table.viewport().width() - sum(fixed) - 2
             width = max(8, min(width, room // bits))
             row = self.table.verticalHeader().defaultSectionSize()
             self._delegate.bit_font = fitting_font(self.font(), "0", width - 2, row)
-            self.model.bit_header_font = fitting_font(header.font(), "56", width - 2, row)
+        header.set_bits(bits if bits == 64 else 0, 8)
+        self._fit_table_height()
         for c in range(len(FeatureStepsModel.FIXED), self.model.columnCount()):
             self.table.setColumnWidth(c, width)
         for c, w in enumerate(fixed):

@@ -29,6 +29,7 @@ from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_ste
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
 from dedup_gui.gui.teaching.page_chooser import PageChooser
+from dedup_gui.gui.teaching.ruler_header import RulerHeader
 from dedup_gui.gui.teaching.simhash_layout import SimhashLayout
 from dedup_gui.gui.teaching.steps_table import (
     _BLANK,
@@ -130,7 +131,9 @@ class SimhashView(SimhashLayout, QWidget):
             action.setShortcuts([QKeySequence(keys)] + (
                 [QKeySequence("PgDown")] if slot == self.next else [QKeySequence("PgUp")] if slot == self.previous
                 else []))  # fmt: skip
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            # the whole window: focus is on the tab bar when it opens and after a tab click,
+            # where a view-wide shortcut did nothing (a presenter's clicker sends Page Down)
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(slot)
             self.addAction(action)
         self.play_button.toggled.connect(self.set_autoplay)
@@ -140,6 +143,7 @@ class SimhashView(SimhashLayout, QWidget):
         self.fingerprint_label = plain_label(wrap=True)
         self.model = FeatureStepsModel(self)
         self.table = QTableView()
+        self.table.setHorizontalHeader(RulerHeader(len(FeatureStepsModel.FIXED), self.table))
         self.table.setModel(self.model)
         self._delegate = StepCellDelegate(self.model, self.table)
         self.table.setItemDelegate(self._delegate)
@@ -158,10 +162,10 @@ class SimhashView(SimhashLayout, QWidget):
         source.addWidget(plain_label("Text:", selectable=False))
         source.addWidget(self.source_combo, 1)
         self.explain_label = plain_label(
-            "Each feature (a word, or a CJK character bigram) is weighted by its count and hashed "
-            "(MD5). Every sum starts at 0; a feature adds its weight where its hash has a 1 and "
-            "subtracts it where it has a 0. The sign step: fingerprint bit = 1 where the sum is "
-            "positive (Charikar 2002).", wrap=True)  # fmt: skip
+            "A feature (a word, or a CJK character pair) weighs its count; its hash: the last 8 bytes "
+            "of the MD5 of its UTF-8 text, bit 0 the most significant. Each sum starts at 0; a feature "
+            "adds its weight where its hash has a 1, subtracts it at a 0. Sign step: bit = 1 where "
+            "the sum is positive (Charikar 2002).", wrap=True)  # fmt: skip
         self.explain_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.explain_label.installEventFilter(self)
         self._top = QGridLayout()
@@ -278,10 +282,15 @@ class SimhashView(SimhashLayout, QWidget):
         keep = self.steps is not None and len(self.steps.steps) == len(steps.steps)  # same text, other width
         self.steps = steps
         self.model.set_steps(steps)
+        # the board laid out once per text, for its widest sum and weight (core computes them)
+        big, heavy = steps.steps.largest_sum, steps.steps.largest_weight
+        self.board.set_reserve({ROW_SUMS: (signed(big), signed(-big)), ROW_ADDS: (signed(heavy), signed(-heavy))})
         self._size_columns(steps.bits)
         n = len(steps.steps)
         note = (f"The table lists the first {TABLE_CAP:,} of {n:,} features; the steps go through all of them."
-                if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order).")  # fmt: skip
+                if n > TABLE_CAP else f"{n:,} features, heaviest first (ties in alphabetical order)." if n
+                else "Type some text to list its features." if self.nothing_typed()
+                else "The text has no features (no words or CJK characters).")  # fmt: skip
         if self._page is not None and len(self._page.main_text) > TEXT_LIMIT:
             note += (f" The text box shows the first {TEXT_LIMIT:,} of the page's {len(self._page.main_text):,} "
                      "characters; the steps cover all of them (the JSON export has the whole text).")  # fmt: skip
@@ -383,17 +392,17 @@ class SimhashView(SimhashLayout, QWidget):
             adds_row = (tuple(signed(c) for c in step.contribution),
                         tuple(POSITIVE_TINT if c > 0 else NEGATIVE_TINT for c in step.contribution))  # fmt: skip
             self.step_label.setText(f"feature {self.position:,} of {n:,}: “{step.feature}”, weight {step.weight}"
-                                    f" (hash {step.hash:0{bits // 4}x})")  # fmt: skip
+                                    f" (hash 0x{step.hash:0{bits // 4}x})")  # fmt: skip
         else:
             sums = steps.sums
             fp_row = tuple(map(str, steps.fingerprint_bits)), tuple(BIT_FILL[b] for b in steps.fingerprint_bits)
             self.step_label.setText("Sign step: fingerprint bit = 1 where the sum is positive, 0 where it is 0 or "
                                     "negative.")  # fmt: skip
         scale = max([abs(s) for s in sums] + [1])
-        sums_row = tuple(map(self._sum_text, sums)), tuple(sum_fill(s, scale) for s in sums)
+        sums_row = tuple(map(signed, sums)), tuple(sum_fill(s, scale) for s in sums)
         rows = [CellRow(ROW_HASH, *hash_row), CellRow(ROW_ADDS, *adds_row), CellRow(ROW_SUMS, *sums_row),
                 CellRow(ROW_FINGERPRINT, *fp_row)]  # fmt: skip
-        self.board.set_rows(bits, rows, header="bit")
+        self.board.set_rows(bits, rows, header="bit", first=64 - bits)  # 8-bit mode: bits 56-63 of 64
         self.fingerprint_label.setText(self._fingerprint_text())
         self.model.set_done(min(self.position, n))
         if 0 < self.position <= min(n, TABLE_CAP):
@@ -411,15 +420,6 @@ class SimhashView(SimhashLayout, QWidget):
         above = self.model.index(max(0, row - 2), 1)
         self.table.scrollTo(above, QAbstractItemView.ScrollHint.PositionAtTop)
 
-    def _sum_text(self, value: int) -> str:
-        """A sum as its cell shows it: with its sign ("+107", "−103"); presenting the 64-bit
-        board, positive sums unsigned and negative ones with a hyphen-minus ("107", "-103"),
-        the colour telling the sign: four characters did not fit 1/32 of 1280 pixels at more
-        than 7.5 points, smaller than any other text."""
-        if self.presenting and self.bits() == 64:
-            return str(value)
-        return signed(value)
-
     def _fingerprint_text(self) -> str:
         steps = self.steps
         if self.position < self.last_position():
@@ -433,7 +433,7 @@ class SimhashView(SimhashLayout, QWidget):
             engine = page.simhash if steps.bits == 64 else page.simhash & ((1 << steps.bits) - 1)
             same = "the same ✓" if engine == steps.fingerprint else "DIFFERENT ✗"
             whose = "the scan's SimHash" if steps.bits == 64 else (
-                f"the last 8 bits of the scan's SimHash {page.simhash_hex}")  # fmt: skip
+                f"the last 8 bits (56–63) of the scan's SimHash 0x{page.simhash:016x}")  # fmt: skip
             text += f"; {whose}: 0x{engine:0{steps.bits // 4}x}, {same}"
         return text
 

@@ -108,11 +108,13 @@ class FeatureStepsModel(QAbstractTableModel):
             if section < len(self.FIXED):
                 return self.FIXED[section]
             bit = section - len(self.FIXED)
-            return str(bit) if self.bits() <= 16 or bit % 8 == 0 else ""  # 64 narrow columns: every 8th
+            return (
+                str(64 - self.bits() + bit) if self.bits() <= 16 else ""
+            )  # 64 narrow columns: the header's ruler (RulerHeader)
         if role == Qt.ItemDataRole.FontRole and section >= len(self.FIXED):
             return self.bit_header_font
         if role == Qt.ItemDataRole.ToolTipRole and section >= len(self.FIXED):
-            return f"bit {section - len(self.FIXED)} of the feature's hash (0 = most significant)"
+            return f"bit {64 - self.bits() + section - len(self.FIXED)} of the feature's 64-bit hash (0 = most significant)"
         return None
 
     def cell(self, row: int, col: int) -> tuple[str, QColor | None, QColor | None, bool, Qt.AlignmentFlag]:

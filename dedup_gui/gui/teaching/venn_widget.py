@@ -33,6 +33,9 @@ class VennWidget(QWidget):
         super().__init__(parent)
         self._comparison: SetComparison | None = None
         self._show_elements = False
+        #: the smallest size the elements are written at (points): presentation mode sets
+        #: LEGIBLE_POINTS, 0 leaves :data:`ELEMENT_MIN_SCALE` of the font alone the limit
+        self.least_points = 0.0
         self._cache: tuple | None = None
         self.setMinimumSize(320, 200)
 
@@ -150,7 +153,7 @@ class VennWidget(QWidget):
             painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
         for body, items in self.element_rects():
             painter.setFont(self.element_font(items, body.width()))
-            lines = self.element_lines(items, body.width())
+            lines = self.element_lines(items, body.width(), body.height())
             painter.drawText(body, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, "\n".join(lines))
         painter.end()
 
@@ -166,7 +169,7 @@ class VennWidget(QWidget):
         lens = (max(cxa - ra, cxb - rb) + min(cxa + ra, cxb + rb)) / 2
         small = QFont(self.font())
         size = small.pointSizeF() if small.pointSizeF() > 0 else 10.0
-        small.setPointSizeF(size * ELEMENT_MIN_SCALE)
+        small.setPointSizeF(size * self._least_scale(size))
         fm = QFontMetricsF(small)
         out = []
         for head, _label, rect, items in self.region_labels():
@@ -184,15 +187,28 @@ class VennWidget(QWidget):
             out.append((QRectF(left, head.bottom() + 2, width, rect.bottom() - head.bottom() - 2), items))
         return out
 
-    def element_lines(self, items: tuple[str, ...], width: float) -> list[str]:
+    def element_lines(self, items: tuple[str, ...], width: float, height: float = 0.0) -> list[str]:
         """A region's elements as drawn in :meth:`element_font`: the first
         :data:`VENN_ELEMENTS`, one whole element a line, then "…".  An element is never broken
         between its words (the toy's "flower indeed" was split over two lines); one still too
         wide for the region's ``width`` (pixels) at the smallest font is cut at its end with
-        "…", not clipped mid-letter at the region's edges (list[str])."""
+        "…", not clipped mid-letter at the region's edges.  Given a ``height`` (pixels), only the
+        lines that fit it, the last of them "…" where elements are left out (presenting, the toy's
+        sixth shared shingle was cut in half at the region's bottom) (list[str])."""
         fm = QFontMetricsF(self.element_font(items, width))
-        lines = [fm.elidedText(item, Qt.TextElideMode.ElideRight, width) for item in items[:VENN_ELEMENTS]]
-        return lines + (["…"] if len(items) > VENN_ELEMENTS else [])
+        shown = VENN_ELEMENTS
+        if height > 0:
+            fits = max(1, int(height // fm.lineSpacing()))
+            if min(len(items), VENN_ELEMENTS) + (len(items) > VENN_ELEMENTS) > fits:
+                shown = fits - 1
+        lines = [fm.elidedText(item, Qt.TextElideMode.ElideRight, width) for item in items[:shown]]
+        return lines + (["…"] if len(items) > shown else [])
+
+    def _least_scale(self, size: float) -> float:
+        """The smallest share of a font of ``size`` points the elements are written at: at
+        least :data:`ELEMENT_MIN_SCALE`, and at least :attr:`least_points` (presenting, the
+        toy's shingles were 10 pixels at 0.55 of the font)."""
+        return min(1.0, max(ELEMENT_MIN_SCALE, self.least_points / max(size, 1e-9)))
 
     def element_font(self, items: tuple[str, ...], width: float) -> QFont:
         """The font a region's elements are written in: the widget's, made smaller (down to
@@ -204,14 +220,15 @@ class VennWidget(QWidget):
         if widest > width > 0:
             size = font.pointSizeF() if font.pointSizeF() > 0 else float(font.pixelSize())
             scale = (width - 1) / widest
+            least = self._least_scale(size)
             while True:  # a font's advance is not quite proportional to its size (hinting)
-                scale = max(ELEMENT_MIN_SCALE, scale)
+                scale = max(least, scale)
                 if font.pointSizeF() > 0:
                     font.setPointSizeF(size * scale)
                 else:
                     font.setPixelSize(max(1, int(size * scale)))
                 fm = QFontMetricsF(font)
-                if scale <= ELEMENT_MIN_SCALE or max(fm.horizontalAdvance(item) for item in shown) <= width:
+                if scale <= least or max(fm.horizontalAdvance(item) for item in shown) <= width:
                     return font
                 scale *= 0.97
         return font

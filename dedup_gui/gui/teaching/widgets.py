@@ -31,6 +31,11 @@ NEGATIVE = QColor("#d84315")
 POSITIVE_TINT = QColor("#bbdefb")
 NEGATIVE_TINT = QColor("#ffccbc")
 ZERO = QColor("#cfd8dc")
+#: The smallest text presentation mode draws in a cell (points: 14 pixels at 96 dpi): a
+#: projected board of 9-pixel sums was unreadable from the back of the room.
+LEGIBLE_POINTS = 10.5
+#: The smallest cell text in normal mode, as a share of the widget's font.
+LEAST_SCALE = 0.7
 #: Differing bits in the Hamming view.
 DIFFER = QColor("#c62828")
 DIFFER_TINT = QColor("#ffcdd2")
@@ -171,7 +176,9 @@ class CellGrid(QWidget):
         self.compact = False
         self._columns = 0
         self._rows: list[CellRow] = []
+        self._reserve: dict[str, tuple[str, ...]] = {}
         self._header = ""
+        self._first = 0
         self._version = 0
         self._layout_cache: tuple | None = None
         self._font_cache: tuple | None = None
@@ -181,12 +188,24 @@ class CellGrid(QWidget):
 
     # --- content ----------------------------------------------------------------------------
 
-    def set_rows(self, columns: int, rows: Sequence[CellRow], header: str = "") -> None:
-        """Show ``rows`` of ``columns`` cells each, under a column-number header named ``header``."""
+    def set_rows(self, columns: int, rows: Sequence[CellRow], header: str = "", first: int = 0) -> None:
+        """Show ``rows`` of ``columns`` cells each, under a column-number header named ``header``
+        whose numbers start at ``first`` (56: the 8-bit mode's bits are bits 56-63 of 64)."""
         for row in rows:
             if len(row.texts) != columns or len(row.fills) != columns:
                 raise ValueError(f"row {row.name!r} has {len(row.texts)} cells, expected {columns}")
-        self._columns, self._rows, self._header = columns, list(rows), header
+        self._columns, self._rows, self._header, self._first = columns, list(rows), header, first
+        self._version += 1
+        self._font_cache = None
+        self._fit_height()
+        self.update()
+
+    def set_reserve(self, reserve: dict[str, Sequence[str]]) -> None:
+        """Texts each row (by name) may show later, e.g. the widest running sum of every step of
+        a text: the layout (cells per line) and the cell fonts are chosen for them too, so that
+        they stay the same while stepping (the SimHash board switched from 2 lines of 32 to 4
+        of 16, and back, whenever a sum reached 100)."""
+        self._reserve = {name: tuple(texts) for name, texts in reserve.items()}
         self._version += 1
         self._font_cache = None
         self._fit_height()
@@ -235,6 +254,10 @@ class CellGrid(QWidget):
         """Columns per row (int)."""
         return self._columns
 
+    def column_numbers(self) -> list[int]:
+        """The numbers the header gives the columns, left to right (list[int])."""
+        return [self._first + c for c in range(self._columns)]
+
     def row_names(self) -> list[str]:
         """The rows' labels, top to bottom (list[str])."""
         return [r.name for r in self._rows]
@@ -268,29 +291,48 @@ class CellGrid(QWidget):
     def _compute_layout(self, width: int) -> tuple[float, float, float, int, float]:
         fm = self._metrics()
         label_w = max([fm.horizontalAdvance(r.name) for r in self._rows] + [0]) + 10
-        texts = [t for r in self._rows for t in r.texts]
-        sfm = QFontMetricsF(self._small_font())
-        text_w = max([sfm.horizontalAdvance(t) for t in texts] + [0]) + 6
-        need = float(self.min_cell) if self.compact else max(float(self.min_cell), text_w)
+        texts = [t for r in self._rows for t in self._texts(r)]
+        # a cell's text may shrink to the least font (LEAST_SCALE; presenting, LEGIBLE_POINTS)
+        # before the lines halve; the reserved texts make the choice once per text
+        least = QFontMetricsF(self._least_font())
+        need = max(float(self.min_cell), max([least.horizontalAdvance(t) for t in texts] + [0]) + 4)
         # compact (presentation mode): cells may widen to what the texts need at the widget's
         # own font, so that the sums are as large as the row names where the width allows
         widest = max(float(self.max_cell), fm.horizontalAdvance(max(texts, key=len, default="")) + 8) if (
-            self.compact) else float(self.max_cell)  # fmt: skip
+            self.compact) else max(float(self.max_cell), need)  # fmt: skip
         per_line = max(1, self._columns)
         most = min(self.max_per_line or per_line, 32 if self.compact else per_line)  # compact: two lines of 64
         while per_line > most and per_line % 2 == 0:
             per_line //= 2
         while per_line > 8 and per_line % 2 == 0 and label_w + per_line * need + (per_line // 4) * self._GAP > width:
             per_line //= 2
+        if self.compact and per_line < min(32, self._columns):
+            # crowded (presenting, 4 lines of 16): the whole board at the legible size, the
+            # row names too, so that four blocks take little more height than two did
+            fm = least
+            label_w = max([fm.horizontalAdvance(r.name) for r in self._rows] + [0]) + 10
+            widest = float(width)  # the cells share the width: no half-empty lines
         room = (width - label_w - (per_line // 4) * self._GAP - 2) / per_line
         cell_w = max(need, min(widest, room))
         if self.big_cells():
             cell_h = max(fm.height() + 6, min(cell_w * 0.55, fm.height() * 3.2))
         elif self.compact:
-            cell_h = fm.height() + 2  # the row's name, drawn at the widget's font, just fits
+            cell_h = fm.height() + (1 if fm is least else 2)  # the row's name, at the board's font, just fits
         else:
             cell_h = max(fm.height() + 6, min(cell_w, fm.height() * self.tall))
-        return label_w, cell_w, cell_h, per_line, QFontMetricsF(self._header_font()).height() + 2
+        header = self._least_font() if fm is least else self._header_font()
+        return label_w, cell_w, cell_h, per_line, QFontMetricsF(header).height() + 2
+
+    def crowded(self) -> bool:
+        """``True`` when presentation mode's board could not keep lines of 32 cells at a legible
+        size and took lines of 16: it is drawn at :data:`LEGIBLE_POINTS` (bool)."""
+        per_line = self._layout(self.width())[3]
+        return self.compact and per_line < min(32, self._columns)
+
+    def board_font(self) -> QFont:
+        """The font of the row names and the base of the cells' fonts: the widget's, or the
+        least font where the board is :meth:`crowded` (QFont)."""
+        return self._least_font() if self.crowded() else QFont(self.font())
 
     def big_cells(self) -> bool:
         """``True`` in the blackboard mode (wide cells allowed): digits are drawn large (bool)."""
@@ -302,16 +344,23 @@ class CellGrid(QWidget):
         font.setPointSizeF(max(6.0, (self.font().pointSizeF() or 10.0) * 0.75))
         return font
 
-    def _small_font(self) -> QFont:
+    def _least_font(self) -> QFont:
+        """The smallest font a cell's text may shrink to: :data:`LEGIBLE_POINTS` presenting (at
+        most the widget's own size), else :data:`LEAST_SCALE` of the widget's (QFont)."""
         font = QFont(self.font())
-        font.setPointSizeF((font.pointSizeF() if font.pointSizeF() > 0 else 10.0) * 0.85)
+        base = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+        font.setPointSizeF(min(base, LEGIBLE_POINTS) if self.compact else base * LEAST_SCALE)
         return font
+
+    def _texts(self, row: CellRow) -> tuple[str, ...]:
+        """The row's texts and those reserved for it (:meth:`set_reserve`)."""
+        return row.texts + self._reserve.get(row.name, ())
 
     def _cell_font(self, cell_w: float, cell_h: float, texts: Sequence[str]) -> QFont:
         """The largest font whose widest text of ``texts`` fits the cell: up to 2.6 times the
         widget's in big cells, the widget's own in compact cells (presentation mode: the sums
         and bits scale with the row names rather than staying at 8 pixels), else 0.85 of it."""
-        font = QFont(self.font())
+        font = self.board_font()
         base = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
         scale = 0.85
         if self.big_cells():
@@ -331,9 +380,10 @@ class CellGrid(QWidget):
         if self._font_cache is None or self._font_cache[0] != geometry:
             _label_w, cell_w, cell_h, _per_line, _header_h = geometry
             if self.compact:
-                fonts = [self._cell_font(cell_w, cell_h, r.texts) for r in self._rows]
+                fonts = [self._cell_font(cell_w, cell_h, self._texts(r)) for r in self._rows]
             else:
-                fonts = [self._cell_font(cell_w, cell_h, [t for r in self._rows for t in r.texts])] * len(self._rows)
+                every = [t for r in self._rows for t in self._texts(r)]
+                fonts = [self._cell_font(cell_w, cell_h, every)] * len(self._rows)
             self._font_cache = (geometry, fonts)
         fonts = self._font_cache[1]
         return fonts[row] if 0 <= row < len(fonts) else QFont(self.font())
@@ -385,7 +435,7 @@ class CellGrid(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         geometry = self._layout(self.width())
         label_w, cell_w, cell_h, per_line, header_h = geometry
-        header_font = self._header_font()
+        header_font = self._least_font() if self.crowded() else self._header_font()
         text_color = self.palette().color(QPalette.ColorRole.WindowText)
         muted = blend(text_color, self.palette().color(QPalette.ColorRole.Window), 0.45)
         hfm = QFontMetricsF(header_font)
@@ -398,13 +448,14 @@ class CellGrid(QWidget):
                 painter.setPen(muted)
                 header = QRectF(rect0.left() - 8, rect0.top() - header_h, rect0.width() + 16,
                                 header_h)  # fmt: skip
-                painter.drawText(header, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, str(column))
+                painter.drawText(header, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                                 str(self._first + column))  # fmt: skip
             if col_in_line == 0:
                 painter.setFont(header_font)  # the header row is as tall as the header font
                 painter.setPen(muted)
                 painter.drawText(QRectF(0, rect0.top() - header_h, label_w - 6, header_h),
                                  Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom, self._header)  # fmt: skip
-                painter.setFont(self.font())
+                painter.setFont(self.board_font())
                 painter.setPen(text_color)
                 for r, row in enumerate(self._rows):
                     rr = self._rect(geometry, r, column)
