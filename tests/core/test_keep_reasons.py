@@ -14,14 +14,18 @@ from tests.core.test_keep_clusters import FULL, page, pair, result_of, same_time
 from tests.core.test_keep_version_links import _site
 
 
-def test_each_row_names_the_criterion_that_ruled_its_page_out(tmp_path: Path) -> None:
-    # v1, v2, v3 hold the same guide; stable -> v2 (the release), dev -> v3 (a pre-release)
-    root = _site(tmp_path / "site", {"stable": "v2", "dev": "v3"})
+def _row_reasons(root: Path, tmp_path: Path) -> dict[str, str]:
+    """Each page's keep reason in the one keep cluster of a scan of ``root``, by path."""
     result = scan_folder(root, ScanSettings(workers=1, use_cache=False, cache_dir=str(tmp_path / "cache")))
     [cluster] = build_keep_clusters(result, same_time)
     paths = [p.path for p in result.pages]
-    said = {paths[p]: cluster.row_reason(p) for p in cluster.pages}
-    assert said == {
+    return {paths[p]: cluster.row_reason(p) for p in cluster.pages}
+
+
+def test_each_row_names_the_criterion_that_ruled_its_page_out(tmp_path: Path) -> None:
+    # v1, v2, v3 hold the same guide; stable -> v2 (the release), dev -> v3 (a pre-release)
+    root = _site(tmp_path / "site", {"stable": "v2", "dev": "v3"})
+    assert _row_reasons(root, tmp_path) == {
         "v2/guide/a.html": "kept: newest version folder",
         "v1/guide/a.html": "not kept: older version folder than the kept page (in v2/)",
         "v3/guide/a.html": "not kept: pre-release folder",
@@ -50,11 +54,7 @@ def test_a_higher_number_than_the_stable_version_is_not_called_older(tmp_path: P
     # stable -> v2 and no dev link: v3 has the higher number but is not the version the site
     # names its release; "older version folder than the kept page (in v2/)" would be false of it.
     root = _site(tmp_path / "site", {"stable": "v2"})
-    result = scan_folder(root, ScanSettings(workers=1, use_cache=False, cache_dir=str(tmp_path / "cache")))
-    [cluster] = build_keep_clusters(result, same_time)
-    paths = [p.path for p in result.pages]
-    said = {paths[p]: cluster.row_reason(p) for p in cluster.pages}
-    assert said == {
+    assert _row_reasons(root, tmp_path) == {
         "v2/guide/a.html": "kept: newest version folder",
         "v1/guide/a.html": "not kept: older version folder than the kept page (in v2/)",
         "v3/guide/a.html": "not kept: not the stable version, unlike the kept page (in v2/)",

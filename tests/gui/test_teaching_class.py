@@ -16,6 +16,7 @@ from dedup_gui.core.teaching.simhash_steps import text_simhash_steps
 from dedup_gui.gui.teaching import TeachingWindow
 from dedup_gui.gui.teaching.jaccard_view import jaccard_text
 from dedup_gui.gui.teaching.steps_table import ROW_SUMS
+from tests.gui.test_teaching_teacher import present
 
 LONG = 60_000
 RIVER = "mirror/larkmoor-wheelers.example.org/articles/river-trail.html"
@@ -26,8 +27,8 @@ pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/confte
 def sized(qtbot, window, size, presenting=False) -> None:
     """The window at ``size`` (presenting: in presentation mode, out of full screen)."""
     if presenting:
-        window.presentation.set_active(True)
-        window.setWindowState(Qt.WindowState.WindowNoState)
+        present(qtbot, window, size)
+        return
     window.resize(*size)
     qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
