@@ -42,3 +42,11 @@ def test_the_csv_has_one_row_per_wrong_pair_with_both_types():
         "hamming_distance,jaccard",
         "w0.html,x.html,content,partial,0.5000,0.5000,0.2500,3,0.4000",
     ]
+
+
+def test_the_list_and_the_csv_cut_measures_as_the_window_and_the_reports_do():
+    # A new user read 0.273 in --list-wrong for a pair the pairs table showed as 0.272 (content
+    # similarity 0.272935): every output now cuts, never rounds up.
+    pair = ScoredPair(LabeledPair("g.html", "h.html", DupType.DISTINCT), scores(0.272935), DupType.LAYOUT)
+    assert format_wrong([pair]).splitlines()[1].startswith("  distinct -> layout    0.272 ")
+    assert wrong_csv([pair]).splitlines()[1].split(",")[4] == "0.2729"

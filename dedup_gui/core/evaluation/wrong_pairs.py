@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dedup_gui.core.evaluation.evaluate import ScoredPair
 from dedup_gui.core.model import DupType
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.safe_text import csv_text, terminal_text
 
 #: Columns of the ``--wrong-csv`` file: the pair, its true and predicted type and the measures
@@ -56,8 +57,8 @@ def wrong_csv(wrong: list[ScoredPair]) -> str:
         assert s.scores is not None and s.predicted is not None and s.pair.label is not None  # wrong_pairs keeps these
         sc = s.scores
         rows.append([s.pair.left, s.pair.right, s.pair.label.value, s.predicted.value,
-                     f"{sc.content_similarity:.4f}", f"{sc.content_containment:.4f}",
-                     f"{sc.layout_similarity:.4f}", str(sc.hamming_distance), f"{sc.jaccard:.4f}"])  # fmt: skip
+                     format_score(sc.content_similarity, 4), format_score(sc.content_containment, 4),
+                     format_score(sc.layout_similarity, 4), str(sc.hamming_distance), format_score(sc.jaccard, 4)])  # fmt: skip
     return csv_text(WRONG_COLUMNS, rows)
 
 
@@ -97,8 +98,8 @@ def pair_line(s: ScoredPair) -> str:
     assert s.scores is not None and s.predicted is not None and s.pair.label is not None
     sc = s.scores
     return (
-        f"  {s.pair.label.value:>8} -> {s.predicted.value:<8}  {sc.content_similarity:.3f} "
-        f"{sc.content_containment:.3f} {sc.layout_similarity:.3f} {sc.hamming_distance:>2}  "
+        f"  {s.pair.label.value:>8} -> {s.predicted.value:<8}  {format_score(sc.content_similarity)} "
+        f"{format_score(sc.content_containment)} {format_score(sc.layout_similarity)} {sc.hamming_distance:>2}  "
         f"{terminal_text(s.pair.left)}  {terminal_text(s.pair.right)}"
     )
 

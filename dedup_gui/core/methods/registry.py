@@ -28,6 +28,7 @@ from dedup_gui.core.methods.featurestrings import DEFAULT_WIDTH, feature_jaccard
 from dedup_gui.core.methods.imatch import CollectionIdf, IMatchSignature, page_signature
 from dedup_gui.core.methods.urls import PageUrl, compare_urls, page_url
 from dedup_gui.core.model import DupType, Page, PairScores, Thresholds
+from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.features import normalized_text
 
 #: Jaccard similarity at or above which shingling calls two pages near duplicates (0.9, the
@@ -195,7 +196,7 @@ def _simhash(p: PairInputs) -> Measurement:
 def _shingles(p: PairInputs) -> Measurement:
     sa, sb = p.a.page.shingles, p.b.page.shingles
     jac = jaccard(sa, sb)
-    shared = f"{intersection_size(sa, sb):,} shared; Jaccard {jac:.3f}, containment {containment(sa, sb):.3f}"
+    shared = f"{intersection_size(sa, sb):,} shared; Jaccard {format_score(jac)}, containment {format_score(containment(sa, sb))}"
     return Measurement(_text_value(p, jac), f"{len(sa):,} shingles", f"{len(sb):,} shingles", shared)
 
 
@@ -206,7 +207,7 @@ def _minhash(p: PairInputs) -> Measurement:
         _text_value(p, estimate),
         f"min hash[0] = {int(a.minhash[0]):08x}",
         f"min hash[0] = {int(b.minhash[0]):08x}",
-        f"estimated Jaccard {estimate:.3f} ({len(a.minhash)} permutations)",
+        f"estimated Jaccard {format_score(estimate)} ({len(a.minhash)} permutations)",
     )
 
 
@@ -218,12 +219,12 @@ def _scores(p: PairInputs) -> PairScores:
 
 def _content(p: PairInputs) -> Measurement:
     sim = _scores(p).content_similarity
-    return Measurement(_text_value(p, sim), measure=f"content similarity {sim:.3f}")
+    return Measurement(_text_value(p, sim), measure=f"content similarity {format_score(sim)}")
 
 
 def _containment(p: PairInputs) -> Measurement:
     share = _scores(p).content_containment
-    return Measurement(_text_value(p, share), measure=f"content containment {share:.3f}")
+    return Measurement(_text_value(p, share), measure=f"content containment {format_score(share)}")
 
 
 def _imatch(p: PairInputs) -> Measurement:
@@ -244,7 +245,7 @@ def _featurestrings(p: PairInputs) -> Measurement:
         _text_value(p, fj),
         f"{len(fa):,} feature strings",
         f"{len(fb):,} feature strings",
-        f"{len(fa & fb):,} shared; Jaccard {fj:.3f} (full stops, {DEFAULT_WIDTH} characters each side)",
+        f"{len(fa & fb):,} shared; Jaccard {format_score(fj)} (full stops, {DEFAULT_WIDTH} characters each side)",
     )
 
 
@@ -255,7 +256,7 @@ def _cdc(p: PairInputs) -> Measurement:
         _text_value(p, sim.jaccard),
         f"{len(ca):,} chunks",
         f"{len(cb):,} chunks",
-        f"estimated Jaccard {sim.jaccard:.3f} from Bloom filters of m = {sim.m:,} bits, k = {sim.k} (TTTD chunks)",
+        f"estimated Jaccard {format_score(sim.jaccard)} from Bloom filters of m = {sim.m:,} bits, k = {sim.k} (TTTD chunks)",
     )
 
 
