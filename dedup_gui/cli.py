@@ -340,6 +340,11 @@ def _cmd_evaluate(args) -> int:
         pr_figure(report).savefig(buf, format=Path(args.pr_curves).suffix.lower()[1:], dpi=120)
         atomic_write_bytes(args.pr_curves, buf.getvalue())
         print(f"wrote {show(args.pr_curves)}")
+    unscored = sum(1 for s in scored if s.error)
+    if unscored:  # the scores cover only part of the file: a script must not take them for the whole
+        print(f"error: {unscored} of {len(scored)} labelled pairs could not be scored (the warnings above); "
+              f"the figures cover the other {len(scored) - unscored}", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 

@@ -1,6 +1,7 @@
 """``classify`` and ``evaluate`` on labels files as users write them, and their warnings."""
 
 import csv
+import shutil
 
 import pytest
 
@@ -13,8 +14,11 @@ OTHER = ("site/articles/river-trail.html", "site/articles/winter-maintenance.htm
 
 
 def labels_file(tmp_path, header: str, rows: list[tuple[str, str, str]], sep: str = ",", name="labels.csv"):
-    """A labels CSV in ``tmp_path`` naming the sample pages by absolute path."""
-    lines = [header] + [sep.join((str(SAMPLES / left), str(SAMPLES / right), kind)) for left, right, kind in rows]
+    """A labels CSV in ``tmp_path`` naming a copy of the sample pages beside it (a labels file
+    is read only inside its own folder)."""
+    if not (tmp_path / "samples").exists():
+        shutil.copytree(SAMPLES, tmp_path / "samples")
+    lines = [header] + [sep.join((f"samples/{left}", f"samples/{right}", kind)) for left, right, kind in rows]
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -121,7 +125,7 @@ def test_evaluate_lists_and_writes_the_pairs_it_gets_wrong(tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.DictReader(wrong.open(encoding="utf-8")))
     assert [(r["left"], r["right"], r["true_type"], r["predicted_type"]) for r in rows] == [
-        (str(SAMPLES / PRINT[0]), str(SAMPLES / PRINT[1]), "full", "content")
+        (f"samples/{PRINT[0]}", f"samples/{PRINT[1]}", "full", "content")
     ]
     assert set(rows[0]) >= {"content_similarity", "content_containment", "layout_similarity", "hamming_distance"}
     lines = proc.stdout.splitlines()
@@ -129,7 +133,7 @@ def test_evaluate_lists_and_writes_the_pairs_it_gets_wrong(tmp_path):
         "1 labelled pair predicted wrong (true -> predicted; content sim, containment, layout sim, hamming)"
     )
     assert lines[start + 1].startswith("      full -> content ")
-    assert lines[start + 1].endswith(f"{SAMPLES / PRINT[0]}  {SAMPLES / PRINT[1]}")
+    assert lines[start + 1].endswith(f"samples/{PRINT[0]}  samples/{PRINT[1]}")
     assert lines[start + 2] == f"wrote 1 wrong pair to {wrong}"
     # without --list-wrong the list is not printed (as --list-below of --extraction)
     assert "predicted wrong" not in run("evaluate", "--pairs", labels).stdout
@@ -152,3 +156,21 @@ def test_classify_keeps_the_true_type_beside_the_predicted_one(tmp_path):
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [(r["type"], r["true_type"]) for r in rows] == [("content", "full"), ("distinct", "")]
     assert list(rows[0])[-2:] == ["error", "true_type"]
+
+
+def test_a_labels_file_is_read_only_inside_its_folder_and_a_partial_score_fails(tmp_path):
+    # A labels file naming /etc/hostname and ../../etc/passwd had them opened (refused only as
+    # "not an HTML page") and exited 0 with "macro-F1: 1.000" for the one pair it could read.
+    labels = labels_file(tmp_path, "left,right,type", [(*MIRROR, "full")])
+    with labels.open("a", encoding="utf-8") as f:
+        f.write(f"samples/{MIRROR[0]},/etc/hostname,distinct\n")
+        f.write(f"samples/{MIRROR[0]},samples/../../../../etc/passwd,distinct\n")
+    proc = run("evaluate", "--pairs", labels)
+    assert proc.returncode == 1
+    outside = "outside the labels file's folder (through .., an absolute path or a link): not read"
+    assert f"warning: not scored: /etc/hostname: {outside}" in proc.stderr
+    assert f"warning: not scored: samples/../../../../etc/passwd: {outside}" in proc.stderr
+    assert "error: 2 of 3 labelled pairs could not be scored (the warnings above); the figures cover the other 1" in (
+        proc.stderr
+    )
+    assert "pairs evaluated: 1 (skipped 2)" in proc.stdout

@@ -195,7 +195,8 @@ def read_labeled_pages(
 
     Args:
         rels: the paths as written in the labels file; ``crawl.warc.gz#1234`` names the record
-            at offset 1234 of a WARC file, as a scan names it.
+            at offset 1234 of a WARC file, as a scan names it.  A path outside ``base`` (absolute,
+            through ``..`` or a symbolic link) is not read: its reason says so.
         base: the folder they are relative to.
         settings: scan settings (extractor, workers, cache).
         progress: receives progress; may cancel.
@@ -206,10 +207,14 @@ def read_labeled_pages(
     progress = progress or NullProgress()
     out: dict[str, Page | str] = {}
     files = []
+    root = base.resolve()
     for rel in rels:
         path = (base / rel).resolve()
         archive, hash_sign, offset = rel.rpartition("#")
-        if hash_sign and offset.isdigit() and is_warc_name(archive) and (base / archive).is_file():
+        named = (base / archive).resolve() if hash_sign else path
+        if Path(rel).is_absolute() or not named.is_relative_to(root):  # as a scan reads only its folder
+            out[rel] = f"{rel}: outside the labels file's folder (through .., an absolute path or a link): not read"
+        elif hash_sign and offset.isdigit() and is_warc_name(archive) and (base / archive).is_file():
             try:  # a WARC record, named as a scan names it: crawl.warc.gz#1234
                 files.append(record_source(rel, str((base / archive).resolve()), int(offset), settings.max_file_bytes))
             except PageReadError as exc:
