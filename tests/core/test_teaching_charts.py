@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from dedup_gui.core.teaching import charts as teaching_charts
 from dedup_gui.core.teaching.charts import convergence_figure, standard_error
-from dedup_gui.core.teaching.jaccard_steps import minhash_convergence, toy_example
+from dedup_gui.core.teaching.jaccard_steps import compare_sets, minhash_convergence, toy_example
 from dedup_gui.core.views.charts import DARK
 
 
@@ -51,3 +51,13 @@ def test_the_permutation_axis_has_whole_numbers_only():
     low, high = ax.get_xlim()
     ticks = [t for t in ax.get_xticks() if low <= t <= high]
     assert len(ticks) >= 3 and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_two_empty_sets_have_no_exact_value_in_the_chart():
+    # A teacher emptied both toy sentences: the formulas said "0/0: undefined" while the legend
+    # said "exact Jaccard 0/0 = 0.000" over a dashed line at 0.
+    empty = compare_sets([], [])
+    fig = convergence_figure(empty, minhash_convergence(empty.a, empty.b, 8))
+    lines = {line.get_gid(): line for line in fig.axes[0].get_lines()}
+    assert lines["exact"].get_label() == "exact Jaccard 0/0: undefined"
+    assert all(y != y for y in lines["exact"].get_ydata())  # NaN: nothing drawn

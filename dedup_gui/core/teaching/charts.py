@@ -69,10 +69,12 @@ def convergence_figure(
         se = [standard_error(j, x) for x in n]
         ax.fill_between(n, [max(0.0, j - s) for s in se], [min(1.0, j + s) for s in se], color=palette.muted,
                         alpha=0.45, linewidth=0, label="± one standard error")  # fmt: skip
-    (exact,) = ax.plot([1, right], [j, j], "--", color=EXACT_COLOR, linewidth=2,
-                       label=f"exact Jaccard {comparison.fraction} = {j:.3f}")  # fmt: skip
+    # two empty sets: 0/0 is undefined, as the formulas say; no line at 0 for it
+    exact_text = f"{comparison.fraction} = {j:.3f}" if comparison.union_size else "0/0: undefined"
+    (exact,) = ax.plot([1, right], [j, j] if comparison.union_size else [float("nan")] * 2, "--", color=EXACT_COLOR,
+                       linewidth=2, label=f"exact Jaccard {exact_text}")  # fmt: skip
     exact.set_gid("exact")
-    last = f"{est[-1]:.3f}" if est else "-"
+    last = f"{est[-1]:.3f}" if est else "–"
     (line,) = ax.plot(n, est, "-", color=ESTIMATE_COLOR, linewidth=1.6,
                       label=f"MinHash estimate (after {len(n)}: {last})")  # fmt: skip
     line.set_gid("estimate")
