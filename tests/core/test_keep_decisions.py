@@ -202,3 +202,13 @@ def test_page_keep_columns_of_a_result_without_pairs():
     columns = page_keep_columns(result)
     assert columns.near_duplicates.tolist() == [0] and columns.closest_page.tolist() == [-1]
     assert columns.kept_page.tolist() == [-1]
+
+
+def test_a_page_to_drop_selects_its_pair_with_the_kept_page():
+    # The real site: the tree said "drop: content duplicate of v1.16.x/…, which is kept" for a
+    # v1.11.x page, and the inspector showed v1.11.x against v1.11.x/zh (its most similar pair).
+    pages = [page(p) for p in ("a.html", "b.html", "c.html")]
+    result = result_of(pages, [pair(1, 2, FULL, 0.99), pair(0, 1, FULL, 0.98), pair(0, 2, FULL, 0.96)])
+    assert kept(result)[0][0] == "a.html"
+    assert keep_cluster_choice(result, 1, page=2).page_pair == 2  # a-c, not b-c
+    assert keep_cluster_choice(result, 1, page=0).page_pair == 1  # the kept page: its first pair

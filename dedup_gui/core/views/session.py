@@ -217,7 +217,8 @@ def keep_cluster_choice(result: ScanResult | None, keep_id: int, page: int = -1)
 
     Returns:
         A :class:`ClusterChoice` labelled ``"Keep cluster <id>"``, or ``None`` when there is no
-        such keep cluster.
+        such keep cluster.  For a page to drop, the pair selected is the one with the kept page
+        (what the tree's "drop: content duplicate of …" is about), where it was measured.
     """
     if result is None:
         return None
@@ -225,8 +226,18 @@ def keep_cluster_choice(result: ScanResult | None, keep_id: int, page: int = -1)
     if keep is None:
         return None
     pairs = cluster_pairs(result, Cluster(keep_id, keep.pages, frozenset()))
-    page_pair = first_pair_of_page(result, page, among=pairs) if page >= 0 else None
+    page_pair = None
+    if page >= 0 and page != keep.keep:  # a page to drop: the pair with the kept page, which says why
+        page_pair = first_pair_of_page(result, keep.keep, among=_pairs_with(result, page, pairs))
+    if page >= 0 and page_pair is None:
+        page_pair = first_pair_of_page(result, page, among=pairs)
     return ClusterChoice(f"Keep cluster {keep_id}", pairs, keep.pages, page, page_pair)
+
+
+def _pairs_with(result: ScanResult, page: int, pairs: list[int]) -> list[int]:
+    """The pairs among ``pairs`` (indices into ``result.pairs``) that include page ``page``
+    (list[int], in the given order)."""
+    return [i for i in pairs if page in (result.pairs[i].left, result.pairs[i].right)]
 
 
 class Session:
