@@ -186,7 +186,7 @@ def test_reports_and_the_cli_summary_name_the_redirects(redirect_scan) -> None:
         "note": "redirects to latest/guide/ (→ v2/guide/index.html)"})  # fmt: skip
     assert next(f for f in data["files"] if f["path"] == "v2/guide/index.html")["redirect"] is None
     assert (data["summary"]["redirect_pages"], data["summary"]["redirects_to_missing"]) == (4, 1)
-    assert "pages:    5 (4 without usable main text, 4 redirect pages: 1 to a page not in the folder)" in summary_text(
+    assert "pages:    5 (4 without usable main text, of which 4 are redirect pages, 1 to a page not in the folder)" in summary_text(
         r
     )
     assert ["redirect pages", 4] in _summary_rows(report)

@@ -350,12 +350,14 @@ def result_dict(result: ScanResult, pairs: Sequence[Pair] | None = None) -> dict
 
 
 def _redirects_text(summary: dict) -> str:
-    """``", 95 redirect pages: 94 to a page not in the folder"`` for the pages line of
-    :func:`summary_text` (``""`` when the scan has no redirect page)."""
+    """``", of which 95 are redirect pages, 94 to a page not in the folder"`` for the pages line
+    of :func:`summary_text` (``""`` when the scan has no redirect page): redirect pages are among
+    the pages without usable text, not beside them (a reader added 109 and 94)."""
     n, missing = summary["redirect_pages"], summary["redirects_to_missing"]
     if not n:
         return ""
-    return f", {n} redirect page{'' if n == 1 else 's'}: {missing} to a page not in the folder"
+    are = "is a redirect page" if n == 1 else "are redirect pages"
+    return f", of which {n} {are}, {missing} to a page not in the folder"
 
 
 def summary_text(result: ScanResult) -> str:
