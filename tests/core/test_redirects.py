@@ -186,8 +186,9 @@ def test_reports_and_the_cli_summary_name_the_redirects(redirect_scan) -> None:
         "note": "redirects to latest/guide/ (→ v2/guide/index.html)"})  # fmt: skip
     assert next(f for f in data["files"] if f["path"] == "v2/guide/index.html")["redirect"] is None
     assert (data["summary"]["redirect_pages"], data["summary"]["redirects_to_missing"]) == (4, 1)
-    assert "pages:    5 (4 without usable main text, of which 4 are redirect pages, 1 to a page not in the folder)" in summary_text(
-        r
+    assert (
+        "pages:    5 (4 without usable main text, of which 4 are redirect pages, 1 to a page not in the folder)"
+        in summary_text(r)
     )
     assert ["redirect pages", 4] in _summary_rows(report)
     assert "redirects to latest/gone/ (missing: no page at v2/gone/, where its folder link leads)" in render(
