@@ -307,3 +307,24 @@ def test_methods_without_labels_shows_no_empty_matrix_and_a_run_shows_the_whole_
     summary = view.summary_label
     assert view.bottom.isVisible()
     assert summary.height() >= summary.heightForWidth(summary.width()), (summary.height(), summary.width())
+
+
+def test_simhash_view_fits_1280x800_presenting_a_page_longer_than_the_table(qtbot, tmp_path):
+    # A teacher presented a 2,148-feature Chinese page at 1280x800: the note "The table lists the
+    # first 2,000 of 2,148 features…" took two lines, the view scrolled and the note was cut.
+    from dedup_gui.core.pipeline.scan import scan_folder
+    from dedup_gui.gui.teaching.simhash_view import TABLE_CAP
+
+    chinese_pair(tmp_path)
+    window = TeachingWindow(scan_folder(tmp_path))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    view = window.show_tab(0)
+    assert view.select_page("a.html")
+    sized(qtbot, window, (1280, 800), presenting=True)
+    qtbot.waitUntil(lambda: view.steps is not None and not view.is_busy(), timeout=LONG)
+    qtbot.wait(200)
+    assert view.feature_count() > TABLE_CAP
+    assert window.tabs.currentWidget().verticalScrollBar().maximum() == 0
+    assert not view.note_label.isVisible() and f"first {TABLE_CAP:,} of" in view.table.toolTip()

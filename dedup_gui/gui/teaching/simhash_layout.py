@@ -38,10 +38,11 @@ class SimhashLayout:
             self._show_position()  # the sums' texts differ (SimhashView._sum_text)
 
     def _show_note(self) -> None:
-        """Presenting, the table's note only where it says more than the step line does (the
-        table capped, the text box cut): its line went to the table, which showed 2.5 rows at
-        1280x800."""
-        self.note_label.setVisible(self._note_needed or not self.presenting)
+        """Presenting, the table's note is its tooltip, not a line: its line went to the table,
+        which showed 2.5 rows at 1280x800, and on a long page (the table capped) its two lines
+        made the view scroll, the second cut in half."""
+        self.note_label.setVisible(not self.presenting)
+        self.table.setToolTip(self.note_label.text() if self.presenting and self._note_needed else "")
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Presenting: keep the explanation as tall as its wrapped lines at its width (a grid
