@@ -226,6 +226,10 @@ class ScanControl:
         if not self._is_current(scan_id):
             return
         self._thread = None
+        previous = self.session.previous
+        if previous is not None and previous.folder != self.folder:  # another folder's names filter nothing here
+            for panel in (self.pairs_panel, self.pages_panel, self.errors_panel):
+                panel.text_filter.clear()
         self.session.drop_previous()
         self.app_settings.add_recent_folder(self.folder)  # only a scan that succeeded (per-file errors or not)
         self._show_scanning(False)

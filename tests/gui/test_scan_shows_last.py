@@ -225,3 +225,20 @@ def test_a_folder_joins_open_recent_only_when_its_scan_succeeds(qtbot, fake_scan
     assert gated.started.is_set()
     qtbot.waitUntil(lambda: not win.is_busy(), timeout=LONG)
     win.close()
+
+
+def test_a_name_filter_is_cleared_when_another_folder_is_shown_and_kept_on_a_rescan(qtbot, window_on_a, fake_scan,
+                                                                                    folders):  # fmt: skip
+    # An engineer filtered "g0129", scanned another folder and saw "Pairs (0 of 4)": the old
+    # folder's name filtered the new one's pairs.
+    win = window_on_a
+    a, b = folders
+    win.pairs_panel.text_filter.setText("c.html")
+    gated = start_gated(qtbot, win, fake_scan, a, result=dataclasses.replace(triangle(), root=str(a)))
+    gated.release.set()
+    qtbot.waitUntil(lambda: not win.is_scanning(), timeout=LONG)
+    assert win.pairs_panel.text_filter.text() == "c.html"  # the same folder again: kept
+    gated = start_gated(qtbot, win, fake_scan, b, result=dataclasses.replace(triangle(), root=str(b)))
+    gated.release.set()
+    qtbot.waitUntil(lambda: not win.is_scanning(), timeout=LONG)
+    assert win.pairs_panel.text_filter.text() == "" and win.tabs.tabText(0) == "Pairs (4)"
