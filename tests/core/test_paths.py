@@ -66,3 +66,13 @@ def test_a_clusters_members_show_what_tells_them_apart_and_its_title_the_documen
     assert shared_document(["news/a/index.html", "news/b/index.html"]) == ""
     assert keep_cluster_title(7, keep_cluster_document(("x/a.html", "y/b.html"), 1)) == "#7 y/b.html"
     assert member_labels(("x/a.html", "y/b.html")) == ("x/a.html", "y/b.html")
+
+
+def test_a_keep_cluster_of_the_versions_home_pages_is_named_so():
+    # The real site: "#76 v1.12.x/" was the versions' home pages, and read like the whole folder.
+    from dedup_gui.core.views.keep_columns import HOME_PAGE, keep_cluster_document, keep_cluster_title
+
+    homes = ("v1.12.x/index.html", "v1.13.x/index.html", "v1.12.x/zh/index.html")
+    assert keep_cluster_title(76, keep_cluster_document(homes, 0)) == f"#76 {HOME_PAGE}"
+    # index pages of ordinary folders are no home pages: the kept page names the cluster
+    assert keep_cluster_document(("news/a/index.html", "news/b/index.html"), 0) == "news/a/index.html"

@@ -21,7 +21,10 @@ from dedup_gui.core.number_format import format_score
 from dedup_gui.core.pipeline.canonical import CanonicalStatus, canonical_status
 from dedup_gui.core.pipeline.keep import default_script, documents_differ
 from dedup_gui.core.pipeline.keep_clusters import keep_clusters_of
+from dedup_gui.core.pipeline.keep_reasons import version_folder
+from dedup_gui.core.pipeline.languages import is_language_folder
 from dedup_gui.core.pipeline.not_duplicates import marked_page_pairs, marked_rows
+from dedup_gui.core.site_paths import is_index_name
 from dedup_gui.core.views.paths import document_label, shared_document
 
 #: :attr:`PageKeepColumns.kept_page` of a page in no keep cluster.
@@ -203,13 +206,29 @@ def keep_cluster_document(paths: tuple[str, ...], kept: int) -> str:
     """The document a keep cluster is about: the path part its pages all share
     (:func:`~dedup_gui.core.views.paths.shared_document`, ``"advance/x/index.html"`` for
     ``"v1.16.x/advance/x/index.html"`` and ``"v1.10.x/zh/advance/x/index.html"``), or, when they
-    share none, the kept page's path (str).
+    share none, :data:`HOME_PAGE` for the home pages of versions or languages, else the kept
+    page's path (str).
 
     Args:
         paths: the cluster's page paths.
         kept: the position of the kept page in ``paths``.
     """
-    return shared_document(paths) or paths[kept]
+    shared = shared_document(paths)
+    if shared:
+        return shared
+    if all(_is_home(p) for p in paths) and len({p.rsplit("/", 1)[-1] for p in paths}) == 1:
+        return HOME_PAGE  # "v1.12.x/" read like the whole folder
+    return paths[kept]
+
+
+#: The document of a keep cluster of the versions' (and languages') home pages.
+HOME_PAGE = "home page of each version"
+
+
+def _is_home(path: str) -> bool:
+    """Whether a path is an index page with nothing but version and language folders above it."""
+    *folders, name = path.split("/")
+    return is_index_name(name) and all(version_folder(f"{f}/x") == f or is_language_folder(f) for f in folders)
 
 
 def keep_cluster_title(cluster_id: int, document: str) -> str:
