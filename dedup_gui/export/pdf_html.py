@@ -35,6 +35,7 @@ from dedup_gui.core.reports.summary import (
     NOTHING_TO_DROP,
     SECTIONS,
     SECTIONS_HEADING,
+    SECTIONS_NOTE,
     act_on_text,
     clip,
     excerpt_counts,
@@ -196,13 +197,16 @@ class _Html:
         self.page_table(s.act_on, len(s.act_on), s.act_on_total, "Pages to act on (the most duplicated)")
         if len(s.sections) > 1:
             o.append(self.h3(SECTIONS_HEADING))
+            o.append(f"<p>{self.muted(_e(SECTIONS_NOTE))}</p>")
             o.append(self.table("80%"))
             o.append(f"<tr>{self.th('section')}{self.th('pages', 'align=right')}"
-                     f"{self.th('duplicate pages', 'align=right')}{self.th('duplicated content', 'align=right')}</tr>")  # fmt: skip
+                     f"{self.th('duplicate pages', 'align=right')}{self.th('kept', 'align=right')}"
+                     f"{self.th('to drop', 'align=right')}{self.th('duplicated content', 'align=right')}</tr>")  # fmt: skip
             rows = s.sections[: self.budget.sections]
             o += [
                 f"<tr><td>{_e(clip(row.section))}</td><td align='right'>{row.pages:,}</td>"
-                f"<td align='right'>{row.duplicate_pages:,}</td><td align='right'>{row.duplicate_share:.0%}</td></tr>"
+                f"<td align='right'>{row.duplicate_pages:,}</td><td align='right'>{row.kept:,}</td>"
+                f"<td align='right'>{row.to_drop:,}</td><td align='right'>{row.duplicate_share:.0%}</td></tr>"
                 for row in rows
             ]
             o.append("</table>")

@@ -226,7 +226,12 @@ def test_every_text_of_the_report_s_map_lies_inside_the_figure(sample_scan):
     inside = fig.bbox
     ax = fig.axes[0]
     texts = [ax.xaxis.label, ax.yaxis.label, ax.title, *(t for legend in fig.legends for t in legend.get_texts())]
-    assert texts[0].get_text().startswith("same-content evidence")
+    # The label says when containment stands in, with the threshold in use ("(or containment)"
+    # left a reader guessing when).
+    assert texts[0].get_text() == (
+        "main text: content similarity, or containment where that is higher and the texts' Jaccard "
+        "similarity reaches 0.6, for pages without a learned site template"
+    )
     for text in texts:
         box = text.get_window_extent()
         assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, text.get_text()

@@ -80,3 +80,22 @@ def test_page_rows_say_what_to_do_with_each_duplicated_page():
         ("blog/a.html", "keep", ""),
         ("blog/b.html", "drop", "blog/a.html"),
     ]
+
+
+def test_sections_say_which_section_holds_the_kept_copies():
+    # Two versions of one page, full duplicates: each section's content is 100% duplicated,
+    # which alone reads as if both were to go; the keep rule keeps the newer version folder's
+    # copy, so v2 has 1 kept and 0 to drop, v1 0 kept and 1 to drop.
+    pages = [shingled("v1/a.html", [1, 2, 3], 10), shingled("v2/a.html", [1, 2, 3], 10)]
+    result = result_of(pages, [pair(0, 1, DupType.FULL, 1.0)])
+    report = build_report(result, mtime=lambda _page: 0.0)
+    rows = section_rows(result, keep_of=report.keep_cluster_of)
+    assert [(r.section, r.duplicate_share, r.kept, r.to_drop) for r in rows] == [
+        ("v1", 1.0, 0, 1),
+        ("v2", 1.0, 1, 0),
+    ]
+    from dedup_gui.core.reports.html import html_from_report
+
+    html = html_from_report(report, charts=False)
+    assert "<th class='n'>kept</th><th class='n'>to drop</th>" in html
+    assert "<td>v2</td><td class='n'>1</td><td class='n'>1</td><td class='n'>1</td><td class='n'>0</td>" in html

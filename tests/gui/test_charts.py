@@ -434,7 +434,7 @@ def test_a_short_map_keeps_its_height_for_the_points(qtbot, window, sample_scan,
     figure, axes = fig.bbox, fig.axes[0].get_window_extent()
     assert axes.height >= 0.6 * figure.height, (axes.height, figure.height)
     ax = fig.axes[0]
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("main-text similarity (or containment)", "layout similarity")
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("content similarity (containment if higher)", "layout similarity")
     for label in (ax.xaxis.label, ax.yaxis.label):  # whole, inside the figure, on one line
         box = label.get_window_extent()
         assert figure.x0 <= box.x0 and box.x1 <= figure.x1 and figure.y0 <= box.y0 and box.y1 <= figure.y1
@@ -445,7 +445,9 @@ def test_a_short_map_keeps_its_height_for_the_points(qtbot, window, sample_scan,
     texts = [t.get_text() for t in key.get_texts()]
     assert texts[0] == "full duplicate" and f"partial duplicate\n(if containment >= {partial:g})" in texts
     # the long meaning, in the tooltip of the line above the map
-    assert "similarity of the main texts, or containment where it stands in" in view.status_label.toolTip()
+    assert (
+        "content similarity, or containment where that is higher and the texts' Jaccard" in view.status_label.toolTip()
+    )
 
 
 def test_a_short_histogram_has_its_key_beside_its_panels(qtbot, window):

@@ -57,6 +57,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     SECTION_ROWS,
     SECTIONS,
     SECTIONS_HEADING,
+    SECTIONS_NOTE,
     TYPE_MEANING,
     ReportSummary,
     clip,
@@ -427,12 +428,15 @@ def _summary(s: ReportSummary) -> list[str]:
     out.append(act_on_table(s.act_on, s.act_on_total))
     if len(s.sections) > 1:
         out.append(
-            f"<h3>{esc(SECTIONS_HEADING)}</h3><table class='types'><tr><th>section</th><th class='n'>pages</th>"
-            "<th class='n'>duplicate pages</th><th class='n'>duplicated content</th></tr>"
+            f"<h3>{esc(SECTIONS_HEADING)}</h3><p class='note'>{esc(SECTIONS_NOTE)}</p>"
+            "<table class='types'><tr><th>section</th><th class='n'>pages</th>"
+            "<th class='n'>duplicate pages</th><th class='n'>kept</th><th class='n'>to drop</th>"
+            "<th class='n'>duplicated content</th></tr>"
         )
         out += [
             f"<tr><td>{esc(clip(row.section))}</td><td class='n'>{row.pages:,}</td>"
-            f"<td class='n'>{row.duplicate_pages:,}</td><td class='n'>{row.duplicate_share:.0%}</td></tr>"
+            f"<td class='n'>{row.duplicate_pages:,}</td><td class='n'>{row.kept:,}</td>"
+            f"<td class='n'>{row.to_drop:,}</td><td class='n'>{row.duplicate_share:.0%}</td></tr>"
             for row in s.sections[:SECTION_ROWS]
         ]
         out.append("</table>")

@@ -26,12 +26,16 @@ class SectionRow:
         pages: pages with usable text in it.
         duplicate_pages: of those, pages in a duplicate pair of any type.
         duplicate_share: the share of its main-content words duplicated on other pages, [0, 1].
+        kept: its pages that a keep cluster keeps (the copy to keep of duplicated content).
+        to_drop: its pages that a keep cluster drops in favour of another page.
     """
 
     section: str
     pages: int
     duplicate_pages: int
     duplicate_share: float
+    kept: int = 0
+    to_drop: int = 0
 
 
 def page_duplicate_shares(result: ScanResult) -> np.ndarray:
@@ -75,8 +79,18 @@ def duplicate_pages_by_type(result: ScanResult) -> dict[DupType, float]:
     return {t: (len(members[t]) / with_text if with_text else 0.0) for t in TYPE_ORDER if t is not DupType.DISTINCT}
 
 
-def section_rows(result: ScanResult, shares: np.ndarray | None = None) -> list[SectionRow]:
-    """The site sections (first folders), most duplicated content first (list[SectionRow])."""
+def section_rows(result: ScanResult, shares: np.ndarray | None = None, keep_of: dict | None = None) -> list[SectionRow]:
+    """The site sections (first folders), most duplicated content first (list[SectionRow]).
+
+    Args:
+        result: the scan.
+        shares: :func:`page_duplicate_shares` of ``result`` (computed when ``None``).
+        keep_of: page index -> its keep cluster (:attr:`Report.keep_cluster_of`), for the
+            pages kept and to drop of each section: a section whose content is all duplicated
+            may be the copy that is kept (a site's current version), which the share alone
+            does not say.  ``None``: both counts 0.
+    """
+    keep_of = keep_of or {}
     shares = page_duplicate_shares(result) if shares is None else shares
     duplicate: set[int] = set()
     for pair in result.pairs:
@@ -90,7 +104,9 @@ def section_rows(result: ScanResult, shares: np.ndarray | None = None) -> list[S
     for section, members in groups.items():
         words = np.array([result.pages[i].word_count for i in members], dtype=np.float64)
         share = float((shares[members] * words).sum() / words.sum()) if words.sum() else 0.0
-        rows.append(SectionRow(section, len(members), sum(i in duplicate for i in members), share))
+        kept = sum(i in keep_of and keep_of[i].keep == i for i in members)
+        to_drop = sum(i in keep_of and keep_of[i].keep != i for i in members)
+        rows.append(SectionRow(section, len(members), sum(i in duplicate for i in members), share, kept, to_drop))
     return sorted(rows, key=lambda r: (-r.duplicate_share, r.section))
 
 

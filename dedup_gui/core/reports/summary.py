@@ -79,6 +79,11 @@ ACT_ON_NOTE = (
     "pages that share part of their text."
 )
 SECTIONS_HEADING = "By site section"
+SECTIONS_NOTE = (
+    "duplicated content: the share of the section's main text that also appears on other pages; "
+    "kept: its pages kept as the copy of a keep cluster; to drop: its pages to drop in favour of a kept page "
+    "(a section of kept pages holds the copies to keep, however much of its content is duplicated)."
+)
 PAGES_NOTE = (
     "Every page with content that also appears on another page, most duplicated first, with what to do: "
     "keep, drop (in favour of the page to keep) or review. Click a heading to sort; type in the boxes "
@@ -306,7 +311,7 @@ def report_summary(report: Report) -> ReportSummary:
         act_on_total=len(actionable),
         headline=headline,
         page_shares=page_shares,
-        sections=tuple(section_rows(r, shares)),
+        sections=tuple(section_rows(r, shares, report.keep_cluster_of)),
         heading=REPORT_HEADING,
         folder=r.root,
         made=f"Made {report.created_text} by dedup-gui {report.version} in a scan of {s['seconds']:.1f} s.",

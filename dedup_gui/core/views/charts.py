@@ -39,10 +39,19 @@ MAP_SHORT_HEIGHT = 4.2
 HISTOGRAM_SHORT_HEIGHT = 2.6
 #: The map's axis labels: in full on a tall figure, short on a short one (the window's map
 #: view says them in full in its header's tooltip).
-MAP_X_LABEL = "same-content evidence (similarity of the main texts, or containment where it stands in)"
+#: The x value is content similarity except where containment stands in for it
+#: (:func:`map_points`); "(or containment)" left the reader guessing when (a tester).
+MAP_X_LABEL = ("main text: content similarity, or containment where that is higher and the texts' "
+               "Jaccard similarity reaches same_min_jaccard, for pages without a learned site template")  # fmt: skip
 MAP_Y_LABEL = "layout similarity (tag sequences)"
-MAP_X_SHORT = "main-text similarity (or containment)"
+MAP_X_SHORT = "content similarity (containment if higher)"
 MAP_Y_SHORT = "layout similarity"
+
+
+def map_x_label(thresholds: Thresholds) -> str:
+    """The map's x label in full (:data:`MAP_X_LABEL`) with ``thresholds``' Jaccard floor for
+    containment written in (str)."""
+    return MAP_X_LABEL.replace("same_min_jaccard", f"{thresholds.same_min_jaccard:g}")
 
 
 def is_short(fig: Figure, limit: float) -> bool:
@@ -346,7 +355,7 @@ def map_figure(
         scatter.set_rasterized(len(points) > RASTERIZE_POINTS)
     ax.set_xlim(*MAP_LIMITS)
     ax.set_ylim(*MAP_LIMITS)
-    ax.set_xlabel(MAP_X_SHORT if short else MAP_X_LABEL, wrap=True)
+    ax.set_xlabel(MAP_X_SHORT if short else map_x_label(t), wrap=True)
     ax.set_ylabel(MAP_Y_SHORT if short else MAP_Y_LABEL)
     ax.set_title(f"{len(result.pairs):,} candidate pairs", color=palette.foreground,
                  fontsize="medium" if short else None)  # fmt: skip

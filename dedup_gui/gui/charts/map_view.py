@@ -17,8 +17,8 @@ from matplotlib.figure import Figure
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
-from dedup_gui.core.model import ScanResult
-from dedup_gui.core.views.charts import MAP_X_LABEL, MAP_Y_LABEL, Palette, map_figure, map_points
+from dedup_gui.core.model import ScanResult, Thresholds
+from dedup_gui.core.views.charts import MAP_Y_LABEL, Palette, map_figure, map_points, map_x_label
 from dedup_gui.core.views.empty import empty_message
 from dedup_gui.core.views.selection import hover_text, nearest_point, points_near
 from dedup_gui.gui.charts.chart_view import ChartView, message_chart
@@ -33,7 +33,7 @@ LABEL_OFFSET = 12
 OUTLINE_LIMIT = 5_000
 #: The axes in full, in the tooltip of the line above the map: in the window the map is short
 #: and its axis labels are short (:data:`~dedup_gui.core.views.charts.MAP_X_SHORT`).
-AXES_TIP = (f"Across: {MAP_X_LABEL}, 0 to 1.\nUp: {MAP_Y_LABEL}: the similarity of the two pages' templates "
+AXES_TIP = (f"Across: {map_x_label(Thresholds())}, 0 to 1.\nUp: {MAP_Y_LABEL}: the similarity of the two pages' templates "
             "(each page without its main content), 0 to 1.\nThe dashed lines are the thresholds "
             "\"Content same\" and \"Layout same\".")  # fmt: skip
 
