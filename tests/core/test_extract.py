@@ -377,3 +377,17 @@ def test_readability_runs_without_swapping_the_process_wide_warning_filters(monk
     assert [line for line in done.stderr.splitlines() if "said by" in line] == [
         "x.py:1: FutureWarning: said by other.module"
     ]
+
+
+@pytest.mark.parametrize("extractor", ["readability", "fast"])
+def test_a_stray_html_end_tag_does_not_end_the_page(extractor):
+    # A site's included header ends in </html> before the article (a gov.cn page of
+    # ../shared/pairs). libxml2 drops everything after </html>, so readability-lxml's main text
+    # was the header's menu; browsers and lexbor ignore the tag and read on.
+    article = "第十届全国人民代表大会常务委员会第二十八次会议，听取了财政部部长的说明，并对议案进行了审议。" * 3
+    html = (
+        "<html><head><title>t</title></head><body><div class='nav'><a href='/'>首页</a> | <a href='/en'>EN</a></div>"
+        f"</body></HTML >\n<!--end header--><div class='content'><p>{article}</p></div></body></html>"
+    )
+    assert extract(html, extractor=extractor).main_text == article
+    assert tag_sequence(parse_html(html))[-3:] == ("a", "div", "p")  # the menu's last link, the article

@@ -22,6 +22,10 @@ from dedup_gui.core.gil_friendly import SUB_SLICE
 from dedup_gui.core.text.tokens import drop_invisible, normalize_whitespace
 
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", huge_tree=True, remove_comments=True, remove_pis=True)
+#: End tags of ``<body>`` and ``<html>``.  libxml2 (2.14) drops everything after ``</html>``, but
+#: an HTML5 parser (a browser, lexbor) ignores these tags and reads on: a page whose included
+#: header ends in ``</html>`` lost its article, everything after the header, in readability-lxml.
+_STRAY_END_TAGS = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 # Elements whose end starts a new line of main text.
 _BLOCK_TAGS = frozenset(
     "p div br li ul ol h1 h2 h3 h4 h5 h6 tr table blockquote pre section article header footer "
@@ -42,7 +46,8 @@ def parse_html(text: str) -> lxml.html.HtmlElement | None:
     Returns:
         The root element, or ``None`` for an empty document.
     """
-    data = text.replace("\x00", "").encode("utf-8", "surrogatepass")
+    # Removed as an HTML5 parser ignores them (_STRAY_END_TAGS); lxml closes both at the end.
+    data = _STRAY_END_TAGS.sub("", text.replace("\x00", "")).encode("utf-8", "surrogatepass")
     if not data.strip():
         return None
     try:

@@ -46,8 +46,9 @@ from dedup_gui.core.pipeline.loading import PageReadError, Stamp, open_regular_f
 #: changes of issue 15's third round: unlikely-named boxes that hold the article kept;
 #: 17: no article found: the whole text of the page's own <main>/<article>, not the body's: main_element;
 #: 18: the meta refresh target of a redirect page, Page.redirect: extraction.refresh;
-#: 19: an immediate redirect (a refresh of <= 1 s) has no usable text: features.IMMEDIATE_REDIRECT).
-FEATURES_VERSION = "20"
+#: 19: an immediate redirect (a refresh of <= 1 s) has no usable text: features.IMMEDIATE_REDIRECT;
+#: 20: a post's trailing link bar and "Like this:" left out; 21: lxml reads past a stray </html>).
+FEATURES_VERSION = "21"
 CACHE_FILE = "features-v2.sqlite"
 #: Entries unused for this long are pruned (seconds).
 MAX_AGE = 60 * 24 * 3600
