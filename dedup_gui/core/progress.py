@@ -291,8 +291,9 @@ class EtaEstimator:
 
         Args:
             stage: the stage's name; a new name starts a new estimate.
-            done: items of the stage done so far (int).
-            total: the stage's items (int; 0 or less: unknown, gives ``None``).
+            done: items of the stage done so far (int), or its work in finer units when it
+                reports one (:func:`report_work`: the reading step's bytes).
+            total: the stage's items, or work units (int; 0 or less: unknown, gives ``None``).
         """
         now = self._clock()
         if stage != self._stage:
