@@ -49,7 +49,7 @@ from dedup_gui.core.pipeline.classify import threshold_warnings
 from dedup_gui.core.pipeline.keep import keep_rule_line
 from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.pipeline.walk import is_archive_root, is_warc_name
-from dedup_gui.core.progress import EtaEstimator, ScanCancelled
+from dedup_gui.core.progress import EtaEstimator, ScanCancelled, stage_count_text
 from dedup_gui.core.reports.copy_kept import check_destination, copy_kept
 from dedup_gui.core.reports.write import PREDICTION_COLUMNS, atomic_write_text, format_for, score_row, summary_text
 from dedup_gui.core.safe_text import csv_text
@@ -74,6 +74,12 @@ class TerminalProgress:
         self.said: str | None = None  # the stage last named in any form (with a count or not)
         self.last = 0.0
         self.shown = 0  # characters of the live line last written
+        self._work: tuple[str, int, int] | None = None  # the latest (stage, done, total) of work
+
+    def work(self, stage: str, done: int, total: int) -> None:
+        """Take the work of ``stage`` done so far (``core.progress.report_work``; the reading
+        step's bytes): the time left in the stage is estimated from it."""
+        self._work = (stage, done, total)
 
     def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Show ``done`` of ``total`` for ``stage`` (a step with no count, ``total <= 0``, is
@@ -81,7 +87,8 @@ class TerminalProgress:
         in a row said "writing the report (500)..." then "writing the report..."); on a
         terminal, ``detail`` (the slow pages in flight) follows the count, the line cut to the
         terminal's width so that it can be rewritten in place."""
-        eta = self.eta.eta(stage, done, total)
+        work = self._work[1:] if self._work is not None and self._work[0] == stage and self._work[2] > 0 else None
+        eta = self.eta.eta(stage, *(work or (done, total)))
         if total <= 0:
             if stage != self.named and stage != self.said:
                 if self.live and self.stage is not None:
@@ -114,7 +121,7 @@ class TerminalProgress:
             if eta >= 0.5
             else ", less than a second left"
         )
-        line = f"{show(stage)}: {done}/{total}{left}"
+        line = show(stage_count_text(stage, done, total)) + left
         if detail and done < total:
             line += f" — {show(detail)}"
         width = shutil.get_terminal_size().columns - 1  # a wrapped line cannot be rewritten

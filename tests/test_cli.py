@@ -226,11 +226,11 @@ def test_a_step_without_a_count_is_named_once_on_a_terminal():
     progress.update("reading pages", 4, 4)
     for _ in range(500):
         progress.update("writing the report", 0, 0)
-    assert out.getvalue() == "\rreading pages: 4/4\nwriting the report...\n"
+    assert out.getvalue() == "\rreading pages: 4 of 4\nwriting the report...\n"
 
 
 def test_a_terminal_line_names_the_slow_pages_within_its_width(monkeypatch):
-    # Issue 20: "reading pages: 0/7" for 36 s looked stuck; the engine's detail names the
+    # Issue 20: "reading pages: 0 of 7" for 36 s looked stuck; the engine's detail names the
     # pages in flight.  The line is cut to the terminal's width (a wrapped line cannot be
     # rewritten with \r) and a shorter line covers the longer one before it.
     import io
@@ -249,10 +249,10 @@ def test_a_terminal_line_names_the_slow_pages_within_its_width(monkeypatch):
     progress.update("reading pages", 0, 7, "still reading big-a.html (21 MB) for 12 s, big-b.html (21 MB) for 12 s")
     progress.last = 0.0
     progress.update("reading pages", 7, 7)
-    first = "reading pages: 0/7 — still reading big-a.html (21 MB) for 2 s"
-    second = "reading pages: 0/7 — still reading big-a.html (21 MB) for 12 s, big-b.html (21…"
+    first = "reading pages: 0 of 7 — still reading big-a.html (21 MB) for 2 s"
+    second = "reading pages: 0 of 7 — still reading big-a.html (21 MB) for 12 s, big-b.html …"
     assert len(second) == 79  # one column short of the terminal's 80
-    assert out.getvalue() == f"\r{first}\r{second}\r{'reading pages: 7/7'.ljust(79)}\n"
+    assert out.getvalue() == f"\r{first}\r{second}\r{'reading pages: 7 of 7'.ljust(79)}\n"
 
 
 def test_a_one_step_stage_is_named_without_a_count_in_a_log():

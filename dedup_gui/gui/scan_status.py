@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QStatusBar, QWidget
 
-from dedup_gui.core.progress import SCAN_STAGES, EtaEstimator, OverallProgress
+from dedup_gui.core.progress import SCAN_STAGES, EtaEstimator, OverallProgress, stage_count_text
 from dedup_gui.gui.plain import plain_tooltip
 
 #: The progress bar's range: the whole scan is 0..BAR_STEPS (tenths of a percent).
@@ -81,6 +81,7 @@ class ScanStatus(QWidget):
         self._eta_factory = eta_factory
         self._eta = eta_factory()
         self._overall = OverallProgress()
+        self._work: tuple[str, int, int] | None = None  # the latest (stage, done, total) of work
         self._bar: QStatusBar | None = None  # the window's status bar, once placed in it
         self.label = MiddleElidedLabel("Ready")
         self.label.setTextFormat(Qt.TextFormat.PlainText)  # messages may quote file names
@@ -139,6 +140,7 @@ class ScanStatus(QWidget):
         self.shown_label.setVisible(bool(shown))
         self._eta = self._eta_factory()
         self._overall = OverallProgress(stages)
+        self._work = None
         if self._bar is not None:  # an earlier confirmation ("Wrote …") would hide the steps
             self._bar.clearMessage()
         self.label.setText(f"Scanning {folder}…")
@@ -147,20 +149,27 @@ class ScanStatus(QWidget):
         self.cancel_button.setEnabled(True)
         self.cancel_button.show()
 
+    def update_work(self, stage: str, done: int, total: int) -> None:
+        """Take the work of ``stage`` done so far, in its own units (the reading step's bytes;
+        ``core.progress.report_work``): the next :meth:`update_progress` of that stage bases
+        the bar and the time left on it, the count shown staying in items."""
+        self._work = (stage, done, total)
+
     def update_progress(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Show that ``done`` of ``total`` items of ``stage`` are done: the whole scan's share
         done on the bar, the step and its count in the label, with the time left in the step
         once it can be estimated, then ``detail`` (the slow pages in flight, e.g. "still
-        reading big.html (21 MB) for 12 s", from the engine; ``""`` for none)."""
-        fraction = self._overall.update(stage, done, total)
+        reading big.html (21 MB) for 12 s", from the engine; ``""`` for none).  The bar and
+        the time left follow the stage's work when it reported one (:meth:`update_work`)."""
+        work = self._work[1:] if self._work is not None and self._work[0] == stage and self._work[2] > 0 else None
+        fraction = self._overall.update(stage, done, total, work)
         if self.progress_bar.maximum() != BAR_STEPS:
             self.progress_bar.setRange(0, BAR_STEPS)
         self.progress_bar.setValue(round(fraction * BAR_STEPS))
         number, count = self._overall.step(stage)
-        text = f"Step {number} of {count}, {stage}" if count > 1 else stage[:1].upper() + stage[1:]
-        if total > 0:
-            text += f": {done:,} of {total:,}"
-        eta = format_eta(self._eta.eta(stage, done, total))
+        counted = stage_count_text(stage, done, total)
+        text = f"Step {number} of {count}, {counted}" if count > 1 else counted[:1].upper() + counted[1:]
+        eta = format_eta(self._eta.eta(stage, *(work or (done, total))))
         if eta and count > 1:
             eta += " in this step"
         text = f"{text} — {eta}" if eta else text

@@ -122,6 +122,7 @@ class ScanControl:
         decisions = self.load_folder_decisions(self.folder)
         thread = ScanThread(scan_id, self.folder, self.session.settings, self.session.thresholds,
                             with_pair_columns(self._scan_fn, decisions))  # fmt: skip
+        thread.progress.worked.connect(self._on_work, _QUEUED)  # before updated: queued in order
         thread.progress.updated.connect(self._on_progress, _QUEUED)
         thread.succeeded.connect(self._on_succeeded, _QUEUED)
         thread.failed.connect(self._on_failed, _QUEUED)
@@ -217,6 +218,10 @@ class ScanControl:
 
     def _is_current(self, scan_id: int) -> bool:
         return self._thread is not None and scan_id == self.session.scan_id
+
+    def _on_work(self, scan_id: int, stage: str, done: int, total: int) -> None:
+        if self._is_current(scan_id):
+            self.scan_status.update_work(stage, done, total)
 
     def _on_progress(self, scan_id: int, stage: str, done: int, total: int, detail: str) -> None:
         if self._is_current(scan_id) and not self._thread.token.is_set():

@@ -54,9 +54,13 @@ class QtProgress(QObject):
     Signals:
         updated(int, str, int, int, str): scan id, stage, done, total, and the detail (the
             slow items in flight, ``""`` for none; see ``core.progress.Progress.update``).
+        worked(int, str, object, object): scan id, stage, and the stage's work done and total
+            (ints; the reading step's bytes, see ``core.progress.report_work``), emitted just
+            before the ``updated`` of the same moment, for a stage that reports its work.
     """
 
     updated = Signal(int, str, int, int, str)
+    worked = Signal(int, str, object, object)  # object: byte counts overflow a Qt int
 
     def __init__(
         self,
@@ -72,13 +76,21 @@ class QtProgress(QObject):
         self._clock = clock
         self._stage: str | None = None
         self._last = 0.0
+        self._work: tuple[str, int, int] | None = None  # the latest work report, until forwarded
 
     def update(self, stage: str, done: int, total: int, detail: str = "") -> None:
         """Emit :attr:`updated` unless an update of this stage was emitted very recently."""
         now = self._clock()
         if stage != self._stage or done >= total or now - self._last >= self._min_interval:
             self._stage, self._last = stage, now
+            if self._work is not None and self._work[0] == stage:
+                self.worked.emit(self._scan_id, *self._work)
             self.updated.emit(self._scan_id, stage, done, total, detail)
+
+    def work(self, stage: str, done: int, total: int) -> None:
+        """Keep the stage's work (``core.progress.report_work``) to be emitted as :attr:`worked`
+        with the next update that is forwarded."""
+        self._work = (stage, done, total)
 
     def cancelled(self) -> bool:
         """Return ``True`` once the token was cancelled (bool)."""

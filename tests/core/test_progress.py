@@ -71,7 +71,8 @@ def test_reading_is_a_small_share_when_the_cache_has_most_pages():
 def test_a_skipped_stage_leaves_its_share_to_the_others():
     progress = OverallProgress([(n, w) for n, w in SCAN_STAGES if n != STAGE_CACHE])
     assert progress.step(STAGE_READ) == (1, 4)
-    assert progress.update(STAGE_READ, 5, 10) == pytest.approx(0.5 * 0.65 / 0.95)
+    read = dict(SCAN_STAGES)[STAGE_READ]  # its share of the weights without the cache stage
+    assert progress.update(STAGE_READ, 5, 10) == pytest.approx(0.5 * read / (1 - dict(SCAN_STAGES)[STAGE_CACHE]))
 
 
 def test_an_unplanned_stage_is_added_and_the_figure_still_never_goes_back():

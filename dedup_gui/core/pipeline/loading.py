@@ -205,6 +205,17 @@ def read_page(source: SourceFile, max_bytes: int) -> PageBytes:
     return PageBytes(data, hashlib.sha1(raw).hexdigest(), stamp)
 
 
+def too_large_text(size: int, max_bytes: int) -> str:
+    """The reason a file over the size limit is not read (str), e.g. ``"too large: 2,000,000
+    bytes > limit of 1,048,576 bytes (--max-file-mb)"``.
+
+    Args:
+        size: the file's size (bytes).
+        max_bytes: the limit (bytes).
+    """
+    return f"too large: {size:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)"
+
+
 def _read_unchanged(abspath: str, max_bytes: int) -> tuple[bytes, Stamp | None]:
     """The raw bytes of a file and their trusted stamp; read a second time if the file's stamp
     changed while it was read (a writer at work), a PageReadError if it changed again."""
@@ -214,9 +225,7 @@ def _read_unchanged(abspath: str, max_bytes: int) -> tuple[bytes, Stamp | None]:
             fh, before = open_regular_file(abspath)
             with fh:
                 if before.st_size > max_bytes:
-                    raise PageReadError(
-                        f"too large: {before.st_size:,} bytes > limit of {max_bytes:,} bytes (--max-file-mb)"
-                    )
+                    raise PageReadError(too_large_text(before.st_size, max_bytes))
                 data = fh.read(max_bytes + 1)
                 after = os.fstat(fh.fileno())
         except FileNotFoundError:
@@ -404,3 +413,37 @@ def _sniff_html(data: bytes, named_as_page: bool) -> None:
 def _mostly_text(head: bytes) -> bool:
     control = sum(1 for b in head if b < 9 or 13 < b < 32)
     return control <= len(head) * 0.05
+
+
+#: Bytes of a file's start that :func:`is_plainly_not_a_page` reads: what :func:`_sniff_html` looks at.
+SNIFF_BYTES = 4096
+
+
+def is_plainly_not_a_page(source: SourceFile) -> bool:
+    """Whether a file without a page suffix is, from its first :data:`SNIFF_BYTES` bytes, not a
+    page at all (binary, or without HTML markup): the verdict :func:`read_page` would reach
+    (:class:`NotAPageError`), reached before reading the whole file, so the reading step does
+    not count it (bool).
+
+    A file with a page suffix, a WARC record, a gzip or MHTML file (judged after unpacking), a
+    file whose start is blank, or one that cannot be opened gives ``False``: the reading step
+    decides on it as before.
+
+    Args:
+        source: the file.
+    """
+    if source.record is not None or is_page_suffix(source.path):
+        return False
+    try:
+        fh, _st = open_regular_file(source.abspath)
+        with fh:
+            head = fh.read(SNIFF_BYTES)
+    except (OSError, PageReadError):
+        return False
+    if not head.strip() or head.startswith(b"\x1f\x8b") or head[:2048].lower().lstrip().startswith(b"mime-version"):
+        return False
+    try:
+        _check_is_html(head, named_as_page=False)
+    except NotAPageError:
+        return True
+    return False

@@ -38,6 +38,7 @@ from dedup_gui.core.pipeline.loading import (
     is_page_suffix,
 )
 from dedup_gui.core.pipeline.measures import PairMeasurer
+from dedup_gui.core.pipeline.prescreen import screen_files
 from dedup_gui.core.pipeline.site_template import SiteTemplates, strip_templates
 from dedup_gui.core.pipeline.site_versions import read_version_aliases
 from dedup_gui.core.pipeline.walk import is_warc_name, link_skip_reasons
@@ -304,12 +305,14 @@ def scan_folder(
     found = _discover(root, settings)
     check_cancel(progress)
     archives = expand_archives(found.files, settings.max_file_bytes, lambda: check_cancel(progress))
+    # files too large or plainly not pages are set aside unread: the reading step counts the rest
+    screened = screen_files(archives.files, settings.max_file_bytes, lambda: check_cancel(progress))
     pages: list[Page] = []
-    errors = list(found.errors) + archives.errors
-    skipped = list(found.skipped) + archives.skipped
+    errors = list(found.errors) + archives.errors + screened.errors
+    skipped = list(found.skipped) + archives.skipped + screened.skipped
     cache = FeatureCache(settings, settings.cache_dir) if settings.use_cache else None
     try:
-        for outcome in analyse_files(archives.files, settings, progress, cache):
+        for outcome in analyse_files(screened.files, settings, progress, cache):
             if isinstance(outcome, Page):
                 pages.append(outcome)
             elif isinstance(outcome, FileError):

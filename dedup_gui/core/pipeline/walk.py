@@ -122,11 +122,15 @@ class SourceFile:
             is ``file.warc.gz#offset`` (:func:`record_path`).
         abspath: the real absolute path to open (str, may hold surrogate escapes).
         record: the WARC record to read, or ``None`` for an ordinary file.
+        size: the file's size in bytes when the walk looked at it (int), or ``None`` when not
+            known (a WARC record, a file named by the caller); the reading step's progress
+            counts these bytes.
     """
 
     path: str
     abspath: str
     record: ArchiveRecord | None = None
+    size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -376,7 +380,7 @@ class _Walk:
         if is_not_a_page(rel.rsplit("/", 1)[-1], size):
             self._skip(shown)
         else:
-            self.files.append(SourceFile(shown, path))
+            self.files.append(SourceFile(shown, path, size=size))
             self.candidates.add(shown)
 
     def _folder_link_addresses(self) -> None:
