@@ -39,6 +39,8 @@ from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
 #: The "Keep" column's widest (pixels): room for "drop 1,234", "kept" and "drop #1,234"; the
 #: page names take the room, and the line under the tree says each row in full.
 _KEEP_WIDTH = 90
+#: The tree's indentation per level (pixels; Qt's default is 20).
+_INDENTATION = 12
 #: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
 KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
 #: The shortcut of "Not a Duplicate" (Decide menu): a pair, or a page against its keep cluster.
@@ -100,6 +102,9 @@ class ClustersView(QWidget):
         self.summary_label.setWordWrap(True)  # its width is not the panel's least width
         self.tree = QTreeView()
         self.tree.setUniformRowHeights(True)  # fast at thousands of clusters
+        # a page row is indented twice (the root's decoration, then its level): at 20 px a
+        # 1024x640 window's panel left 55 px for "v1.10.x/zh/"
+        self.tree.setIndentation(_INDENTATION)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
