@@ -13,6 +13,8 @@ from dedup_gui.core.site_paths import is_index_name
 from dedup_gui.core.views.paths import document_label
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
+#: The letters (with the "…") a title's document name keeps beside its first folder, at least.
+_TITLE_NAME_LETTERS = 12
 #: A tree's top-level row's ``(prefix, path)`` (``("#1 ", "advance/x/index.html")``): a title
 #: that names a document, drawn by :class:`GroupTreeDelegate` as the prefix and the path elided
 #: by :func:`elide_path` when the title does not fit.
@@ -60,7 +62,7 @@ def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
     """A document's path in a title, shortened to ``width`` pixels: :func:`elide_path` while
     that keeps the document's own name whole (``advance/…/accelerate-ebpf/``), else the first
     folder and that name elided in its middle (``zh/…/accel…ebpf/``) while the name keeps half
-    the room, else the name alone so elided (``accelera…ebpf/``): in a title the name tells
+    the room and :data:`_TITLE_NAME_LETTERS` letters, else the name alone so elided (``accelera…ebpf/``): in a title the name tells
     clusters apart ("advance/ac…f/" on many titles told none apart) (str).
 
     Args:
@@ -79,8 +81,10 @@ def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
     first = label.partition("/")[0]
     head = first + ("/" if cut == len(first) + 1 else "/…/")
     room = width - metrics.horizontalAdvance(head)
-    if room >= width // 2:
-        return head + metrics.elidedText(name, _MIDDLE, room)
+    shown_name = metrics.elidedText(name, _MIDDLE, room)
+    # the name keeps a dozen letters too: "#1 advance/acc…pf/" read worse than "#1 acceler…h-ebpf/"
+    if room >= width // 2 and len(shown_name) >= min(len(name), _TITLE_NAME_LETTERS):
+        return head + shown_name
     return metrics.elidedText(name, _MIDDLE, width)
 
 

@@ -92,3 +92,20 @@ def test_two_keep_clusters_of_one_document_say_which_versions_each_holds(qtbot):
     view.tree.viewport().grab()
     drawn = [text for top_level, text, *_ in style.cells if top_level and "recover" in text]
     assert any(t.endswith(" in v1.16.x, v1.17.x") for t in drawn), drawn
+
+
+def test_a_narrow_panel_gives_the_pages_column_s_room_to_the_names(qtbot):
+    # At 1024x640 the names' column got 112 px and every title read "#1 acc…pf/": the "Pages"
+    # column (the "Keep" column's "drop N" plus one) now gives its room in a narrow panel.
+    view, style = drawn_tree(qtbot)
+    header = view.tree.header()
+    assert header.isSectionHidden(1) and header.sectionSize(0) >= 130
+    title = [text for top_level, text, *_ in style.cells if top_level][0]
+    assert title.startswith("#1 acceler") and title.endswith("ebpf/"), title  # was "#1 acc…pf/"
+    assert view.tree.model().index(0, 1).data() == "10"  # still in the model (and the tooltip says it)
+    view.resize(440, 900)  # a wider panel shows it again
+    qtbot.waitUntil(lambda: not header.isSectionHidden(1))
+    view.resize(PANEL_WIDTH, 900)
+    qtbot.waitUntil(lambda: header.isSectionHidden(1))
+    view.set_mode("groups")  # a group's page count is said nowhere else
+    assert not header.isSectionHidden(1)
