@@ -13,10 +13,16 @@ from dedup_gui.core.site_paths import is_index_name
 from dedup_gui.core.views.paths import document_label
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
+#: The letters (with the "…") a title's document name keeps beside its first folder, at least.
+_TITLE_NAME_LETTERS = 12
 #: A tree's top-level row's ``(prefix, path)`` (``("#1 ", "advance/x/index.html")``): a title
 #: that names a document, drawn by :class:`GroupTreeDelegate` as the prefix and the path elided
 #: by :func:`elide_path` when the title does not fit.
 TITLE_PATH_ROLE = Qt.ItemDataRole.UserRole + 1
+#: A tree's page row's shorter label that still tells it from its cluster's other pages
+#: (:func:`~dedup_gui.core.views.paths.compact_member_labels`), drawn by
+#: :class:`GroupTreeDelegate` when the whole label does not fit.
+COMPACT_LABEL_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
@@ -56,7 +62,7 @@ def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
     """A document's path in a title, shortened to ``width`` pixels: :func:`elide_path` while
     that keeps the document's own name whole (``advance/…/accelerate-ebpf/``), else the first
     folder and that name elided in its middle (``zh/…/accel…ebpf/``) while the name keeps half
-    the room, else the name alone so elided (``accelera…ebpf/``): in a title the name tells
+    the room and :data:`_TITLE_NAME_LETTERS` letters, else the name alone so elided (``accelera…ebpf/``): in a title the name tells
     clusters apart ("advance/ac…f/" on many titles told none apart) (str).
 
     Args:
@@ -75,8 +81,10 @@ def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
     first = label.partition("/")[0]
     head = first + ("/" if cut == len(first) + 1 else "/…/")
     room = width - metrics.horizontalAdvance(head)
-    if room >= width // 2:
-        return head + metrics.elidedText(name, _MIDDLE, room)
+    shown_name = metrics.elidedText(name, _MIDDLE, room)
+    # the name keeps a dozen letters too: "#1 advance/acc…pf/" read worse than "#1 acceler…h-ebpf/"
+    if room >= width // 2 and len(shown_name) >= min(len(name), _TITLE_NAME_LETTERS):
+        return head + shown_name
     return metrics.elidedText(name, _MIDDLE, width)
 
 
@@ -204,19 +212,43 @@ class GroupTreeDelegate(ElideRightDelegate):
         :func:`elide_path` ("#1 advance/acc…ebpf/": cut at its end, every title read "#1 advance/acc…")."""
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
+        room = opt.rect.width() - margin
         if index.parent().isValid():
+            compact = index.data(COMPACT_LABEL_ROLE)
+            if compact and opt.fontMetrics.horizontalAdvance(opt.text) > room:
+                opt.text = compact  # "…10.x/zh/": the part that tells the pages apart
             paint_path(painter, opt)
             return
         parts = index.data(TITLE_PATH_ROLE)
         if parts is None:
             super().paint(painter, option, index)
             return
-        prefix, path = parts
-        style = opt.widget.style() if opt.widget is not None else QApplication.style()
-        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, opt.widget) + 1) + 2
-        room = opt.rect.width() - margin
         if opt.fontMetrics.horizontalAdvance(opt.text) > room:
-            opt.text = prefix + elide_title_path(
-                path, opt.fontMetrics, room - opt.fontMetrics.horizontalAdvance(prefix)
-            )
+            opt.text = elide_title(*parts, opt.fontMetrics, room)
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+
+
+def elide_title(prefix: str, path: str, suffix: str, metrics: QFontMetrics, width: int) -> str:
+    """A title ``prefix + path + suffix`` (``"#3 "``, ``"ops/recover-db/index.html"``,
+    ``" in v1.16.x, v1.17.x"``) shortened to ``width`` pixels: the prefix whole, the path by
+    :func:`elide_title_path`, given at least half of the room, and the suffix in the rest, cut
+    at its end, or left out when not even its first folders fit (str).
+
+    Args:
+        prefix: the title's number.
+        path: the document's path (an index page is named by its folder).
+        suffix: what tells the cluster from others of the document (``""``: none).
+        metrics: the font metrics of the text.
+        width: the room, in pixels.
+    """
+    room = width - metrics.horizontalAdvance(prefix)
+    if suffix:
+        path_room = max(room // 2, room - metrics.horizontalAdvance(suffix))
+        path_room = min(path_room, metrics.horizontalAdvance(document_label(path)))
+        tail = metrics.elidedText(suffix, Qt.TextElideMode.ElideRight, room - path_room)
+        first = " ".join(suffix.split(" ")[:3])  # " in v1.10.x–v1.13.x"
+        if metrics.horizontalAdvance(tail) >= metrics.horizontalAdvance(first):
+            return prefix + elide_title_path(path, metrics, path_room) + tail
+    return prefix + elide_title_path(path, metrics, room)

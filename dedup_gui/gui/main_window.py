@@ -58,12 +58,10 @@ from dedup_gui.gui.window_actions import WindowActions
 from dedup_gui.gui.window_copy import CopyKeptPages
 from dedup_gui.gui.window_decisions import KeepDecisions
 from dedup_gui.gui.window_ignore import IgnoreDecisions
+from dedup_gui.gui.window_layout import LARGE_SIZES, first_layout
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pair_columns  # noqa: F401
 from dedup_gui.gui.worker import ScanFunction, ScanThread
-
-#: The clusters panel's share of the window's width at first start (later, the remembered one).
-_CLUSTERS_SHARE = 0.3
 
 
 class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, QMainWindow):
@@ -147,7 +145,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.resize(self._default_size())
         # no remembered layout: the clusters panel gets its share of the width first shown
         self._size_docks = self.app_settings.byte_array("window/state") is None
-        self.splitter.setSizes([460, 400])
+        self.splitter.setSizes(list(LARGE_SIZES))
         restore_window_layout(self, self.app_settings)
         self._update_tab_titles()
         # The modules and widgets loaded so far live as long as the window: out of the
@@ -193,13 +191,11 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.resizeDocks([self.clusters_dock, self.thresholds_dock], [520, 260], Qt.Orientation.Vertical)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        """On the first show without a remembered layout, give the clusters panel
-        :data:`_CLUSTERS_SHARE` of the window's width: room for the page names beside the
-        counts and the keep advice (at 270 px the names showed as "…")."""
+        """On the first show without a remembered layout, lay the window out
+        (:func:`~dedup_gui.gui.window_layout.first_layout`)."""
         if self._size_docks:
             self._size_docks = False
-            width = round(self.width() * _CLUSTERS_SHARE)
-            self.resizeDocks([self.clusters_dock], [width], Qt.Orientation.Horizontal)
+            first_layout(self, self.splitter, self.clusters_dock)
         super().showEvent(event)
 
     @staticmethod

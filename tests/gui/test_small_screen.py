@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QScrollArea
 
 from dedup_gui.core.fingerprints.simhash import bits_text
 from dedup_gui.core.model import DupType, Pair, ScanResult, ScanSettings, Thresholds
+from dedup_gui.gui import scan_status
 from dedup_gui.gui.inspector.fingerprints_view import _MIN_CELL, FingerprintsView
-from dedup_gui.gui.scan_status import ScanStatus
+from dedup_gui.gui.main_window import MainWindow
+from dedup_gui.gui.scan_status import MiddleElidedLabel, ScanStatus
+from dedup_gui.gui.screen_fit import FRAME
+from dedup_gui.gui.settings import AppSettings
+from dedup_gui.gui.window_layout import splitter_sizes
 from tests.gui.conftest import make_page, scores
 
 WAIT = 10_000
@@ -61,3 +67,64 @@ def test_the_status_line_keeps_its_end_in_a_narrow_window(qtbot):
     shown = status.label.shown_text()
     assert shown.startswith("Scanned 1,422 pages") and shown.endswith("0 errors (40.8 s); 1 note (hover to read)")
     assert "…" in shown
+
+
+#: The window's size on a 1024x640 screen: the screen less the window manager's frame.
+SMALL = QSize(1024, 640) - FRAME
+BANNER = ("Last results, of /tmp/realsite/site, shown while /tmp/realsite/site is scanned. Browse them freely; keep "
+          "choices, Not a Duplicate, the ignore list, Re-prioritize and Copy the Kept Pages wait for the scan's "
+          "end, and so do threshold changes.")  # fmt: skip
+
+
+def small_window(qtbot) -> MainWindow:
+    win = MainWindow(scan_fn=lambda *_a: None, app_settings=AppSettings(enabled=False))
+    qtbot.addWidget(win)
+    win.resize(SMALL)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_the_window_stays_within_a_1024x640_screen_when_the_last_results_banner_shows(qtbot):
+    # The window grew from 640 to 665 px tall when the banner appeared: the splitter asked for
+    # 560 px (the tables' tabs 266, the inspector 290).  Its parts now ask for less: banner,
+    # tables and inspector fit the screen's height.
+    win = small_window(qtbot)
+    assert win.size() == SMALL
+    win.last_results_banner.setText(BANNER)  # as a scan of another folder shows it
+    win.last_results_banner.show()
+    qtbot.waitUntil(lambda: win.last_results_banner.height() > 0)
+    qtbot.wait(50)  # the layouts take the banner
+    assert win.size() == SMALL, win.size()
+    assert win.minimumSizeHint().height() <= SMALL.height(), win.minimumSizeHint()
+    assert win.splitter.minimumSizeHint().height() <= 400
+
+
+def test_the_tables_get_the_larger_share_of_a_small_window(qtbot):
+    # At 1024x640 the tables and the inspector got 266 and 290 px: about 7 pair rows showed.
+    win = small_window(qtbot)
+    # 460:400 before the first layout (the old split); then the tables get 60% of a small window
+    qtbot.waitUntil(lambda: win.splitter.sizes()[0] >= 0.58 * sum(win.splitter.sizes()), timeout=2000)
+    tables, inspector = win.splitter.sizes()
+    assert tables >= 0.58 * (tables + inspector), (tables, inspector)
+    assert inspector >= win.inspector.minimumSizeHint().height()
+    assert splitter_sizes(500, 200) == [300, 200] and splitter_sizes(860, 200) == [460, 400]
+
+
+def test_the_status_line_drops_whole_words_and_shows_them_in_its_tooltip(qtbot):
+    # At 1024x640 the summary with the "your thresholds" note read "… of 10,133 compare… 309 keep
+    # clusters": a word and the note cut mid-line.  Whole words give way now; the tooltip has all.
+    label = MiddleElidedLabel()
+    qtbot.addWidget(label)
+    label.setText("Scanned 1,422 pages plus 44 other files: 5,679 duplicate pairs of 10,133 compared (your "
+                  "thresholds: content partial ≥ 0.500, Reset to defaults in the Thresholds panel); 73 "
+                  "near-duplicate groups, 309 keep clusters (911 pages to drop); 0 errors (7.2 s)")  # fmt: skip
+    words = label.text().split(" ")
+    for width in (690, 500, 300):
+        label.resize(width, 30)
+        shown = label.shown_text()
+        head, gap, tail = shown.partition(" … ")
+        assert gap and label.fontMetrics().horizontalAdvance(shown) <= label.contentsRect().width(), shown
+        assert words[: len(head.split(" "))] == head.split(" ") and words[-len(tail.split(" ")) :] == tail.split(" ")
+    assert shown.startswith("Scanned") and shown.endswith("(7.2 s)"), shown
+    assert scan_status.elide_words("a b c", label.fontMetrics(), 1000) == "a b c"

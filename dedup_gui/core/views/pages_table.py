@@ -88,6 +88,7 @@ class PagesTable(TableState):
     ELASTIC = frozenset({0, 1, 2, 7, 9, 10})
     ELIDE_END = frozenset({7})  # "redirects to stable/…" keeps its start in a narrow column
     PATH_TAIL = frozenset({2, 9, 10})  # an address, "0.953 <path>", "duplicate of <path>"
+    YIELDING = frozenset({1, 2, 9})  # title, URL, closest match: Keep and Canonical stay in sight
     EMPTY_VIEW = "pages"
     #: Template lines and SimHash are shown per page in the Fingerprints tab; hidden here so
     #: that Keep and Canonical fit at 1600 px without cutting titles and statuses.

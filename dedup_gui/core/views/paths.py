@@ -4,6 +4,7 @@ less often ("news.16…ex.html" three times in one cluster)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -141,3 +142,60 @@ def split_path_tail(text: str) -> tuple[str, str] | None:
     """
     match = _PATH_TAIL.fullmatch(text)
     return None if match is None else (match.group(1), match.group(2))
+
+
+@lru_cache(maxsize=4096)
+def compact_member_labels(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """Shorter forms of one cluster's :func:`member_labels` that still tell them apart, for a
+    column too narrow for the labels (tuple[str, ...], in order; a label that has no shorter
+    form, or whose shorter form would read like another member, stays whole).
+
+    Each label's folders are kept from the first one where it differs from another member, and
+    in each folder kept where it differs from another member's, the letters that all of those
+    share up to a word's start give way to ``…`` (``"…10.x/zh/"`` beside ``"v1.11.x/zh/"`` and
+    ``"v1.10.x/"``).  Cut by the path rule, ``"v1.10.x/zh/"`` and ``"v1.11.x/zh/"`` both read
+    "v1.…/zh/" in the 1024x640 window's clusters panel.
+
+    Example:
+        >>> compact_member_labels(("v1.16.x/", "v1.10.x/", "v1.10.x/zh/", "v1.11.x/zh/"))
+        ('…16.x/', '…10.x/', '…10.x/zh/', '…11.x/zh/')
+    """
+    parts = [label.rstrip("/").split("/") for label in labels]
+    compact = []
+    for i, segments in enumerate(parts):
+        others = [p for j, p in enumerate(parts) if j != i]
+        first_diff = [_first_difference(segments, p) for p in others]
+        needed = [d for d in first_diff if d < len(segments)]
+        if not needed or not labels[i].endswith("/"):
+            compact.append(labels[i])
+            continue
+        start = min(needed)
+        shown = []
+        for k in range(start, len(segments)):
+            rivals = [p[k] if k < len(p) else "" for p, d in zip(others, first_diff, strict=True) if d == k]
+            shown.append(_distinct_tail(segments[k], rivals) if rivals else segments[k])
+        compact.append(("…/" if start and not shown[0].startswith("…") else "") + "/".join(shown) + "/")
+    for i, short in enumerate(compact):  # never read like another member
+        if short != labels[i] and (compact.count(short) > 1 or short in labels):
+            compact[i] = labels[i]
+    return tuple(compact)
+
+
+def _first_difference(a: list[str], b: list[str]) -> int:
+    """The index of the first folder where two labels' folders differ (the shorter one's length
+    when it is the other's start)."""
+    for k, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            return k
+    return min(len(a), len(b))
+
+
+def _distinct_tail(segment: str, rivals: list[str]) -> str:
+    """``segment`` from the word start at or before its first letter that differs from any of
+    ``rivals``, after ``…`` (``"…10.x"`` for ``"v1.10.x"`` beside ``"v1.11.x"``); whole when that
+    is its start."""
+    shared = max(len(os.path.commonprefix([segment, r])) for r in rivals)
+    start = shared
+    while start > 0 and segment[start - 1].isalnum():
+        start -= 1
+    return "…" + segment[start:] if start > 0 else segment

@@ -81,6 +81,11 @@ class TableState:
     #: "duplicate of v1.16/a.html", an address): the path is shortened by the path rule, the
     #: prefix kept (:func:`~dedup_gui.core.views.paths.split_path_tail`).
     PATH_TAIL: frozenset[int] = frozenset()
+    #: Text columns that give way first, down to a few letters, when the table is too narrow
+    #: for every column even at their least widths (whole in the tooltip and the line under
+    #: the table): at 1024x640 the pages' Title, URL and Closest match pushed Keep and
+    #: Canonical out of sight.
+    YIELDING: frozenset[int] = frozenset()
     #: The view of :func:`~dedup_gui.core.views.empty.empty_message` that says why the table
     #: has no record at all (``""``: none).
     EMPTY_VIEW = ""

@@ -141,7 +141,9 @@ class ChartView(QWidget):
         super().__init__(parent)
         self.name = name
         self.canvas = FigureImage()
-        self.canvas.setMinimumSize(320, 200)
+        # low enough that the tables' tab area fits a 1024x640 screen under the banner (at 200
+        # the tab area asked for 266 px); the figure is drawn to the canvas's size
+        self.canvas.setMinimumSize(320, 130)
         self.renderer = FigureRenderer(self.canvas, (8, 4), self)
         self.renderer.rendered.connect(self._rendered)
         self.renderer.failed.connect(lambda reason: self.status_label.setText(f"Could not draw the chart: {reason}"))

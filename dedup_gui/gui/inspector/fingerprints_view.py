@@ -28,7 +28,15 @@ from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 from dedup_gui.core.number_format import format_score
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.inspector.widgets import ADDED, ON_TINT, REMOVED, pair_pages, plain_label, scroll_body
+from dedup_gui.gui.inspector.widgets import (
+    ADDED,
+    ON_TINT,
+    REMOVED,
+    TAB_MIN_HEIGHT,
+    pair_pages,
+    plain_label,
+    scroll_body,
+)
 from dedup_gui.gui.plain import plain_tooltip
 
 #: Cell fill by (bit, differs): 1 bits dark, 0 bits light; differing bits red.
@@ -211,7 +219,7 @@ class FingerprintsView(QWidget):
         layout.addWidget(self.methods_label)
         layout.addWidget(self.methods_table, 1)
         scroll_body(self, body)
-        self.setMinimumSize(_LABEL_WIDTH + BITS * _MIN_CELL + 8, 260)
+        self.setMinimumSize(_LABEL_WIDTH + BITS * _MIN_CELL + 8, TAB_MIN_HEIGHT)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:

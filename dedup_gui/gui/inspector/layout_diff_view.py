@@ -18,7 +18,7 @@ from dedup_gui.core.model import Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.loading import PageReadError
 from dedup_gui.core.views.layout_diff import LayoutDiff, PageLayout, page_layout, template_diff
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, plain_label
+from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, TAB_MIN_HEIGHT, pair_pages, plain_label
 
 #: Kept runs longer than this many elements are shown as one row.
 COLLAPSE_KEPT = 3
@@ -226,7 +226,7 @@ class LayoutDiffView(QWidget):
         for label in (self.status_label, self.counts_label, self.regions_label, self.notes_label):
             layout.addWidget(label)
         layout.addWidget(self.table, 1)
-        self.setMinimumSize(560, 260)
+        self.setMinimumSize(560, TAB_MIN_HEIGHT)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:

@@ -27,7 +27,7 @@ from dedup_gui.export.render_process import (
     render_service,
 )
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.inspector.widgets import pair_pages, plain_label
+from dedup_gui.gui.inspector.widgets import TAB_MIN_HEIGHT, pair_pages, plain_label
 
 NOTICE = (
     "Simplified, script-free rendering, drawn in a separate process: scripts, styles, frames, forms, "
@@ -216,7 +216,7 @@ class RenderedView(QWidget):
         layout.addWidget(self.notice_label)
         layout.addWidget(self.notes_label)
         layout.addWidget(splitter, 1)
-        self.setMinimumSize(560, 260)
+        self.setMinimumSize(560, TAB_MIN_HEIGHT)
         self.clear()
 
     def set_pair(self, result: ScanResult | None, pair: Pair | None, thresholds: Thresholds | None = None) -> None:

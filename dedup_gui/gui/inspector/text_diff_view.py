@@ -43,7 +43,16 @@ from dedup_gui.gui.inspector.diff_job import HIGHLIGHT_TAGS, Highlights, ShownDi
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.overview_strip import OverviewStrip
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, QtPositions, displayed, pane_text
-from dedup_gui.gui.inspector.widgets import ADDED, CHANGED, ON_TINT, REMOVED, pair_pages, percent, plain_label
+from dedup_gui.gui.inspector.widgets import (
+    ADDED,
+    CHANGED,
+    ON_TINT,
+    REMOVED,
+    TAB_MIN_HEIGHT,
+    pair_pages,
+    percent,
+    plain_label,
+)
 
 __all__ = ["QtPositions", "TextDiffView", "displayed"]
 
@@ -286,7 +295,7 @@ class TextDiffView(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.notes_label)
         layout.addWidget(splitter, 1)
-        self.setMinimumSize(560, 260)
+        self.setMinimumSize(560, TAB_MIN_HEIGHT)
         self.clear()
 
     def _action(self, text: str, key: str, alt_key: str, slot) -> QAction:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import classify, explain_pair
 from dedup_gui.core.views.colors import TYPE_COLORS
-from dedup_gui.gui.inspector.widgets import pair_pages, plain_label, scroll_body
+from dedup_gui.gui.inspector.widgets import TAB_MIN_HEIGHT, pair_pages, plain_label, scroll_body
 
 _ROWS = ("same content", "an important part shared", "no important part shared")
 _COLUMNS = ("same layout", "different layout")
@@ -61,7 +61,7 @@ class WhyView(QWidget):
         layout.addWidget(self.notes_label)
         layout.addStretch(1)
         scroll_body(self, body)
-        self.setMinimumSize(480, 260)
+        self.setMinimumSize(480, TAB_MIN_HEIGHT)
         self.clear()
 
     def _type_grid(self) -> QGridLayout:

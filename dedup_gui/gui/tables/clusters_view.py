@@ -10,6 +10,7 @@ its full or content duplicates to drop.
 from __future__ import annotations
 
 from PySide6.QtCore import (
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QPoint,
@@ -39,6 +40,12 @@ from dedup_gui.gui.tables.keep_clusters_model import KeepClustersModel
 #: The "Keep" column's widest (pixels): room for "drop 1,234", "kept" and "drop #1,234"; the
 #: page names take the room, and the line under the tree says each row in full.
 _KEEP_WIDTH = 90
+#: The tree's indentation per level (pixels; Qt's default is 20).
+_INDENTATION = 12
+#: The least width of the names' column (pixels) before the keep clusters' "Pages" column gives
+#: its room to it: its count is the "Keep" column's "drop N" plus one (and in the tooltip).  In a
+#: 1024x640 window the names got 112 px and every title read "#1 acc…pf/".
+_MIN_NAMES_WIDTH = 130
 #: The shortcut of "Keep This Page Instead" (the window's Decide menu holds the action).
 KEEP_INSTEAD_SHORTCUT = "Ctrl+K"
 #: The shortcut of "Not a Duplicate" (Decide menu): a pair, or a page against its keep cluster.
@@ -100,6 +107,9 @@ class ClustersView(QWidget):
         self.summary_label.setWordWrap(True)  # its width is not the panel's least width
         self.tree = QTreeView()
         self.tree.setUniformRowHeights(True)  # fast at thousands of clusters
+        # a page row is indented twice (the root's decoration, then its level): at 20 px a
+        # 1024x640 window's panel left 55 px for "v1.10.x/zh/"
+        self.tree.setIndentation(_INDENTATION)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -118,8 +128,10 @@ class ClustersView(QWidget):
         # a keep cluster's title and rule, a group's title and types: cut at their end; the
         # page rows' paths keep their first folder and document name (as in the tables)
         self.tree.setItemDelegateForColumn(0, GroupTreeDelegate(self.tree))
+        self.tree.viewport().installEventFilter(self)  # _make_room
         self._quiet = False
         self._mode = ""
+        self._pages_width = 0  # the "Pages" column's width when last shown (_make_room)
         top = QHBoxLayout()
         top.addWidget(self.mode_combo)
         top.addWidget(self.summary_label, 1)
@@ -167,6 +179,24 @@ class ClustersView(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         self._fit_count_columns()
         self._update_summary()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt API)
+        """When the tree's viewport is resized (the panel, or its scroll bar shown or hidden),
+        give a narrow names' column the "Pages" column's room (:meth:`_make_room`)."""
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
+            self._make_room()
+        return super().eventFilter(watched, event)
+
+    def _make_room(self) -> None:
+        """In keep mode, hide the "Pages" column while the names' column would be narrower than
+        :data:`_MIN_NAMES_WIDTH` with it, show it otherwise (and always in groups mode)."""
+        header = self.tree.header()
+        if not header.isSectionHidden(1):
+            self._pages_width = header.sectionSize(1)  # a hidden section's size reads 0
+        others = sum(header.sectionSize(c) for c in range(2, header.count()))
+        narrow = self.tree.viewport().width() - others - self._pages_width < _MIN_NAMES_WIDTH
+        if header.isSectionHidden(1) != (self._mode == "keep" and narrow):
+            header.setSectionHidden(1, self._mode == "keep" and narrow)
 
     def current_model(self) -> ClustersModel | KeepClustersModel:
         """The model the tree shows (:attr:`keep_model` or :attr:`model`)."""
@@ -230,6 +260,9 @@ class ClustersView(QWidget):
             width = max(width, header.sectionSizeHint(column))
             # the page names get the room
             header.resizeSection(column, min(width, _KEEP_WIDTH) if column == len(texts) else width)
+            if column == 1:
+                self._pages_width = width
+        self._make_room()
 
     def cluster_count(self) -> int:
         """Near-duplicate groups of the result shown (int)."""

@@ -34,12 +34,20 @@ _MIN_ELASTIC_WIDTH = 110
 _MIN_TEXT_WIDTH = 84
 #: A path column's least width in that case (pixels): "v1.10.x/…/install/" at 1280x800.
 _MIN_PATH_WIDTH = 124
+#: A :attr:`~dedup_gui.core.views.table_state.TableState.YIELDING` column's least width when
+#: even that does not bring every column into sight (pixels): a few letters and "…".
+_MIN_YIELDING_WIDTH = 40
 _MAX_PATH_FLOOR = 150  # a path column's least width at most (its paths' first folder and file name)
 _NUMBER_PADDING = 0  # pixels added to a number column's fitted width (text columns get _TEXT_PADDING)
 _TEXT_PADDING = 12
 _HEADER_SLACK = 2  # pixels beside a title's text and sort arrow, past the header's margins
 #: Rows measured to size a column (the visible ones first).
 SIZE_SAMPLE_ROWS = 200
+
+
+def _in_sight(widths: list[int], available: int) -> int:
+    """How many of the columns of ``widths`` (pixels, in order) end within ``available`` pixels."""
+    return int(np.count_nonzero(np.cumsum(widths) <= available))
 
 
 class PathDelegate(QStyledItemDelegate):
@@ -197,8 +205,12 @@ class ColumnSizer:
         columns do not fit even with the elastic ones at their least widths, the elastic
         columns give way further, down to their titles' width (at least
         :data:`_MIN_TEXT_WIDTH`), so that the last columns (the pages' Keep and Canonical)
-        stay in sight; when even that does not fit them all, they do not (the table scrolls
-        sideways, and the texts in sight stay readable).
+        stay in sight; when even that does not fit them all, the model's
+        :attr:`~dedup_gui.core.views.table_state.TableState.YIELDING` columns give way down to a
+        few letters (:data:`_MIN_YIELDING_WIDTH`), and the narrower widths are taken when that
+        brings more columns into sight (the pages' Keep at 1024x640); else the columns keep
+        their widths (it scrolls sideways, and the
+        texts in sight stay readable).
 
         Args:
             available: the width the columns should fill (pixels).
@@ -245,7 +257,16 @@ class ColumnSizer:
                 least[c] = max(least[c], min(floor[c], _MIN_PATH_WIDTH))
             narrower = list(widths)
             self._shrink(narrower, [c for c in least if narrower[c] > least[c]], least, excess)
-            if sum(narrower) <= available:
+            yielding: list[int] = []
+            if sum(narrower) > available:  # the yielding columns (the pages' title, URL) give way further
+                for c in self.model.YIELDING - hidden:
+                    least[c] = min(least.get(c, narrower[c]), _MIN_YIELDING_WIDTH)
+                yielding = [c for c in self.model.YIELDING - hidden if narrower[c] > least[c]]
+                self._shrink(narrower, yielding, least, sum(narrower) - available)
+            # all in sight, or more columns in sight thanks to the yielding ones (the pages' Keep)
+            if sum(narrower) <= available or (
+                yielding and _in_sight(narrower, available) > _in_sight(widths, available)
+            ):
                 widths = narrower
         with self._sizer_resizing():
             for col, width in enumerate(widths):

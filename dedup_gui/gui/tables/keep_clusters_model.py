@@ -9,6 +9,7 @@ Page paths are plain data.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
@@ -26,9 +27,10 @@ from dedup_gui.core.pipeline.keep_clusters import (
     link_short,
 )
 from dedup_gui.core.safe_text import show_control_characters
-from dedup_gui.core.views.keep_columns import keep_cluster_document, keep_cluster_title
-from dedup_gui.core.views.paths import member_labels
-from dedup_gui.gui.elide import TITLE_PATH_ROLE
+from dedup_gui.core.views.cluster_span import cluster_span
+from dedup_gui.core.views.keep_columns import keep_cluster_document, keep_cluster_title, span_suffix
+from dedup_gui.core.views.paths import compact_member_labels, member_labels
+from dedup_gui.gui.elide import COMPACT_LABEL_ROLE, TITLE_PATH_ROLE
 from dedup_gui.gui.plain import plain_tooltip
 from dedup_gui.gui.tables.tree_model import TOP as _TOP
 from dedup_gui.gui.tables.tree_model import GroupTreeModel
@@ -39,8 +41,9 @@ _Index = QModelIndex | QPersistentModelIndex
 class KeepClustersModel(GroupTreeModel):
     """Two-level model: keep clusters, then each one's pages, the kept page first.
 
-    Columns: "Keep cluster / page" (``#<id> <document>``, :func:`keep_cluster_title`, the rule
-    that chose in its tooltip; a page row shows what tells it from the others,
+    Columns: "Keep cluster / page" (``#<id> <document>``, :func:`keep_cluster_title`, and for a
+    document with several keep clusters the folders each holds, ``" in v1.10.x–v1.13.x"``; the
+    rule that chose in its tooltip; a page row shows what tells it from the others,
     :func:`~dedup_gui.core.views.paths.member_labels`, its whole path in its tooltip), "Pages" (a keep cluster's page
     count), "Duplicate" (how a dropped page duplicates the kept one: ``full``, ``content``,
     ``full``, ``identical``...: :func:`link_short`, the first word of the reports' words), "Keep" (``drop <n>`` for a keep cluster;
@@ -62,6 +65,8 @@ class KeepClustersModel(GroupTreeModel):
         self._clusters: list[KeepCluster] = []
         self._row_of_cluster: dict[int, int] = {}
         self._of_page: dict[int, KeepCluster] = {}
+        self._documents: Counter[str] = Counter()  # keep clusters per document
+        self._document_of: dict[int, str] = {}  # keep cluster id -> its document, remembered
         self._bold = QFont()
         self._bold.setBold(True)
 
@@ -72,6 +77,9 @@ class KeepClustersModel(GroupTreeModel):
         self._clusters = [] if result is None else keep_clusters_of(result)
         self._row_of_cluster = {k.id: row for row, k in enumerate(self._clusters)}
         self._of_page = {i: k for k in self._clusters for i in k.pages}
+        self._document_of = {}
+        self._document_of = {k.id: self.document(k) for k in self._clusters}
+        self._documents = Counter(self._document_of.values())
         self.endResetModel()
 
     def clusters(self) -> list[KeepCluster]:
@@ -131,7 +139,8 @@ class KeepClustersModel(GroupTreeModel):
         page = self.page_at(index)
         drops = len(cluster.duplicates)
         if page is None:
-            return (f"Keep cluster {cluster.id}: {self.document(cluster)}\nkeep 1 page, drop {drops:,} "
+            return (f"Keep cluster {cluster.id}: {self.document(cluster)}{self.span_suffix(cluster)}\nkeep 1 page, "
+                    f"drop {drops:,} "
                     f"(the page to keep was chosen by: {cluster.reason})")  # fmt: skip
         path = self._result.pages[page].path
         if page == cluster.keep:
@@ -168,7 +177,24 @@ class KeepClustersModel(GroupTreeModel):
 
     def document(self, cluster: KeepCluster) -> str:
         """The document a keep cluster is about (:func:`keep_cluster_document`) (str)."""
+        known = self._document_of.get(cluster.id)
+        if known is not None:
+            return known
         return keep_cluster_document(self._paths(cluster), 0) if self._result is not None else ""
+
+    def span(self, cluster: KeepCluster) -> str:
+        """The folders a keep cluster's pages lie in
+        (:func:`~dedup_gui.core.views.cluster_span.cluster_span`; ``""`` for none) (str)."""
+        return cluster_span(self._paths(cluster)) if self._result is not None else ""
+
+    def span_suffix(self, cluster: KeepCluster, in_title: bool = False) -> str:
+        """What tells a keep cluster from others of its document, as its title ends
+        (:func:`~dedup_gui.core.views.keep_columns.span_suffix` of :meth:`span`; ``""`` for
+        none).  With ``in_title``, only for a document that has other keep clusters: a title
+        that names a document alone is short enough to read whole in a narrow panel (str)."""
+        if in_title and self._documents[self.document(cluster)] < 2:
+            return ""
+        return span_suffix(self.span(cluster))
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Text of keep cluster and page rows, bold for kept pages, right-aligned counts."""
@@ -179,7 +205,8 @@ class KeepClustersModel(GroupTreeModel):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if page is None:
-                title = show_control_characters(keep_cluster_title(cluster.id, self.document(cluster)))
+                span = self.span(cluster) if self._documents[self.document(cluster)] > 1 else ""
+                title = show_control_characters(keep_cluster_title(cluster.id, self.document(cluster), span))
                 return (title, f"{len(cluster.pages):,}", "", f"drop {len(cluster.duplicates):,}")[col]
             return show_control_characters(self._page_text(cluster, page, col))  # a path is untrusted
         if role == Qt.ItemDataRole.FontRole and page is not None and page == cluster.keep:
@@ -187,9 +214,14 @@ class KeepClustersModel(GroupTreeModel):
         if role == Qt.ItemDataRole.ToolTipRole and col == 0 and page is not None and self._result is not None:
             return plain_tooltip(self._result.pages[page].path)  # the whole path, as plain text
         if role == TITLE_PATH_ROLE and page is None and col == 0:
-            return f"#{cluster.id} ", show_control_characters(self.document(cluster))
+            suffix = show_control_characters(self.span_suffix(cluster, in_title=True))
+            return f"#{cluster.id} ", show_control_characters(self.document(cluster)), suffix
+        if role == COMPACT_LABEL_ROLE and page is not None and col == 0:  # "…10.x/zh/" in a narrow panel
+            labels = compact_member_labels(member_labels(self._paths(cluster)))
+            return show_control_characters(labels[self.rows_of(cluster).index(page)])
         if role == Qt.ItemDataRole.ToolTipRole and page is None:  # the whole title, in a narrow panel too
-            return plain_tooltip(f"Keep cluster {cluster.id}: {self.document(cluster)}\nkeep 1 page, drop "
+            return plain_tooltip(f"Keep cluster {cluster.id}: {self.document(cluster)}{self.span_suffix(cluster)}\n"
+                                 f"keep 1 page, drop "
                                  f"{len(cluster.duplicates):,} (decided by: {cluster.reason})")  # fmt: skip
         if role == Qt.ItemDataRole.ToolTipRole and col != 0:  # no other page-derived text in tooltips
             if page == cluster.keep:

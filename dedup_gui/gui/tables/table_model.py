@@ -70,10 +70,21 @@ class ResultTableModel(QAbstractTableModel):
     ELIDE_END: frozenset[int] = frozenset()
     #: Text columns that end with a path (:attr:`TableState.PATH_TAIL`).
     PATH_TAIL: frozenset[int] = frozenset()
+    #: Text columns that give way first on a narrow screen (:attr:`TableState.YIELDING`).
+    YIELDING: frozenset[int] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        for name in ("COLUMNS", "NUMERIC", "ELASTIC", "PATH_COLUMNS", "WIDE_TEXT", "ELIDE_END", "PATH_TAIL"):
+        for name in (
+            "COLUMNS",
+            "NUMERIC",
+            "ELASTIC",
+            "PATH_COLUMNS",
+            "WIDE_TEXT",
+            "ELIDE_END",
+            "PATH_TAIL",
+            "YIELDING",
+        ):
             setattr(cls, name, getattr(cls.TABLE, name))
 
     def __init__(self, parent=None) -> None:
