@@ -109,8 +109,19 @@ class TableState:
     # --- which columns are shown -------------------------------------------------------------
 
     def hidden_columns(self) -> frozenset[int]:
-        """The columns not shown (frozenset of column numbers); :attr:`HIDDEN` at first."""
+        """The columns not shown (frozenset of column numbers): the ones the user hid
+        (:meth:`chosen_hidden_columns`) and the :meth:`unavailable_columns`."""
+        return frozenset(self._hidden) | self.unavailable_columns()
+
+    def chosen_hidden_columns(self) -> frozenset[int]:
+        """The columns the user hid (:attr:`HIDDEN` at first), remembered between sessions
+        (frozenset of column numbers)."""
         return frozenset(self._hidden)
+
+    def unavailable_columns(self) -> frozenset[int]:
+        """Columns with nothing to show for this result (the pairs' Label column without a
+        labels file): hidden, and left out of the header's menu (frozenset; none here)."""
+        return frozenset()
 
     def set_column_hidden(self, col: int, hidden: bool) -> bool:
         """Hide or show column ``col``; the last column shown cannot be hidden.
@@ -127,7 +138,9 @@ class TableState:
         """
         if not 0 <= col < len(self.COLUMNS):
             raise IndexError(f"no column {col} in a table of {len(self.COLUMNS)}")
-        if hidden == (col in self._hidden) or (hidden and len(self._hidden) + 1 >= len(self.COLUMNS)):
+        if col in self.unavailable_columns():
+            return False
+        if hidden == (col in self._hidden) or (hidden and len(self.hidden_columns()) + 1 >= len(self.COLUMNS)):
             return False
         (self._hidden.add if hidden else self._hidden.discard)(col)
         return True
