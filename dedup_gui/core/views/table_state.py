@@ -227,6 +227,12 @@ class TableState:
             value = value[len(self._shared) :]
         return show_control_characters(value)
 
+    def name_start(self, record: int, col: int) -> int:
+        """Where the part of a path cell's file name that tells it from the table's other names
+        begins (an index into the file name; :func:`~dedup_gui.core.views.paths.distinct_starts`):
+        a narrow column keeps that part (int; 0 here: the name is elided in its middle)."""
+        return 0
+
     def details(self, record: int) -> str:
         """The record in full for the line under the table (plain text, may hold paths): its
         path columns and the text columns worth reading whole, one a line (str)."""

@@ -30,6 +30,7 @@ from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
 from dedup_gui.core.views.changed_filter import MARKED_SHORT, changed_tooltip, previous_types, type_text
 from dedup_gui.core.views.label_filter import PairKey, label_tooltip, pair_key
 from dedup_gui.core.views.pages_table import PagesTable, page_type_bits
+from dedup_gui.core.views.paths import distinct_starts
 from dedup_gui.core.views.table_state import ERROR, MUTED, TableState, format_score
 
 #: The tables of this module and the pages table (:mod:`dedup_gui.core.views.pages_table`),
@@ -92,6 +93,10 @@ class PairsTable(TableState):
         self._page_clusters = np.zeros(0, dtype=np.int32)
         self._cluster_list: list[int] = []  # page -> cluster id as Python ints, for data()
         self._columns: PairColumns | None = None
+        # page -> where its file name's distinguishing part begins, for the pages list it was
+        # computed for (distinct_starts: one sort of the names)
+        self._name_starts: list[int] = []
+        self._starts_of: list[Page] | None = None
         # record -> its type before the last re-classification, for the pairs it changed
         # (None: no re-classification since the scan); the "changed" filter keeps those
         self._previous: dict[int, str] | None = None
@@ -110,6 +115,9 @@ class PairsTable(TableState):
         self._pairs = [] if result is None else result.pairs  # a result is never changed in place
         self._names = [p.path.casefold() for p in self._pages]
         self.set_shared_folders([p.path for p in self._pages])
+        if result is None or result.pages is not self._starts_of:  # a re-classification keeps the pages
+            self._starts_of = None if result is None else result.pages
+            self._name_starts = distinct_starts([p.path.rpartition("/")[2] for p in self._pages])
         self._page_clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
         self._cluster_list = self._page_clusters.tolist()
         self._columns = None if result is None else pair_columns(result)
@@ -177,6 +185,16 @@ class PairsTable(TableState):
             inner = pair.scores.contained_side
             return f"{format_score(key)} ({inner} in {'right' if inner == 'left' else 'left'})"
         return str(key) if col == 6 else format_score(key)
+
+    def name_start(self, record: int, col: int) -> int:
+        """Where the distinguishing part of the left (``col`` 0) or right (1) page's file name
+        begins among the scan's file names (:func:`~dedup_gui.core.views.paths.distinct_starts`):
+        ``o__gne__tests__other__1.html`` and ``o__gne__tests__sina__1.html`` keep ``other__1.html``
+        and ``sina__1.html`` in a narrow column (int; 0 for other columns)."""
+        if col > 1:
+            return 0
+        pair = self._pairs[record]
+        return self._name_starts[pair.right if col else pair.left]
 
     def widest_text(self, col: int) -> str | None:
         """The widest form of a column a sample of rows may miss: the containment's
