@@ -25,7 +25,7 @@ TITLE_PATH_ROLE = Qt.ItemDataRole.UserRole + 1
 COMPACT_LABEL_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
-def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
+def elide_path(path: str, metrics: QFontMetrics, width: int, start: int = 0) -> str:
     """``path`` shortened to fit ``width`` pixels, keeping its first folder and its file name
     whole while they fit: the folders between them give way from the front, whole, while the
     last ones fit (``v1.11/…/guide/install/index.html``, ``v1.11/…/install/index.html``), then
@@ -41,10 +41,16 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     name of every page of a mirrored site and told none apart ("v1.10/…/index.html" on every
     row).
 
+    A file name too wide for its room gives way by ``start`` (where the part that tells it
+    from the other names begins, :func:`~dedup_gui.core.views.paths.distinct_starts`): its
+    shared start is cut, that part kept (``o__gne__…other__1.html``; see :func:`elide_name`).
+
     Args:
         path: a relative path with ``/`` separators.
         metrics: the font metrics of the text.
         width: the room, in pixels.
+        start: where the distinguishing part of the file name begins (an index into the file
+            name; 0: the name is elided in its middle).
 
     Returns:
         The text to draw (str).
@@ -54,8 +60,33 @@ def elide_path(path: str, metrics: QFontMetrics, width: int) -> str:
     folder, sep, name = path.rpartition("/")
     if sep and folder and is_index_name(name):
         parent, parent_sep, last = folder.rpartition("/")
-        return _elide(parent, parent_sep, last + "/", metrics, width)
-    return _elide(folder, sep, name, metrics, width)
+        return _elide(parent, parent_sep, last + "/", metrics, width, 0)
+    return _elide(folder, sep, name, metrics, width, start)
+
+
+def elide_name(name: str, start: int, metrics: QFontMetrics, width: int) -> str:
+    """A file name shortened to ``width`` pixels keeping its part from ``start`` on (the part
+    that tells it from the other names): the shared start before it is cut at its end
+    (``o__gne__…other__1.html``), or dropped (``…other__1.html``); only when that part alone
+    does not fit is it elided in its middle (``…oth…html``).  With ``start`` 0, the name is
+    elided in its middle as Qt does (str).
+
+    Args:
+        name: a file name (or an index page's folder name and ``/``).
+        start: an index into ``name``.
+        metrics: the font metrics of the text.
+        width: the room, in pixels.
+    """
+    if metrics.horizontalAdvance(name) <= width:
+        return name
+    if not 0 < start < len(name):
+        return metrics.elidedText(name, _MIDDLE, width)
+    head, tail = name[:start], name[start:]
+    room = width - metrics.horizontalAdvance(tail)
+    ellipsis = metrics.horizontalAdvance("…")
+    if room < ellipsis:  # the distinguishing part alone is too wide
+        return "…" + metrics.elidedText(tail, _MIDDLE, max(width - ellipsis, 0))
+    return metrics.elidedText(head, Qt.TextElideMode.ElideRight, room) + tail
 
 
 def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
@@ -88,17 +119,23 @@ def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
     return metrics.elidedText(name, _MIDDLE, width)
 
 
-def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) -> str:
-    # ``name`` is a file name, or a folder's name and "/" (an index page)
+def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int, start: int) -> str:
+    # ``name`` is a file name, or a folder's name and "/" (an index page); ``start`` where the
+    # part that tells the name apart begins
     path = folder + sep + name
     if metrics.horizontalAdvance(path) <= width:
         return path
     name_width = metrics.horizontalAdvance(sep + name)
     ellipsis = metrics.horizontalAdvance("…")
     if not sep or name_width + ellipsis > width:
-        return _first_folder_and_name(folder, sep, name, metrics, width) or metrics.elidedText(
-            path if not sep else "…/" + name, _MIDDLE, width
-        )
+        shown = _first_folder_and_name(folder, sep, name, metrics, width, start)
+        if shown:
+            return shown
+        if not sep:
+            return elide_name(name, start, metrics, width)
+        if start:
+            return "…/" + elide_name(name, start, metrics, max(width - metrics.horizontalAdvance("…/"), 0))
+        return metrics.elidedText("…/" + name, _MIDDLE, width)
     head, inner_sep, middle = _head_and_rest(folder)
     if "/" in head and metrics.horizontalAdvance(f"{head}/…{sep}{name}") > width:
         head, inner_sep, middle = folder.partition("/")  # no room for the language folder too
@@ -114,21 +151,22 @@ def _elide(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) 
         if room >= ellipsis:
             return head + inner_sep + metrics.elidedText(middle, _MIDDLE, room) + sep + name
     if name.endswith("/"):  # an index page's folder: its slug's two ends beside the first folder
-        shown = _first_folder_and_name(folder, sep, name, metrics, width)
+        shown = _first_folder_and_name(folder, sep, name, metrics, width, 0)
         if shown:
             return shown
     return metrics.elidedText(folder, _MIDDLE, width - name_width) + sep + name
 
 
-def _first_folder_and_name(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int) -> str:
+def _first_folder_and_name(folder: str, sep: str, name: str, metrics: QFontMetrics, width: int, start: int) -> str:
     # the first folder tells versions apart: kept whole, the name elided in its middle
-    # ("v1.10/…/acc…ebpf/"); "" when the two do not fit with a few letters of the name
+    # ("v1.10/…/acc…ebpf/") or by its distinguishing part (elide_name); "" when the two do not
+    # fit with a few letters of the name
     first, inner, _rest = _head_and_rest(folder)
     head = (first + ("/…/" if inner else "/")) if sep else ""
     room = width - metrics.horizontalAdvance(head)
     if not head or room < metrics.horizontalAdvance("ab…z/"):
         return ""
-    return head + metrics.elidedText(name, _MIDDLE, room)
+    return head + elide_name(name, start, metrics, room)
 
 
 def _head_and_rest(folder: str) -> tuple[str, str, str]:
@@ -152,7 +190,7 @@ def short_path(path: str) -> str:
     return f"{head}/…/{name}" if sep and folders else path
 
 
-def paint_path(painter, option: QStyleOptionViewItem) -> None:
+def paint_path(painter, option: QStyleOptionViewItem, start: int = 0) -> None:
     """Draw a view's cell whose text is a path, shortened by :func:`elide_path` to the cell's
     width (less the style's text margins), not by the view's own elision.
 
@@ -161,11 +199,12 @@ def paint_path(painter, option: QStyleOptionViewItem) -> None:
         option: the cell's style option, already filled by ``initStyleOption`` (its font and
             font metrics those of the cell: the kept page's bold row measures bold); changed
             here (its text).
+        start: where the distinguishing part of the file name begins (:func:`elide_path`).
     """
     style = option.widget.style() if option.widget is not None else QApplication.style()
     # the style's text margin on each side (PM_FocusFrameHMargin + 1), and 2 pixels of slack
     margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, option.widget) + 1) + 2
-    option.text = elide_path(option.text, option.fontMetrics, option.rect.width() - margin)
+    option.text = elide_path(option.text, option.fontMetrics, option.rect.width() - margin, start)
     style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
 
 

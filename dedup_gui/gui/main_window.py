@@ -58,13 +58,14 @@ from dedup_gui.gui.window_actions import WindowActions
 from dedup_gui.gui.window_copy import CopyKeptPages
 from dedup_gui.gui.window_decisions import KeepDecisions
 from dedup_gui.gui.window_ignore import IgnoreDecisions
+from dedup_gui.gui.window_labels import WindowLabels
 from dedup_gui.gui.window_layout import LARGE_SIZES, first_layout
 from dedup_gui.gui.window_menus import build_menus
 from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pair_columns  # noqa: F401
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 
-class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, QMainWindow):
+class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, WindowLabels, QMainWindow):
     """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
@@ -228,6 +229,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.thresholds_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self._connect_decisions()
         self._connect_ignore_list()
+        self._connect_labels()
 
     # --- state ------------------------------------------------------------------------------
 

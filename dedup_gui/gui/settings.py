@@ -183,7 +183,7 @@ def save_window_layout(window, settings: AppSettings) -> None:
     settings.set_text("view/clusters_mode", window.clusters_view.mode())
     for panel in (window.pairs_panel, window.pages_panel, window.errors_panel):
         table = panel.model.table
-        settings.set_text(f"view/hidden_columns/{table.EMPTY_VIEW}", _columns_text(table.hidden_columns()))
+        settings.set_text(f"view/hidden_columns/{table.EMPTY_VIEW}", _columns_text(table.chosen_hidden_columns()))
     settings.set_thresholds(window.thresholds())
     settings.sync()
 

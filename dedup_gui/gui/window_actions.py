@@ -35,7 +35,8 @@ class WindowActions:
         """Open the teaching window (Teach > Teaching Views) on the current scan and the pair
         selected here (its SimHash, Jaccard and Hamming views show that pair's pages; used
         again, the open window moves to the pair selected now); its gallery's "Open in
-        inspector" selects that pair here."""
+        inspector" and its method comparison's labelled pairs select that pair here, and the
+        labels the comparison ran on label the pairs table."""
         pair = self._selected_pair_paths()
         if getattr(self, "teaching_window", None) is None:
             self.teaching_window = TeachingWindow(self.result, parent=self, pair=pair)
@@ -48,6 +49,10 @@ class WindowActions:
                     self.activateWindow()
 
             self.teaching_window.open_pair.connect(open_pair)
+            # the method comparison's labelled pairs open here; its labels label the pairs table
+            methods = self.teaching_window.methods_view
+            methods.show_pair_in_window = self.show_labelled_pair
+            methods.finished.connect(lambda run: self.use_labels(run.labels_csv))
             # re-classified: the same pages, so each view keeps the pages the teacher chose there
             self.results_changed.connect(lambda: self.teaching_window.update_result(self.result))
         elif self.teaching_window.result is not self.result:

@@ -661,12 +661,17 @@ def test_window_shortcuts_work_while_a_threshold_spin_box_has_the_focus(qtbot, m
 
 def test_the_type_combo_offers_the_pairs_the_last_thresholds_changed(qtbot, make_window, sample_scan):
     # "Thresholds applied: 2 pairs re-classified" and nothing marked or filtered those pairs.
+    # (The samples have a labels file, EXPECTED.csv: "Differs from label (N)" comes last.)
     win = make_window(sample_scan)
     panel, combo = win.pairs_panel, win.pairs_panel.type_combo
-    assert combo.count() == len(TYPE_FILTERS)  # no re-classification yet: no entry
+
+    def extra_entries() -> list[str]:
+        return [combo.itemText(i).rpartition(" (")[0] for i in range(len(TYPE_FILTERS), combo.count())]
+
+    qtbot.waitUntil(lambda: extra_entries() == ["Differs from label"], timeout=LONG)  # no re-classification yet
     with qtbot.waitSignal(win.results_changed, timeout=LONG):
         win.thresholds_panel.content_partial.setValue(0.6)
-    assert combo.count() == len(TYPE_FILTERS) + 1
+    assert extra_entries() == ["Changed by the last re-classification", "Differs from label"]
     assert combo.itemText(len(TYPE_FILTERS)) == "Changed by the last re-classification (2)"
     combo.setCurrentIndex(len(TYPE_FILTERS))
     assert panel.model.rowCount() == 2
@@ -677,4 +682,4 @@ def test_the_type_combo_offers_the_pairs_the_last_thresholds_changed(qtbot, make
     combo.setCurrentIndex(len(TYPE_FILTERS))
     with qtbot.waitSignal(win.scan_ended, timeout=LONG):
         win.rescan()  # a new scan: nothing to compare with, the entry goes and every pair shows
-    assert combo.count() == len(TYPE_FILTERS) and combo.currentIndex() == 0 and panel.model.rowCount() == 7
+    assert extra_entries() == ["Differs from label"] and combo.currentIndex() == 0 and panel.model.rowCount() == 7

@@ -114,8 +114,19 @@ class TableState:
     # --- which columns are shown -------------------------------------------------------------
 
     def hidden_columns(self) -> frozenset[int]:
-        """The columns not shown (frozenset of column numbers); :attr:`HIDDEN` at first."""
+        """The columns not shown (frozenset of column numbers): the ones the user hid
+        (:meth:`chosen_hidden_columns`) and the :meth:`unavailable_columns`."""
+        return frozenset(self._hidden) | self.unavailable_columns()
+
+    def chosen_hidden_columns(self) -> frozenset[int]:
+        """The columns the user hid (:attr:`HIDDEN` at first), remembered between sessions
+        (frozenset of column numbers)."""
         return frozenset(self._hidden)
+
+    def unavailable_columns(self) -> frozenset[int]:
+        """Columns with nothing to show for this result (the pairs' Label column without a
+        labels file): hidden, and left out of the header's menu (frozenset; none here)."""
+        return frozenset()
 
     def set_column_hidden(self, col: int, hidden: bool) -> bool:
         """Hide or show column ``col``; the last column shown cannot be hidden.
@@ -132,7 +143,9 @@ class TableState:
         """
         if not 0 <= col < len(self.COLUMNS):
             raise IndexError(f"no column {col} in a table of {len(self.COLUMNS)}")
-        if hidden == (col in self._hidden) or (hidden and len(self._hidden) + 1 >= len(self.COLUMNS)):
+        if col in self.unavailable_columns():
+            return False
+        if hidden == (col in self._hidden) or (hidden and len(self.hidden_columns()) + 1 >= len(self.COLUMNS)):
             return False
         (self._hidden.add if hidden else self._hidden.discard)(col)
         return True
@@ -218,6 +231,12 @@ class TableState:
         if self._shared and col in self.PATH_COLUMNS and value.startswith(self._shared):
             value = value[len(self._shared) :]
         return show_control_characters(value)
+
+    def name_start(self, record: int, col: int) -> int:
+        """Where the part of a path cell's file name that tells it from the table's other names
+        begins (an index into the file name; :func:`~dedup_gui.core.views.paths.distinct_starts`):
+        a narrow column keeps that part (int; 0 here: the name is elided in its middle)."""
+        return 0
 
     def details(self, record: int) -> str:
         """The record in full for the line under the table (plain text, may hold paths): its

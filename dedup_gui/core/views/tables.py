@@ -28,7 +28,9 @@ from dedup_gui.core.columns import (
 )
 from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
 from dedup_gui.core.views.changed_filter import MARKED_SHORT, changed_tooltip, previous_types, type_text
+from dedup_gui.core.views.label_filter import PairKey, label_tooltip, pair_key
 from dedup_gui.core.views.pages_table import PagesTable, page_type_bits
+from dedup_gui.core.views.paths import distinct_starts
 from dedup_gui.core.views.table_state import ERROR, MUTED, TableState, format_score
 
 #: The tables of this module and the pages table (:mod:`dedup_gui.core.views.pages_table`),
@@ -45,7 +47,8 @@ class PairsTable(TableState):
 
     Columns: left, right, type (``"distinct (marked by you)"`` for a pair of
     the ignore list), content similarity, containment, layout similarity, Hamming distance,
-    Jaccard, cluster (shown when both pages are in the same cluster).
+    Jaccard, cluster (shown when both pages are in the same cluster), and the human label of
+    the pair (:meth:`set_labels`; the column is unavailable, never shown empty, without labels).
 
     Sorting and filtering read the result's :class:`~dedup_gui.core.columns.PairColumns` (one
     NumPy array per field, shared with the other views); cells read the :class:`Pair` objects.
@@ -61,7 +64,10 @@ class PairsTable(TableState):
         "Hamming distance",
         "Jaccard",
         "Group",
+        "Label",
     )
+    #: The column of the human labels (:meth:`set_labels`).
+    LABEL_COLUMN = 9
     NUMERIC = frozenset(range(3, 9))
     PATH_COLUMNS = frozenset({0, 1})
     ELASTIC = frozenset({0, 1})
@@ -75,6 +81,7 @@ class PairsTable(TableState):
         6: "Hamming distance of the two SimHash fingerprints, in bits (of 64)",
         7: "Jaccard similarity of the two main texts' shingle sets, 0 to 1",
         8: "The near-duplicate group of the pair: pages joined by any chain of duplicate pairs",
+        9: "The type a person gave the pair in the labels file (shown when the scan has one)",
     }
 
     def __init__(self) -> None:
@@ -86,10 +93,19 @@ class PairsTable(TableState):
         self._page_clusters = np.zeros(0, dtype=np.int32)
         self._cluster_list: list[int] = []  # page -> cluster id as Python ints, for data()
         self._columns: PairColumns | None = None
+        # page -> where its file name's distinguishing part begins, for the pages list it was
+        # computed for (distinct_starts: one sort of the names)
+        self._name_starts: list[int] = []
+        self._starts_of: list[Page] | None = None
         # record -> its type before the last re-classification, for the pairs it changed
         # (None: no re-classification since the scan); the "changed" filter keeps those
         self._previous: dict[int, str] | None = None
         self._changed_only = False
+        # the human labels by the pair's page paths (None: no labels file), and per record
+        self._labels: dict[PairKey, DupType] | None = None
+        self._labels_root: str | None = None  # the scanned folder the labels belong to
+        self._record_labels: dict[int, DupType] = {}
+        self._differs_only = False
 
     def load(self, result: ScanResult | None) -> int:
         """Take the pairs of ``result``; return their number (int).  Costs one pass over the
@@ -99,9 +115,13 @@ class PairsTable(TableState):
         self._pairs = [] if result is None else result.pairs  # a result is never changed in place
         self._names = [p.path.casefold() for p in self._pages]
         self.set_shared_folders([p.path for p in self._pages])
+        if result is None or result.pages is not self._starts_of:  # a re-classification keeps the pages
+            self._starts_of = None if result is None else result.pages
+            self._name_starts = distinct_starts([p.path.rpartition("/")[2] for p in self._pages])
         self._page_clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
         self._cluster_list = self._page_clusters.tolist()
         self._columns = None if result is None else pair_columns(result)
+        self._label_records()
         return len(self._pairs)
 
     def records_in(self, result: ScanResult | None) -> int:
@@ -157,11 +177,24 @@ class PairsTable(TableState):
         if col == 8:
             cluster = self._pair_cluster(pair)
             return "" if cluster == NO_CLUSTER else str(cluster)
+        if col == self.LABEL_COLUMN:
+            label = self._record_labels.get(record)
+            return "" if label is None else label.label
         key = self.sort_key(record, col)
         if col == 4 and pair.scores.contained_side:  # which page lies inside the other
             inner = pair.scores.contained_side
             return f"{format_score(key)} ({inner} in {'right' if inner == 'left' else 'left'})"
         return str(key) if col == 6 else format_score(key)
+
+    def name_start(self, record: int, col: int) -> int:
+        """Where the distinguishing part of the left (``col`` 0) or right (1) page's file name
+        begins among the scan's file names (:func:`~dedup_gui.core.views.paths.distinct_starts`):
+        ``o__gne__tests__other__1.html`` and ``o__gne__tests__sina__1.html`` keep ``other__1.html``
+        and ``sina__1.html`` in a narrow column (int; 0 for other columns)."""
+        if col > 1:
+            return 0
+        pair = self._pairs[record]
+        return self._name_starts[pair.right if col else pair.left]
 
     def widest_text(self, col: int) -> str | None:
         """The widest form of a column a sample of rows may miss: the containment's
@@ -185,6 +218,9 @@ class PairsTable(TableState):
             return TYPE_CODE[pair.type]
         if col == 8:
             return self._pair_cluster(pair)  # NO_CLUSTER == NO_VALUE
+        if col == self.LABEL_COLUMN:
+            label = self._record_labels.get(record)
+            return NO_CLUSTER if label is None else TYPE_CODE[label]  # unlabelled: -1, first
         return (s.content_similarity, s.content_containment, s.layout_similarity,
                 s.hamming_distance, s.jaccard)[col - 3]  # fmt: skip
 
@@ -201,6 +237,11 @@ class PairsTable(TableState):
             return columns.type_code
         if col == 8:
             return pair_clusters(result, self._page_clusters)
+        if col == self.LABEL_COLUMN:
+            keys = np.full(len(self._pairs), NO_CLUSTER, dtype=np.int64)
+            for record, label in self._record_labels.items():
+                keys[record] = TYPE_CODE[label]
+            return keys
         return getattr(columns, _SCORE_COLUMNS[col])
 
     # --- the pairs the last re-classification changed ---------------------------------------
@@ -242,16 +283,90 @@ class PairsTable(TableState):
         return None if self._previous is None else self._previous.get(record)
 
     def extra_masks(self) -> list[np.ndarray]:
-        """The "changed by the last re-classification" mask, when that filter is on."""
-        if not self._changed_only or self._previous is None:
-            return []
-        mask = np.zeros(self._count, dtype=np.bool_)
-        mask[list(self._previous)] = True
-        return [mask]
+        """The "changed by the last re-classification" mask and the "differs from label" mask,
+        for the filters that are on."""
+        masks = []
+        if self._changed_only and self._previous is not None:
+            mask = np.zeros(self._count, dtype=np.bool_)
+            mask[list(self._previous)] = True
+            masks.append(mask)
+        if self._differs_only and self._labels is not None:
+            mask = np.zeros(self._count, dtype=np.bool_)
+            mask[self.differing_records()] = True
+            masks.append(mask)
+        return masks
+
+    # --- the human labels (a labels CSV of the scan) -----------------------------------------
+
+    def set_labels(self, labels: dict[PairKey, DupType] | None, root: str = "") -> None:
+        """Take the human labels of the pairs of the scan of folder ``root``, by
+        :func:`~dedup_gui.core.views.label_filter.pair_key` of their page paths (relative to
+        ``root``), or ``None`` for no labels file: the Label column is then unavailable and the
+        "differs from label" filter off.  They stay through re-classifications and rescans of
+        ``root``, and are dropped with a scan of another folder; a pair without a label shows
+        an empty cell."""
+        self._labels = None if labels is None else dict(labels)
+        self._labels_root = root if labels is not None else None
+        self._differs_only = self._differs_only and labels is not None
+        self._label_records()
+        self.refilter()
+
+    def _label_records(self) -> None:
+        self._record_labels = {}
+        if self._result is None or self._result.root != self._labels_root:
+            self._labels, self._labels_root, self._differs_only = None, None, False  # another folder's
+        if not self._labels:
+            return
+        paths = [p.path for p in self._pages]
+        for record, pair in enumerate(self._pairs):
+            label = self._labels.get(pair_key(paths[pair.left], paths[pair.right]))
+            if label is not None:
+                self._record_labels[record] = label
+
+    def has_labels(self) -> bool:
+        """Whether a labels file is known for the scan (bool): the Label column is available."""
+        return self._labels is not None
+
+    def unavailable_columns(self) -> frozenset[int]:
+        """The Label column without labels (:meth:`TableState.unavailable_columns`)."""
+        return frozenset() if self._labels is not None else frozenset({self.LABEL_COLUMN})
+
+    def label_of(self, record: int) -> DupType | None:
+        """The human label of ``record``, ``None`` if it has none (DupType)."""
+        return self._record_labels.get(record)
+
+    def differing_records(self) -> list[int]:
+        """The labelled pairs whose type (under the thresholds in force) differs from their
+        label, in record order (list[int])."""
+        pairs = self._pairs
+        return sorted(r for r, label in self._record_labels.items() if pairs[r].type is not label)
+
+    def differs_count(self) -> int | None:
+        """How many labelled pairs' types differ from their labels (int), ``None`` without labels."""
+        return None if self._labels is None else len(self.differing_records())
+
+    def differs_only(self) -> bool:
+        """Whether only the pairs whose type differs from their label are shown (bool)."""
+        return self._differs_only
+
+    def set_differs_only(self, on: bool) -> None:
+        """Keep only the pairs whose type differs from their label (``on``), or every pair.
+
+        Raises:
+            ValueError: ``on`` without labels.
+        """
+        if on and self._labels is None:
+            raise ValueError("no labels file for this scan: no pair has a label")
+        self._differs_only = bool(on)
+        self._update_rows()
 
     def tooltip(self, record: int, col: int) -> str:
         """:meth:`TableState.tooltip`; the Type cell of a pair the last re-classification
-        changed names its previous type (:func:`~dedup_gui.core.views.changed_filter.changed_tooltip`)."""
+        changed names its previous type (:func:`~dedup_gui.core.views.changed_filter.changed_tooltip`);
+        the Label cell says the label and the predicted type when they differ."""
+        if col == self.LABEL_COLUMN:
+            label = self._record_labels.get(record)
+            return "" if label is None else label_tooltip(label, self._pairs[record].type)
         before = self.previous_type(record) if col == 2 else None
         return changed_tooltip(self.display(record, 2), before) if before else super().tooltip(record, col)
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.views.paths import split_path_tail
 from dedup_gui.gui.elide import ElideRightDelegate, elide_path, paint_path, short_path
-from dedup_gui.gui.tables.table_model import ResultTableModel
+from dedup_gui.gui.tables.table_model import NAME_START_ROLE, ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
@@ -51,14 +51,16 @@ def _in_sight(widths: list[int], available: int) -> int:
 
 
 class PathDelegate(QStyledItemDelegate):
-    """Draws file paths with :func:`elide_path`, so a narrow column keeps the file names."""
+    """Draws file paths with :func:`elide_path`, so a narrow column keeps the file names, and
+    of a file name too wide, the part that tells it from the others (the model's
+    :data:`~dedup_gui.gui.tables.table_model.NAME_START_ROLE`)."""
 
     def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         """Draw the cell with its path elided by :func:`elide_path` (the size hint, which
         fits the columns, still measures the whole path)."""
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        paint_path(painter, opt)
+        paint_path(painter, opt, index.data(NAME_START_ROLE) or 0)
 
 
 class PathTailDelegate(QStyledItemDelegate):

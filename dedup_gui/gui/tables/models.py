@@ -7,6 +7,8 @@ filter masks) to Qt roles through
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from dedup_gui.core.model import Page, Pair
 from dedup_gui.core.views.status_filter import STATUS_FILTERS
 from dedup_gui.core.views.tables import ErrorsTable, PagesTable, PairsTable
@@ -98,6 +100,35 @@ class PairsModel(ResultTableModel):
         if on and self.table.changed_count() is None:
             raise ValueError("no re-classification since the scan")
         self._relayout(lambda: self.table.set_changed_only(on))
+
+    def set_labels(self, labels, root: str = "") -> None:
+        """Take the scan's human labels (:meth:`PairsTable.set_labels
+        <dedup_gui.core.views.tables.PairsTable.set_labels>`; ``None``: none), in one layout
+        change; the views hear of the Label column's header through ``headerDataChanged``."""
+        self._relayout(lambda: self.table.set_labels(labels, root))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.COLUMNS) - 1)
+
+    def has_labels(self) -> bool:
+        """Whether the scan has a labels file (the Label column is available) (bool)."""
+        return self.table.has_labels()
+
+    def differs_count(self) -> int | None:
+        """How many labelled pairs' types differ from their labels, ``None`` without labels (int)."""
+        return self.table.differs_count()
+
+    def differs_only(self) -> bool:
+        """Whether only the pairs whose type differs from their label are shown (bool)."""
+        return self.table.differs_only()
+
+    def set_differs_only(self, on: bool) -> None:
+        """Keep only the pairs whose type differs from their label (``on``), in one layout change.
+
+        Raises:
+            ValueError: ``on`` without labels (nothing changes).
+        """
+        if on and not self.table.has_labels():
+            raise ValueError("no labels file for this scan")
+        self._relayout(lambda: self.table.set_differs_only(on))
 
     def first_duplicate_record(self) -> int | None:
         """The result's first non-distinct pair, else its first pair, as a record index (int);

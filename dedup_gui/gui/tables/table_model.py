@@ -34,6 +34,9 @@ from dedup_gui.gui.plain import plain_tooltip
 
 #: Role of the sort values: numbers for numeric columns, case-folded text otherwise.
 SORT_ROLE = Qt.ItemDataRole.UserRole
+#: Role of a path cell's distinguishing start: where the part of its file name that tells it
+#: from the table's other names begins (:meth:`TableState.name_start`), for the path delegate.
+NAME_START_ROLE = Qt.ItemDataRole.UserRole + 2
 
 _Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -258,6 +261,8 @@ class ResultTableModel(QAbstractTableModel):
             return self.table.cell_text(record, col)
         if role == SORT_ROLE:
             return self.table.sort_key(record, col)
+        if role == NAME_START_ROLE:
+            return self.table.name_start(record, col)
         if role == Qt.ItemDataRole.ToolTipRole:  # the whole path or text, which cells may cut
             return plain_tooltip(self.table.tooltip(record, col)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.model import DupType
 from dedup_gui.gui.file_actions import copy_paths, file_menu
-from dedup_gui.gui.tables.changed_entry import ChangedEntry
+from dedup_gui.gui.tables.changed_entry import ChangedEntry, DiffersEntry
 from dedup_gui.gui.tables.column_widths import ColumnSizer
 from dedup_gui.gui.tables.models import PagesModel, PairsModel
 from dedup_gui.gui.tables.status_combo import StatusCombo
@@ -51,7 +51,9 @@ class TablePanel(QWidget):
 
     The type combo's "Duplicates only" hides the distinct pairs (a "Show duplicates only" check
     box beside it did the same and is gone); for the pairs, its last entry lists the pairs the
-    last re-classification changed (:class:`~dedup_gui.gui.tables.changed_entry.ChangedEntry`).
+    last re-classification changed (:class:`~dedup_gui.gui.tables.changed_entry.ChangedEntry`),
+    then, with a labels file, the pairs whose type differs from their label
+    (:class:`~dedup_gui.gui.tables.changed_entry.DiffersEntry`).
 
     Args:
         model: the table model (the panel does not take ownership of its data).
@@ -93,6 +95,12 @@ class TablePanel(QWidget):
         # the pairs: "Changed by the last re-classification (9)" after the type filters
         self.changed_entry = (
             ChangedEntry(self.type_combo, model, len(TYPE_FILTERS)) if isinstance(model, PairsModel) else None
+        )
+        # then "Differs from label (12)" while the scan has a labels file
+        self.differs_entry = (
+            DiffersEntry(self.type_combo, model, self.changed_entry)
+            if isinstance(model, PairsModel) and self.changed_entry is not None
+            else None
         )
         self.filter_chip = QToolButton()
         self.filter_chip.setToolTip("Clear this filter")
@@ -154,6 +162,7 @@ class TablePanel(QWidget):
         self.view.viewport().installEventFilter(self)
         for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
             signal.connect(self._emit_counts)
+        model.headerDataChanged.connect(self._follow_available_columns)  # the pairs' Label column
 
         type_label = QLabel("Type:")
         bar = QHBoxLayout()
@@ -348,14 +357,28 @@ class TablePanel(QWidget):
         for col in range(self.model.columnCount()):
             self.view.setColumnHidden(col, col in hidden)
 
+    def _follow_available_columns(self, *_args) -> None:
+        # a column became available or unavailable (labels came or went): show or hide it, and
+        # fit the columns again if the view is on screen (else its tab fits them when shown)
+        hidden = self.model.table.hidden_columns()
+        if all(self.view.isColumnHidden(c) == (c in hidden) for c in range(self.model.columnCount())):
+            return
+        self.apply_hidden_columns()
+        view = self.view
+        if view.isVisible():
+            self.fit_columns(view.width() - 2 * view.frameWidth() - view.verticalScrollBar().sizeHint().width())
+
     def column_menu(self) -> QMenu:
         """The header's menu: one checkable entry per column, checked when it is shown, and
         "Show All Columns" (QMenu; the last shown column cannot be unchecked)."""
         menu = QMenu(self)
         menu.addSection("Columns shown")
         hidden = self.model.table.hidden_columns()
+        unavailable = self.model.table.unavailable_columns()  # nothing to show: not offered
         last = len(hidden) + 1 == len(self.model.COLUMNS)
         for col, title in enumerate(self.model.COLUMNS):
+            if col in unavailable:
+                continue
             action = menu.addAction(title.replace("\n", " "))
             action.setCheckable(True)
             action.setChecked(col not in hidden)
@@ -363,8 +386,8 @@ class TablePanel(QWidget):
             action.toggled.connect(lambda checked, c=col: self.set_column_hidden(c, not checked))
         menu.addSeparator()
         every = menu.addAction("Show All Columns")
-        every.setEnabled(bool(hidden))
-        every.triggered.connect(lambda: [self.set_column_hidden(c, False) for c in sorted(hidden)])
+        every.setEnabled(bool(hidden - unavailable))
+        every.triggered.connect(lambda: [self.set_column_hidden(c, False) for c in sorted(hidden - unavailable)])
         return menu
 
     def _show_column_menu(self, pos: QPoint) -> None:
@@ -377,9 +400,12 @@ class TablePanel(QWidget):
 
     def _on_type_changed(self, index: int) -> None:
         changed = self.changed_entry is not None and self.changed_entry.is_entry(index)
+        differs = self.differs_entry is not None and self.differs_entry.is_entry(index)
         type_filter = TYPE_FILTERS[index][1] if 0 <= index < len(TYPE_FILTERS) else None
         if isinstance(self.model, PairsModel) and self.model.changed_only() != changed:
             self.model.set_changed_only(changed)
+        if isinstance(self.model, PairsModel) and self.model.differs_only() != differs:
+            self.model.set_differs_only(differs)
         self.model.set_type_filter(type_filter)
 
     def _on_activated(self, index: QModelIndex) -> None:

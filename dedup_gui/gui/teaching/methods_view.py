@@ -34,7 +34,7 @@ from dedup_gui.core.evaluation.method_eval import pr_figure
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
-from dedup_gui.gui.teaching.cell_pairs import list_cell_pairs_on_click
+from dedup_gui.gui.teaching.cell_pairs import ShowPair, list_cell_pairs_on_click
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
 from dedup_gui.gui.teaching.labels_search import SEARCHING_NOTE, LabelsSearch, labels_note
 from dedup_gui.gui.teaching.methods_run import MethodsRun, Relay, RelayProgress, RunSettings, run_methods
@@ -138,7 +138,11 @@ class MethodsView(QWidget):
         methods_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.methods_table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.confusion_table = results_table(())
-        list_cell_pairs_on_click(self.confusion_table, lambda: None if self.run is None else self.run.scored)
+        #: Shows a labelled pair in the main window (set by it; :data:`~.cell_pairs.ShowPair`).
+        self.show_pair_in_window: ShowPair | None = None
+        list_cell_pairs_on_click(self.confusion_table, lambda: None if self.run is None else self.run.scored,
+                                 lambda: None if self.run is None else self.run.labels_csv,
+                                 lambda: self.show_pair_in_window)  # fmt: skip
         self.summary_label = plain_label(wrap=True)
         self.plot = FigurePanel("methods-pr-curves", figsize=(11, 6))
 
