@@ -40,6 +40,7 @@ from dedup_gui.gui.teaching.labels_search import SEARCHING_NOTE, LabelsSearch, l
 from dedup_gui.gui.teaching.methods_run import MethodsRun, Relay, RelayProgress, RunSettings, run_methods
 from dedup_gui.gui.teaching.methods_tables import (
     METHOD_HEADERS,
+    SUMMARY_TIP,
     confusion_counts,
     fill_confusion_table,
     fill_methods_table,
@@ -140,6 +141,7 @@ class MethodsView(QWidget):
         self.confusion_table = results_table(())
         list_cell_pairs_on_click(self.confusion_table, lambda: None if self.run is None else self.run.scored)
         self.summary_label = plain_label(wrap=True)
+        self.summary_label.setToolTip(SUMMARY_TIP)
         self.plot = FigurePanel("methods-pr-curves", figsize=(11, 6))
 
         bar = QHBoxLayout()
@@ -452,6 +454,14 @@ class MethodsView(QWidget):
         if room > 0:
             first = min(need_width, room // 2) if beside else need_matrix
             self.bottom.setSizes([first, room - first])
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt API)
+        """The height the tab needs at ``width``: its wrapped lines', and the least the
+        splitter's parts need (:meth:`balance`), not their preferred heights (int, pixels).
+        The tab's scroll area asks this (the labels wrap); with the splitter's preferred height
+        it scrolled 13 pixels at 1152x720 with room for every part."""
+        spare = self.splitter.sizeHint().height() - self.splitter.minimumSizeHint().height()
+        return super().heightForWidth(width) - max(spare, 0)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         """Share the new room again."""
