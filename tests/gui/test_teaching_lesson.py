@@ -119,3 +119,63 @@ def test_the_methods_tab_writes_relations_as_the_gallery_does(qtbot, teach):
     assert "≥ 0.900" in texts and "k ≤ 3" in texts and "content same ≥ 0.925" in view.settings_label.text()
     assert "≥" in teach.gallery_view.rule_label.text()
     qtbot.waitUntil(lambda: not teach.is_busy(), timeout=LONG)
+
+
+def present(qtbot, window, size) -> None:
+    window.presentation.set_active(True)
+    window.setWindowState(Qt.WindowState.WindowNoState)
+    window.resize(*size)
+    qtbot.waitUntil(lambda: window.size().toTuple() == size, timeout=LONG)
+    qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
+    qtbot.wait(100)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1152, 720)])
+def test_every_venn_region_is_named_in_presentation_mode(qtbot, teach, size):
+    # Presenting, the pages' regions were too small for "249\nonly in A": the counts alone were
+    # drawn, and "only in A", "A ∩ B", "only in B" disappeared; they stand under the circles.
+    view = teach.show_tab(1)
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None and not view.data.toy, timeout=LONG)
+    present(qtbot, teach, size)
+    venn = view.venn
+    named = {label.split("\n")[1] for _h, label, _r, _i in venn.region_labels() if "\n" in label}
+    captions = getattr(venn, "captions", list)()
+    assert named | {name for _rect, name in captions} == {"only in A", "A ∩ B", "only in B"}
+    bounds = venn.rect().toRectF()
+    rects = [rect for rect, _name in captions]
+    assert all(bounds.contains(rect) for rect in rects)
+    assert all(a.right() <= b.left() for a, b in zip(rects, rects[1:]))  # apart, in order
+    heads = [head for head, *_ in venn.region_labels()]
+    assert not any(rect.intersects(head) for rect in rects for head in heads)
+    teach.presentation.set_active(False)
+
+
+def test_the_simhash_boards_labels_and_bit_numbers_are_14_pixels_on_any_screen(qtbot, teach, monkeypatch):
+    # 10.5 points are 14 pixels at 96 dpi but 10.5 on a 72-dpi screen: the crowded board's row
+    # names and bit numbers were that small
+    view = teach.show_tab(0)
+    present(qtbot, teach, (1280, 800))
+    board = view.board
+    assert board.crowded()  # four blocks of 16 at the legible floor
+    for dpi in (96, 72):
+        monkeypatch.setattr(board, "logicalDpiY", lambda d=dpi: d)
+        board._layout_cache = board._font_cache = None
+        header = board._least_font() if board.crowded() else board._header_font()
+        for font in (board.board_font(), header):
+            assert font.pointSizeF() * dpi / 72 >= 14 - 1e-6, (dpi, font.pointSizeF())
+    teach.presentation.set_active(False)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1152, 720)])
+def test_a_typed_values_reading_is_whole_in_presentation_mode(qtbot, teach, size):
+    # at 1152x720 the reading of a typed "58" ended "…; type 0b… for bi…"
+    teach.show_tab(2)
+    present(qtbot, teach, size)
+    view = teach.hamming_view
+    view.edits[0].setText("58")
+    view.edits[0].textEdited.emit("58")
+    qtbot.wait(100)
+    reading = view.readings[0]
+    assert reading.text().replace("\n", " ") == reading.full_text()
+    assert reading.full_text().endswith("type 0b… for binary")
+    teach.presentation.set_active(False)
