@@ -155,8 +155,9 @@ class MethodsView(QWidget):
         top = QWidget()
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at the threshold in use",
-                                 bold=True, wrap=True))  # fmt: skip
+        # F1, TP, FP, FN and TN were nowhere defined: each header's tooltip defines its column
+        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at the threshold in use "
+                                 "(point at a column's name for its definition)", bold=True, wrap=True))  # fmt: skip
         tl.addWidget(self.methods_table, 1)
         confusion = QWidget()
         cl = QVBoxLayout(confusion)
