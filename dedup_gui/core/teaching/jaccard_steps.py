@@ -198,12 +198,15 @@ def measure_notes(k: int) -> str:
     ))  # fmt: skip
 
 
-def short_text_note(texts: Sequence[str], k: int, names: Sequence[str] = ("A", "B")) -> str:
+def short_text_note(shingle_sets: Sequence[Sequence[str]], k: int, names: Sequence[str] = ("A", "B")) -> str:
     """Say which texts have fewer than k tokens, whose one shingle is then the whole text
     (:func:`text_shingles`); a list of one short shingle read like a bug without it.
 
+    Only a set of one shingle is looked at (its tokens counted), never the whole text again: a
+    long page's text is tokenized once, by :func:`text_shingles`.
+
     Args:
-        texts: the texts compared (str each).
+        shingle_sets: each text's shingles (:func:`text_shingles`).
         k: tokens per shingle (>= 1).
         names: each text's name, in the same order.
 
@@ -212,12 +215,13 @@ def short_text_note(texts: Sequence[str], k: int, names: Sequence[str] = ("A", "
         when every text has at least k tokens (or none: an empty text has no shingle) (str).
 
     Example:
-        >>> short_text_note(["a rose is a rose", "a rose"], 5)
+        >>> short_text_note([text_shingles("a rose is a rose", 5), text_shingles("a rose", 5)], 5)
         'B is shorter than k = 5 tokens: the whole text is one shingle.'
-        >>> short_text_note(["a rose", "is"], 5)
+        >>> short_text_note([["a rose"], ["is"]], 5)
         'A and B are shorter than k = 5 tokens: each whole text is one shingle.'
     """
-    short = [name for name, text in zip(names, texts) if 0 < len(tokenize(text)) < k]
+    short = [name for name, shingles in zip(names, shingle_sets) if len(shingles) == 1
+             and len(tokenize(shingles[0])) < k]  # fmt: skip
     if not short:
         return ""
     if len(short) == 1:

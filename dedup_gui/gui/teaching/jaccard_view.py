@@ -105,7 +105,7 @@ def compute_jaccard(text_a: str, text_b: str, k: int, permutations: int, names: 
     """
     comparison = toy_comparison(text_a, text_b, k) if toy else shingle_comparison(text_a, text_b, k)
     convergence = minhash_convergence(comparison.a, comparison.b, permutations) if comparison.union_size else []
-    return JaccardData(comparison, convergence, toy, names, k, short_text_note((text_a, text_b), k))
+    return JaccardData(comparison, convergence, toy, names, k, short_text_note((comparison.a, comparison.b), k))
 
 
 def jaccard_text(c: SetComparison) -> str:
