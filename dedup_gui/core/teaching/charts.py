@@ -85,7 +85,7 @@ def convergence_figure(
     ax.xaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True))
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("permutations (hash functions) used")
-    ax.set_ylabel("share of\nequal minima")  # two lines: the plot is low above its legend
+    ax.set_ylabel("share of equal minima")
     # short: a longer title was cut at the panel's edge in presentation mode at 1280x800
     ax.set_title("MinHash estimate vs. exact Jaccard", color=palette.foreground, fontsize="medium")
     ax.grid(True, color=palette.muted, linewidth=0.5)
