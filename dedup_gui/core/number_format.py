@@ -22,3 +22,16 @@ def format_score(value: float, decimals: int = 3) -> str:
     """
     scale = 10**decimals
     return f"{math.floor(value * scale + _NOISE) / scale:.{decimals}f}"
+
+
+def format_fraction_value(value: float, decimals: int = 3) -> str:
+    """The decimal written after an exact fraction ("198/410 = 0.482…"): :func:`format_score`'s
+    cut value, so it is the number every other view shows for the same similarity, with "…"
+    where digits were cut, so that "=" stays true (198/410 is 0.48292…, not 0.482) (str).
+
+    Example:
+        >>> format_fraction_value(198 / 410), format_fraction_value(1 / 2), format_fraction_value(2 / 7)
+        ('0.482…', '0.500', '0.285…')
+    """
+    shown = format_score(value, decimals)
+    return shown if abs(value - float(shown)) <= _NOISE else shown + "…"

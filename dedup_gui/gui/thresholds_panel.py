@@ -33,7 +33,7 @@ _NAMES = {"content_same": "Content same", "content_partial": "Content partial", 
           "hamming_k": "Hamming k"}  # fmt: skip
 
 _HELP = {
-    "content_same": "Content similarity (or containment, with Jaccard >= {j:g}) at or above which "
+    "content_same": "Content similarity (or containment, with Jaccard ≥ {j:g}) at or above which "
     "two main texts are the same content.",
     "content_partial": "Content containment (share of the smaller page's shingles found in the other) "
     "at or above which an important part of the content is shared.",

@@ -275,7 +275,7 @@ def test_no_region_name_covers_a_point_of_the_map(qtbot, window, sample_scan, co
     key = view.figure.legends[0]
     assert [t.get_gid() for t in key.get_texts()] == ["layout", "partial", "distinct", "full", "content"]
     partial = window.result.thresholds.content_partial
-    assert key.get_texts()[1].get_text() == f"partial duplicate (if containment >= {partial:g})"
+    assert key.get_texts()[1].get_text() == f"partial duplicate (if containment ≥ {partial:g})"
     # the grey dots of the distinct pairs are in the key too (a tester could not tell what they were)
     assert key.get_texts()[2].get_text() == f"distinct (containment < {partial:g})"
     names = visible_texts(view.figure)
@@ -443,7 +443,7 @@ def test_a_short_map_keeps_its_height_for_the_points(qtbot, window, sample_scan,
     assert key.get_window_extent().x0 >= axes.x1  # beside the axes: on no point, and no height taken
     partial = window.result.thresholds.content_partial
     texts = [t.get_text() for t in key.get_texts()]
-    assert texts[0] == "full duplicate" and f"partial duplicate\n(if containment >= {partial:g})" in texts
+    assert texts[0] == "full duplicate" and f"partial duplicate\n(if containment ≥ {partial:g})" in texts
     # the long meaning, in the tooltip of the line above the map
     assert (
         "content similarity, or containment where that is higher and the texts' Jaccard" in view.status_label.toolTip()

@@ -74,12 +74,12 @@ def test_the_tab_scores_at_the_windows_thresholds_as_the_core_evaluate_does(qtbo
     for t in (t for t in TYPE_ORDER if ev.support[t]):
         assert f"{t.value}: P {ev.precision[t]:.3f} R {ev.recall[t]:.3f} F1 {ev.f1[t]:.3f}" in view.summary_label.text()
     simhash = shown_row(view, "SimHash (64-bit)")
-    assert simhash[1] == "k <= 10" and simhash[4] == f"{report.defaults['simhash'].f1:.3f}"
-    assert shown_row(view, "content similarity")[1] == ">= 0.600"
+    assert simhash[1] == "k ≤ 10" and simhash[4] == f"{report.defaults['simhash'].f1:.3f}"
+    assert shown_row(view, "content similarity")[1] == "≥ 0.600"
     assert "SimHash (64-bit); ring: k = 10" in legend_texts(view.plot.figure)
     # the header names what produced the numbers, in the words of the CLI's evaluate
     assert view.settings_label.text() == (
-        "settings: extractor fast; min tokens 8; content same >= 0.600; partial >= 0.500; layout same >= 0.300; k <= 10"
+        "settings: extractor fast; min tokens 8; content same ≥ 0.600; partial ≥ 0.500; layout same ≥ 0.300; k ≤ 10"
     )
 
 
@@ -93,7 +93,7 @@ def test_new_thresholds_grey_the_results_and_run_again_when_the_tab_is_shown(qtb
     assert view.run is first and view.is_stale()
     assert not view.results.isEnabled() and not view.stale_label.isHidden()  # greyed, and said why
     assert view.stale_label.text().startswith("Thresholds changed: the results below are of the previous run, on ")
-    assert "content same >= 0.925" in view.stale_label.text() and view.run_button.text() == "Run again"
+    assert "content same ≥ 0.925" in view.stale_label.text() and view.run_button.text() == "Run again"
     assert view.stale_label.text().endswith("Run again.")
     with qtbot.waitSignal(view.finished, timeout=LONG):
         view.show()
@@ -102,7 +102,7 @@ def test_new_thresholds_grey_the_results_and_run_again_when_the_tab_is_shown(qtb
     qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
     assert view.run.used.thresholds == OTHER and not view.is_stale()
     assert view.results.isEnabled() and view.stale_label.isHidden() and view.run_button.text() == "Run"
-    assert shown_row(view, "SimHash (64-bit)")[1] == "k <= 10"
+    assert shown_row(view, "SimHash (64-bit)")[1] == "k ≤ 10"
     # the same file and scan settings: the pages read for the first run serve this one
     page = next(iter(first.pages))
     assert view.run.pages[page] is first.pages[page]

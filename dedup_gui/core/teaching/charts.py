@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from dedup_gui.core.number_format import format_fraction_value, format_score
 from dedup_gui.core.views.charts import LIGHT, Palette, _style
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ def convergence_figure(
     Returns:
         The figure; the estimate's ``Line2D`` has the gid ``"estimate"`` (one point per
         permutation), the exact value's ``"exact"``; a band of one standard error surrounds it.
+        The legend is the figure's (``fig.legends[0]``), under the plot.
     """
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -70,11 +72,11 @@ def convergence_figure(
         ax.fill_between(n, [max(0.0, j - s) for s in se], [min(1.0, j + s) for s in se], color=palette.muted,
                         alpha=0.45, linewidth=0, label="± one standard error")  # fmt: skip
     # two empty sets: 0/0 is undefined, as the formulas say; no line at 0 for it
-    exact_text = f"{comparison.fraction} = {j:.3f}" if comparison.union_size else "0/0: undefined"
+    exact_text = f"{comparison.fraction} = {format_fraction_value(j)}" if comparison.union_size else "0/0: undefined"
     (exact,) = ax.plot([1, right], [j, j] if comparison.union_size else [float("nan")] * 2, "--", color=EXACT_COLOR,
                        linewidth=2, label=f"exact Jaccard {exact_text}")  # fmt: skip
     exact.set_gid("exact")
-    last = f"{est[-1]:.3f}" if est else "–"
+    last = format_score(est[-1]) if est else "–"
     (line,) = ax.plot(n, est, "-", color=ESTIMATE_COLOR, linewidth=1.6,
                       label=f"MinHash estimate (after {len(n)}: {last})")  # fmt: skip
     line.set_gid("estimate")
@@ -87,7 +89,10 @@ def convergence_figure(
     # short: a longer title was cut at the panel's edge in presentation mode at 1280x800
     ax.set_title("MinHash estimate vs. exact Jaccard", color=palette.foreground, fontsize="medium")
     ax.grid(True, color=palette.muted, linewidth=0.5)
-    legend = ax.legend(loc="best", fontsize="small", facecolor=palette.background, edgecolor=palette.muted)
+    # under the plot, never over the curves: in the Jaccard view's small panel (presentation
+    # mode) no corner inside was free, and "best" put it over the curves near J = 1
+    legend = fig.legend(loc="outside lower center", fontsize="small", facecolor=palette.background,
+                        edgecolor=palette.muted)  # fmt: skip
     for text in legend.get_texts():
         text.set_color(palette.foreground)
     return fig

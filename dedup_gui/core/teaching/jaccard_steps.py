@@ -44,6 +44,14 @@ TOY_K_RANGE = (1, 8)
 #: permutations are the first n of this many, so a longer run extends a shorter one.
 MAX_PERMUTATIONS = 2048
 
+#: What MinHash is, in two sentences, for the Jaccard view's tooltips (Broder 1997).
+MINHASH_DEFINITION = (
+    "MinHash (Broder 1997): hash every shingle with one random hash function and keep the smallest "
+    "value, the set's minimum; two sets have the same minimum with probability exactly their Jaccard "
+    "similarity J. With n such functions (permutations), the share of equal minima estimates J, "
+    "within about sqrt(J (1 − J) / n)."
+)
+
 _CJK_CHAR = re.compile(f"[{CJK_RANGES}]")
 
 
@@ -188,6 +196,37 @@ def measure_notes(k: int) -> str:
         "Content similarity (the four-type rule's measure for main texts): 1 − Levenshtein distance / max length, "
         "in characters.",
     ))  # fmt: skip
+
+
+def short_text_note(shingle_sets: Sequence[Sequence[str]], k: int, names: Sequence[str] = ("A", "B")) -> str:
+    """Say which texts have fewer than k tokens, whose one shingle is then the whole text
+    (:func:`text_shingles`); a list of one short shingle read like a bug without it.
+
+    Only a set of one shingle is looked at (its tokens counted), never the whole text again: a
+    long page's text is tokenized once, by :func:`text_shingles`.
+
+    Args:
+        shingle_sets: each text's shingles (:func:`text_shingles`).
+        k: tokens per shingle (>= 1).
+        names: each text's name, in the same order.
+
+    Returns:
+        e.g. ``"A is shorter than k = 5 tokens: the whole text is one shingle."``, or ``""``
+        when every text has at least k tokens (or none: an empty text has no shingle) (str).
+
+    Example:
+        >>> short_text_note([text_shingles("a rose is a rose", 5), text_shingles("a rose", 5)], 5)
+        'B is shorter than k = 5 tokens: the whole text is one shingle.'
+        >>> short_text_note([["a rose"], ["is"]], 5)
+        'A and B are shorter than k = 5 tokens: each whole text is one shingle.'
+    """
+    short = [name for name, shingles in zip(names, shingle_sets) if len(shingles) == 1
+             and len(tokenize(shingles[0])) < k]  # fmt: skip
+    if not short:
+        return ""
+    if len(short) == 1:
+        return f"{short[0]} is shorter than k = {k} tokens: the whole text is one shingle."
+    return f"{' and '.join(short)} are shorter than k = {k} tokens: each whole text is one shingle."
 
 
 def toy_example() -> SetComparison:

@@ -319,7 +319,7 @@ def map_figure(
     short = is_short(fig, MAP_SHORT_HEIGHT)
     gap = "\n" if short else " "
     names = {dup: dup.label if dup in (DupType.FULL, DupType.CONTENT) else
-             f"{dup.label}{gap}(if containment >= {t.content_partial:g})" for dup in key}  # fmt: skip
+             f"{dup.label}{gap}(if containment ≥ {t.content_partial:g})" for dup in key}  # fmt: skip
     # the distinct pairs' grey dots lie in the layout and partial regions: their own entry
     key[DupType.DISTINCT] = (Line2D([], [], linestyle="none", marker="o", markersize=5,
                                     markerfacecolor=TYPE_COLORS[DupType.DISTINCT], markeredgecolor=palette.foreground,

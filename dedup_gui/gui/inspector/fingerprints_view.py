@@ -27,6 +27,7 @@ from dedup_gui.core.fingerprints.simhash import BITS, bits_text, hamming_distanc
 from dedup_gui.core.methods.registry import pair_methods
 from dedup_gui.core.model import Pair, ScanResult, Thresholds
 from dedup_gui.core.number_format import format_score
+from dedup_gui.core.views.relations import display_relations
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.widgets import (
     ADDED,
@@ -282,7 +283,7 @@ class FingerprintsView(QWidget):
         table.setRowCount(len(methods))
         for row, m in enumerate(methods):
             verdict = "duplicate" if m.duplicate else "not duplicate"
-            for col, text in enumerate((m.method, verdict, m.left, m.right, m.measure, m.rule)):
+            for col, text in enumerate((m.method, verdict, m.left, m.right, m.measure, display_relations(m.rule))):
                 item = QTableWidgetItem(text)
                 item.setToolTip(plain_tooltip(text))
                 if col == 1:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import classify, explain_pair
 from dedup_gui.core.views.colors import TYPE_COLORS
+from dedup_gui.core.views.relations import display_relations
 from dedup_gui.gui.inspector.widgets import TAB_MIN_HEIGHT, pair_pages, plain_label, scroll_body
 
 _ROWS = ("same content", "an important part shared", "no important part shared")
@@ -97,7 +98,9 @@ class WhyView(QWidget):
             return
         t = thresholds or result.thresholds
         a, b = pair_pages(result, pair)
-        lines = explain_pair(pair, t)  # a pair the user marked says so before the verdict
+        lines = [
+            display_relations(line) for line in explain_pair(pair, t)
+        ]  # a pair the user marked says so before the verdict
         self.verdict = DupType.DISTINCT if pair.not_duplicate else classify(pair.scores, t)
         self.heading_label.setText(f"Why {a.path} and {b.path} are classified as: {self.verdict.label}")
         self._set_reasons(lines[:-1])
@@ -107,10 +110,10 @@ class WhyView(QWidget):
         row = 0 if self.verdict in (DupType.FULL, DupType.CONTENT) else 1 if self.verdict is not DupType.DISTINCT else 2
         self._mark_cell((row, 0 if s.layout_similarity >= t.layout_same else 1))
         self.thresholds_label.setText(
-            f"Thresholds: same content when content similarity >= {t.content_same:.3f} (or, where the scan "
-            f"did not learn both pages' site template, containment >= {t.content_same:.3f} with Jaccard >= "
-            f"{t.same_min_jaccard:.3f}); an important part shared when containment >= {t.content_partial:.3f}; "
-            f"same layout when the templates' layout similarity >= {t.layout_same:.3f}."
+            f"Thresholds: same content when content similarity ≥ {t.content_same:.3f} (or, where the scan "
+            f"did not learn both pages' site template, containment ≥ {t.content_same:.3f} with Jaccard ≥ "
+            f"{t.same_min_jaccard:.3f}); an important part shared when containment ≥ {t.content_partial:.3f}; "
+            f"same layout when the templates' layout similarity ≥ {t.layout_same:.3f}."
         )
         notes = [f"{side} ({page.path}): {page_notes(page)}" for side, page in (("left", a), ("right", b))]
         notes += [line for side, page in (("left", a), ("right", b)) for line in template_lines(side, page)]

@@ -235,9 +235,10 @@ class GalleryView(QWidget):
         self.cards = {dup: ExampleCard(dup) for dup in TYPE_ORDER[:4]}
         inner = QWidget()
         self._grid = QGridLayout(inner)
+        m = self._grid.contentsMargins()
+        self._margins = (m.left(), m.top(), m.right(), m.bottom())
         for card in self.cards.values():
             card.open_requested.connect(self.open_pair)
-        self.set_presentation(False)
         self.intro_label = plain_label(
             "A page has content (the main text) and layout (its template, the DOM tags). Comparing both "
             "sorts a pair into one of four duplicate types; here is the scan's most similar pair of each.",
@@ -245,22 +246,31 @@ class GalleryView(QWidget):
         # the rule that decides the type, with the main window's thresholds, and what layout
         # similarity is: the cards showed the measures but not what they are compared with
         self.rule_label = plain_label(type_rule(Thresholds()), wrap=True)
+        # the words scroll with the cards, in one scroll area: beside them, they made the tab's
+        # own scroll area scroll too (two nested scroll bars in presentation mode)
+        words = QVBoxLayout()
+        words.addWidget(self.intro_label)
+        words.addWidget(self.rule_label)
+        self._grid.addLayout(words, 0, 0, 1, 2)
+        self.set_presentation(False)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setWidget(inner)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.intro_label)
-        layout.addWidget(self.rule_label)
+        layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.scroll, 1)
 
     def set_presentation(self, on: bool) -> None:
-        """Presenting: the cards one under the other, their excerpts three lines at most, so the
-        first type is whole on the first screen at 1280x800 (2 x 2 at twice the font size cut its
+        """Presenting: the cards one under the other, their excerpts three lines at most, narrow
+        margins, so the first type is whole on the first screen at 1280x800 (2 x 2 at twice the font size cut its
         excerpts); the scroll bar shows the rest.  Otherwise 2 x 2."""
+        # narrow margins presenting: with the words above the cards in the one scroll area, the
+        # first card's last 4 pixels were below the screen at 1280x800
+        self._grid.setContentsMargins(*((4, 2, 4, 2) if on else self._margins))
         for i, card in enumerate(self.cards.values()):
             self._grid.removeWidget(card)
-            self._grid.addWidget(card, *((i, 0) if on else (i // 2, i % 2)))
+            self._grid.addWidget(card, *((i + 1, 0) if on else (i // 2 + 1, i % 2)))  # row 0: the words
             card.set_excerpt_lines(3 if on else 6)
 
     def set_result(self, result: ScanResult | None) -> None:

@@ -40,9 +40,12 @@ _SEPARATORS = re.compile(r"[\s_:]")
 _HEX, _BINARY = re.compile(r"[0-9a-f]+"), re.compile(r"[01]+")
 #: 0s and 1s in groups of four ("0101 1000"): binary as people write it, whatever its length.
 _NIBBLES = re.compile(r"[01]{4}(?:[ _:][01]{4})+")
-#: The most lines of a value's reading beside its field in presentation mode.
-PRESENTING_READING_LINES = 2
-#: Hex digits up to which the reading spells out the bits (more: the bit rows show them).
+#: The most lines of a value's reading beside its field in presentation mode: three, so that
+#: a guessed base's reading ends whole at 1152x720 (two cut it: "…; type 0b… for bi…"); it
+#: takes three only where two lines do not hold it.
+PRESENTING_READING_LINES = 3
+#: Hex digits up to which the reading spells out the bits, and binary digits up to four times
+#: as many the reading repeats (more: the bit rows show them).
 HINT_HEX_DIGITS = 8
 
 
@@ -73,7 +76,10 @@ class TypedFingerprint:
             else:
                 said += f" ({4 * len(self.digits)} bits)"
             return said if self.prefixed else f"read as {said}; type 0b… for binary"
-        said = f"binary 0b{self.digits} ({len(self.digits)} bits) = 0x{self.value:x}"
+        # a long binary value is not spelt out again (the bit rows show it): 64 digits made one
+        # unbreakable word that took a third line presenting at 1280x800
+        digits = f" 0b{self.digits}" if len(self.digits) <= 4 * HINT_HEX_DIGITS else ""
+        said = f"binary{digits} ({len(self.digits)} bits) = 0x{self.value:x}"
         return said if self.prefixed else f"read as {said}; type 0x… for hex"
 
 

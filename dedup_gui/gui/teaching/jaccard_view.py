@@ -27,9 +27,11 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import ScanResult, ScanSettings
+from dedup_gui.core.number_format import format_fraction_value
 from dedup_gui.core.teaching.charts import convergence_figure
 from dedup_gui.core.teaching.jaccard_steps import (
     MAX_PERMUTATIONS,
+    MINHASH_DEFINITION,
     TOY_K,
     TOY_K_RANGE,
     TOY_TEXT_A,
@@ -38,6 +40,7 @@ from dedup_gui.core.teaching.jaccard_steps import (
     measure_notes,
     minhash_convergence,
     shingle_comparison,
+    short_text_note,
     toy_comparison,
 )
 from dedup_gui.gui.inspector.jobs import LatestJob
@@ -70,6 +73,8 @@ class JaccardData:
         toy: ``True`` for the blackboard example.
         names: the two sets' names (page paths, or the toy texts).
         k: tokens per shingle.
+        short_note: which text is shorter than k tokens (one shingle, the whole text), or ``""``
+            (:func:`~dedup_gui.core.teaching.jaccard_steps.short_text_note`).
     """
 
     comparison: SetComparison
@@ -77,6 +82,7 @@ class JaccardData:
     toy: bool
     names: tuple[str, str]
     k: int
+    short_note: str = ""
 
 
 def compute_jaccard(text_a: str, text_b: str, k: int, permutations: int, names: tuple[str, str],
@@ -99,20 +105,24 @@ def compute_jaccard(text_a: str, text_b: str, k: int, permutations: int, names: 
     """
     comparison = toy_comparison(text_a, text_b, k) if toy else shingle_comparison(text_a, text_b, k)
     convergence = minhash_convergence(comparison.a, comparison.b, permutations) if comparison.union_size else []
-    return JaccardData(comparison, convergence, toy, names, k)
+    return JaccardData(comparison, convergence, toy, names, k, short_text_note((comparison.a, comparison.b), k))
 
 
 def jaccard_text(c: SetComparison) -> str:
     """The counts and the similarity in words, one formula a line, e.g.
-    ``"Jaccard = |A ∩ B| / |A ∪ B| = 2/7 = 0.286"`` (str).
+    ``"Jaccard = |A ∩ B| / |A ∪ B| = 2/7 = 0.285…"`` (str): each decimal cut, not rounded, to 3
+    places as every other view writes it, "…" where digits were cut
+    (:func:`~dedup_gui.core.number_format.format_fraction_value`).
 
     Every space is a no-break space (U+00A0) except those before an "=": a line too long for a
     narrow window breaks only there, the next line starting "= …" (at 1280x800 in presentation
     mode the label broke inside formulas: "|A ∪ B| =" / "|A| + |B| − …", or "|A" / "∪ B|")."""
     smaller = min(len(c.a), len(c.b))
+    # the decimal cut to 3 places as everywhere else, "…" where digits were cut: 198/410 read
+    # 0.483 here and 0.482 in the gallery
     # an empty set: 0/0 is undefined, not 0.000 (the Methods tab writes "–" for it)
-    jaccard = f"{c.fraction} = {c.jaccard:.3f}" if c.union_size else "0/0: undefined"
-    containment = f"{len(c.intersection):,}/{smaller:,} = {c.containment:.3f}" if smaller else (
+    jaccard = f"{c.fraction} = {format_fraction_value(c.jaccard)}" if c.union_size else "0/0: undefined"
+    containment = f"{len(c.intersection):,}/{smaller:,} = {format_fraction_value(c.containment)}" if smaller else (
         f"{len(c.intersection):,}/0: undefined")  # fmt: skip
     formulas = (
         f"|A| = {len(c.a):,}    |B| = {len(c.b):,}    |A ∩ B| = {len(c.intersection):,}",
@@ -142,6 +152,8 @@ class JaccardView(QWidget):
         venn: the :class:`VennWidget`; jaccard_label: the counts, the fraction and the decimal.
         notes_label: what a token is, containment after Broder, and the content similarity.
         shared_list, only_a_list, only_b_list: example shingles (plain text).
+        minhash_label: "MinHash permutations (?):", what MinHash is in its tooltip (and the
+            spin box's and the figure's).
         plot: the :class:`~.figure_panel.FigurePanel` of the convergence.
         data: the :class:`JaccardData` shown, or ``None``.
     """
@@ -179,7 +191,9 @@ class JaccardView(QWidget):
         self.permutations_spin = QSpinBox()
         self.permutations_spin.setRange(1, MAX_PERMUTATIONS)
         self.permutations_spin.setValue(256)
-        self.permutations_spin.setToolTip("MinHash permutations (hash functions) to add one by one")
+        self.permutations_spin.setToolTip(
+            f"MinHash permutations (hash functions) to add one by one.\n\n{MINHASH_DEFINITION}"
+        )
         self._k = self.k_spin.value()  # the pages' k (the box shows the toy's in the toy mode)
         self._toy_k = TOY_K
         self._scan_k = ScanSettings().shingle_size  # the scan's, for the notes
@@ -203,6 +217,7 @@ class JaccardView(QWidget):
             lw.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list_titles = [plain_label(bold=True) for _ in range(3)]
         self.plot = FigurePanel("jaccard-minhash", figsize=(6, 3))
+        self.plot.canvas.setToolTip(MINHASH_DEFINITION)
 
         # Two rows of controls: in one, the pages' names and the spin boxes needed 1,650 pixels
         # at the presentation mode's font size (a horizontal scroll bar even at 1600x1000).
@@ -213,7 +228,11 @@ class JaccardView(QWidget):
         row1.addStretch(1)
         row1.addWidget(self.k_spin)
         row1.addSpacing(16)
-        row1.addWidget(plain_label("MinHash permutations:", selectable=False))
+        # what MinHash is, in tooltips: a fourth line of notes did not fit a 1280x800 projector
+        self.minhash_label = plain_label("MinHash permutations (?):", selectable=False)
+        self.minhash_label.setToolTip(MINHASH_DEFINITION)
+        self.minhash_label.setWhatsThis(MINHASH_DEFINITION)
+        row1.addWidget(self.minhash_label)
         row1.addWidget(self.permutations_spin)
         row2 = QHBoxLayout()
         for name, chooser, edit in (("A:", self.page_a, self.toy_edits[0]), ("B:", self.page_b, self.toy_edits[1])):
@@ -366,7 +385,9 @@ class JaccardView(QWidget):
         kind = f"{data.k}-token shingles"  # "token", as the k box's tooltip says
         # one line: the sentences and pages are named in the boxes above (two lines and the
         # notes did not fit a 1280x800 projector)
-        self.texts_label.setText(f"A, B = the {kind} of the two {'sentences' if data.toy else 'pages’ main texts'}")
+        what = f"A, B = the {kind} of the two {'sentences' if data.toy else 'pages’ main texts'}"
+        # a list of one short "shingle" needs saying why (its line wraps: at most one more line)
+        self.texts_label.setText(f"{what}. {data.short_note}" if data.short_note else what)
         self.jaccard_label.setText(jaccard_text(c))
         self.notes_label.setText(measure_notes(self._scan_k))
         for title, lw, items, name in (

@@ -19,6 +19,7 @@ from dedup_gui.core.evaluation.evaluate import Evaluation, ScoredPair, evaluate,
 from dedup_gui.core.evaluation.method_eval import MethodsReport, evaluate_methods
 from dedup_gui.core.model import Page, ScanResult, ScanSettings, Thresholds
 from dedup_gui.core.progress import CancelToken
+from dedup_gui.core.views.relations import display_relations
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,9 @@ class RunSettings:
 
     def line(self) -> str:
         """The one-line description the CLI's ``evaluate`` prints too
-        (:func:`~dedup_gui.core.evaluation.evaluate.settings_line`) (str)."""
-        return settings_line(self.thresholds, self.settings)
+        (:func:`~dedup_gui.core.evaluation.evaluate.settings_line`), with "≥" and "≤" for the
+        CLI's ASCII ">=" and "<=" (:func:`~dedup_gui.core.views.relations.display_relations`) (str)."""
+        return display_relations(settings_line(self.thresholds, self.settings))
 
     def changes(self, other: RunSettings) -> str:
         """What differs from ``other``: ``""``, ``"thresholds"``, ``"scan settings"`` or

@@ -13,18 +13,43 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTab
 from dedup_gui.core.evaluation.evaluate import Evaluation, score_text
 from dedup_gui.core.evaluation.method_eval import MethodsReport, precision_text
 from dedup_gui.core.model import TYPE_ORDER
+from dedup_gui.core.views.relations import display_relations
 from dedup_gui.gui.teaching.widgets import blend
 
 #: The methods table's columns ("in use": the threshold the window's settings give, as the CLI says).
 METHOD_HEADERS = ("method", "in use", "precision", "recall", "F1", "TP", "FP", "FN", "TN", "best", "best F1")
+#: What each column of the methods table means, its header's tooltip: F1 and the four counts
+#: were nowhere defined on screen.
+METHOD_HEADER_TIPS = {
+    "method": "The method; its rule and source in each name's tooltip.",
+    "in use": "The threshold the window's settings give (a yes/no method has none).",
+    "precision": "Precision = TP / (TP + FP): the share of the pairs called duplicates that are.",
+    "recall": "Recall = TP / (TP + FN): the share of the duplicate pairs found.",
+    "F1": "F1 = 2 × precision × recall / (precision + recall), their harmonic mean: 1 is perfect, 0 none right.",
+    "TP": "True positives: duplicate pairs the method calls duplicates.",
+    "FP": "False positives: distinct pairs the method calls duplicates.",
+    "FN": "False negatives: duplicate pairs the method misses.",
+    "TN": "True negatives: distinct pairs the method calls distinct.",
+    "best": "The threshold of the sweep with the highest F1 on these labels.",
+    "best F1": "F1 at the best threshold (fitted to these labels: expect less on others).",
+}
+#: The confusion matrix's summary terms, the summary's tooltip.
+SUMMARY_TIP = (
+    "Accuracy: the share of pairs given their labelled type. P: precision, R: recall, "
+    "F1 = 2 × P × R / (P + R), for pairs of each labelled type; macro-F1: the mean of the types' F1."
+)
 _GOOD = QColor("#c8e6c9")
 _BAD = QColor("#ffcdd2")
 
 
 def results_table(headers: Sequence[str]) -> QTableWidget:
-    """A read-only table with these column headers, rows selected whole (QTableWidget)."""
+    """A read-only table with these column headers, rows selected whole, each header named in
+    :data:`METHOD_HEADER_TIPS` with its definition as tooltip (QTableWidget)."""
     table = QTableWidget(0, len(headers))
     table.setHorizontalHeaderLabels(list(headers))
+    for col, name in enumerate(headers):
+        if name in METHOD_HEADER_TIPS:
+            table.horizontalHeaderItem(col).setToolTip(METHOD_HEADER_TIPS[name])
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -37,13 +62,13 @@ def fill_methods_table(t: QTableWidget, report: MethodsReport) -> None:
     t.setRowCount(len(report.specs))
     for row, spec in enumerate(report.specs):
         d, b = report.defaults[spec.key], report.best[spec.key]
-        values = [spec.name, spec.label(d.threshold), precision_text(d), f"{d.recall:.3f}", f"{d.f1:.3f}",
+        values = [spec.name, display_relations(spec.label(d.threshold)), precision_text(d), f"{d.recall:.3f}", f"{d.f1:.3f}",
                   str(d.tp), str(d.fp), str(d.fn), str(d.tn),
-                  spec.label(b.threshold) if spec.sweep else "", f"{b.f1:.3f}" if spec.sweep else ""]  # fmt: skip
+                  display_relations(spec.label(b.threshold)) if spec.sweep else "", f"{b.f1:.3f}" if spec.sweep else ""]  # fmt: skip
         for col, value in enumerate(values):
             item = QTableWidgetItem(value)
             if col == 0:
-                item.setToolTip(f"{spec.name}: {spec.rule}")  # our own text, not page-derived
+                item.setToolTip(f"{spec.name}: {display_relations(spec.rule)}")  # our own text, not page-derived
             else:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if col == 4:

@@ -40,6 +40,7 @@ from dedup_gui.gui.teaching.labels_search import SEARCHING_NOTE, LabelsSearch, l
 from dedup_gui.gui.teaching.methods_run import MethodsRun, Relay, RelayProgress, RunSettings, run_methods
 from dedup_gui.gui.teaching.methods_tables import (
     METHOD_HEADERS,
+    SUMMARY_TIP,
     confusion_counts,
     fill_confusion_table,
     fill_methods_table,
@@ -144,6 +145,7 @@ class MethodsView(QWidget):
                                  lambda: None if self.run is None else self.run.labels_csv,
                                  lambda: self.show_pair_in_window)  # fmt: skip
         self.summary_label = plain_label(wrap=True)
+        self.summary_label.setToolTip(SUMMARY_TIP)
         self.plot = FigurePanel("methods-pr-curves", figsize=(11, 6))
 
         bar = QHBoxLayout()
@@ -157,8 +159,9 @@ class MethodsView(QWidget):
         top = QWidget()
         tl = QVBoxLayout(top)
         tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at the threshold in use",
-                                 bold=True, wrap=True))  # fmt: skip
+        # F1, TP, FP, FN and TN were nowhere defined: each header's tooltip defines its column
+        tl.addWidget(plain_label("“Is this pair a duplicate of any type?”: each method at the threshold in use "
+                                 "(point at a column's name for its definition)", bold=True, wrap=True))  # fmt: skip
         tl.addWidget(self.methods_table, 1)
         confusion = QWidget()
         cl = QVBoxLayout(confusion)
@@ -456,6 +459,14 @@ class MethodsView(QWidget):
         if room > 0:
             first = min(need_width, room // 2) if beside else need_matrix
             self.bottom.setSizes([first, room - first])
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt API)
+        """The height the tab needs at ``width``: its wrapped lines', and the least the
+        splitter's parts need (:meth:`balance`), not their preferred heights (int, pixels).
+        The tab's scroll area asks this (the labels wrap); with the splitter's preferred height
+        it scrolled 13 pixels at 1152x720 with room for every part."""
+        spare = self.splitter.sizeHint().height() - self.splitter.minimumSizeHint().height()
+        return super().heightForWidth(width) - max(spare, 0)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         """Share the new room again."""

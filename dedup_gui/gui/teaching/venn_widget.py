@@ -4,6 +4,8 @@ the circles where it does not fit."""
 
 from __future__ import annotations
 
+import itertools
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QWidget
@@ -80,29 +82,61 @@ class VennWidget(QWidget):
         cy = top + 4 + room_h / 2
         return cxa, cxa + d * unit, cy, ra * unit, rb * unit
 
-    def _geometry(self) -> tuple[tuple[float, float, float, float, float], list]:
-        """The circles and the region labels, cached for the widget's size, font and sets: the
-        circles are laid out once with no margins and, if a count does not fit inside its
-        region, again with room for it outside."""
+    def _geometry(self) -> tuple[tuple[float, float, float, float, float], list, list]:
+        """The circles, the region labels and the captions (:meth:`captions`), cached for the
+        widget's size, font and sets: the circles are laid out once with no margins and, if a
+        count does not fit inside its region or a label lost its name, again with room for it
+        outside or for the captions' row."""
         key = (self.width(), self.height(), self.font().key(), id(self._comparison), self._show_elements)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         circles = self._circles((0.0, 0.0, 0.0))
         labels = self._place_labels(circles)
-        outside = [(head, label) for head, label, _rect, _items, inside in labels if not inside]
-        if outside:
+        outside = [(head, name) for head, _label, _rect, _items, inside, name in labels if not inside]
+        # a row under the circles for the names of regions labelled with their count alone
+        captions_h = QFontMetricsF(self.font()).height() + 4 if any("\n" not in lb[1] for lb in labels) else 0.0
+        if outside or captions_h:
             ml = mr = mb = 0.0
-            for head, label in outside:
-                if label.endswith("only in A"):
+            for head, name in outside:
+                if name == "only in A":
                     ml = head.width() + 6
-                elif label.endswith("only in B"):
+                elif name == "only in B":
                     mr = head.width() + 6
                 else:
                     mb = head.height() + 4
-            circles = self._circles((ml, mr, mb))
+            circles = self._circles((ml, mr, mb + captions_h))
             labels = self._place_labels(circles)
-        self._cache = (key, (circles, labels))
-        return circles, labels
+        captions = self._captions(circles, labels)
+        self._cache = (key, (circles, labels, captions))
+        return circles, labels, captions
+
+    def captions(self) -> list[tuple[QRectF, str]]:
+        """The names of the regions whose label is the count alone, in a row under the circles,
+        each under its count (pushed apart where they would touch): ``(where, name)`` left to
+        right (list).  Presenting, the regions were too small for "249\nonly in A" and only the
+        counts were drawn: the students saw three numbers and no word of what they count."""
+        return self._geometry()[2]
+
+    def _captions(self, circles: tuple[float, float, float, float, float], labels: list) -> list[tuple[QRectF, str]]:
+        unnamed = [(head, name) for head, label, _rect, _items, _inside, name in labels if "\n" not in label]
+        if not unnamed:
+            return []
+        fm = QFontMetricsF(self.font())
+        _cxa, _cxb, cy, ra, rb = circles
+        # under the circles, and under the shared count where that stands outside, under the lens
+        below = max([cy + max(ra, rb) + 2] + [lb[0].bottom() + 2 for lb in labels if not lb[4] and lb[0].top() > cy])
+        rects = []
+        for head, name in unnamed:
+            width = fm.horizontalAdvance(name) + 8
+            rects.append(QRectF(head.center().x() - width / 2, below, width, fm.height()))
+        for a, b in itertools.pairwise(rects):  # apart, left to right
+            if b.left() < a.right() + 4:
+                b.moveLeft(a.right() + 4)
+        shift = min(0.0, self.width() - rects[-1].right())  # inside the widget, the left edge first
+        shift = max(shift, -rects[0].left())
+        for rect in rects:
+            rect.translate(shift, 0.0)
+        return [(rect, name) for rect, (_head, name) in zip(rects, unnamed, strict=True)]
 
     def names(self) -> tuple[str, str]:
         """The names drawn above the circles, e.g. ``("A: 423", "B: 423")``."""
@@ -151,6 +185,10 @@ class VennWidget(QWidget):
             painter.setPen(text)
             painter.setFont(bold)
             painter.drawText(head, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, label)
+        painter.setFont(self.font())
+        painter.setPen(text)
+        for rect, name in self.captions():
+            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, name)
         for body, items in self.element_rects():
             painter.setFont(self.element_font(items, body.width()))
             lines = self.element_lines(items, body.width(), body.height())
@@ -266,13 +304,15 @@ class VennWidget(QWidget):
         ]
 
     def _place_labels(self, circles: tuple[float, float, float, float, float], allow_inside: bool = True) -> list:
-        """``(where, text, region box, elements, inside)`` per region (see :meth:`region_labels`)."""
+        """``(where, text, region box, elements, inside, region name)`` per region (see
+        :meth:`region_labels`)."""
         regions = self._regions(circles)
         bold = QFont(self.font())
         bold.setBold(True)
         fm = QFontMetricsF(bold)
         if self._show_elements:
-            return [(head, label, rect, items, True) for head, label, rect, items in self._top_labels(regions, fm)]
+            return [(head, label, rect, items, True, name) for (head, label, rect, items), (_r, _i, name)
+                    in zip(self._top_labels(regions, fm), regions, strict=True)]  # fmt: skip
         cxa, cxb, cy, ra, rb = circles
         out = []
         for rect, items, name in regions:
@@ -283,7 +323,7 @@ class VennWidget(QWidget):
                 head = QRectF(rect.center().x() - width / 2, cy - fm.height() * len(lines) / 2, width,
                               fm.height() * len(lines))  # fmt: skip
                 if allow_inside and in_region(head, name, circles):
-                    placed = (head, label, rect, items, True)
+                    placed = (head, label, rect, items, True, name)
                     break
             if placed is None:  # outside, the count alone
                 label = f"{len(items):,}"
@@ -294,7 +334,7 @@ class VennWidget(QWidget):
                     head = QRectF(cxb + rb + 4, cy - fm.height() / 2, width, fm.height())
                 else:
                     head = QRectF(rect.center().x() - width / 2, cy + max(ra, rb) + 2, width, fm.height())
-                placed = (head, label, rect, items, False)
+                placed = (head, label, rect, items, False, name)
             out.append(placed)
         return out
 

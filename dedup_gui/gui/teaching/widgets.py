@@ -34,11 +34,22 @@ ZERO = QColor("#cfd8dc")
 #: The smallest text presentation mode draws in a cell (points: 14 pixels at 96 dpi): a
 #: projected board of 9-pixel sums was unreadable from the back of the room.
 LEGIBLE_POINTS = 10.5
+#: The same floor in pixels, whatever the screen's dots per inch: on a 72-dpi screen 10.5
+#: points are 10.5 pixels, and the board's row names and bit numbers were that small.
+LEGIBLE_PIXELS = 14
 #: The smallest cell text in normal mode, as a share of the widget's font.
 LEAST_SCALE = 0.7
 #: Differing bits in the Hamming view.
 DIFFER = QColor("#c62828")
 DIFFER_TINT = QColor("#ffcdd2")
+
+
+def legible_points(widget: QWidget) -> float:
+    """The smallest font size presentation mode draws text at on ``widget``'s screen, in
+    points (float): :data:`LEGIBLE_POINTS`, or more where that is under
+    :data:`LEGIBLE_PIXELS` pixels (a screen of fewer than 96 logical dots per inch)."""
+    dpi = widget.logicalDpiY()
+    return max(LEGIBLE_POINTS, LEGIBLE_PIXELS * 72.0 / dpi) if dpi > 0 else LEGIBLE_POINTS
 
 
 def plain_label(text: str = "", bold: bool = False, wrap: bool = False, selectable: bool = True) -> QLabel:
@@ -339,17 +350,19 @@ class CellGrid(QWidget):
         return self.max_cell > 60
 
     def _header_font(self) -> QFont:
-        """The column numbers' font: three quarters of the widget's (QFont)."""
+        """The column numbers' font: three quarters of the widget's, presenting at least
+        :func:`legible_points` (QFont)."""
         font = QFont(self.font())
-        font.setPointSizeF(max(6.0, (self.font().pointSizeF() or 10.0) * 0.75))
+        size = max(6.0, (self.font().pointSizeF() or 10.0) * 0.75)
+        font.setPointSizeF(max(size, legible_points(self)) if self.compact else size)
         return font
 
     def _least_font(self) -> QFont:
-        """The smallest font a cell's text may shrink to: :data:`LEGIBLE_POINTS` presenting (at
+        """The smallest font a cell's text may shrink to: :func:`legible_points` presenting (at
         most the widget's own size), else :data:`LEAST_SCALE` of the widget's (QFont)."""
         font = QFont(self.font())
         base = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
-        font.setPointSizeF(min(base, LEGIBLE_POINTS) if self.compact else base * LEAST_SCALE)
+        font.setPointSizeF(min(base, legible_points(self)) if self.compact else base * LEAST_SCALE)
         return font
 
     def _texts(self, row: CellRow) -> tuple[str, ...]:
