@@ -422,6 +422,7 @@ class ScanResult:
         settings: the scan settings.
         skipped: files that are not pages (stylesheets, images, scripts...), not errors.
         elapsed: wall time of the scan in seconds (float).
+        from_cache: pages whose features came from the feature cache, not read (int).
         skip_reasons: why a path in ``skipped`` was skipped, where it is not simply "not a
             page" (a link to a folder or file read under its real path, a loop, a pipe or
             device, a symbolic link out of the scanned folder).
@@ -458,6 +459,7 @@ class ScanResult:
     settings: ScanSettings
     skipped: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+    from_cache: int = 0
     notes: list[str] = field(default_factory=list)
     skip_reasons: dict[str, str] = field(default_factory=dict)
     also_at: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -475,22 +477,6 @@ class ScanResult:
         """The skipped paths with a reason of their own (a link to a file or folder already
         read, a loop, a pipe...), not simply "not a page": ``(path, reason)`` in path order."""
         return [(path, self.skip_reasons[path]) for path in self.skipped if path in self.skip_reasons]
-
-    def skipped_sentence(self) -> str:
-        """One sentence on the skipped files for reports ("" if none): how many were not pages
-        and how many were skipped for a reason of their own (listed with
-        :meth:`skipped_for_reasons`)."""
-        if not self.skipped:
-            return ""
-        special = len(self.skipped_for_reasons())
-        plain = len(self.skipped) - special
-        parts = []
-        if plain:
-            parts.append(f"{plain:,} as not pages (style sheets, images, a browser's resource folders...)")
-        if special:
-            parts.append(f"{special:,} for the reasons listed (links to files or folders already read, loops...)")
-        n = len(self.skipped)
-        return f"{n:,} other file{'s were' if n != 1 else ' was'} skipped: " + "; ".join(parts) + "."
 
     def cluster_of(self) -> dict[int, int]:
         """Map page index -> cluster id for pages inside a cluster (dict[int, int])."""

@@ -46,6 +46,7 @@ from dedup_gui.core.reports.summary import (
     pair_notes,
     report_summary,
     shown_note,
+    skipped_sentence,
 )
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.colors import TYPE_COLORS
@@ -335,7 +336,7 @@ class _Html:
             ]
             self.cap_note("Pages without text", b.files, len(no_text))
         if r.skipped:
-            o.append("<p>" + self.muted(_e(r.skipped_sentence())) + "</p>")
+            o.append("<p>" + self.muted(_e(skipped_sentence(r))) + "</p>")
             o += [
                 f"<p>{self.muted(_e(path + ': ' + reason))}</p>" for path, reason in r.skipped_for_reasons()[: b.files]
             ]

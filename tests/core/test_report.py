@@ -28,6 +28,7 @@ from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.reports.excerpt import diff_excerpt
 from dedup_gui.core.reports.html import chart_svg
 from dedup_gui.core.reports.model import build_report
+from dedup_gui.core.reports.summary import skipped_sentence
 from dedup_gui.core.reports.table_script import TABLE_SCRIPT
 from dedup_gui.core.reports.write import (
     PAGE_COLUMNS,
@@ -676,7 +677,7 @@ def test_links_not_followed_are_listed_with_their_reasons_in_every_report(tmp_pa
     os.symlink("a", site / "b")  # a second path to a/ (the real path a/ is walked)
     result = scan_folder(site, ScanSettings(workers=1, use_cache=False))
     assert result.skipped == ["a/style.css", "a/up/", "b/"]
-    assert result.skipped_sentence() == (
+    assert skipped_sentence(result) == (
         "3 other files were skipped: 1 as not pages (style sheets, images, a browser's resource folders...); "
         "2 for the reasons listed (links to files or folders already read, loops...)."
     )

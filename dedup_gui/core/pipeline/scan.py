@@ -358,6 +358,7 @@ def scan_folder(
         settings=settings,
         skipped=sorted(skipped),
         elapsed=time.monotonic() - start,
+        from_cache=cache.hits if cache is not None else 0,
         notes=notes,
         skip_reasons={**link_skip_reasons(found, page_paths), **archives.skip_reasons},
         also_at={p: found.also_at[p] for p in page_paths if p in found.also_at},

@@ -68,6 +68,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     pages_without_text_listed,
     report_summary,
     shown_note,
+    skipped_sentence,
 )
 from dedup_gui.core.reports.table_script import TABLE_SCRIPT, script_hash
 from dedup_gui.core.views.colors import TYPE_COLORS
@@ -364,7 +365,7 @@ def html_from_report(report: Report, charts: bool = True) -> str:
         if len(no_text) > FILE_ROWS:
             out.append(f"<p class='note'>{esc(shown_note('Pages without text', FILE_ROWS, len(no_text)))}</p>")
     if r.skipped:
-        out.append(f"<p class='note'>{esc(r.skipped_sentence())}</p>")
+        out.append(f"<p class='note'>{esc(skipped_sentence(r))}</p>")
         special = r.skipped_for_reasons()
         if special:
             out.append("<ul class='pages'>")

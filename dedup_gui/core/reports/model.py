@@ -244,7 +244,7 @@ def scan_summary(result: ScanResult, redirects: dict[int, Redirect] | None = Non
     Returns:
         ``{"pages", "pages_without_text", "redirect_pages", "redirects_to_missing", "errors",
         "skipped", "pairs_compared", "pairs_by_type": {type value: n, in TYPE_ORDER},
-        "clusters", "seconds", "notes"}`` (dict; ``redirect_pages``: the client-side redirect
+        "clusters", "seconds", "pages_from_cache", "notes"}`` (dict; ``redirect_pages``: the client-side redirect
         pages, ``redirects_to_missing``: those whose target is in the folder but no page of it
         (:func:`~dedup_gui.core.pipeline.redirects.redirect_counts`); ``notes`` is the scan's
         notes, list[str]).
@@ -261,6 +261,7 @@ def scan_summary(result: ScanResult, redirects: dict[int, Redirect] | None = Non
         "pairs_by_type": {t.value: n for t, n in type_counts(result).items()},
         "clusters": len(result.clusters),
         "seconds": round(result.elapsed, 2),
+        "pages_from_cache": result.from_cache,
         "notes": list(result.notes),
     }
 

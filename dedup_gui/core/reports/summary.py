@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from dedup_gui.core.model import TYPE_ORDER, DupType, Page
+from dedup_gui.core.model import TYPE_ORDER, DupType, Page, ScanResult
 from dedup_gui.core.pipeline.keep_clusters import link_count
 from dedup_gui.core.pipeline.redirects import MISSING_LABEL
 from dedup_gui.core.reports.excerpt import DiffExcerpt
@@ -314,7 +314,7 @@ def report_summary(report: Report) -> ReportSummary:
         sections=tuple(section_rows(r, shares, report.keep_cluster_of)),
         heading=REPORT_HEADING,
         folder=r.root,
-        made=f"Made {report.created_text} by dedup-gui {report.version} in a scan of {s['seconds']:.1f} s.",
+        made=f"Made {report.created_text} by dedup-gui {report.version} in a scan of {scan_time_text(r)}.",
         subset_note=subset_note,
         stats=stats,
         notes=tuple(s["notes"]),
@@ -426,3 +426,29 @@ def excerpt_counts(excerpt: DiffExcerpt) -> str:
         else f"{total} changed place{'s' if total != 1 else ''}"
     )
     return f"{more}; unchanged: {excerpt.shared_a:.1%} of the left text, {excerpt.shared_b:.1%} of the right."
+
+
+def skipped_sentence(result: ScanResult) -> str:
+    """One sentence on the skipped files for reports ("" if none): how many were not pages
+    and how many were skipped for a reason of their own (listed with
+    :meth:`ScanResult.skipped_for_reasons`)."""
+    if not result.skipped:
+        return ""
+    special = len(result.skipped_for_reasons())
+    plain = len(result.skipped) - special
+    parts = []
+    if plain:
+        parts.append(f"{plain:,} as not pages (style sheets, images, a browser's resource folders...)")
+    if special:
+        parts.append(f"{special:,} for the reasons listed (links to files or folders already read, loops...)")
+    n = len(result.skipped)
+    return f"{n:,} other file{'s were' if n != 1 else ' was'} skipped: " + "; ".join(parts) + "."
+
+
+def scan_time_text(result: ScanResult) -> str:
+    """The scan's wall time, with how many pages the feature cache gave ("4.8 s (946 of 946
+    pages from the feature cache)"): a rescan's seconds alone read as the time a scan takes."""
+    seconds = f"{result.elapsed:.1f} s"
+    if not result.from_cache:
+        return seconds
+    return f"{seconds} ({result.from_cache:,} of {len(result.pages):,} pages from the feature cache)"

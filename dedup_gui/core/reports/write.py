@@ -39,6 +39,7 @@ from dedup_gui.core.pipeline.walk import is_archive_root
 from dedup_gui.core.progress import Progress
 from dedup_gui.core.reports.html import html_from_report
 from dedup_gui.core.reports.model import EXCERPT_LIMIT, Report, build_report, scan_summary
+from dedup_gui.core.reports.summary import scan_time_text
 from dedup_gui.core.reports.tables import (
     KEEP_PLAN_COLUMNS,
     PAGE_COLUMNS,
@@ -390,7 +391,7 @@ def summary_text(result: ScanResult) -> str:
             f"groups:   {s['clusters']} near-duplicate group{'' if s['clusters'] == 1 else 's'}; {len(keep)} keep "
             f"cluster{'' if len(keep) == 1 else 's'} ({drops} page{'' if drops == 1 else 's'} to drop)"
         ),
-        f"time:     {s['seconds']:.1f} s",
+        f"time:     {scan_time_text(result)}",
     ]
     for note in result.notes:
         lines.append(f"  note: {show(note)}")
