@@ -179,3 +179,20 @@ def test_a_typed_values_reading_is_whole_in_presentation_mode(qtbot, teach, size
     assert reading.text().replace("\n", " ") == reading.full_text()
     assert reading.full_text().endswith("type 0b… for binary")
     teach.presentation.set_active(False)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1152, 720)])
+def test_the_minhash_charts_axis_labels_are_whole_in_presentation_mode(qtbot, teach, size):
+    # With its key under the plot, the short panel cut the y label to "share of equal minim".
+    view = teach.show_tab(1)
+    qtbot.waitUntil(lambda: not view.is_busy() and view.data is not None, timeout=LONG)
+    present(qtbot, teach, size)
+    qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
+    fig = view.plot.figure
+    fig.canvas.draw()
+    ax, inside = fig.axes[0], fig.bbox
+    for label in (ax.xaxis.label, ax.yaxis.label, ax.title):
+        box = label.get_window_extent()
+        assert inside.y0 - 1 <= box.y0 and box.y1 <= inside.y1 + 1, label.get_text()
+        assert inside.x0 - 1 <= box.x0 and box.x1 <= inside.x1 + 1, label.get_text()
+    teach.presentation.set_active(False)

@@ -85,7 +85,9 @@ def convergence_figure(
     ax.xaxis.set_major_locator(MaxNLocator(nbins="auto", integer=True))
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("permutations (hash functions) used")
-    ax.set_ylabel("share of equal minima")
+    # "share of equal minima" was cut in presentation mode's short panel; both lines are a
+    # Jaccard similarity (exact, or estimated as that share: the chart's tooltip says so)
+    ax.set_ylabel("Jaccard")
     # short: a longer title was cut at the panel's edge in presentation mode at 1280x800
     ax.set_title("MinHash estimate vs. exact Jaccard", color=palette.foreground, fontsize="medium")
     ax.grid(True, color=palette.muted, linewidth=0.5)
