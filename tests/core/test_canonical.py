@@ -18,7 +18,9 @@ SITE = "https://docs.example.org"
 #: Why v2/a.html is kept over the other versions: each criterion that ruled one of them out.
 V2_REASON = "canonical URL, then newest version folder"
 #: Why v1/a.html is not kept: its canonical URL is v2's address, not its own path.
-V1_REASON = "not kept: its canonical URL is another page's address"
+V1_REASON = (
+    "not kept: its canonical URL is another page's address; also older version folder than the kept page (in v2/)"
+)
 
 
 def versions():
@@ -82,12 +84,16 @@ def test_the_keep_plan_carries_type_similarity_reason_and_canonical_status():
         # the pages table's word for a page without a canonical address: "none", not "bad" (a tester
         # read "none" in the window and "bad" in keep.csv for the same page)
         # the reason: what ruled that row's page out (the cluster's decision was V2_REASON)
-        ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915, "not kept: states no canonical URL", NONE,
+        # ...and the version folder, which rules it out too: "states no canonical URL" alone read
+        # as "add a canonical link" to an old version's page (a tester)
+        ["v0.9/a.html", "v2/a.html", "full duplicate", 0.915,
+         "not kept: states no canonical URL; also older version folder than the kept page (in v2/)", NONE,
          "states no canonical address"],
         ["v0/a.html", "v2/a.html", "full duplicate", 0.925, "not kept: older version folder than the kept page (in v2/)", BAD,
          f"points to another page, not the kept one: {SITE}/v0/a.html"],
         ["v1.5/a.html", "v2/a.html", "full duplicate", 0.935,
-         "not kept: malformed canonical URL (a file name inside the path (index.htmlv1.5))", MALFORMED,
+         "not kept: malformed canonical URL (a file name inside the path (index.htmlv1.5)); also older version "
+         "folder than the kept page (in v2/)", MALFORMED,
          "malformed canonical, ignored: a file name inside the path (index.htmlv1.5)"],
         ["v1/a.html", "v2/a.html", "full duplicate", 0.945, V1_REASON, GOOD, "points to the kept page"],
     ]  # fmt: skip

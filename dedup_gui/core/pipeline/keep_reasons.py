@@ -89,12 +89,20 @@ def drop_reason(
     if criterion == "canonical":
         problem = canonical_problem(pages[page].url)
         if problem == "no address":
-            return "states no canonical URL"
-        if problem is not None:
-            return f"malformed canonical URL ({problem})"
-        if ours[position] == (True, True):  # a valid address that did not count
-            return "its canonical URL is stated by pages with other content too (a template's)"
-        return "its canonical URL is another page's address"
+            reason = "states no canonical URL"
+        elif problem is not None:
+            reason = f"malformed canonical URL ({problem})"
+        elif ours[position] == (True, True):  # a valid address that did not count
+            reason = "its canonical URL is stated by pages with other content too (a template's)"
+        else:
+            reason = "its canonical URL is another page's address"
+        # An older version without a canonical link read as "add one" (a tester): the version
+        # folder, which would rule it out too, is said as well.
+        if "version" in policy.order[position - 1 :]:
+            at = policy.order.index("version") + 2
+            if ours[at] > theirs[at]:
+                reason += "; also " + _version_text(ours[at], theirs[at], pages[kept].path)
+        return reason
     if criterion == "version":
         return _version_text(ours[position], theirs[position], pages[kept].path)
     if criterion == "pattern":
