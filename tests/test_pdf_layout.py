@@ -120,3 +120,6 @@ def test_the_pdf_lists_the_redirects_to_no_page_before_the_pages_without_text(tm
     tail = pdf[pdf.index("Files that could not be used") :]
     assert tail.index("Redirects to no page (1)") < tail.index(gone)
     assert tail.count("old/index.html") == 1
+    # ...and at the top, in the client summary, before the keep advice
+    head = pdf[: pdf.index("Files that could not be used")]
+    assert head.index("Redirects to no page (1)") < head.index(gone) < head.index("Largest keep clusters")

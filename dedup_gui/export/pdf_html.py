@@ -22,6 +22,7 @@ from dedup_gui.core.reports.site_share import PageRow
 from dedup_gui.core.reports.summary import (
     ACT_ON_HEADING,
     ACT_ON_NOTE,
+    BROKEN_SUMMARY_NOTE,
     IDENTICAL_TEXTS,
     KEEP_LEAD,
     KEEP_RULE_HEADING,
@@ -37,6 +38,7 @@ from dedup_gui.core.reports.summary import (
     SECTIONS_HEADING,
     SECTIONS_NOTE,
     act_on_text,
+    broken_more_text,
     clip,
     excerpt_counts,
     keep_total_note,
@@ -177,6 +179,12 @@ class _Html:
             for row in s.readings
         ]
         o.append("</table>")
+        if s.broken_total:
+            o.append(self.h3(missing_redirects_heading(s.broken_total)))
+            o.append(f"<p>{self.muted(_e(BROKEN_SUMMARY_NOTE))}</p>")
+            o += [f"<p>{self.mono(p)}<br>{self.muted(_e(n))}</p>" for p, n in s.broken_redirects]
+            if broken_more_text(s):
+                o.append(f"<p>{self.muted(_e(broken_more_text(s)))}</p>")
         o.append(self.h3(LARGEST_KEEP_HEADING))
         if s.largest_keep:
             o.append(self.table())

@@ -37,6 +37,7 @@ from dedup_gui.core.reports.model import GROUPS_NOTE, PairEntry, Report, report_
 from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_LABEL and clip are re-exported)
     ACT_ON_HEADING,
     ACT_ON_NOTE,
+    BROKEN_SUMMARY_NOTE,
     DETAIL_HEADING,
     DETAIL_NOTE,
     FILE_ROWS,
@@ -60,6 +61,7 @@ from dedup_gui.core.reports.summary import (  # noqa: F401  (TYPE_MEANING, MAX_L
     SECTIONS_NOTE,
     TYPE_MEANING,
     ReportSummary,
+    broken_more_text,
     clip,
     excerpt_counts,
     keep_total_note,
@@ -408,6 +410,11 @@ def _summary(s: ReportSummary) -> list[str]:
         for row in s.readings
     ]
     out.append("</table>")
+    if s.broken_total:
+        out.append(f"<h3><a href='#missing-redirects'>{esc(missing_redirects_heading(s.broken_total))}</a></h3>"
+                   f"<p class='note'>{esc(BROKEN_SUMMARY_NOTE)}</p><ul class='pages'>")  # fmt: skip
+        out += [f"<li><div class='path'>{esc(p)}</div>{_note_div(n)}</li>" for p, n in s.broken_redirects]
+        out.append("</ul>" + (f"<p class='note'>{esc(broken_more_text(s))}</p>" if broken_more_text(s) else ""))
     out.append(f"<h3>{esc(LARGEST_KEEP_HEADING)}</h3>")
     if s.largest_keep:
         out.append(

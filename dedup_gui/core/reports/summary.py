@@ -102,6 +102,9 @@ FILE_ROWS = 2000
 #: Largest keep clusters and pages to act on that the summary lists.
 SUMMARY_KEEP = 10
 SUMMARY_ACT_ON = 20
+SUMMARY_BROKEN = 20
+#: The client summary's lead for the redirects to no page.
+BROKEN_SUMMARY_NOTE = "A visitor who follows one of these redirects finds no page: fix them first."
 #: The four duplicate types in plain words, for a client: what it is and what to do.
 TYPE_READING = {
     DupType.FULL: (
@@ -226,6 +229,9 @@ class ReportSummary:
             (:class:`~dedup_gui.core.reports.site_share.PageRow`); act_on: the first
             :data:`SUMMARY_ACT_ON` of them that are not kept pages (pages to drop or review);
             act_on_total: how many such pages there are.
+        broken_redirects: the first :data:`SUMMARY_BROKEN` redirects to no page, ``(path,
+            where it leads)``; broken_total: how many there are (the urgent fix: a client read
+            them at 95 % of the report, under the files not used).
     """
 
     heading: str
@@ -247,6 +253,8 @@ class ReportSummary:
     pages: tuple[PageRow, ...] = ()
     act_on: tuple[PageRow, ...] = ()
     act_on_total: int = 0
+    broken_redirects: tuple[tuple[str, str], ...] = ()
+    broken_total: int = 0
 
     @property
     def subset(self) -> bool:
@@ -302,11 +310,14 @@ def report_summary(report: Report) -> ReportSummary:
     readings = tuple(TypeReading(t, s["pairs_by_type"][t.value], by_type[t], TYPE_READING[t]) for t in by_type)
     pages = tuple(page_rows(r, shares, report.keep_cluster_of))
     actionable = [row for row in pages if row.action != KEEP]
+    broken = report.missing_redirects()
     return ReportSummary(
         readings=readings,
         keep_total=len(report.keep_clusters),
         largest_keep=tuple(keep_row(e) for e in report.keep_clusters[:SUMMARY_KEEP]),
         pages=pages,
+        broken_redirects=tuple((p.path, x.note) for p, x in broken[:SUMMARY_BROKEN]),
+        broken_total=len(broken),
         act_on=tuple(actionable[:SUMMARY_ACT_ON]),
         act_on_total=len(actionable),
         headline=headline,
@@ -452,3 +463,10 @@ def scan_time_text(result: ScanResult) -> str:
     if not result.from_cache:
         return seconds
     return f"{seconds} ({result.from_cache:,} of {len(result.pages):,} pages from the feature cache)"
+
+
+def broken_more_text(summary: ReportSummary) -> str:
+    """Under the summary's redirects to no page, when not all are listed: where the rest are
+    ("" when all are shown)."""
+    shown, total = len(summary.broken_redirects), summary.broken_total
+    return f"{shown:,} of {total:,} shown; all are listed under Files not used." if total > shown else ""
