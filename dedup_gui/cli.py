@@ -274,6 +274,17 @@ def _cmd_classify(args) -> int:
         print(f"error: cannot write {show(args.output)}: {show(exc.strerror or exc)}", file=sys.stderr)
         return 1
     print(f"wrote {len(scored)} predictions to {show(args.output)}")
+    return _unscored_status(scored)
+
+
+def _unscored_status(scored) -> int:
+    """The exit status of a run over labelled pairs: 1 (with a line on stderr) when some pairs
+    could not be scored, so that a script does not take the output for the whole file; else 0."""
+    unscored = sum(1 for s in scored if s.error)
+    if unscored:
+        print(f"error: {unscored} of {len(scored)} labelled pairs could not be scored (the warnings above); "
+              f"the output covers the other {len(scored) - unscored}", file=sys.stderr)  # fmt: skip
+        return 1
     return 0
 
 
@@ -347,12 +358,7 @@ def _cmd_evaluate(args) -> int:
         pr_figure(report).savefig(buf, format=Path(args.pr_curves).suffix.lower()[1:], dpi=120)
         atomic_write_bytes(args.pr_curves, buf.getvalue())
         print(f"wrote {show(args.pr_curves)}")
-    unscored = sum(1 for s in scored if s.error)
-    if unscored:  # the scores cover only part of the file: a script must not take them for the whole
-        print(f"error: {unscored} of {len(scored)} labelled pairs could not be scored (the warnings above); "
-              f"the figures cover the other {len(scored) - unscored}", file=sys.stderr)  # fmt: skip
-        return 1
-    return 0
+    return _unscored_status(scored)
 
 
 def _warn_thresholds(args) -> None:

@@ -170,7 +170,15 @@ def test_a_labels_file_is_read_only_inside_its_folder_and_a_partial_score_fails(
     outside = "outside the labels file's folder (through .., an absolute path or a link): not read"
     assert f"warning: not scored: /etc/hostname: {outside}" in proc.stderr
     assert f"warning: not scored: samples/../../../../etc/passwd: {outside}" in proc.stderr
-    assert "error: 2 of 3 labelled pairs could not be scored (the warnings above); the figures cover the other 1" in (
+    assert "error: 2 of 3 labelled pairs could not be scored (the warnings above); the output covers the other 1" in (
         proc.stderr
     )
     assert "pairs evaluated: 1 (skipped 2)" in proc.stdout
+    # classify, over the same file, writes its predictions with an error cell for each pair it
+    # could not score and exits 1 as evaluate does (it exited 0: a tester's script took the file
+    # for complete)
+    out = tmp_path / "pred.csv"
+    proc = run("classify", "--pairs", labels, "-o", out)
+    assert proc.returncode == 1
+    assert "error: 2 of 3 labelled pairs could not be scored" in proc.stderr
+    assert [bool(r["error"]) for r in csv.DictReader(out.open(encoding="utf-8"))] == [False, True, True]
