@@ -119,7 +119,7 @@ class Screenshotter(QObject):
         if self.pair is not None:
             index = find_pair(self.window.result, *self.pair)
             if index is None:
-                self._fail(f"the scan has no pair of {self.pair[0]} and {self.pair[1]}")
+                self._fail(missing_pair_text(self.window.result, *self.pair))
                 return
             self.window.select_pair(index)
         try:
@@ -151,3 +151,17 @@ class Screenshotter(QObject):
         self._timer.stop()
         print(f"error: screenshot not saved: {terminal_text(message)}", file=sys.stderr)
         self.done.emit(1)
+
+
+def missing_pair_text(result, left: str, right: str) -> str:
+    """Why ``--pair LEFT RIGHT`` names no pair of ``result`` (str): a path that is no page of
+    the scan (paths are relative to the scanned folder: a labels file's ``pages/x.html`` is
+    ``x.html`` in a scan of ``pages``), or two pages the scan never compared."""
+    paths = {p.path for p in result.pages}
+    unknown = [p for p in (left, right) if p not in paths]
+    if unknown:
+        example = next(iter(sorted(paths)), "")
+        hint = f", e.g. {example}" if example else ""
+        return (f"{' and '.join(unknown)}: no page of the scan (--pair takes paths relative to the "
+                f"scanned folder{hint})")  # fmt: skip
+    return f"the scan never compared {left} and {right} (not a candidate pair: too different)"

@@ -545,7 +545,9 @@ def test_screenshot_of_a_named_pair_and_view(qtbot, make_window, sample_scan, tm
     with qtbot.waitSignal(missing.done, timeout=LONG) as done:
         win.start_scan(tmp_path)
     assert done.args == [1] and not (tmp_path / "none.png").exists()
-    assert "no pair of a.html and b.html" in capsys.readouterr().err
+    assert "a.html and b.html: no page of the scan (--pair takes paths relative to the scanned folder" in (
+        capsys.readouterr().err
+    )
 
 
 def test_scan_menu_extractor_cache_and_clear(qtbot, tmp_path, monkeypatch):
@@ -683,3 +685,22 @@ def test_the_type_combo_offers_the_pairs_the_last_thresholds_changed(qtbot, make
     with qtbot.waitSignal(win.scan_ended, timeout=LONG):
         win.rescan()  # a new scan: nothing to compare with, the entry goes and every pair shows
     assert extra_entries() == ["Differs from label"] and combo.currentIndex() == 0 and panel.model.rowCount() == 7
+
+
+def test_screenshot_pair_errors_say_what_is_wrong(sample_scan):
+    # "--pair pages/x.html pages/y.html" (paths as a labels file beside the folder writes them)
+    # said only "the scan has no pair of pages/x.html and pages/y.html"
+    from dedup_gui.gui.screenshot import missing_pair_text
+
+    first = sample_scan.pages[0].path
+    assert missing_pair_text(sample_scan, "pages/" + first, first) == (
+        f"pages/{first}: no page of the scan (--pair takes paths relative to the scanned folder, e.g. {first})"
+    )
+    compared = {(p.left, p.right) for p in sample_scan.pairs} | {(p.right, p.left) for p in sample_scan.pairs}
+    n = len(sample_scan.pages)
+    i, j = next((i, j) for i in range(n) for j in range(i + 1, n) if (i, j) not in compared)
+    a, b = sample_scan.pages[i].path, sample_scan.pages[j].path
+    assert (
+        missing_pair_text(sample_scan, a, b)
+        == f"the scan never compared {a} and {b} (not a candidate pair: too different)"
+    )
