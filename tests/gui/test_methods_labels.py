@@ -79,7 +79,7 @@ def test_set_scan_returns_before_the_search_ends_and_shows_the_file_found_after(
     assert view.labels_path() == SAMPLE_LABELS  # nothing decided yet
     search.gates[str(folder)].set()
     qtbot.waitUntil(lambda: view.labels_label.text() != SEARCHING_NOTE, timeout=LONG)
-    assert view.labels_label.text() == "labels: ../labels.csv (3 pairs, 2 of them in the scan), found beside the scanned folder"  # fmt: skip
+    assert view.labels_label.text() == "labels: ../labels.csv (3 pairs, 2 of them in the scan), found in the scanned folder's parent"  # fmt: skip
     assert view.labels_path() == found.path and not view.is_busy()
     # a re-classification keeps the pages list: the answer is reused at once, not searched again
     view.set_scan(dataclasses.replace(scan, pairs=[]))
@@ -155,4 +155,4 @@ def test_labels_inside_the_scanned_folder_are_said_to_be_in_it_not_beside_it():
     inside = ScanLabels(path=Path("/s/EXPECTED.csv"), shown="EXPECTED.csv", pairs=16, in_scan=16)
     beside = ScanLabels(path=Path("/labels.csv"), shown="../labels.csv", pairs=3, in_scan=3)
     assert labels_note(inside) == "labels: EXPECTED.csv (16 pairs), found in the scanned folder"
-    assert labels_note(beside) == "labels: ../labels.csv (3 pairs), found beside the scanned folder"
+    assert labels_note(beside) == "labels: ../labels.csv (3 pairs), found in the scanned folder's parent"

@@ -190,3 +190,29 @@ def test_a_labels_file_typed_into_the_field_is_named_on_the_labels_line(qtbot, v
     view.start()
     assert view.labels_label.text() == "labels: mine.csv (typed in the field)"
     qtbot.waitUntil(lambda: not view.is_busy(), timeout=LONG)
+
+
+def test_labels_of_pages_outside_the_scan_say_their_figures_are_not_the_scans(qtbot, view, sample_scan, tmp_path):
+    # A tester scanned one folder and typed shared/pairs/labels.csv: the figures of that file's
+    # own pages showed without a word, as if they were the scanned folder's.
+    import shutil
+
+    from ..conftest import SAMPLES
+
+    copy = tmp_path / "copy"
+    shutil.copytree(SAMPLES / "site", copy / "site")
+    shutil.copytree(SAMPLES / "print", copy / "print")
+    typed = tmp_path / "mine.csv"
+    typed.write_text(
+        "left,right,type\ncopy/site/articles/night-ride-safety.html,copy/print/night-ride-safety.html,content\n",
+        encoding="utf-8",
+    )
+    view.set_scan(sample_scan)
+    view.path_edit.setText(str(typed))
+    run(qtbot, view)
+    outside = "none of its pages is in the scanned folder: these figures are of the file's own pages, not of the scan"
+    assert view.status_label.text().endswith("; " + outside)
+    # the samples' own labels, with the samples' scan: no such note
+    view.path_edit.setText(str(SAMPLES / "EXPECTED.csv"))
+    run(qtbot, view)
+    assert outside not in view.status_label.text()

@@ -40,6 +40,24 @@ def scan_path(labels_csv: str | Path, path: str, root: str | Path) -> str | None
         return None
 
 
+def outside_scan_note(labels_csv: str | Path, pairs: list, root: str | Path | None) -> str:
+    """A note when no labelled pair of a labels file lies in the scanned folder ("" otherwise, or
+    without a scan): the method comparison scores the file's own pages, and its figures, shown in
+    the window of that scan, read as the scan's (a tester).
+
+    Args:
+        labels_csv: the labels file.
+        pairs: its labelled pairs (objects with ``left`` and ``right`` paths, as the file writes them).
+        root: the scanned folder, or ``None``.
+    """
+    if root is None or not pairs:
+        return ""
+    for pair in pairs:
+        if scan_path(labels_csv, pair.left, root) is not None and scan_path(labels_csv, pair.right, root) is not None:
+            return ""
+    return "; none of its pages is in the scanned folder: these figures are of the file's own pages, not of the scan"
+
+
 def read_scan_labels(labels_csv: str | Path, root: str | Path) -> dict[PairKey, DupType]:
     """The labelled pairs of a labels file whose two pages lie in the scanned folder, by
     :func:`pair_key` of their scan paths (pairs without a type are left out).

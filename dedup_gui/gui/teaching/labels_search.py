@@ -29,8 +29,9 @@ def labels_note(found: ScanLabels | Exception | None) -> str:
     """
     if isinstance(found, ScanLabels):
         within = "" if found.in_scan == found.pairs else f", {found.in_scan:,} of them in the scan"
-        where = "beside" if found.shown.startswith("../") else "in"
-        return f"labels: {found.shown} ({found.pairs:,} pairs{within}), found {where} the scanned folder"
+        # "found beside the scanned folder" for ../labels.csv read as "in it" (a tester)
+        where = "in the scanned folder's parent" if found.shown.startswith("../") else "in the scanned folder"
+        return f"labels: {found.shown} ({found.pairs:,} pairs{within}), found {where}"
     if found is None:
         return (
             "labels: no labels CSV in the scanned folder or its parent names its pages; choose one with “Labels CSV…”"

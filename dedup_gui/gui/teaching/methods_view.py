@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.evaluation.method_eval import pr_figure
+from dedup_gui.core.evaluation.pair_labels import outside_scan_note
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
 from dedup_gui.gui.inspector.jobs import LatestJob
@@ -104,6 +105,7 @@ class MethodsView(QWidget):
         self._job.failed.connect(self._failed)
         self._auto_ran = False
         self._chosen = labels_csv is not None  # a file given or chosen stands for every scan
+        self._scan_root: str | None = None
         self._noted: Path | None = None  # the labels file the labels line names
         self._labels = LabelsSearch(self)  # the scan's labels CSV, looked for off the GUI thread
         self._labels.found.connect(self._use_scan_labels)
@@ -226,6 +228,7 @@ class MethodsView(QWidget):
         the labels.
         """
         self.set_settings(RunSettings.of(result), run=False)
+        self._scan_root = result.root if result is not None else None
         if self._chosen:
             self._run_once()
             return
@@ -385,7 +388,9 @@ class MethodsView(QWidget):
         skipped = sum(1 for s in run.scored if s.scores is None)
         self._end(
             f"{report.n:,} labelled pairs of {run.labels_csv.name} ({report.positives:,} duplicates, "
-            f"{report.n - report.positives:,} distinct)" + (f"; {skipped:,} could not be read" if skipped else "")
+            f"{report.n - report.positives:,} distinct)"
+            + (f"; {skipped:,} could not be read" if skipped else "")
+            + outside_scan_note(run.labels_csv, [s.pair for s in run.scored], self._scan_root)
         )
         self._mark_stale()  # of other settings if they changed meanwhile: greyed, run again when in view
         self.bottom.setVisible(True)
