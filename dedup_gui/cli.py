@@ -225,7 +225,7 @@ def _cmd_scan(args) -> int:
             print(f"error: --copy-kept: {show(exc)}", file=sys.stderr)
             return 1
         if not args.quiet:
-            print(f"copied to {show(copied.destination)}: {copied.text()}")
+            print(f"copied to {show(copied.destination)}. {copied.text()}")
     if (args.keep_csv or args.copy_kept) and not args.quiet:
         print(
             f"{show(keep_rule_line(result.keep_policy))} (The whole keep rule: in the HTML, PDF, JSON and XLSX reports.)"

@@ -140,7 +140,7 @@ def test_links_and_special_files_are_left_out_and_listed(tmp_path):
     assert report.plan.left_out == ("latest/",)
     assert tree(tmp_path / "copy") == {"v2/a.html": before["v2/a.html"]}
     assert report.text() == (
-        f"Wrote 1 page and 0 other files ({len(body)} bytes); left out 1 duplicate page and 1 link or special files."
+        f"Wrote 1 page and 0 other files ({len(body)} bytes); left out 1 duplicate page and 1 link or special file."
     )
     assert tree(site) == before
 
@@ -185,7 +185,7 @@ def test_the_command_line_copies_the_kept_pages(tmp_path):
     proc = run("scan", str(SAMPLES), "--copy-kept", str(out), "--no-cache")
     assert proc.returncode == 0, proc.stderr
     assert (
-        f"copied to {out}: Wrote " in proc.stdout
+        f"copied to {out}. Wrote " in proc.stdout
         and "left out 4 duplicate pages. 1 crawl archive copied whole" in proc.stdout
     )
     assert set(tree(out)) == set(before) - set(DROPPED)

@@ -74,7 +74,8 @@ class CopyReport:
         p = self.plan
         left = f"left out {len(p.dropped):,} duplicate page{'' if len(p.dropped) == 1 else 's'}"
         if p.left_out:
-            left += f" and {len(p.left_out):,} link{'' if len(p.left_out) == 1 else 's'} or special files"
+            one = len(p.left_out) == 1
+            left += f" and {len(p.left_out):,} {'link or special file' if one else 'links or special files'}"
         whole = (
             f" {len(p.archives):,} crawl archive{'' if len(p.archives) == 1 else 's'} copied whole "
             "(duplicate records are not taken out of an archive)."
