@@ -429,7 +429,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
             self.histogram_view.set_selected_distance(None)
             return
         pair = self.result.pairs[index]
-        self.inspector.set_pair(self.result, pair, self.result.thresholds)
+        self.inspector.set_pair(self.result, pair, self.result.thresholds, self.pairs_model.table.label_of(index))
         self.map_view.select_pair(index)
         self.histogram_view.set_selected_distance(pair.scores.hamming_distance)
         self.clusters_view.highlight_pair(self.session.pair_cluster(index), pair.left, pair.right)
