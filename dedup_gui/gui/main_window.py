@@ -411,7 +411,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         # last: "Re-classifying…" until every view shows the result
         after, self._status_after_update = self._status_after_update, None
         lead = after[1] if after is not None else ""
-        self.scan_status.finish(f"{lead}. {summarize(result)}" if lead else summarize(result))
+        self.scan_status.finish(f"{lead}. {self.summary(result)}" if lead else self.summary(result))
         if after is not None:  # over the summary, which comes back when it times out
             self.statusBar().showMessage(reclassified_text(after[0], changed), 8000)
 
@@ -429,7 +429,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
             self.histogram_view.set_selected_distance(None)
             return
         pair = self.result.pairs[index]
-        self.inspector.set_pair(self.result, pair, self.result.thresholds)
+        self.inspector.set_pair(self.result, pair, self.result.thresholds, self.pairs_model.table.label_of(index))
         self.map_view.select_pair(index)
         self.histogram_view.set_selected_distance(pair.scores.hamming_distance)
         self.clusters_view.highlight_pair(self.session.pair_cluster(index), pair.left, pair.right)

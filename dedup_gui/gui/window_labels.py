@@ -67,6 +67,7 @@ class WindowLabels:
             self.statusBar().showMessage(said, 10000)
             return said
         self.pairs_model.set_labels(labels, self.result.root)
+        self._show_pair(self.pairs_panel.current_record())  # "Why this type" names its label
         differ = self.pairs_model.differs_count() or 0
         said = (f"Labels: {name} labels {len(labels):,} pairs of the scan's pages; "
                 f"{differ:,} candidate pairs' types differ from their labels")  # fmt: skip

@@ -80,7 +80,15 @@ class ScanControl:
         """Use main-content extractor ``name`` (a key of ``EXTRACTORS``) from the next scan on."""
         message = self.session.set_extractor(name)
         self.app_settings.set_text("scan/extractor", name)
+        # the summary names it until a rescan (a scan or re-classification ends with one)
+        if self.result is not None and not self.is_scanning() and not self._reclassify_job.is_running():
+            self.scan_status.finish(self.summary(self.result))
         self.statusBar().showMessage(message, 8000)
+
+    def summary(self, result: ScanResult) -> str:
+        """The status line's summary of ``result`` (:func:`summarize`), which names the scan
+        settings chosen since its scan that apply at the next one (str)."""
+        return summarize(result, self.session.settings)
 
     def set_use_cache(self, on: bool) -> None:
         """Read and write the feature cache from the next scan on, or not."""
@@ -239,7 +247,7 @@ class ScanControl:
         self.app_settings.add_recent_folder(self.folder)  # only a scan that succeeded (per-file errors or not)
         self._show_scanning(False)
         freeze_long_lived()  # before collection resumes (the scan thread's end resumes it)
-        self.scan_status.finish(summarize(result))
+        self.scan_status.finish(self.summary(result))
 
         def shown() -> None:
             if self.session.needs_reclassify(result):  # thresholds changed while the scan ran
@@ -278,7 +286,7 @@ class ScanControl:
         if self.session.is_stale(previous):  # the views show it already: re-typed in place
             self.apply_thresholds(self.session.thresholds, lead=text)
         else:  # the scan's end, then the counts of the results shown again (lost until a change before)
-            self.scan_status.finish(f"{text}. {summarize(self.result)}")
+            self.scan_status.finish(f"{text}. {self.summary(self.result)}")
         return folder
 
     def _on_failed(self, scan_id: int, message: str, details: str) -> None:

@@ -143,8 +143,9 @@ def test_the_selection_follows_its_record_through_sorts_and_filters(qtbot, panel
     assert [i.row() for i in panel.view.selectionModel().selectedRows()] == [3]
     panel.type_combo.setCurrentText("layout duplicate")  # record 2 is the layout pair
     assert panel.model.rowCount() == 1 and panel.current_record() == 2
-    panel.type_combo.setCurrentText("full duplicate")  # hides it: no current row
-    assert panel.current_record() == -1
+    panel.type_combo.setCurrentText("full duplicate")  # hides it: the first row shown becomes current
+    full = panel.model.shown_records().tolist()
+    assert full == [3, 0] and panel.current_record() == 3 and current[-1] == 3  # sorted by content, descending
     assert panel.select_record(2)  # clears the filter that hides it
     assert panel.type_combo.currentText() == "All types" and panel.current_record() == 2
     assert not panel.select_record(17)

@@ -31,3 +31,15 @@ def label_tooltip(label: DupType, predicted: DupType) -> str:
     ``"labelled full duplicate in the labels file; the thresholds give partial duplicate"`` (str)."""
     said = f"labelled {label.label} in the labels file"
     return said if label is predicted else f"{said}; the thresholds give {predicted.label}"
+
+
+def label_line(label: DupType, given: DupType) -> str:
+    """The inspector's "Why this type" line for a labelled pair: the label, and whether it
+    agrees with the type given, e.g. ``"Labelled: partial duplicate (differs from the type
+    given)"`` or ``"Labelled: full duplicate (agrees)"`` (str).
+
+    Args:
+        label: the pair's type in the labels file.
+        given: the type the thresholds in force give it (distinct for a pair marked not a duplicate).
+    """
+    return f"Labelled: {label.label} ({'agrees' if label is given else 'differs from the type given'})"

@@ -42,14 +42,16 @@ def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def summarize(result: ScanResult) -> str:
+def summarize(result: ScanResult, chosen: ScanSettings | None = None) -> str:
     """One status line for a finished scan, e.g. ``"Scanned 12 pages plus 3 other files: 3
     duplicate pairs of 5 compared; 2 near-duplicate groups, 2 keep clusters (3 pages to drop); 0
     errors (0.4 s)"`` (``"Scanned 12 records: ..."`` for one WARC file), in the command line's
     words (its ``pages:`` line: the pages read, then the other files skipped, when there are
     any; the files that could not be read are the errors), followed by the scan's notes (str).
     Thresholds other than the defaults and the feature cache off follow the counts of pairs
-    (:func:`~dedup_gui.core.views.settings_note.settings_note`)."""
+    (:func:`~dedup_gui.core.views.settings_note.settings_note`), and so do the scan settings
+    ``chosen`` for the next scan (the session's) where they need a rescan to apply, e.g. "results
+    made with fast; Resiliparse applies at the next scan (F5)" (``None``: the result's own)."""
     counts = type_counts(result)
     duplicates = sum(n for t, n in counts.items() if t is not DupType.DISTINCT)
     noun = "record" if is_archive_root(result.root) else "page"
@@ -59,7 +61,7 @@ def summarize(result: ScanResult) -> str:
     # the command line's words: groups (any chain of pairs) and keep clusters are not the same
     line = (
         f"Scanned {_count(len(result.pages), noun)}{others}: {_count(duplicates, 'duplicate pair')} of "
-        f"{len(result.pairs):,} compared{settings_note(result.thresholds, result.settings)}; "
+        f"{len(result.pairs):,} compared{settings_note(result.thresholds, result.settings, chosen)}; "
         f"{_count(len(result.clusters), 'near-duplicate group')}, {_count(len(keep), 'keep cluster')} "
         f"({_count(drops, 'page')} to drop); {_count(len(result.errors), 'error')} ({result.elapsed:.1f} s)"
     )

@@ -94,6 +94,9 @@ class TableState:
     HIDDEN: frozenset[int] = frozenset()
     #: What a column's values are, for its header's tooltip (column -> plain text).
     HEADER_TIPS: dict[int, str] = {}
+    #: The columns in their order on screen, by index (``()``: :attr:`COLUMNS`' order); a column
+    #: moves on screen only, so the hidden columns saved by index keep their meaning.
+    SHOWN_ORDER: tuple[int, ...] = ()
 
     def __init__(self) -> None:
         self._shown: ScanResult | None = None  # the result shown, for the empty-table line

@@ -69,6 +69,8 @@ class PairsTable(TableState):
     #: The column of the human labels (:meth:`set_labels`).
     LABEL_COLUMN = 9
     NUMERIC = frozenset(range(3, 9))
+    #: Label beside Type, to compare them without scrolling sideways at 1280x800.
+    SHOWN_ORDER = (0, 1, 2, LABEL_COLUMN, 3, 4, 5, 6, 7, 8)
     PATH_COLUMNS = frozenset({0, 1})
     ELASTIC = frozenset({0, 1})
     EMPTY_VIEW = "pairs"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QTabWidget, QWidget
 
-from dedup_gui.core.model import Pair, ScanResult, Thresholds
+from dedup_gui.core.model import DupType, Pair, ScanResult, Thresholds
 from dedup_gui.gui.inspector.fingerprints_view import FingerprintsView
 from dedup_gui.gui.inspector.layout_diff_view import LayoutDiffView
 from dedup_gui.gui.inspector.rendered_view import RenderedView
@@ -58,17 +58,21 @@ class PairInspector(QTabWidget):
         """The tab views in tab order (list[QWidget])."""
         return [self.widget(i) for i in range(self.count())]
 
-    def set_pair(self, result: ScanResult, pair: Pair | None, thresholds: Thresholds) -> None:
+    def set_pair(self, result: ScanResult, pair: Pair | None, thresholds: Thresholds,
+                 label: DupType | None = None) -> None:  # fmt: skip
         """Inspect ``pair`` of ``result`` under ``thresholds``; ``None`` clears every tab.
 
         Args:
             result: the scan the pair belongs to (its pages are indexed by the pair).
             pair: the selected pair, or ``None``.
             thresholds: the thresholds in force (they may differ from the scan's after tuning).
+            label: the pair's type in the scan's labels file, or ``None`` (the "Why this type"
+                tab says whether it agrees).
         """
         if pair is None:
             self.clear()
             return
+        self.why_view.human_label = label
         self._state = (result, pair, thresholds)
         self._stale = set(self.views())
         self._refresh_current()

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 from dedup_gui.core.model import DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.pipeline.classify import classify, explain_pair
 from dedup_gui.core.views.colors import TYPE_COLORS
+from dedup_gui.core.views.label_filter import label_line
 from dedup_gui.core.views.relations import display_relations
 from dedup_gui.gui.inspector.widgets import TAB_MIN_HEIGHT, pair_pages, plain_label, scroll_body
 
@@ -34,17 +35,21 @@ class WhyView(QWidget):
 
     Attributes:
         verdict: the pair's :class:`DupType` under the shown thresholds, or ``None``.
+        human_label: the label of the next pair shown, from the scan's labels file (the
+            inspector sets it before :meth:`set_pair`), or ``None``: said under the verdict.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.verdict: DupType | None = None
+        self.human_label: DupType | None = None
         self._lines: list[str] = []
         self.heading_label = plain_label(bold=True, wrap=True)
         self.reason_labels: list[QLabel] = []
         self.reasons = QVBoxLayout()
         self.reasons.setSpacing(2)
         self.verdict_label = plain_label(bold=True, wrap=True)
+        self.label_line = plain_label(wrap=True)
         self.cells: dict[tuple[int, int], QLabel] = {}
         self.thresholds_label = plain_label(muted=True, wrap=True)
         self.notes_label = plain_label(wrap=True)
@@ -54,6 +59,7 @@ class WhyView(QWidget):
         layout.addWidget(self.heading_label)
         layout.addLayout(self.reasons)
         layout.addWidget(self.verdict_label)
+        layout.addWidget(self.label_line)
         layout.addSpacing(6)
         layout.addLayout(self._type_grid())
         layout.addWidget(self.thresholds_label)
@@ -106,6 +112,9 @@ class WhyView(QWidget):
         self._set_reasons(lines[:-1])
         self.verdict_label.setText(lines[-1])
         self.verdict_label.setStyleSheet(f"color: {TYPE_COLORS[self.verdict]};")
+        labelled = [] if self.human_label is None else [label_line(self.human_label, self.verdict)]
+        self.label_line.setText("".join(labelled))
+        self.label_line.setVisible(bool(labelled))
         s = pair.scores
         row = 0 if self.verdict in (DupType.FULL, DupType.CONTENT) else 1 if self.verdict is not DupType.DISTINCT else 2
         self._mark_cell((row, 0 if s.layout_similarity >= t.layout_same else 1))
@@ -118,7 +127,7 @@ class WhyView(QWidget):
         notes = [f"{side} ({page.path}): {page_notes(page)}" for side, page in (("left", a), ("right", b))]
         notes += [line for side, page in (("left", a), ("right", b)) for line in template_lines(side, page)]
         self.notes_label.setText("\n".join(notes))
-        self._lines = [self.heading_label.text(), *lines, *notes]
+        self._lines = [self.heading_label.text(), *lines, *labelled, *notes]
 
     def clear(self) -> None:
         """Show no pair."""
@@ -126,6 +135,8 @@ class WhyView(QWidget):
         self.heading_label.setText("Select a pair to see why it has its type.")
         self._set_reasons([])
         self.verdict_label.setText("")
+        self.label_line.setText("")
+        self.label_line.hide()
         self._mark_cell(None)
         self.thresholds_label.setText("")
         self.notes_label.setText("")

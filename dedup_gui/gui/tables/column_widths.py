@@ -112,6 +112,8 @@ class ColumnSizer:
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(SIZE_SAMPLE_ROWS)
         header.setStretchLastSection(False)  # spare width goes to the path columns (spread_to_paths)
+        for position, column in enumerate(model.table.SHOWN_ORDER):  # on screen only (see SHOWN_ORDER)
+            header.moveSection(header.visualIndex(column), position)
         # the columns that take spare width: paths, and text worth reading whole (errors' reasons)
         self._spare_columns = model.PATH_COLUMNS | model.WIDE_TEXT
         self._path_widths: dict[int, int] = {}  # spare column -> its fitted width (fit_columns)
@@ -121,6 +123,11 @@ class ColumnSizer:
         self._contents: list[int] | None = None  # content_widths() of the last fit_columns()
         self._dragged: set[int] = set()  # columns the user resized since: they keep their width
         header.sectionResized.connect(self._on_section_resized)
+
+    def shown_order(self) -> list[int]:
+        """The columns (model indices) in their order on screen, hidden ones included (list[int])."""
+        header = self.view.horizontalHeader()
+        return [header.logicalIndex(position) for position in range(header.count())]
 
     def follow_viewport(self, width: int) -> None:
         """Fit the columns to the viewport's new ``width`` (pixels) as :meth:`fit_columns`

@@ -160,8 +160,9 @@ class TablePanel(QWidget):
         self._record_filter_empty = ""
         self._announced = -1  # the record current_record_changed last announced
         self.view.viewport().installEventFilter(self)
-        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved, model.layoutChanged):
+        for signal in (model.modelReset, model.rowsInserted, model.rowsRemoved):
             signal.connect(self._emit_counts)
+        model.layoutChanged.connect(self._after_layout_change)  # a filter, a sort or new types
         model.headerDataChanged.connect(self._follow_available_columns)  # the pairs' Label column
 
         type_label = QLabel("Type:")
@@ -376,10 +377,10 @@ class TablePanel(QWidget):
         hidden = self.model.table.hidden_columns()
         unavailable = self.model.table.unavailable_columns()  # nothing to show: not offered
         last = len(hidden) + 1 == len(self.model.COLUMNS)
-        for col, title in enumerate(self.model.COLUMNS):
+        for col in self.columns.shown_order():  # in the order on screen
             if col in unavailable:
                 continue
-            action = menu.addAction(title.replace("\n", " "))
+            action = menu.addAction(self.model.COLUMNS[col].replace("\n", " "))
             action.setCheckable(True)
             action.setChecked(col not in hidden)
             action.setEnabled(col in hidden or not last)
@@ -428,6 +429,14 @@ class TablePanel(QWidget):
     def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self._announced = self.model.record(current.row()) if current.isValid() else -1
         self.current_record_changed.emit(self._announced)
+
+    def _after_layout_change(self, *_args) -> None:
+        # a filter that hides the current row: the first row shown becomes current, so that the
+        # inspector shows a listed pair (it said "Select a pair…" while the clusters panel still
+        # highlighted the hidden pair's cluster); a row still shown stays current
+        if self._announced >= 0 and not self.view.currentIndex().isValid() and self.model.rowCount():
+            self._select_row(0)
+        self._emit_counts()
 
     def _emit_counts(self, *_args) -> None:
         # a filter that hides the current row leaves Qt's current index invalid without a
