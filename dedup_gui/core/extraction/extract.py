@@ -181,11 +181,10 @@ EXTRACTORS = {
     "fast": "Readability's algorithm on the lexbor HTML5 parser (selectolax): the default; as accurate as "
     "readability-lxml, about 6x faster",
     "readability": "readability-lxml (Arc90 Readability) on lxml: as accurate, slower",
-    # README's "Main content against ground truth" table: 2.5 against readability-lxml's 23.1
-    # CPU ms a page (9.0x trafilatura's; 11.1x is Resiliparse's own rule).  Its older speed
-    # table says 10.7x to 11.8x for main_text, and ~6x (as fast) for a whole page.
+    # Per whole page (what a scan runs: also title, URL, tag sequence) as for "fast": README's
+    # extractor speed table, 5.9x to 6.2x readability-lxml's (its main text alone: about 9x).
     "resiliparse": "Resiliparse main-content extraction: less accurate (keeps comments, menus); "
-    "main text about 9x faster than readability-lxml",
+    "about 6x faster than readability-lxml per page, as fast is",
 }
 
 
