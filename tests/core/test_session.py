@@ -196,7 +196,7 @@ def test_summarize_names_thresholds_other_than_the_defaults_and_the_cache_off():
     )
     assert summarize(changed).startswith(
         "Scanned 5 pages: 4 duplicate pairs of 5 compared (your thresholds: content partial ≥ 0.500, "
-        "Hamming k ≤ 5, Reset to defaults in the Thresholds panel; feature cache off); 1 near-duplicate group"
+        "Hamming k ≤ 5; feature cache off); 1 near-duplicate group"
     )
     cache_off = dataclasses.replace(result, settings=dataclasses.replace(result.settings, use_cache=False))
     assert summarize(cache_off).startswith("Scanned 5 pages: 4 duplicate pairs of 5 compared (feature cache off); ")

@@ -91,7 +91,7 @@ def test_a_threshold_change_reclassifies_a_known_pair(qtbot, make_window, sample
     assert win.inspector.why_view.verdict is DupType.DISTINCT  # the "why" follows
     assert win.scan_status.label.text().startswith(
         "Scanned 18 pages plus 11 other files: 5 duplicate pairs of 7 compared (your thresholds: content partial "
-        "≥ 0.600, Reset to defaults in the Thresholds panel); 5 near-duplicate groups"
+        "≥ 0.600); 5 near-duplicate groups"
     )
     assert win.scan_result is sample_scan  # not rescanned: the scan's own result is kept
 

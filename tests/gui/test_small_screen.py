@@ -117,7 +117,7 @@ def test_the_status_line_drops_whole_words_and_shows_them_in_its_tooltip(qtbot):
     label = MiddleElidedLabel()
     qtbot.addWidget(label)
     label.setText("Scanned 1,422 pages plus 44 other files: 5,679 duplicate pairs of 10,133 compared (your "
-                  "thresholds: content partial ≥ 0.500, Reset to defaults in the Thresholds panel); 73 "
+                  "thresholds: content partial ≥ 0.500); 73 "
                   "near-duplicate groups, 309 keep clusters (911 pages to drop); 0 errors (7.2 s)")  # fmt: skip
     words = label.text().split(" ")
     for width in (690, 500, 300):
