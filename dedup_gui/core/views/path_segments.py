@@ -17,9 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dedup_gui.core.site_paths import is_index_name
 from dedup_gui.core.views.paths import distinct_starts
+
+#: The other paths of a document a cut compares a path with, at most.
+MAX_ALIKE = 1000
 
 
 def split_document(path: str) -> tuple[tuple[str, ...], str]:
@@ -102,6 +106,8 @@ class PathSegments:
             folders, document = split_document(path)
             self._paths.setdefault(document, []).append(frozenset(folders))
         documents = sorted(self._paths)
+        # a table repaints its cells often, the same ones: remembered per instance
+        self._remembered = lru_cache(maxsize=4096)(self._cut)
         # index pages' folder names as file names are: "change-join-subnet/" keeps "join-subnet/"
         self._starts = dict(zip(documents, distinct_starts(documents), strict=True))
 
@@ -128,9 +134,13 @@ class PathSegments:
             >>> seg.cut("v1/a/d.html", "v1/zh/a/d.html").needed  # v1 tells it from v2/a/; a from none
             1
         """
+        return self._remembered(path, partner)
+
+    def _cut(self, path: str, partner: str) -> PathCut:
         folders, document = split_document(path)
         own = frozenset(folders)
-        alike = [other for other in self._paths.get(document, []) if other != own]
+        # a file name in thousands of folders ("page.html"): the first MAX_ALIKE bound the cost
+        alike = [other for other in self._paths.get(document, [])[:MAX_ALIKE] if other != own]
         their_folders, their_document = split_document(partner) if partner else ((), "")
         # the partner's folders matter when it is the same document: else its name tells them apart
         theirs = set(their_folders) if their_document == document else set(folders)
