@@ -10,11 +10,14 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 
 from dedup_gui.core.pipeline.languages import is_language_folder
 from dedup_gui.core.site_paths import is_index_name
+from dedup_gui.core.views.path_segments import PathCut
 from dedup_gui.core.views.paths import document_label
 
 _MIDDLE = Qt.TextElideMode.ElideMiddle
 #: The letters (with the "…") a title's document name keeps beside its first folder, at least.
 _TITLE_NAME_LETTERS = 12
+#: The share of a narrow path cell's room its document's name keeps before folders that tell it apart.
+_DOCUMENT_SHARE = 0.3
 #: A tree's top-level row's ``(prefix, path)`` (``("#1 ", "advance/x/index.html")``): a title
 #: that names a document, drawn by :class:`GroupTreeDelegate` as the prefix and the path elided
 #: by :func:`elide_path` when the title does not fit.
@@ -87,6 +90,39 @@ def elide_name(name: str, start: int, metrics: QFontMetrics, width: int) -> str:
     if room < ellipsis:  # the distinguishing part alone is too wide
         return "…" + metrics.elidedText(tail, _MIDDLE, max(width - ellipsis, 0))
     return metrics.elidedText(head, Qt.TextElideMode.ElideRight, room) + tail
+
+
+def elide_cut(cut: PathCut, metrics: QFontMetrics, width: int) -> str:
+    """A path shortened to ``width`` pixels keeping the parts that tell it apart
+    (:class:`~dedup_gui.core.views.path_segments.PathCut`, from the table): the folders that tell
+    it from the pair's other page and from the column's other paths of its document, in the
+    cut's order, while the document keeps :data:`_DOCUMENT_SHARE` of the room; the document in
+    the rest (whole, or cut by its distinguishing part, ``cha…join-subnet/``); then, with room
+    left, the shared folders; each run of cut folders as ``…`` (``v1.10.x/zh/…/vpc-peering/``).
+    The path rule (:func:`elide_path`) kept the first folder and the name only, and at 1024x640
+    read "v1.10.x/…/vpc-peering/" for both the ``zh`` and the ``en`` copy (str).
+
+    Args:
+        cut: the path's parts and their order.
+        metrics: the font metrics of the text.
+        width: the room, in pixels.
+    """
+    every = cut.shown(range(len(cut.folders)))
+    if metrics.horizontalAdvance(every) <= width:
+        return every
+    advance = metrics.horizontalAdvance
+    reserve = min(advance(cut.document), int(width * _DOCUMENT_SHARE))
+    kept: list[int] = []
+    for i in cut.order[: cut.needed]:  # greedy: a long folder that does not fit leaves room for the next
+        if advance(cut.shown_name([*kept, i], "")) + reserve <= width:
+            kept.append(i)
+    if advance(cut.shown(kept)) > width:  # the document cut to the room left
+        head = cut.shown_name(kept, "") if cut.folders else ""
+        return head + elide_name(cut.document, cut.start, metrics, width - advance(head))
+    for i in cut.order:  # room left: the other folders, shared ones last
+        if i not in kept and advance(cut.shown([*kept, i])) <= width:
+            kept.append(i)
+    return cut.shown(kept)
 
 
 def elide_title_path(path: str, metrics: QFontMetrics, width: int) -> str:
@@ -190,7 +226,7 @@ def short_path(path: str) -> str:
     return f"{head}/…/{name}" if sep and folders else path
 
 
-def paint_path(painter, option: QStyleOptionViewItem, start: int = 0) -> None:
+def paint_path(painter, option: QStyleOptionViewItem, start: int = 0, cut: PathCut | None = None) -> None:
     """Draw a view's cell whose text is a path, shortened by :func:`elide_path` to the cell's
     width (less the style's text margins), not by the view's own elision.
 
@@ -200,11 +236,17 @@ def paint_path(painter, option: QStyleOptionViewItem, start: int = 0) -> None:
             font metrics those of the cell: the kept page's bold row measures bold); changed
             here (its text).
         start: where the distinguishing part of the file name begins (:func:`elide_path`).
+        cut: the parts of the path that tell it apart, from the table (:func:`elide_cut`, in
+            place of :func:`elide_path`; ``None``: the path rule).
     """
     style = option.widget.style() if option.widget is not None else QApplication.style()
     # the style's text margin on each side (PM_FocusFrameHMargin + 1), and 2 pixels of slack
     margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, option.widget) + 1) + 2
-    option.text = elide_path(option.text, option.fontMetrics, option.rect.width() - margin, start)
+    room = option.rect.width() - margin
+    if cut is not None and option.fontMetrics.horizontalAdvance(option.text) > room:
+        option.text = elide_cut(cut, option.fontMetrics, room)
+    else:
+        option.text = elide_path(option.text, option.fontMetrics, room, start)
     style.drawControl(QStyle.ControlElement.CE_ItemViewItem, option, painter, option.widget)
 
 

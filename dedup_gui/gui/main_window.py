@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from dedup_gui.core.model import ScanResult, ScanSettings, Thresholds
+from dedup_gui.core.views.filter_owners import HISTOGRAM, TREE
 from dedup_gui.core.views.reclassify_text import changed_pairs, reclassified_text, reclassifying_text
 from dedup_gui.core.views.session import (  # noqa: F401 (scan_stages and summarize: re-exported)
     APP_NAME,
@@ -57,6 +58,7 @@ from dedup_gui.gui.thresholds_panel import ThresholdsPanel
 from dedup_gui.gui.window_actions import WindowActions
 from dedup_gui.gui.window_copy import CopyKeptPages
 from dedup_gui.gui.window_decisions import KeepDecisions
+from dedup_gui.gui.window_filters import WindowFilters
 from dedup_gui.gui.window_ignore import IgnoreDecisions
 from dedup_gui.gui.window_labels import WindowLabels
 from dedup_gui.gui.window_layout import LARGE_SIZES, first_layout
@@ -65,7 +67,8 @@ from dedup_gui.gui.window_scans import ScanControl, remembered_settings, with_pa
 from dedup_gui.gui.worker import ScanFunction, ScanThread
 
 
-class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, WindowLabels, QMainWindow):
+class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, CopyKeptPages, WindowLabels, WindowFilters,
+                 QMainWindow):  # fmt: skip
     """The inspector window.
 
     Close the window (or call :meth:`shutdown`) before dropping the last reference to it: that
@@ -227,6 +230,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         self.clusters_view.cluster_chosen.connect(self._on_cluster_chosen)
         self.thresholds_panel.thresholds_changed.connect(self.apply_thresholds)
         self.thresholds_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self._connect_filters()
         self._connect_decisions()
         self._connect_ignore_list()
         self._connect_labels()
@@ -457,7 +461,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         if self.result is None:
             return
         chosen = distance_filter(self.result, distance)
-        self.pairs_panel.set_record_filter(chosen.records, chosen.label, chosen.empty)
+        self.set_owned_filter(HISTOGRAM, chosen.label, {"pairs": (chosen.records, chosen.empty)})
         self.tabs.setCurrentWidget(self.pairs_panel)
         if self.pairs_panel.current_record() < 0:
             self.pairs_panel.select_first_row()
@@ -471,8 +475,7 @@ class MainWindow(ScanControl, WindowActions, KeepDecisions, IgnoreDecisions, Cop
         """Filter the pairs and pages tables to a cluster (a near-duplicate group or a keep
         cluster) chosen in the tree, and select its chosen page's pair (or keep the selection)."""
         page = choice.page
-        self.pairs_panel.set_record_filter(choice.pairs, choice.label)
-        self.pages_panel.set_record_filter(choice.pages, choice.label)
+        self.set_owned_filter(TREE, choice.label, {"pairs": (choice.pairs, ""), "pages": (choice.pages, "")})
         if page >= 0 and self.tabs.currentWidget() is self.pages_panel:
             self.pages_panel.select_record(page)
             return

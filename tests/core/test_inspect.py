@@ -10,7 +10,7 @@ from dedup_gui.core.pipeline.scan import scan_folder
 from dedup_gui.core.progress import ScanCancelled
 from dedup_gui.core.text.diff import diff_tokens, text_diff
 from dedup_gui.core.views.histogram import hamming_histogram, result_histogram, type_counts_by_distance
-from dedup_gui.core.views.layout_diff import element_regions, layout_diff, page_layout, template_diff
+from dedup_gui.core.views.layout_diff import PageLayout, element_regions, layout_diff, page_layout, template_diff
 
 
 def test_word_diff_marks_the_changed_words_on_both_sides():
@@ -293,3 +293,16 @@ def test_histogram_shows_the_classified_pairs_on_their_own_scale_below(sample_sc
     assert below == {("full", 0): (0, 400), ("partial", 0): (400, 30), ("partial", 12): (0, 30)}
     assert fig.axes[1].get_ylim()[1] < 1000  # its own scale, not the 3 million of the panel above
     assert len(histogram_figure(all_pairs, {}, k=3).axes) == 1  # nothing classified: one panel
+
+
+def test_region_counts_per_page_never_exceed_a_page():
+    # The real site showed "left 599 elements, right 635" above "main (42 of 918 elements)":
+    # region_changes adds both pages' elements. side_changes counts each page on its own.
+    a = PageLayout(("div", "p", "p", "ul"), ("nav", "main", "main", "main"))
+    b = PageLayout(("div", "p", "table"), ("nav", "main", "main"))
+    d = layout_diff(a, b)
+    assert d.region_changes["main"] == (3, 5)  # both sides added: 5 > either page's 3 and 2
+    sides = d.side_changes()
+    assert sides == {"nav": ((0, 1), (0, 1)), "main": ((2, 3), (1, 2))}
+    for region, ((ca, ta), (cb, tb)) in sides.items():
+        assert (ca + cb, ta + tb) == d.region_changes[region]

@@ -77,8 +77,8 @@ def test_the_pairs_table_draws_each_name_by_its_distinguishing_part(qtbot, monke
     drawn: list[str] = []
     paint = column_widths.paint_path
 
-    def recording(painter, option, start=0):
-        paint(painter, option, start)
+    def recording(painter, option, start=0, cut=None):
+        paint(painter, option, start, cut)
         drawn.append(option.text)
 
     monkeypatch.setattr(column_widths, "paint_path", recording)

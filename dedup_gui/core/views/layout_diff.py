@@ -128,6 +128,30 @@ class LayoutDiff:
         )
         return [region for share, region in ranked if share > 0]
 
+    def side_changes(self) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
+        """Per region, each page's own count: ``((changed left, elements left), (changed right,
+        elements right))``, over the aligned elements (the header's per-page counts, so no number
+        exceeds a page's own; :attr:`region_changes` adds the two sides).
+
+        Returns:
+            region -> the two ``(changed, total)`` pairs in elements, regions in :data:`REGIONS`
+            order, only those with elements on either side (dict[str, tuple[tuple[int, int], tuple[int, int]]]).
+        """
+        n = self.runs[-1].a_end if self.runs else 0
+        m = self.runs[-1].b_end if self.runs else 0
+        changed_a: Counter[str] = Counter()
+        changed_b: Counter[str] = Counter()
+        for r in self.runs:
+            if r.op != "kept":
+                changed_a.update(self.a.regions[r.a_start : r.a_end])
+                changed_b.update(self.b.regions[r.b_start : r.b_end])
+        total_a, total_b = Counter(self.a.regions[:n]), Counter(self.b.regions[:m])
+        return {
+            region: ((changed_a[region], total_a[region]), (changed_b[region], total_b[region]))
+            for region in REGIONS
+            if total_a[region] or total_b[region]
+        }
+
 
 def _own_region(el) -> str | None:
     tag = el.tag.lower()

@@ -31,6 +31,7 @@ from dedup_gui.core.model import TYPE_ORDER, DupType, ScanResult
 from dedup_gui.core.number_format import format_score  # noqa: F401  (re-exported for the tables)
 from dedup_gui.core.safe_text import show_control_characters
 from dedup_gui.core.views.empty import empty_message
+from dedup_gui.core.views.path_segments import PathCut
 from dedup_gui.core.views.paths import shared_folders
 
 #: A type filter: ``None`` accepts every row, else the set of accepted duplicate types.
@@ -240,6 +241,11 @@ class TableState:
         begins (an index into the file name; :func:`~dedup_gui.core.views.paths.distinct_starts`):
         a narrow column keeps that part (int; 0 here: the name is elided in its middle)."""
         return 0
+
+    def path_cut(self, record: int, col: int) -> PathCut | None:
+        """How a narrow column cuts a path cell, the parts that tell it apart kept first
+        (:class:`~dedup_gui.core.views.path_segments.PathCut`); ``None`` here: the path rule alone."""
+        return None
 
     def details(self, record: int) -> str:
         """The record in full for the line under the table (plain text, may hold paths): its

@@ -30,6 +30,7 @@ from dedup_gui.core.model import DupType, FileError, Page, Pair, ScanResult
 from dedup_gui.core.views.changed_filter import MARKED_SHORT, changed_tooltip, previous_types, type_text
 from dedup_gui.core.views.label_filter import PairKey, label_tooltip, pair_key
 from dedup_gui.core.views.pages_table import PagesTable, page_type_bits
+from dedup_gui.core.views.path_segments import PathCut, PathSegments, column_segments
 from dedup_gui.core.views.paths import distinct_starts
 from dedup_gui.core.views.table_state import ERROR, MUTED, TableState, format_score
 
@@ -99,6 +100,7 @@ class PairsTable(TableState):
         # computed for (distinct_starts: one sort of the names)
         self._name_starts: list[int] = []
         self._starts_of: list[Page] | None = None
+        self._segments = PathSegments(())  # the path columns' folders, for path_cut
         # record -> its type before the last re-classification, for the pairs it changed
         # (None: no re-classification since the scan); the "changed" filter keeps those
         self._previous: dict[int, str] | None = None
@@ -120,6 +122,7 @@ class PairsTable(TableState):
         if result is None or result.pages is not self._starts_of:  # a re-classification keeps the pages
             self._starts_of = None if result is None else result.pages
             self._name_starts = distinct_starts([p.path.rpartition("/")[2] for p in self._pages])
+            self._segments = column_segments([p.path for p in self._pages], self.shared_folders())
         self._page_clusters = np.zeros(0, dtype=np.int32) if result is None else page_clusters(result)
         self._cluster_list = self._page_clusters.tolist()
         self._columns = None if result is None else pair_columns(result)
@@ -197,6 +200,16 @@ class PairsTable(TableState):
             return 0
         pair = self._pairs[record]
         return self._name_starts[pair.right if col else pair.left]
+
+    def path_cut(self, record: int, col: int) -> PathCut | None:
+        """How a narrow Left (``col`` 0) or Right (1) column cuts the page's path: the folders
+        that tell it from the pair's other page and from the column's other paths of its
+        document kept first (:meth:`PathSegments.cut`: "v1.10.x/zh/…/vpc-peering/" and
+        "v1.10.x/en/…/vpc-peering/", not "v1.10.x/…/vpc-peering/" twice) (PathCut; ``None``
+        for other columns)."""
+        if col > 1:
+            return None
+        return self._segments.cut(self.cell_text(record, col), self.cell_text(record, 1 - col))
 
     def widest_text(self, col: int) -> str | None:
         """The widest form of a column a sample of rows may miss: the containment's

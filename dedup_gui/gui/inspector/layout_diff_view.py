@@ -73,7 +73,8 @@ def layout_rows(diff: LayoutDiff, collapse: int = COLLAPSE_KEPT) -> list[LayoutR
 
 
 def region_summary(diff: LayoutDiff, limit: int = MAX_REGIONS_NAMED) -> str:
-    """Say where two layouts differ, e.g. ``"differ most in: nav (14 of 14 elements), aside (15 of 15)"``.
+    """Say where two layouts differ, each page counted on its own, as the header above counts them,
+    e.g. ``"differ most in: nav (left 0 of 0 elements, right 14 of 14), main (left 20 of 459, right 22 of 459)"``.
 
     Args:
         diff: the layout diff.
@@ -85,10 +86,11 @@ def region_summary(diff: LayoutDiff, limit: int = MAX_REGIONS_NAMED) -> str:
     regions = diff.differing_regions()
     if not regions:
         return "the two layouts have the same elements in every region"
+    sides = diff.side_changes()
     parts = []
     for i, region in enumerate(regions[:limit]):
-        changed, total = diff.region_changes[region]
-        parts.append(f"{region} ({changed:,} of {total:,}{' elements' if i == 0 else ''})")
+        (ca, ta), (cb, tb) = sides[region]
+        parts.append(f"{region} (left {ca:,} of {ta:,}{' elements' if i == 0 else ''}, right {cb:,} of {tb:,})")
     more = ", …" if len(regions) > limit else ""
     return "differ most in: " + ", ".join(parts) + more
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from dedup_gui.core.views.paths import split_path_tail
 from dedup_gui.gui.elide import ElideRightDelegate, elide_path, paint_path, short_path
-from dedup_gui.gui.tables.table_model import NAME_START_ROLE, ResultTableModel
+from dedup_gui.gui.tables.table_model import NAME_START_ROLE, PATH_CUT_ROLE, ResultTableModel
 
 _MAX_COLUMN_WIDTH = 420  # a text column (title, URL, reason) at most; path columns take what they need
 _MIN_ELASTIC_WIDTH = 110
@@ -60,7 +60,7 @@ class PathDelegate(QStyledItemDelegate):
         fits the columns, still measures the whole path)."""
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        paint_path(painter, opt, index.data(NAME_START_ROLE) or 0)
+        paint_path(painter, opt, index.data(NAME_START_ROLE) or 0, index.data(PATH_CUT_ROLE))
 
 
 class PathTailDelegate(QStyledItemDelegate):

@@ -37,6 +37,8 @@ SORT_ROLE = Qt.ItemDataRole.UserRole
 #: Role of a path cell's distinguishing start: where the part of its file name that tells it
 #: from the table's other names begins (:meth:`TableState.name_start`), for the path delegate.
 NAME_START_ROLE = Qt.ItemDataRole.UserRole + 2
+#: A path cell's parts, those that tell it apart first (:meth:`TableState.path_cut`), for the path delegate.
+PATH_CUT_ROLE = Qt.ItemDataRole.UserRole + 3
 
 _Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -263,6 +265,8 @@ class ResultTableModel(QAbstractTableModel):
             return self.table.sort_key(record, col)
         if role == NAME_START_ROLE:
             return self.table.name_start(record, col)
+        if role == PATH_CUT_ROLE:
+            return self.table.path_cut(record, col)
         if role == Qt.ItemDataRole.ToolTipRole:  # the whole path or text, which cells may cut
             return plain_tooltip(self.table.tooltip(record, col)) or None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:
