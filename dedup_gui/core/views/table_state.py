@@ -13,10 +13,9 @@ inverse ``record -> row`` (-1 for a hidden record).
   bar's or a cluster's records), combined with ``&``.
 
 So a header click or a filter change on a million rows is a few array operations.  As in
-dupeGuru (its ``core/gui/result_table.py`` beside the Qt ``ResultsModel``), the state lives
-here, tested without a screen; the Qt model
-(:class:`~dedup_gui.gui.tables.table_model.ResultTableModel`) maps it to roles and turns each
-change into one layout change, so that selections follow their records.
+dupeGuru (``core/gui/result_table.py`` beside the Qt ``ResultsModel``), the state lives here,
+tested without a screen; the Qt model (:class:`~dedup_gui.gui.tables.table_model.ResultTableModel`)
+maps it to roles, each change one layout change, so that selections follow their records.
 """
 
 from __future__ import annotations
@@ -49,7 +48,6 @@ TYPE_FILTERS: tuple[tuple[str, TypeFilter], ...] = (
 
 #: Sort value of an empty numeric cell: sorts before every real value.
 NO_VALUE = -1
-
 #: Tones of a row's text (:meth:`TableState.tone`): a greyed row and an error row.
 MUTED, ERROR = "muted", "error"
 
