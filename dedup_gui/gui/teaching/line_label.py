@@ -8,7 +8,7 @@ text in the tooltip.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QTextLayout
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -94,3 +94,32 @@ class LineLabel(SafeLabel):
         self.setToolTip(self._full if shown.replace("\n", " ") != self._full else "")
         if shown != self.text():
             super().setText(shown)
+
+
+class ToolbarNote(LineLabel):
+    """A one-line :class:`LineLabel` for a toolbar: it takes the toolbar's room left over and
+    elides its text there (the whole text in the tooltip).
+
+    A toolbar lays a widget out at its size hint, and gives an ignored one nothing: the pair
+    note (``Showing … (the selected pair has identical texts; …)``) was 0 pixels wide at every
+    window size.  Here the hints are a few characters wide, so the note never widens the
+    window nor goes into the toolbar's extension menu, and the expanding policy gives it the
+    rest of the row.
+    """
+
+    #: The width the note asks for (characters of its font).
+    HINT_CHARS = 8
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.set_max_lines(1)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """A few characters wide, one line high (QSize, pixels)."""
+        metrics = self.fontMetrics()
+        return QSize(metrics.averageCharWidth() * self.HINT_CHARS, metrics.height() + 2 * self.margin())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """As :meth:`sizeHint` (QSize, pixels)."""
+        return self.sizeHint()
