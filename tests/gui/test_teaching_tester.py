@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QFontInfo, QFontMetricsF
 
 from dedup_gui.gui.teaching import TeachingWindow
 from tests.gui.test_teaching_teacher import present
 
 LONG = 60_000
+#: The least font of the board presenting (pixels): digits some 14 pixels tall (widgets.BOARD_PIXELS).
+BOARD_PIXELS = 19
+RIVER = "mirror/larkmoor-wheelers.example.org/articles/river-trail.html"
 IDENTICAL = ("mirror/larkmoor-wheelers.example.org/articles/river-trail.html", "site/articles/river-trail.html")
 
 pytestmark = pytest.mark.usefixtures("join_background_jobs")  # tests/gui/conftest.py
@@ -46,3 +50,66 @@ def test_the_pair_note_is_shown_beside_the_presentation_button(qtbot, sample_sca
     # inside the window, right of the button
     box = rect_in(note, window)
     assert box.right() <= window.width() and box.left() > 0
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_presenting_the_simhash_board_text_is_large_and_one_size_and_the_view_fits(qtbot, teach, size):
+    # Before: at 1280x800 (4 lines of 16) the digits ("+24", "−66") and the row names were a
+    # 14-pixel font (10-pixel digits) in 70-pixel cells; at 1600x1000 (lines of 32) the sums
+    # row was 14 pixels, the bits and names above it 24.
+    view = teach.show_tab(0)
+    view.select_page(RIVER)
+    present(qtbot, teach, size)
+    board = view.board
+    for position in (0, 3, 7, view.last_position()):
+        view.go_to(position)
+        qtbot.wait(10)
+        fonts = {board.cell_font(row).toString() for row in range(len(board.row_names()))}
+        assert len(fonts) == 1, position  # the sums as large as the bits
+        cell = board.cell_font(0)
+        for font in (cell, board.board_font(), board._header_font() if not board.crowded() else board._least_font()):
+            assert QFontInfo(font).pixelSize() >= BOARD_PIXELS, (position, font.toString())
+        assert QFontMetricsF(cell).tightBoundingRect("0").height() >= 13.5  # digits of some 14 pixels
+    assert teach.tabs.currentWidget().verticalScrollBar().maximum() == 0  # and the view still fits
+    names = board.row_names()
+    # every sum in its cell at that font
+    widest = max(QFontMetricsF(board.cell_font(0)).horizontalAdvance(t) for t in board.row_texts(names[2]))
+    assert widest <= board.cell_rect(2, 0).width() - 4
+
+
+def row_in_view(view, row: int) -> bool:
+    rect = view.table.visualRect(view.model.index(row, 1))
+    viewport = view.table.viewport().rect()
+    return rect.height() > 0 and rect.top() >= viewport.top() and rect.bottom() <= viewport.bottom()
+
+
+def test_presenting_the_current_feature_row_stays_in_view_after_steps_and_resizes(qtbot, teach):
+    # Before: at 1280x800 the table showed one or two rows and at "feature 3 of 295" row 3 was
+    # scrolled out of view (two rows were kept above it); after a resize to 1024x640 row 7 was
+    # out of view; a horizontal scroll bar hid bits 57-63.
+    view = teach.show_tab(0)
+    view.select_page(RIVER)
+    present(qtbot, teach, (1280, 800))
+    for position in (1, 2, 3, 4, 7, 12):
+        view.go_to(position)
+        qtbot.wait(10)
+        assert row_in_view(view, position - 1), position
+    for size in ((1024, 640), (1280, 800), (1600, 1000), (1280, 800)):
+        teach.resize(*size)
+        qtbot.waitUntil(lambda s=size: teach.size().toTuple() == s, timeout=LONG)
+        qtbot.wait(100)
+        assert row_in_view(view, 11), size
+        assert not view.table.horizontalScrollBar().isVisible(), size
+    view.go_to(40)
+    qtbot.wait(10)
+    assert row_in_view(view, 39)
+
+
+def test_the_8_bit_mode_explanation_says_the_hash_is_the_last_byte(qtbot, teach):
+    # Before: in 8-bit mode the explanation still said "its hash: the last 8 bytes of the MD5"
+    # (core's feature_hash(feature, 8) is the MD5's last byte).
+    view = teach.show_tab(0)
+    view.set_eight_bit(True)
+    assert "its hash: the last 8 bits (1 byte) of the MD5 of its UTF-8 text" in view.explain_label.text()
+    view.set_eight_bit(False)
+    assert "its hash: the last 8 bytes of the MD5 of its UTF-8 text" in view.explain_label.text()
