@@ -99,7 +99,7 @@ def test_the_hamming_error_text_scales_with_presentation_mode(qtbot, teach):
     view = teach.show_tab(2)
     view.edits[0].setText("-5")
     view.update_comparison()
-    assert view.error_label.isVisible() and "'-5' is neither hex" in view.error_label.text()
+    assert view.error_label.isVisible() and "'-5' is not a fingerprint" in view.error_label.text()
     normal = point_size(view.error_label)
     assert normal == pytest.approx(point_size(view.result_label.parentWidget()))
     present(qtbot, teach, (1280, 800))

@@ -113,3 +113,20 @@ def test_the_8_bit_mode_explanation_says_the_hash_is_the_last_byte(qtbot, teach)
     assert "its hash: the last 8 bits (1 byte) of the MD5 of its UTF-8 text" in view.explain_label.text()
     view.set_eight_bit(False)
     assert "its hash: the last 8 bytes of the MD5 of its UTF-8 text" in view.explain_label.text()
+
+
+def test_the_hamming_error_says_what_is_accepted(qtbot, teach):
+    # Before: "'-5' is neither hex (0x…) nor binary (0b…)", though "58" without a prefix is read
+    # as hex.
+    view = teach.show_tab(2)
+    view.set_values("-5", "0x1")
+    assert view.error_label.isVisible()
+    assert "'-5' is not a fingerprint: type hex digits, 0x…, or 0b…" in view.error_label.text()
+
+
+def test_the_methods_settings_line_keeps_each_relation_with_its_numbers(qtbot, teach):
+    # Before: the line wrapped "k ≤" at one line's end and "3" at the next's.
+    view = teach.show_tab(4)
+    text = view.settings_label.text()
+    assert "k\u00a0≤\u00a03" in text and "content same\u00a0≥\u00a00.925" in text
+    assert " ≤" not in text and "≥ " not in text

@@ -117,7 +117,7 @@ def read_fingerprint(text: str, bits: int = BITS) -> TypedFingerprint:
     elif _HEX.fullmatch(s):
         base, digits, prefixed = 16, s, False
     else:
-        raise ValueError(f"{shown!r} is neither hex (0x…) nor binary (0b…)")
+        raise ValueError(f"{shown!r} is not a fingerprint: type hex digits, 0x…, or 0b…")
     value = int(digits, base)
     if value >> bits:
         raise ValueError(f"{shown!r} has more than {bits} bits")
