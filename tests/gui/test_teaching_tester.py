@@ -4,10 +4,13 @@ gallery's other examples, and the small wordings."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QFontInfo, QFontMetricsF
 
+from dedup_gui.core.model import DupType
 from dedup_gui.gui.teaching import TeachingWindow
 from tests.gui.test_teaching_teacher import present
 
@@ -130,3 +133,41 @@ def test_the_methods_settings_line_keeps_each_relation_with_its_numbers(qtbot, t
     text = view.settings_label.text()
     assert "k\u00a0≤\u00a03" in text and "content same\u00a0≥\u00a00.925" in text
     assert " ≤" not in text and "≥ " not in text
+
+
+def test_gallery_another_example_cycles_through_a_types_pairs(qtbot, teach, sample_scan):
+    # Before: each card showed the type's most similar pair only, which can be a poor example
+    # (a layout duplicate at content similarity 0.913 looks like the same content).
+    gallery = teach.show_tab(3)
+    card = gallery.cards[DupType.FULL]
+    full = [(sample_scan.pages[p.left].path, sample_scan.pages[p.right].path) for p in sample_scan.pairs
+            if p.type is DupType.FULL]  # fmt: skip
+    assert len(full) == 4  # the samples' four full duplicates, most similar first
+    assert card.another_button.isVisible() and card.paths == full[0]
+    seen = []
+    for _ in range(4):
+        card.another_button.click()
+        qtbot.waitUntil(lambda: not gallery.is_busy(), timeout=LONG)
+        seen.append(card.paths)
+        assert (
+            card.regions_label.text().startswith("regions that differ: ")
+            and "computing" not in card.regions_label.text()
+        )
+    assert seen == [*full[1:], full[0]]  # the next each time, then the first again
+    assert card.title() == "Type 1: full duplicate (example 1 of 4, most similar first)"
+    # a type with one pair: no button to press in vain
+    assert not gallery.cards[DupType.CONTENT].another_button.isVisible()
+
+
+def test_gallery_a_type_without_a_pair_shows_one_line(qtbot, teach, sample_scan):
+    # Before: "The scan found no pair of this type." above two empty text boxes and a greyed
+    # "Open in inspector".
+    gallery = teach.show_tab(3)
+    without = dataclasses.replace(sample_scan, pairs=[p for p in sample_scan.pairs if p.type is not DupType.LAYOUT])
+    gallery.set_result(without)
+    qtbot.waitUntil(lambda: not gallery.is_busy(), timeout=LONG)
+    card = gallery.cards[DupType.LAYOUT]
+    assert card.files_label.isVisible() and card.files_label.text() == "The scan found no pair of this type."
+    hidden = (*card.excerpts, card.open_button, card.another_button, card.measures_label, card.regions_label)
+    assert not any(widget.isVisible() for widget in hidden)
+    assert gallery.cards[DupType.PARTIAL].excerpts[0].isVisible()  # the others as they were
