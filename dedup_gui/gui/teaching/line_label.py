@@ -12,7 +12,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QTextLayout
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from dedup_gui.gui.plain import SafeLabel
+from dedup_gui.gui.plain import SafeLabel, plain_tooltip
 
 
 def fit_lines(text: str, metrics: QFontMetrics, font: QFont, width: int, lines: int) -> str:
@@ -91,7 +91,8 @@ class LineLabel(SafeLabel):
         else:
             width = self.contentsRect().width() - 2 * self.margin()
             shown = fit_lines(self._full, self.fontMetrics(), self.font(), width, self.max_lines)
-        self.setToolTip(self._full if shown.replace("\n", " ") != self._full else "")
+        # plain_tooltip: the note names pages, whose paths may hold control characters or "<"
+        self.setToolTip(plain_tooltip(self._full) if shown.replace("\n", " ") != self._full else "")
         if shown != self.text():
             super().setText(shown)
 
