@@ -78,7 +78,7 @@ def test_the_tab_scores_at_the_windows_thresholds_as_the_core_evaluate_does(qtbo
     assert shown_row(view, "content similarity")[1] == "≥ 0.600"
     assert "SimHash (64-bit); ring: k = 10" in legend_texts(view.plot.figure)
     # the header names what produced the numbers, in the words of the CLI's evaluate
-    assert view.settings_label.text() == (
+    assert view.settings_label.text().replace("\u00a0", " ") == (
         "settings: extractor fast; min tokens 8; content same ≥ 0.600; partial ≥ 0.500; layout same ≥ 0.300; k ≤ 10"
     )
 

@@ -308,7 +308,7 @@ def test_hamming_view_marks_exactly_the_differing_bits(qtbot, window, sample_sca
     assert view.marked_count() == 64
     view.edits[1].setText("not a number")
     view.update_comparison()
-    assert view.marked_count() == 0 and "neither hex" in view.error_label.text()
+    assert view.marked_count() == 0 and "not a fingerprint: type hex digits, 0x…, or 0b…" in view.error_label.text()
 
 
 def test_parse_fingerprint_reads_hex_and_binary():
@@ -356,7 +356,7 @@ def test_a_typed_fingerprint_says_how_it_was_read(qtbot, window):
 def test_parse_fingerprint_is_strict_about_prefixes_and_signs():
     # Python's int() read "0x0x5" and "0b0b1" as 5 and 1 and "+5" as 5; "-5" was "more than 64 bits"
     for text, why in (("0x0x5", "after 0x only hex digits"), ("0b0b1", "after 0b only binary digits"),
-                      ("+5", "neither hex"), ("-5", "neither hex")):  # fmt: skip
+                      ("+5", "not a fingerprint"), ("-5", "not a fingerprint")):  # fmt: skip
         with pytest.raises(ValueError, match=why):
             parse_fingerprint(text)
     assert parse_fingerprint("0X58") == parse_fingerprint("58") == 0x58

@@ -203,7 +203,7 @@ def test_an_identical_selected_pair_opens_on_an_instructive_pair_and_a_later_sel
     window.show()
     qtbot.waitUntil(lambda: not window.is_busy(), timeout=LONG)
     assert window.pair == cafes  # the first content/partial duplicate with differing texts, 10 bits apart
-    note = window.pair_note.text()
+    note = window.pair_note.full_text()
     assert note.startswith(f"Showing {cafes[0]} and {cafes[1]}: a partial duplicate, Hamming 10 bits (the selected")
     assert (window.hamming_view.steps.distance, window.simhash_view.source_combo.page().path) == (10, cafes[0])
     window.show_pair(*identical)  # the user selects it: followed

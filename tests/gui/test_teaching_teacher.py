@@ -18,6 +18,7 @@ from dedup_gui.core.teaching.jaccard_steps import compare_sets
 from dedup_gui.core.views.selection import find_pair
 from dedup_gui.gui.main_window import MainWindow
 from dedup_gui.gui.settings import AppSettings
+from dedup_gui.gui.teaching.cell_grid import BOARD_PIXELS
 from dedup_gui.gui.teaching.steps_table import ROW_FINGERPRINT, ROW_SUMS
 from dedup_gui.gui.teaching.widgets import DIFFER
 
@@ -86,8 +87,10 @@ def test_presentation_mode_scales_the_sums_and_bits_and_the_table_shows_all_64_b
     widget_pt = board.font().pointSizeF()
     sums_pt = board.cell_font(names.index(ROW_SUMS)).pointSizeF()
     bits_pt = board.cell_font(names.index(ROW_FINGERPRINT)).pointSizeF()
-    assert bits_pt == widget_pt  # one digit: as large as the row names
-    assert sums_pt >= 0.55 * widget_pt  # up to three digits and a sign in 1/32 of the width
+    # every row at one size, the row names' (a teacher tester: the sums were half the height of
+    # the bits above them); lines of 24 cells where 32 would shrink the sums
+    assert bits_pt == sums_pt == board.board_font().pointSizeF() <= widget_pt
+    assert QFontInfo(board.cell_font(names.index(ROW_SUMS))).pixelSize() >= BOARD_PIXELS
 
 
 def test_the_hamming_error_text_scales_with_presentation_mode(qtbot, teach):
@@ -96,7 +99,7 @@ def test_the_hamming_error_text_scales_with_presentation_mode(qtbot, teach):
     view = teach.show_tab(2)
     view.edits[0].setText("-5")
     view.update_comparison()
-    assert view.error_label.isVisible() and "'-5' is neither hex" in view.error_label.text()
+    assert view.error_label.isVisible() and "'-5' is not a fingerprint" in view.error_label.text()
     normal = point_size(view.error_label)
     assert normal == pytest.approx(point_size(view.result_label.parentWidget()))
     present(qtbot, teach, (1280, 800))

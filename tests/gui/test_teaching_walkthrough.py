@@ -62,7 +62,7 @@ def test_similarities_are_written_to_three_places_in_every_teaching_view(qtbot, 
     texts += [t.get_text() for ax in methods.plot.figure.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
     texts += [t.get_text() for legend in methods.plot.figure.legends for t in legend.get_texts()]
     assert "≥ 0.900" in texts  # the shingles' default threshold, was ">= 0.9"
-    assert "layout same ≥ 0.700" in methods.settings_label.text()  # was 0.70
+    assert "layout same ≥ 0.700" in methods.settings_label.text().replace("\u00a0", " ")  # was 0.70
     jaccard = teach.show_tab(1)
     qtbot.waitUntil(lambda: not teach.is_busy() and jaccard.data is not None, timeout=LONG)
     texts += [jaccard.jaccard_label.text(), jaccard.texts_label.text()]

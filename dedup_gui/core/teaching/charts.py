@@ -93,7 +93,7 @@ def convergence_figure(
     ax.grid(True, color=palette.muted, linewidth=0.5)
     # under the plot, never over the curves: in the Jaccard view's small panel (presentation
     # mode) no corner inside was free, and "best" put it over the curves near J = 1
-    legend = fig.legend(loc="outside lower center", fontsize="small", facecolor=palette.background,
+    legend = fig.legend(loc="outside lower center", fontsize="medium", facecolor=palette.background,
                         edgecolor=palette.muted)  # fmt: skip
     for text in legend.get_texts():
         text.set_color(palette.foreground)

@@ -24,6 +24,26 @@ def type_examples(result: ScanResult, include_distinct: bool = False) -> dict[Du
     return examples
 
 
+def type_pairs(result: ScanResult) -> dict[DupType, list[Pair]]:
+    """Every pair of each of the four duplicate types, most similar first: the gallery's
+    examples, "Another example" going down each list (the most similar pair can be a poor
+    example: a layout duplicate at content similarity 0.913, Hamming 3 bits, looks like the same
+    content).
+
+    Args:
+        result: a finished scan (its pairs are sorted most similar first).
+
+    Returns:
+        type -> its pairs (an empty list where the scan found none), in
+        :data:`~dedup_gui.core.model.TYPE_ORDER` (dict).
+    """
+    pairs: dict[DupType, list[Pair]] = {t: [] for t in TYPE_ORDER[:4]}
+    for pair in result.pairs:
+        if pair.type in pairs:
+            pairs[pair.type].append(pair)
+    return pairs
+
+
 def _threshold(value: float) -> str:
     """A threshold to 3 decimals, as every teaching view writes similarities: ``0.925``,
     ``0.200`` (str)."""

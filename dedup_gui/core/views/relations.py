@@ -8,6 +8,8 @@ the Methods tab's ">=" no longer stand side by side.
 
 from __future__ import annotations
 
+import re
+
 _SIGNS = ((">=", "≥"), ("<=", "≤"))
 
 
@@ -21,3 +23,18 @@ def display_relations(text: str) -> str:
     for ascii_sign, sign in _SIGNS:
         text = text.replace(ascii_sign, sign)
     return text
+
+
+#: A relation between two spaces, e.g. " ≤ " in "k ≤ 3".
+_SPACED = re.compile(r" ([≥≤<>=]) ")
+
+
+def unbreakable_relations(text: str) -> str:
+    """``text`` with the spaces around each "≥", "≤", "<", ">" or "=" made non-breaking
+    (U+00A0), so that a wrapped line keeps "k ≤ 3" together rather than ending in "k ≤" (str).
+
+    Example:
+        >>> unbreakable_relations("layout same ≥ 0.700; k ≤ 3") == "layout same\\u00a0≥\\u00a00.700; k\\u00a0≤\\u00a03"
+        True
+    """
+    return _SPACED.sub("\u00a0\\1\u00a0", text)

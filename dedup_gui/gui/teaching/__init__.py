@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QSizePolicy, QTabWidget, QToolBar, QWidget
+from PySide6.QtWidgets import QFrame, QMainWindow, QScrollArea, QTabWidget, QToolBar, QWidget
 
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.teaching.pair_choice import describe_pair, identical_texts, instructive_pair
@@ -30,11 +30,11 @@ from dedup_gui.gui.screen_fit import fit_to_screen
 from dedup_gui.gui.teaching.gallery_view import GalleryView
 from dedup_gui.gui.teaching.hamming_view import HammingView
 from dedup_gui.gui.teaching.jaccard_view import JaccardView
+from dedup_gui.gui.teaching.line_label import ToolbarNote
 from dedup_gui.gui.teaching.methods_view import MethodsView
 from dedup_gui.gui.teaching.page_chooser import default_pair_paths
 from dedup_gui.gui.teaching.presentation import FIGURE_SCALE, PresentationMode
 from dedup_gui.gui.teaching.simhash_view import SimhashView
-from dedup_gui.gui.teaching.widgets import plain_label
 
 __all__ = [
     "SHORT_TAB_TITLES",
@@ -148,10 +148,8 @@ class TeachingWindow(QMainWindow):
         toolbar.addAction(self.presentation.action)
         # which pair the views opened on when the selected one taught nothing (_instructive): in
         # the toolbar's empty room, where a status bar would take a line from every view
-        self.pair_note = plain_label()
-        self.pair_note.setSizePolicy(
-            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
-        )  # never widens the window
+        # (elided to the room beside the button, the whole text in its tooltip)
+        self.pair_note = ToolbarNote()
         toolbar.addWidget(self.pair_note)
         self.addToolBar(toolbar)
         self.toolbar = toolbar

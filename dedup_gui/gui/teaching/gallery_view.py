@@ -24,7 +24,7 @@ from dedup_gui.core.fingerprints.simhash import bits_text
 from dedup_gui.core.model import TYPE_ORDER, DupType, Page, Pair, ScanResult, Thresholds
 from dedup_gui.core.number_format import format_score
 from dedup_gui.core.progress import CancelToken
-from dedup_gui.core.teaching.gallery import type_examples, type_rule
+from dedup_gui.core.teaching.gallery import type_examples, type_pairs, type_rule
 from dedup_gui.core.views.colors import TYPE_COLORS
 from dedup_gui.core.views.layout_diff import LayoutDiff, layout_diff, page_layout
 from dedup_gui.gui.inspector.jobs import LatestJob
@@ -104,9 +104,11 @@ class ExampleCard(QGroupBox):
 
     Signals:
         open_requested(str, str): the two pages' paths, when "Open in inspector" is pressed.
+        another_requested(): "Another example" was pressed.
     """
 
     open_requested = Signal(str, str)
+    another_requested = Signal()
 
     def __init__(self, dup: DupType, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,7 +116,8 @@ class ExampleCard(QGroupBox):
         self.paths: tuple[str, str] | None = None
         self.excerpt_lines = 6  # most lines of an excerpt box
         number = TYPE_ORDER.index(dup) + 1
-        self.setTitle(f"Type {number}: {dup.label}")
+        self._title = f"Type {number}: {dup.label}"
+        self.setTitle(self._title)
         swatch = QFrame()
         swatch.setFixedWidth(8)
         swatch.setAutoFillBackground(True)
@@ -133,6 +136,9 @@ class ExampleCard(QGroupBox):
         self.open_button = QPushButton("Open in inspector")
         self.open_button.setToolTip("Show this pair in the main window's pair inspector")
         self.open_button.clicked.connect(self._open)
+        self.another_button = QPushButton("Another example")
+        self.another_button.setToolTip("The next pair of this type, less similar; after the last, the first again")
+        self.another_button.clicked.connect(self.another_requested)
         body = QVBoxLayout()
         body.addWidget(self.meaning_label)
         body.addWidget(self.files_label)
@@ -145,6 +151,7 @@ class ExampleCard(QGroupBox):
         body.addLayout(texts)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
+        buttons.addWidget(self.another_button)
         buttons.addWidget(self.open_button)
         body.addLayout(buttons)
         body.addStretch(1)
@@ -170,20 +177,29 @@ class ExampleCard(QGroupBox):
         if event.type() == event.Type.FontChange:
             self._fit_excerpts()
 
-    def show_pair(self, result: ScanResult | None, pair: Pair | None) -> None:
-        """Show ``pair`` of ``result`` (or say that the scan has no pair of this type)."""
+    def show_pair(self, result: ScanResult | None, pair: Pair | None, number: int = 1, count: int = 1) -> None:
+        """Show ``pair`` of ``result`` (or say, in one line, that the scan has no pair of this
+        type: no empty excerpt boxes nor greyed buttons), example ``number`` of ``count`` pairs
+        of the type ("Another example" shown where there are two or more)."""
+        empty = result is None or pair is None
+        for widget in (self.titles_label, self.measures_label, self.regions_label, *self.excerpts, self.open_button):
+            widget.setVisible(not empty)
+        self.another_button.setVisible(not empty and count > 1)
+        self.open_button.setEnabled(not empty)
         if result is None or pair is None:
+            self.setTitle(self._title)
             self.paths = None
             self.files_label.setText("The scan found no pair of this type." if result else "No scan result yet.")
             for label in (self.titles_label, self.measures_label, self.regions_label):
                 label.setText("")
             for edit in self.excerpts:
                 edit.setPlainText("")
-            self.open_button.setEnabled(False)
             return
         a, b = result.pages[pair.left], result.pages[pair.right]
         s = pair.scores
         self.paths = (a.path, b.path)
+        # in the title, not a line of its own: presenting at 1280x800 the first card is whole
+        self.setTitle(self._title + (f" (example {number} of {count:,}, most similar first)" if count > 1 else ""))
         self.files_label.setText(f"A: {a.path}\nB: {b.path}")
         self.titles_label.setText(f"titles: “{a.title or '(none)'}” / “{b.title or '(none)'}”")
         # every measure in [0, 1] as a decimal, as the Jaccard view, the inspector and the tables
@@ -228,6 +244,10 @@ class GalleryView(QWidget):
         super().__init__(parent)
         self._result: ScanResult | None = None
         self._examples: dict[DupType, Pair | None] = {}
+        self._pairs: dict[DupType, list[Pair]] = {}  # each type's pairs, most similar first
+        self._chosen: dict[DupType, int] = {}  # the index shown of each type's pairs
+        self._diffs: dict[tuple[str, str], LayoutDiff | str] = {}  # computed, by the pair's paths
+        self._submitted: dict[DupType, tuple[str, str]] = {}  # the pairs of the job running
         self._job = LatestJob(self)
         self._job.finished.connect(self._show_regions)
         self._job.failed.connect(lambda exc: [c.show_regions(f"could not compare the layouts: {exc}")
@@ -237,8 +257,9 @@ class GalleryView(QWidget):
         self._grid = QGridLayout(inner)
         m = self._grid.contentsMargins()
         self._margins = (m.left(), m.top(), m.right(), m.bottom())
-        for card in self.cards.values():
+        for dup, card in self.cards.items():
             card.open_requested.connect(self.open_pair)
+            card.another_requested.connect(lambda dup=dup: self.another_example(dup))
         self.intro_label = plain_label(
             "A page has content (the main text) and layout (its template, the DOM tags). Comparing both "
             "sorts a pair into one of four duplicate types; here is the scan's most similar pair of each.",
@@ -278,14 +299,44 @@ class GalleryView(QWidget):
         self._result = result
         self.rule_label.setText(type_rule(result.thresholds if result else Thresholds()))
         self._examples = type_examples(result) if result else {}
+        self._pairs = type_pairs(result) if result else {}
+        self._chosen = dict.fromkeys(self._pairs, 0)
+        self._diffs = {}
         for dup, card in self.cards.items():
-            card.show_pair(result, self._examples.get(dup))
-        wanted = {dup: (result.pages[p.left], result.pages[p.right]) if p else None
-                  for dup, p in self._examples.items()}  # fmt: skip
-        if any(wanted.values()):
+            card.show_pair(result, self._examples.get(dup), 1, len(self._pairs.get(dup, ())))
+        self._compute_regions()
+
+    def another_example(self, dup: DupType) -> None:
+        """Show the next pair of type ``dup`` (less similar; after the last, the first again)."""
+        pairs = self._pairs.get(dup, [])
+        if len(pairs) < 2 or self._result is None:
+            return
+        index = (self._chosen[dup] + 1) % len(pairs)
+        self._chosen[dup] = index
+        self._examples[dup] = pairs[index]
+        self.cards[dup].show_pair(self._result, pairs[index], index + 1, len(pairs))
+        self._compute_regions()
+
+    def _compute_regions(self) -> None:
+        """Show the differing regions of the pairs shown, computing those not yet known off the
+        GUI thread (one job for all: a newer one supersedes it, so it takes every card's)."""
+        result = self._result
+        wanted: dict[DupType, tuple[Page, Page] | None] = {}
+        self._submitted = {}
+        for dup, pair in self._examples.items():
+            card = self.cards[dup]
+            if pair is None or result is None or card.paths is None:
+                continue
+            if card.paths in self._diffs:
+                card.show_regions(self._diffs[card.paths])
+                continue
+            wanted[dup] = (result.pages[pair.left], result.pages[pair.right])
+            self._submitted[dup] = card.paths
+        if wanted:
             self._job.submit(example_layout_diffs, wanted, stoppable=True)
         else:
             self._job.cancel()
+            self.regions_ready.emit()
 
     def examples(self) -> dict[DupType, tuple[str, str] | None]:
         """The pair shown for each type, as page paths (dict; ``None`` where there is none)."""
@@ -297,5 +348,10 @@ class GalleryView(QWidget):
 
     def _show_regions(self, diffs: dict[DupType, LayoutDiff | str]) -> None:
         for dup, diff in diffs.items():
-            self.cards[dup].show_regions(diff)
+            paths = self._submitted.get(dup)
+            if paths is None:
+                continue
+            self._diffs[paths] = diff
+            if self.cards[dup].paths == paths:
+                self.cards[dup].show_regions(diff)
         self.regions_ready.emit()

@@ -17,14 +17,13 @@ from PySide6.QtWidgets import QGridLayout, QLineEdit, QVBoxLayout, QWidget
 from dedup_gui.core.fingerprints.simhash import block_keys
 from dedup_gui.core.model import ScanResult, Thresholds
 from dedup_gui.core.teaching.simhash_steps import HammingSteps, hamming_steps, position_runs
+from dedup_gui.gui.teaching.cell_grid import CellGrid, CellRow
 from dedup_gui.gui.teaching.line_label import LineLabel
 from dedup_gui.gui.teaching.page_chooser import PageChooser, default_pair_paths
 from dedup_gui.gui.teaching.widgets import (
     BIT_FILL,
     DIFFER,
     DIFFER_TINT,
-    CellGrid,
-    CellRow,
     plain_label,
 )
 
@@ -118,7 +117,7 @@ def read_fingerprint(text: str, bits: int = BITS) -> TypedFingerprint:
     elif _HEX.fullmatch(s):
         base, digits, prefixed = 16, s, False
     else:
-        raise ValueError(f"{shown!r} is neither hex (0x…) nor binary (0b…)")
+        raise ValueError(f"{shown!r} is not a fingerprint: type hex digits, 0x…, or 0b…")
     value = int(digits, base)
     if value >> bits:
         raise ValueError(f"{shown!r} has more than {bits} bits")
@@ -174,7 +173,7 @@ class HammingView(QWidget):
     Attributes:
         choosers: the two page choosers (A, B); edits: the two value fields.
         readings: under each field, how its value was read ("read as hex 0x58 = 0101 1000 ...").
-        grid: the :class:`~.widgets.CellGrid` with rows A, B and "differ".
+        grid: the :class:`~.cell_grid.CellGrid` with rows A, B and "differ".
         result_label: "Hamming distance 5 bits; near-duplicate threshold k = 3 ...".
         error_label: why a typed value was not understood.
         steps: the comparison shown, or ``None``.

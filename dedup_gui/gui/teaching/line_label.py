@@ -8,11 +8,11 @@ text in the tooltip.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QTextLayout
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from dedup_gui.gui.plain import SafeLabel
+from dedup_gui.gui.plain import SafeLabel, plain_tooltip
 
 
 def fit_lines(text: str, metrics: QFontMetrics, font: QFont, width: int, lines: int) -> str:
@@ -91,6 +91,36 @@ class LineLabel(SafeLabel):
         else:
             width = self.contentsRect().width() - 2 * self.margin()
             shown = fit_lines(self._full, self.fontMetrics(), self.font(), width, self.max_lines)
-        self.setToolTip(self._full if shown.replace("\n", " ") != self._full else "")
+        # plain_tooltip: the note names pages, whose paths may hold control characters or "<"
+        self.setToolTip(plain_tooltip(self._full) if shown.replace("\n", " ") != self._full else "")
         if shown != self.text():
             super().setText(shown)
+
+
+class ToolbarNote(LineLabel):
+    """A one-line :class:`LineLabel` for a toolbar: it takes the toolbar's room left over and
+    elides its text there (the whole text in the tooltip).
+
+    A toolbar lays a widget out at its size hint, and gives an ignored one nothing: the pair
+    note (``Showing … (the selected pair has identical texts; …)``) was 0 pixels wide at every
+    window size.  Here the hints are a few characters wide, so the note never widens the
+    window nor goes into the toolbar's extension menu, and the expanding policy gives it the
+    rest of the row.
+    """
+
+    #: The width the note asks for (characters of its font).
+    HINT_CHARS = 8
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.set_max_lines(1)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """A few characters wide, one line high (QSize, pixels)."""
+        metrics = self.fontMetrics()
+        return QSize(metrics.averageCharWidth() * self.HINT_CHARS, metrics.height() + 2 * self.margin())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        """As :meth:`sizeHint` (QSize, pixels)."""
+        return self.sizeHint()

@@ -34,6 +34,7 @@ from dedup_gui.core.evaluation.method_eval import pr_figure
 from dedup_gui.core.evaluation.pair_labels import outside_scan_note
 from dedup_gui.core.model import ScanResult
 from dedup_gui.core.progress import CancelToken, ScanCancelled
+from dedup_gui.core.views.relations import unbreakable_relations
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.teaching.cell_pairs import ShowPair, list_cell_pairs_on_click
 from dedup_gui.gui.teaching.figure_panel import FigurePanel
@@ -195,7 +196,7 @@ class MethodsView(QWidget):
         layout.addWidget(self.stale_label)
         layout.addWidget(self.splitter, 1)
         self.results = self.splitter
-        self.settings_label.setText(f"settings: {self._used.line()}")
+        self.settings_label.setText(unbreakable_relations(f"settings: {self._used.line()}"))
         self.status_label.setText("Press Run to apply every method to the labelled pairs.")
         self.labels_label.setText(f"labels: {Path(labels_csv).name} (chosen)" if labels_csv else
                                   "labels: the bundled samples' EXPECTED.csv (no scan)")  # fmt: skip
@@ -247,7 +248,7 @@ class MethodsView(QWidget):
         if used == self._used:
             return
         self._used = used
-        self.settings_label.setText(f"settings: {used.line()}")
+        self.settings_label.setText(unbreakable_relations(f"settings: {used.line()}"))
         if self._job.is_running():
             self._token.cancel()
             self._job.cancel()

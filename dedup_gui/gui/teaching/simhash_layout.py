@@ -5,7 +5,7 @@ the font, so that the view fits a 1280x800 projector without scrolling."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QHeaderView, QSizePolicy, QStyle
 
@@ -31,6 +31,11 @@ class SimhashLayout:
         layout.setSpacing(3 if on else -1)
         self._top.setSpacing(3 if on else -1)
         self.board.set_compact(on)
+        # presenting, the bit columns share the table's width (_size_columns): a horizontal scroll
+        # bar only took a row's height and hid bits 57-63
+        self.table.setHorizontalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        )
         self._arrange_top()
         self._fit_to_font()
         self._show_note()
@@ -52,6 +57,8 @@ class SimhashLayout:
             self._fit_explanation()
         elif watched is self.table and event.type() == QEvent.Type.Resize and self.steps:
             self._size_columns(self.steps.bits)  # the bit columns share the new width
+            # after the layout settles: a resize to 1024x640 left row 7 of "feature 7" out of view
+            QTimer.singleShot(0, self, self.keep_row_in_view)
         return super().eventFilter(watched, event)
 
     def _fit_explanation(self) -> None:
@@ -144,7 +151,8 @@ class SimhashLayout:
         lines of 16 cells), one row: fewer rows rather than smaller text."""
         row = self.table.verticalHeader().defaultSectionSize()
         header = QFontMetrics(self.table.horizontalHeader().font()).height() + 8
-        scroll_bar = self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        # presenting, the bit columns share the width: no horizontal scroll bar (it hid bits 57-63)
+        scroll_bar = 0 if self.presenting else self.table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         rows = 1 if self.presenting and self.board.crowded() else 2
         need = header + rows * row + scroll_bar + 4
         if need != self.table.minimumHeight():

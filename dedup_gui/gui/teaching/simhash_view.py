@@ -28,6 +28,7 @@ from dedup_gui.core.model import Page, ScanResult
 from dedup_gui.core.teaching.simhash_steps import SimhashSteps, text_simhash_steps
 from dedup_gui.gui.inspector.jobs import LatestJob
 from dedup_gui.gui.inspector.pane_text import TEXT_LIMIT, pane_text
+from dedup_gui.gui.teaching.cell_grid import CellGrid, CellRow
 from dedup_gui.gui.teaching.page_chooser import PageChooser
 from dedup_gui.gui.teaching.ruler_header import RulerHeader
 from dedup_gui.gui.teaching.simhash_layout import SimhashLayout
@@ -48,12 +49,22 @@ from dedup_gui.gui.teaching.widgets import (
     BIT_FILL,
     NEGATIVE_TINT,
     POSITIVE_TINT,
-    CellGrid,
-    CellRow,
     plain_label,
     signed,
     sum_fill,
 )
+
+
+def explanation(bits: int) -> str:
+    """The SimHash view's rules for a ``bits``-bit fingerprint (64, or 8 in the 8-bit mode: the
+    hash is then the MD5's last byte, :func:`~dedup_gui.core.teaching.simhash_steps.feature_hash`)
+    (str).  Worded to take four lines beside the text box presenting at 1280x800 (five made the
+    view scroll once the board's text grew)."""
+    part = "the last 8 bytes" if bits == 64 else "the last 8 bits (1 byte)"
+    return (f"A feature (a word or a CJK character pair) weighs its count; its hash: {part} of the MD5 of "
+            "its UTF-8 text, bit 0 the most significant. Sums start at 0; a feature adds its weight "
+            "where its hash has a 1, subtracts it at a 0. Sign step: bit = 1 where the sum is positive "
+            "(Charikar 2002).")  # fmt: skip
 
 
 class SimhashView(SimhashLayout, QWidget):
@@ -161,11 +172,7 @@ class SimhashView(SimhashLayout, QWidget):
         source.setContentsMargins(0, 0, 0, 0)
         source.addWidget(plain_label("Text:", selectable=False))
         source.addWidget(self.source_combo, 1)
-        self.explain_label = plain_label(
-            "A feature (a word, or a CJK character pair) weighs its count; its hash: the last 8 bytes "
-            "of the MD5 of its UTF-8 text, bit 0 the most significant. Each sum starts at 0; a feature "
-            "adds its weight where its hash has a 1, subtracts it at a 0. Sign step: bit = 1 where "
-            "the sum is positive (Charikar 2002).", wrap=True)  # fmt: skip
+        self.explain_label = plain_label(explanation(64), wrap=True)
         self.explain_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.explain_label.installEventFilter(self)
         self._top = QGridLayout()
@@ -260,6 +267,7 @@ class SimhashView(SimhashLayout, QWidget):
         self._debounce.start()
 
     def _bits_changed(self, _on: bool) -> None:
+        self.explain_label.setText(explanation(self.bits()))
         if self.bits() == 8:
             self.board.set_cell_range(56, 120)
         else:
@@ -410,15 +418,31 @@ class SimhashView(SimhashLayout, QWidget):
         self._update_buttons()
 
     def _show_row(self, row: int) -> None:
-        """Scroll the table only when the row is out of sight, putting it near the top, so that
-        the next steps do not scroll (each scroll repaints the whole table)."""
+        """Scroll the table only when the row is out of sight, putting it near the top (two rows
+        above it where the table shows four or more), so that the next steps do not scroll (each
+        scroll repaints the whole table).  Presenting at 1280x800 the table shows one or two
+        rows: two rows above put the current one out of sight ("feature 3 of 295", row 3 not
+        shown)."""
         index = self.model.index(row, 1)
         rect = self.table.visualRect(index)
         viewport = self.table.viewport().rect()
         if rect.top() >= viewport.top() and rect.bottom() <= viewport.bottom():
             return
-        above = self.model.index(max(0, row - 2), 1)
+        shown = viewport.height() // max(1, self.table.verticalHeader().defaultSectionSize())
+        above = self.model.index(max(0, row - min(2, max(0, shown - 2))), 1)
         self.table.scrollTo(above, QAbstractItemView.ScrollHint.PositionAtTop)
+
+    def current_row(self) -> int | None:
+        """The table row of the feature the board shows, or ``None`` (the start, the sign step,
+        or a feature past the table's cap) (int | None)."""
+        n = len(self.steps.steps) if self.steps is not None else 0
+        return self.position - 1 if 0 < self.position <= min(n, TABLE_CAP) else None
+
+    def keep_row_in_view(self) -> None:
+        """Scroll the table back to the current feature's row if a resize moved it out of sight."""
+        row = self.current_row()
+        if row is not None:
+            self._show_row(row)
 
     def _fingerprint_text(self) -> str:
         steps = self.steps
