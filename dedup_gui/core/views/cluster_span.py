@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from dedup_gui.core.views.paths import shared_folders
+from dedup_gui.core.views.paths import shared_folders, shared_tail_length
 
 #: At most this many first folders are named one by one; more, and the first and last with
 #: their count ("v1.1.x … v1.9.x (5 folders)").
@@ -31,11 +31,7 @@ def member_heads(paths: Sequence[str]) -> list[str]:
     if len(paths) < 2:
         return []
     parts = [p.split("/") for p in paths]
-    common = 0
-    for level in zip(*(reversed(p) for p in parts), strict=False):
-        if any(name != level[0] for name in level):
-            break
-        common += 1
+    common = shared_tail_length(parts)
     if common == 0:
         return []
     return ["".join(f + "/" for f in p[: len(p) - common]) for p in parts]

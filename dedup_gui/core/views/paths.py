@@ -114,6 +114,16 @@ def _common_start(a: str, b: str) -> int:
     return len(os.path.commonprefix([a, b]))
 
 
+def shared_tail_length(parts: Sequence[Sequence[str]]) -> int:
+    """How many trailing path parts (file name first) all the split paths ``parts`` share (int)."""
+    common = 0
+    for level in zip(*(reversed(p) for p in parts), strict=False):
+        if any(name != level[0] for name in level):
+            break
+        common += 1
+    return common
+
+
 def shared_document(paths: Sequence[str]) -> str:
     """The trailing part that every one of ``paths`` shares, in whole path parts, file name
     included: the document a cluster of copies is about (``"advance/x/index.html"`` for
@@ -130,11 +140,7 @@ def shared_document(paths: Sequence[str]) -> str:
     if len(paths) < 2:
         return ""
     parts = [p.split("/") for p in paths]
-    common = 0
-    for level in zip(*(reversed(p) for p in parts), strict=False):
-        if any(name != level[0] for name in level):
-            break
-        common += 1
+    common = shared_tail_length(parts)
     if common == 0 or (common == 1 and is_index_name(parts[0][-1])):
         return ""
     return "/".join(parts[0][-common:])
