@@ -54,7 +54,7 @@ def convergence_figure(
     Returns:
         The figure; the estimate's ``Line2D`` has the gid ``"estimate"`` (one point per
         permutation), the exact value's ``"exact"``; a band of one standard error surrounds it.
-        The legend is the figure's (``fig.legends[0]``), under the plot.
+        The legend is the axes' (``ax.get_legend()``), inside the plot on the side away from J.
     """
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -91,10 +91,11 @@ def convergence_figure(
     # short: a longer title was cut at the panel's edge in presentation mode at 1280x800
     ax.set_title("MinHash estimate vs. exact Jaccard", color=palette.foreground, fontsize="medium")
     ax.grid(True, color=palette.muted, linewidth=0.5)
-    # under the plot, never over the curves: in the Jaccard view's small panel (presentation
-    # mode) no corner inside was free, and "best" put it over the curves near J = 1
-    legend = fig.legend(loc="outside lower center", fontsize="medium", facecolor=palette.background,
-                        edgecolor=palette.muted)  # fmt: skip
+    # Inside the plot, on the side away from the curves (they settle at J, right of the first
+    # permutations): under the plot, in the Jaccard view's short panel, the key took as much
+    # height as the plot, and the layout gave up at some sizes; "best" covered the curves near J = 1.
+    legend = ax.legend(loc="lower right" if j >= 0.5 else "upper right", fontsize="small",
+                       facecolor=palette.background, edgecolor=palette.muted, framealpha=0.9)  # fmt: skip
     for text in legend.get_texts():
         text.set_color(palette.foreground)
     return fig
